@@ -1,0 +1,37 @@
+// The management client's contract, shared by every command. The implementation (undici, token
+// provider, retries, error mapping) is in ./client.ts and is loaded only when a command calls the API.
+import { IdmError, type IdmErrorOptions } from '../cli/errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method: HttpMethod;
+  /** Path below the management base URL (`https://<domain>/api/v2`), e.g. `/event-streams`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+export interface ApiResponse<T> {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  body: T;
+}
+
+export interface ApiClient {
+  /** The tenant's management base URL, e.g. `https://tenant.example.com/api/v2`. */
+  readonly baseUrl: string;
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+/** A failure answered by the management interface or the token endpoint. */
+export class ApiError extends IdmError {
+  readonly body: unknown;
+  constructor(message: string, options: IdmErrorOptions & { body?: unknown }) {
+    super(message, options);
+    this.name = 'ApiError';
+    this.body = options.body;
+  }
+}

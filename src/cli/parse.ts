@@ -1,0 +1,29 @@
+// Flag-value parsers shared by the builders. Each throws commander's InvalidArgumentError, which
+// main() reports as a usage error (exit 2) naming the flag.
+import { InvalidArgumentError } from 'commander';
+
+export function parseIntegerInRange(flag: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError(`${flag} must be a whole number from ${min} to ${max}.`);
+    const n = Number(value.trim());
+    if (n < min || n > max) throw new InvalidArgumentError(`${flag} must be from ${min} to ${max}, not ${value.trim()}.`);
+    return n;
+  };
+}
+
+export function parsePositiveSeconds(flag: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(n) || n <= 0 || n > 86_400) {
+      throw new InvalidArgumentError(`${flag} must be a number of seconds greater than 0 (at most 86400).`);
+    }
+    return n;
+  };
+}
+
+export function parseChoice<T extends string>(flag: string, choices: readonly T[]) {
+  return (value: string): T => {
+    if ((choices as readonly string[]).includes(value)) return value as T;
+    throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}.`);
+  };
+}

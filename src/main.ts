@@ -1,0 +1,96 @@
+// Entry point: builds the program, runs it, and turns every failure into one report on stderr and an
+// exit code from the documented table. It returns the code; bin/idm.js sets it. Nothing else exits.
+import { type Command, CommanderError } from 'commander';
+import { buildProgram } from './cli/program.js';
+import { createDeps, type GlobalOptions } from './cli/deps.js';
+import { IdmError } from './cli/errors.js';
+import { ExitCode } from './cli/exit-codes.js';
+import { createIO, type IO, type Streams } from './io/terminal.js';
+
+export { ExitCode } from './cli/exit-codes.js';
+
+export async function main(
+  argv: readonly string[],
+  streams: Streams = process,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const io = createIO(streams, env);
+  let program: ReturnType<typeof buildProgram> | undefined;
+  const globals = (): GlobalOptions => {
+    const opts = program?.opts() ?? {};
+    return {
+      json: Boolean(opts.json),
+      profile: (opts.profile as string | undefined) ?? env.IDM_PROFILE,
+      color: opts.color !== false,
+      input: opts.input !== false,
+      debug: Boolean(opts.debug),
+      timeout: opts.timeout as number | undefined,
+      maxWait: opts.maxWait as number | undefined,
+    };
+  };
+  const deps = createDeps(io, globals);
+  program = buildProgram(deps);
+  // addCommand() does not pass these settings down, so every command gets them here.
+  const configure = (command: Command): void => {
+    command.exitOverride();
+    command.configureOutput({
+      writeOut: (text) => io.out(text),
+      writeErr: (text) => io.err(text),
+      outputError: () => {}, // reported by report(), in idm's own format
+    });
+    command.commands.forEach(configure);
+  };
+  configure(program);
+  program.hook('preAction', () => {
+    const { color, input } = globals();
+    io.configure({ color, input });
+  });
+
+  try {
+    await program.parseAsync(argv as string[]);
+    return deps.exitCode ?? ExitCode.Ok;
+  } catch (error) {
+    return report(error, io, argv.includes('--json') || globals().json, argv.includes('--debug'));
+  } finally {
+    await deps.close();
+  }
+}
+
+function report(error: unknown, io: IO, json: boolean, debug: boolean): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
+      return ExitCode.Ok;
+    }
+    const message = error.message.replace(/^error: /, '');
+    const failure = new IdmError(capitalize(message), {
+      exitCode: ExitCode.Usage,
+      code: 'usage',
+      hint: "Run 'idm <command> --help' for usage.",
+    });
+    return print(failure, io, json);
+  }
+  if (error instanceof IdmError) {
+    if (debug && error.cause) io.err(`${String((error.cause as Error)?.stack ?? error.cause)}\n`);
+    return print(error, io, json);
+  }
+  const unexpected = new IdmError(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, {
+    hint: debug ? undefined : 'Run again with --debug for details.',
+    code: 'internal',
+  });
+  if (debug) io.err(`${String((error as Error)?.stack ?? error)}\n`);
+  return print(unexpected, io, json);
+}
+
+function print(error: IdmError, io: IO, json: boolean): number {
+  if (json) {
+    io.err(`${JSON.stringify(error.toJSON())}\n`);
+  } else {
+    io.err(`Error: ${error.message}\n`);
+    if (error.hint) io.err(`${error.hint}\n`);
+  }
+  return error.exitCode;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,83 @@
+// The sandbox's contract, for idm's tests, its demo and benchmark, and `idm sandbox start`.
+// Implementation: ./index.ts (startSandbox). Nothing here is loaded by other commands.
+
+export interface SandboxClient {
+  /** Which seeded client: `admin` has every scope, `reader` only read:event_streams. */
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** PKCS#8 PEM private key registered for private_key_jwt (its public key is kept by the sandbox). */
+  privateKeyPem: string;
+  /** Algorithm of that key for client assertions. */
+  signingAlg: 'RS256';
+  scopes: string[];
+}
+
+export interface FaultSpec {
+  /** Only requests whose path starts with this (e.g. `/api/v2/event-streams`, `/oauth/token`). */
+  path?: string;
+  /** Only this HTTP method. */
+  method?: string;
+  /** How many matching requests the fault applies to (default 1; Infinity for all). */
+  count?: number;
+  /** What happens: answer this status (with a realistic body), reset the connection, never answer, or delay. */
+  kind: 'status' | 'reset' | 'stall' | 'latency';
+  /** For `status`. */
+  status?: number;
+  /** For `status`: extra response headers (e.g. Retry-After, X-RateLimit-Reset). */
+  headers?: Record<string, string>;
+  /** For `status`: the raw body to send instead of the default JSON error (e.g. an HTML 502 page). */
+  body?: string;
+  /** For `latency`: milliseconds added before handling. */
+  ms?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  /** Path with query string, e.g. `/api/v2/event-streams?take=20`. */
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  status: number;
+  at: number;
+}
+
+export interface SandboxOptions {
+  /** 0 (default in tests) picks a free port. */
+  port?: number;
+  /** Always loopback. */
+  host?: '127.0.0.1';
+  /** Seed data (see README: streams, connections, clients' token lifetime). */
+  seed?: unknown;
+  /** Generate this many extra streams (benchmarks, pagination tests). */
+  streams?: number;
+  /** Lifetime of issued access tokens in seconds (default 86400). */
+  tokenLifetime?: number;
+  /** Token bucket per tenant; off (undefined) by default. */
+  rateLimit?: { limit: number; refillPerSecond: number };
+  faults?: FaultSpec[];
+  /** Serve the tenant over HTTPS with this certificate (issue 5: test CA). */
+  tls?: { cert: string; key: string };
+}
+
+export interface Sandbox {
+  /** Tenant base, e.g. `http://127.0.0.1:43123` — what `idm login --domain` takes. */
+  url: string;
+  /** `${url}/api/v2` */
+  apiUrl: string;
+  /** `${url}/oauth/token` */
+  tokenUrl: string;
+  /** The HTTPS webhook inbox's base, e.g. `https://127.0.0.1:43124/inbox`. */
+  inboxUrl: string;
+  clients: { admin: SandboxClient; reader: SandboxClient };
+  /** Every request the tenant received, in order (not the inbox's). */
+  requests: RecordedRequest[];
+  /** Tokens issued so far. */
+  tokensIssued(): number;
+  /** What the webhook inbox received. */
+  inbox(): Array<{ path: string; headers: Record<string, string>; body: unknown; at: number }>;
+  addFault(fault: FaultSpec): void;
+  clearFaults(): void;
+  close(): Promise<void>;
+}

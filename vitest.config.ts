@@ -1,0 +1,15 @@
+import { readFileSync } from 'node:fs';
+import { defineConfig } from 'vitest/config';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
+
+export default defineConfig({
+  define: { IDM_VERSION: JSON.stringify(pkg.version) },
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The machine has 2 cores; end-to-end tests spawn processes and servers.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
