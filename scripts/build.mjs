@@ -24,7 +24,6 @@ await build({
   banner: { js: "import { createRequire as __idmCreateRequire } from 'node:module'; const require = __idmCreateRequire(import.meta.url);" },
 });
 
-rmSync('dist.old', { recursive: true, force: true });
 try {
   renameSync('dist', `dist.old-${process.pid}`);
 } catch {
