@@ -1,10 +1,34 @@
-// Placeholder: built in its issue (shell completions generated from the command tree).
-import { Command } from 'commander';
+// `idm completion <bash|zsh|fish>`: prints the shell's completion script, generated from the command
+// tree (the same text as completions/idm.<shell>). The hidden `--profiles` flag lists the profile
+// names for the scripts' TAB on --profile: read from the config directory, no network.
+import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../cli/deps.js';
-import { IdmError } from '../cli/errors.js';
+import { UsageError } from '../cli/errors.js';
+import { examples } from '../cli/help.js';
 
-export function completionCommand(_deps: Deps, _program: Command): Command {
-  return new Command('completion').argument('<shell>').description('Print the completion script for bash, zsh or fish').action(() => {
-    throw new IdmError('idm completion is not built yet.');
-  });
+const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
+
+export function completionCommand(deps: Deps, program: Command): Command {
+  return new Command('completion')
+    .description('Print the completion script for bash, zsh or fish')
+    .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(SHELL_NAMES))
+    .addOption(new Option('--profiles', 'list profile names, one per line (used by the scripts)').hideHelp())
+    .addHelpText(
+      'after',
+      examples([
+        'idm completion bash > ~/.local/share/bash-completion/completions/idm',
+        'idm completion zsh > "${fpath[1]}/_idm"',
+        'idm completion fish > ~/.config/fish/completions/idm.fish',
+      ]),
+    )
+    .action(async (shell: (typeof SHELL_NAMES)[number] | undefined, flags: { profiles?: boolean }) => {
+      if (flags.profiles) {
+        const { listProfileNames } = await import('./completion-profiles.js');
+        for (const name of await listProfileNames(deps.io.env)) deps.io.out(`${name}\n`);
+        return;
+      }
+      if (!shell) throw new UsageError('Missing the shell: idm completion <bash|zsh|fish>.', 'See docs/completions.md for how to install it.');
+      const { completionScript } = await import('./completion-scripts.js');
+      deps.io.out(completionScript(shell, program));
+    });
 }

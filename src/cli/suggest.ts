@@ -1,0 +1,40 @@
+// "Did you mean ...?" for near-miss values of an enumerated flag (event types, and any other list).
+
+/** Edit distance (insert, delete, substitute, swap of two neighbours). */
+export function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = best;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidates closest to `value`, best first (at most `max`), when they are close enough to be a
+ * likely typo: within a third of the value's length, and never more than 4 edits. Case is ignored.
+ */
+export function suggest(value: string, candidates: readonly string[], max = 3): string[] {
+  const wanted = value.trim().toLowerCase();
+  if (wanted === '') return [];
+  const limit = Math.min(4, Math.max(1, Math.floor(wanted.length / 3)));
+  const scored = candidates
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate.toLowerCase()) }))
+    .filter(({ distance }) => distance <= limit);
+  if (scored.length === 0) return [];
+  const best = Math.min(...scored.map(({ distance }) => distance));
+  return scored.filter(({ distance }) => distance === best).slice(0, max).map(({ candidate }) => candidate);
+}
+
+/** ` Did you mean a or b?` (with its leading space), or '' when nothing is close. */
+export function didYouMean(value: string, candidates: readonly string[]): string {
+  const found = suggest(value, candidates);
+  if (found.length === 0) return '';
+  return ` Did you mean ${found.length === 1 ? found[0] : `${found.slice(0, -1).join(', ')} or ${found.at(-1)}`}?`;
+}

@@ -1,0 +1,539 @@
+// Shell completion scripts, generated from the commander tree so that they list exactly the
+// commands and flags idm has. Everything is written into the script as static lists (every TAB would
+// otherwise pay idm's start-up); the one exception is profile names, which the script asks
+// `idm completion --profiles` for (read from the config directory, no network).
+//
+// `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
+// and test/completions fails when the committed files differ from what the tree gives.
+import type { Argument, Command, Option } from 'commander';
+import { EVENT_TYPES, SYNC_GROUPS } from '../schemas/constants.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** What the value of a flag or argument completes to. */
+export type Values =
+  | { kind: 'list'; values: readonly string[] }
+  | { kind: 'files' }
+  | { kind: 'profiles' }
+  | { kind: 'none' };
+
+export interface FlagSpec {
+  /** `-p` and `--profile` for one option. */
+  names: string[];
+  description: string;
+  /** undefined: a switch that takes no value. */
+  value?: Values;
+}
+
+export interface CommandSpec {
+  /** Words after `idm`: [] for idm itself, ['streams', 'test']. */
+  path: string[];
+  subcommands: Array<{ name: string; description: string }>;
+  /** Its own flags and the global ones (commander accepts idm's flags after a subcommand too). */
+  flags: FlagSpec[];
+  /** Positional arguments in order. */
+  args: Values[];
+}
+
+// Flags whose values are a known list or a kind of thing, by long name. Options declared with
+// commander's .choices() need no entry here.
+const FLAG_VALUES: Record<string, Values> = {
+  '--event-type': { kind: 'list', values: EVENT_TYPES },
+  '--sync-groups': { kind: 'list', values: SYNC_GROUPS },
+  '--profile': { kind: 'profiles' },
+};
+
+function optionValues(option: Option): Values | undefined {
+  if (!option.required && !option.optional) return undefined;
+  if (option.argChoices) return { kind: 'list', values: option.argChoices };
+  const known = option.long ? FLAG_VALUES[option.long] : undefined;
+  if (known) return known;
+  if (option.long?.endsWith('-file') || option.long?.endsWith('-dir')) return { kind: 'files' };
+  return { kind: 'none' };
+}
+
+function argumentValues(argument: Argument): Values {
+  return argument.argChoices ? { kind: 'list', values: argument.argChoices } : { kind: 'none' };
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n')[0] ?? '').trim();
+}
+
+function flagSpec(option: Option): FlagSpec {
+  const names = [option.short, option.long].filter((name): name is string => Boolean(name));
+  return { names, description: firstLine(option.description), value: optionValues(option) };
+}
+
+/** Every command of the tree, depth first, idm itself first. */
+export function describeTree(program: Command): CommandSpec[] {
+  const help = program.createHelp();
+  // idm's own flags work at every level; --version only means something on idm itself.
+  const globals = help
+    .visibleOptions(program)
+    .filter((option) => option.long !== '--version' && option.long !== '--help')
+    .map(flagSpec);
+  const specs: CommandSpec[] = [];
+  const visit = (command: Command, path: string[]): void => {
+    const children = help.visibleCommands(command);
+    const own = help.visibleOptions(command).map(flagSpec);
+    const isRoot = path.length === 0;
+    // commander's implicit `help [command]` takes the name of a sibling command.
+    const siblings = children.filter((child) => child.name() !== 'help').map((child) => child.name());
+    specs.push({
+      path,
+      subcommands: children.map((child) => ({ name: child.name(), description: firstLine(child.description()) })),
+      flags: isRoot ? own : [...own, ...globals],
+      args: command.registeredArguments.map(argumentValues),
+    });
+    for (const child of children) {
+      if (child.name() === 'help' && !command.commands.includes(child)) {
+        specs.push({ path: [...path, 'help'], subcommands: [], flags: [], args: [{ kind: 'list', values: siblings }] });
+      } else {
+        visit(child, [...path, child.name()]);
+      }
+    }
+  };
+  visit(program, []);
+  return specs;
+}
+
+export function completionScript(shell: Shell, program: Command): string {
+  const specs = describeTree(program);
+  if (shell === 'bash') return bashScript(specs);
+  if (shell === 'zsh') return zshScript(specs);
+  return fishScript(specs);
+}
+
+// ---- shared by the bash and zsh renderers ----
+
+/** A POSIX single-quoted word. */
+function sq(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `profiles`, `none`. */
+function kindWord(values: Values): string {
+  return values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind;
+}
+
+/**
+ * Case arms `'path|flag') REPLY=kind ;;` for every flag that takes a value. A flag with the same
+ * meaning on every command (idm's global flags) gets one wildcard arm instead of one per command.
+ */
+function valueFlagArms(specs: CommandSpec[]): string[] {
+  const commands = specs.filter((spec) => spec.flags.length > 0);
+  const everywhere = (name: string, kind: string): boolean =>
+    commands.every((spec) => spec.flags.some((flag) => flag.names.includes(name) && flag.value && kindWord(flag.value) === kind));
+  const arms: string[] = [];
+  const written = new Set<string>();
+  for (const spec of commands) {
+    for (const flag of spec.flags) {
+      if (!flag.value) continue;
+      const kind = kindWord(flag.value);
+      const patterns = flag.names
+        .map((name) => (everywhere(name, kind) ? `*${sq(`|${name}`)}` : sq(`${spec.path.join(' ')}|${name}`)))
+        .filter((pattern) => !written.has(pattern));
+      patterns.forEach((pattern) => written.add(pattern));
+      if (patterns.length > 0) arms.push(`    ${patterns.join('|')}) REPLY=${sq(kind)} ;;`);
+    }
+  }
+  return arms;
+}
+
+function argArms(specs: CommandSpec[]): string[] {
+  const arms: string[] = [];
+  for (const spec of specs) {
+    spec.args.forEach((values, index) => {
+      if (values.kind !== 'none') arms.push(`    ${sq(`${spec.path.join(' ')}|${index}`)}) REPLY=${sq(kindWord(values))} ;;`);
+    });
+  }
+  return arms;
+}
+
+function header(shell: Shell): string {
+  return [
+    `# ${shell} completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs`,
+    '# (npm run completions); do not edit. `idm completion ' + shell + '` prints the same text.',
+    '# Installation: see docs/completions.md.',
+  ].join('\n');
+}
+
+// ---- bash ----
+
+function bashScript(specs: CommandSpec[]): string {
+  const subcommandArms = specs
+    .filter((spec) => spec.subcommands.length > 0)
+    .map((spec) => `    ${sq(spec.path.join(' '))}) REPLY=${sq(spec.subcommands.map((sub) => sub.name).join(' '))} ;;`);
+  const flagArms = specs
+    .filter((spec) => spec.flags.length > 0)
+    .map((spec) => `    ${sq(spec.path.join(' '))}) REPLY=${sq(spec.flags.flatMap((flag) => flag.names).join(' '))} ;;`);
+  return `${header('bash')}
+
+# The subcommands of a command path ('' is idm itself).
+_idm_subcommands() {
+  case "$1" in
+${subcommandArms.join('\n')}
+    *) REPLY='' ;;
+  esac
+}
+
+# Every flag a command path accepts.
+_idm_flags() {
+  case "$1" in
+${flagArms.join('\n')}
+    *) REPLY='' ;;
+  esac
+}
+
+# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
+_idm_flag_value() {
+  case "$1|$2" in
+${valueFlagArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
+_idm_arg_value() {
+  case "$1|$2" in
+${argArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# Fills COMPREPLY with the values of kind $1 that start with $2.
+_idm_complete_value() {
+  local IFS=$'\\n'
+  case "$1" in
+    list:*) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "\${1#list:}" -- "$2")) ;;
+    files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
+    profiles) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$2")) ;;
+    *) COMPREPLY=() ;;
+  esac
+}
+
+_idm() {
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' REPLY
+  local -i i=1 npos=0
+  COMPREPLY=()
+  (( COMP_CWORD > 0 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
+  # The words before the cursor give the command path; flags and their values are skipped.
+  while (( i < COMP_CWORD )); do
+    word=\${COMP_WORDS[i]}
+    case "$word" in
+      -*=*) ;;
+      -*)
+        if _idm_flag_value "$path" "$word"; then
+          # bash splits --flag=value into three words: --flag, =, value.
+          if [[ \${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
+        fi ;;
+      *)
+        if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
+          path=\${path:+$path }$word
+        else
+          npos+=1
+        fi ;;
+    esac
+    i+=1
+  done
+
+  # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole.
+  if [[ $cur == = && $prev == -* ]]; then
+    flag=$prev; cur=''
+  elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
+    flag=\${COMP_WORDS[COMP_CWORD-2]}
+  elif [[ $cur == --*=* ]]; then
+    flag=\${cur%%=*}; prefix=\${flag}=; cur=\${cur#*=}
+  elif [[ $prev == -* ]]; then
+    flag=$prev
+  fi
+  if [[ -n $flag ]] && _idm_flag_value "$path" "$flag"; then
+    _idm_complete_value "$REPLY" "$cur"
+    if [[ -n $prefix ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$prefix}"); fi
+    return 0
+  fi
+
+  if [[ $cur == -* ]]; then
+    _idm_flags "$path"
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+  elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+  elif _idm_arg_value "$path" "$npos"; then
+    _idm_complete_value "$REPLY" "$cur"
+  fi
+  return 0
+}
+
+complete -F _idm idm
+`;
+}
+
+// ---- zsh ----
+
+function zshDescribed(name: string, description: string): string {
+  return sq(`${name.replace(/:/g, '\\:')}:${description}`);
+}
+
+function zshScript(specs: CommandSpec[]): string {
+  const nameArms = specs
+    .filter((spec) => spec.subcommands.length > 0)
+    .map((spec) => `    ${sq(spec.path.join(' '))}) REPLY=${sq(spec.subcommands.map((sub) => sub.name).join(' '))} ;;`);
+  const subcommandArms = specs
+    .filter((spec) => spec.subcommands.length > 0)
+    .map(
+      (spec) =>
+        `    ${sq(spec.path.join(' '))}) reply=(\n${spec.subcommands.map((sub) => `      ${zshDescribed(sub.name, sub.description)}`).join('\n')}\n    ) ;;`,
+    );
+  const flagArms = specs
+    .filter((spec) => spec.flags.length > 0)
+    .map(
+      (spec) =>
+        `    ${sq(spec.path.join(' '))}) reply=(\n${spec.flags
+          .flatMap((flag) => flag.names.map((name) => `      ${zshDescribed(name, flag.description)}`))
+          .join('\n')}\n    ) ;;`,
+    );
+  return `#compdef idm
+${header('zsh')}
+
+# The names of the subcommands of a command path ('' is idm itself), space-separated in REPLY.
+_idm_subcommand_names() {
+  case "$1" in
+${nameArms.join('\n')}
+    *) REPLY='' ;;
+  esac
+}
+
+# The subcommands of a command path as name:description, in reply.
+_idm_subcommands() {
+  case "$1" in
+${subcommandArms.join('\n')}
+    *) reply=() ;;
+  esac
+}
+
+# Every flag a command path accepts, as name:description, in reply.
+_idm_flags() {
+  case "$1" in
+${flagArms.join('\n')}
+    *) reply=() ;;
+  esac
+}
+
+# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
+_idm_flag_value() {
+  case "$1|$2" in
+${valueFlagArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when positional argument $2 (from 0) of command path $1 completes to something.
+_idm_arg_value() {
+  case "$1|$2" in
+${argArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# Offers the values of kind $1.
+_idm_complete_value() {
+  local -a values
+  local list
+  case "$1" in
+    list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
+    files) _files ;;
+    profiles) values=(\${(f)"$(\${words[1]} completion --profiles 2>/dev/null)"}); compadd -a values ;;
+  esac
+}
+
+_idm() {
+  local cmdpath='' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
+  local -a reply
+  integer i=2 npos=0
+  # The words before the cursor give the command path; flags and their values are skipped.
+  while (( i < CURRENT )); do
+    word=\${words[i]}
+    case "$word" in
+      -*=*) ;;
+      -*) _idm_flag_value "$cmdpath" "$word" && (( i += 1 )) ;;
+      *)
+        _idm_subcommand_names "$cmdpath"
+        if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
+          cmdpath=\${cmdpath:+$cmdpath }$word
+        else
+          (( npos += 1 ))
+        fi ;;
+    esac
+    (( i += 1 ))
+  done
+
+  if [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "\${cur%%=*}"; then
+    compset -P '*='
+    _idm_complete_value "$REPLY"
+    return
+  fi
+  if (( CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
+    _idm_complete_value "$REPLY"
+    return
+  fi
+  if [[ $cur == -* ]]; then
+    _idm_flags "$cmdpath"
+    _describe -t options 'option' reply
+    return
+  fi
+  if (( npos == 0 )); then
+    _idm_subcommands "$cmdpath"
+    if (( \${#reply} )); then
+      _describe -t commands 'command' reply
+      return
+    fi
+  fi
+  _idm_arg_value "$cmdpath" "$npos" && _idm_complete_value "$REPLY"
+}
+
+if [ "$funcstack[1]" = "_idm" ]; then
+  _idm "$@"
+else
+  compdef _idm idm
+fi
+`;
+}
+
+// ---- fish ----
+
+/** A fish single-quoted word (inside one, only \\ and \\' are special). */
+function fq(text: string): string {
+  return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
+
+function fishValueArgs(values: Values): string {
+  switch (values.kind) {
+    case 'list':
+      return `-x -a ${fq(values.values.join(' '))}`;
+    case 'files':
+      return '-r -F';
+    case 'profiles':
+      return `-x -a '(__idm_profiles)'`;
+    default:
+      return '-x';
+  }
+}
+
+function fishFlag(flag: FlagSpec, condition: string | undefined): string {
+  const parts = ['complete -c idm'];
+  if (condition) parts.push(`-n ${fq(condition)}`);
+  for (const name of flag.names) {
+    if (name.startsWith('--')) parts.push(`-l ${name.slice(2)}`);
+    else parts.push(`-s ${name.slice(1)}`);
+  }
+  if (flag.value) parts.push(fishValueArgs(flag.value));
+  if (flag.description) parts.push(`-d ${fq(flag.description)}`);
+  return parts.join(' ');
+}
+
+function fishScript(specs: CommandSpec[]): string {
+  // idm's own flags (but --version) are accepted after any subcommand: written once, unconditioned.
+  const key = (flag: FlagSpec): string => flag.names.join(' ');
+  const globals = new Set(specs[0]!.flags.filter((flag) => !flag.names.includes('--version')).map(key));
+  const subcommandArms = specs
+    .filter((spec) => spec.subcommands.length > 0)
+    .map((spec) => `    case ${fq(spec.path.join(' '))}\n      printf '%s\\n' ${spec.subcommands.map((sub) => fq(sub.name)).join(' ')}`);
+  const valueArms: string[] = [];
+  for (const spec of specs) {
+    const names = spec.flags.filter((flag) => flag.value).flatMap((flag) => flag.names);
+    if (names.length > 0) valueArms.push(`    case ${names.map((name) => fq(`${spec.path.join(' ')}|${name}`)).join(' ')}\n      return 0`);
+  }
+  const lines: string[] = [];
+  for (const spec of specs) {
+    const path = spec.path.join(' ');
+    for (const sub of spec.subcommands) {
+      lines.push(`complete -c idm -n ${fq(`__idm_at "${path}"`)} -a ${fq(sub.name)} -d ${fq(sub.description)}`);
+    }
+    for (const flag of spec.flags) {
+      if (!globals.has(key(flag))) lines.push(fishFlag(flag, `__idm_in "${path}"`));
+      else if (spec.path.length === 0) lines.push(fishFlag(flag, undefined));
+    }
+    spec.args.forEach((values, index) => {
+      if (values.kind === 'none') return;
+      const condition = fq(`__idm_arg "${path}" ${index}`);
+      if (values.kind === 'list') lines.push(`complete -c idm -n ${condition} -a ${fq(values.values.join(' '))}`);
+      else if (values.kind === 'files') lines.push(`complete -c idm -n ${condition} -F`);
+      else lines.push(`complete -c idm -n ${condition} -a '(__idm_profiles)'`);
+    });
+  }
+  return `${header('fish')}
+
+# The subcommands of a command path ('' is idm itself).
+function __idm_subcommands
+    switch $argv[1]
+${subcommandArms.join('\n')}
+    end
+end
+
+# Succeeds when flag $argv[2] of command path $argv[1] takes a value.
+function __idm_flag_takes_value
+    switch "$argv[1]|$argv[2]"
+${valueArms.join('\n')}
+    end
+    return 1
+end
+
+# Prints the command path and the number of positional arguments before the cursor.
+function __idm_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l path ''
+    set -l npos 0
+    set -l skip 0
+    for word in $tokens
+        if test $skip = 1
+            set skip 0
+            continue
+        end
+        switch $word
+            case '-*=*'
+            case '-*'
+                if __idm_flag_takes_value "$path" $word
+                    set skip 1
+                end
+            case '*'
+                if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
+                    set path (string trim -- "$path $word")
+                else
+                    set npos (math $npos + 1)
+                end
+        end
+    end
+    echo $path
+    echo $npos
+end
+
+# At command path $argv[1], where a subcommand may follow.
+function __idm_at
+    set -l state (__idm_state)
+    test "$state[1]" = "$argv[1]"; and test $state[2] = 0
+end
+
+# Anywhere inside command path $argv[1].
+function __idm_in
+    set -l state (__idm_state)
+    test "$state[1]" = "$argv[1]"
+end
+
+# At positional argument $argv[2] (from 0) of command path $argv[1].
+function __idm_arg
+    set -l state (__idm_state)
+    test "$state[1]" = "$argv[1]"; and test $state[2] = $argv[2]
+end
+
+function __idm_profiles
+    idm completion --profiles 2>/dev/null
+end
+
+# No file names unless a flag asks for a file.
+complete -c idm -f
+${lines.join('\n')}
+`;
+}
