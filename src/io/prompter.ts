@@ -10,7 +10,8 @@ export interface Choice<T> {
 }
 
 export interface Prompter {
-  input(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  /** `prefill`: put the default in the line, ready to edit, instead of showing it as a hint. */
+  input(message: string, options?: { default?: string; prefill?: boolean; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   select<T>(message: string, choices: ReadonlyArray<Choice<T> | { separator: string }>, options?: { default?: T; pageSize?: number }): Promise<T>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
@@ -36,7 +37,8 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     }
   };
   return {
-    input: (message, options = {}) => ask(() => inquirer.input({ message, default: options.default, validate: options.validate }, context)),
+    input: (message, options = {}) =>
+      ask(() => inquirer.input({ message, default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: options.validate }, context)),
     password: (message, options = {}) => ask(() => inquirer.password({ message, mask: '*', validate: options.validate }, context)),
     select: <T>(message: string, choices: ReadonlyArray<Choice<T> | { separator: string }>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() =>
