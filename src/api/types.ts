@@ -10,6 +10,12 @@ export interface RequestOptions {
   path: string;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
+  /** What the request does, as a verb phrase for messages: "list event streams". */
+  action?: string;
+  /** The scope the operation needs (src/schemas/constants.ts SCOPES), named when the answer is 403. */
+  scope?: string;
+  /** The command's own advice for particular statuses, e.g. `{ 400: 'Check --from ...' }`. */
+  hints?: Partial<Record<number, string>>;
 }
 
 export interface ApiResponse<T> {

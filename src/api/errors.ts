@@ -1,0 +1,244 @@
+// Every failure of an HTTP exchange becomes an ApiError here, and only here: the management
+// interface's `{statusCode, error, message, errorCode}`, the token endpoint's `{error,
+// error_description}`, bodies that are not JSON at all, and network errors. Each message says what
+// failed, the server's own words and status, and what to do; the exit code follows the documented table.
+import { ExitCode, type ExitCodeValue } from '../cli/exit-codes.js';
+import { ApiError } from './types.js';
+
+export interface FailureContext {
+  endpoint: 'management' | 'token';
+  /** What idm was doing, as a verb phrase: "list event streams", "get an access token". */
+  action: string;
+  /** Host (and port) of the tenant, named in network errors. */
+  host: string;
+  /** The scope the operation needs, named when the answer is 403. */
+  scope?: string;
+  clientId?: string;
+  /** Where the bearer token came from: a 401 means something different for each. */
+  tokenSource?: 'client' | 'environment';
+  /** A command's own advice for particular statuses (e.g. 400: how to page). */
+  hints?: Partial<Record<number, string>>;
+}
+
+/** A failure before any answer arrived. `requestSent` false means the server cannot have seen it. */
+export class NetworkError extends ApiError {
+  readonly requestSent: boolean;
+  constructor(message: string, options: ConstructorParameters<typeof ApiError>[1] & { requestSent: boolean }) {
+    super(message, options);
+    this.name = 'NetworkError';
+    this.requestSent = options.requestSent;
+  }
+}
+
+export class RateLimitError extends ApiError {
+  /** When the limit resets, if the server said. */
+  readonly resetAt: Date | undefined;
+  constructor(message: string, options: ConstructorParameters<typeof ApiError>[1] & { resetAt?: Date }) {
+    super(message, options);
+    this.name = 'RateLimitError';
+    this.resetAt = options.resetAt;
+  }
+}
+
+export interface ErrorAnswer {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  text: string;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** When the rate limit resets: X-RateLimit-Reset (Unix seconds) or Retry-After (seconds or a date). */
+export function rateLimitReset(headers: Record<string, string>, now = Date.now()): Date | undefined {
+  const reset = Number(headers['x-ratelimit-reset']);
+  if (headers['x-ratelimit-reset'] && Number.isFinite(reset) && reset > 0) {
+    // Seconds per the service; tolerate milliseconds from a proxy.
+    return new Date(reset > 1e12 ? reset : reset * 1000);
+  }
+  const retryAfter = headers['retry-after'];
+  if (retryAfter) {
+    if (/^\d+(\.\d+)?$/.test(retryAfter.trim())) return new Date(now + Number(retryAfter) * 1000);
+    const date = Date.parse(retryAfter);
+    if (Number.isFinite(date)) return new Date(date);
+  }
+  return undefined;
+}
+
+const GLOBAL_LIMIT = /global limit has been reached/i;
+
+/** A rate-limit answer, whatever its status: 429, or the token endpoint's 500 "Global limit has been reached". */
+export function isRateLimited(answer: ErrorAnswer): boolean {
+  return answer.status === 429 || (answer.status >= 400 && GLOBAL_LIMIT.test(answer.text.slice(0, 2000)));
+}
+
+interface ServerWords {
+  message?: string;
+  code?: string;
+  json: boolean;
+}
+
+function serverWords(answer: ErrorAnswer): ServerWords {
+  let body: unknown;
+  try {
+    body = answer.text.trim() === '' ? undefined : JSON.parse(answer.text);
+  } catch {
+    return { json: false };
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { json: body !== undefined };
+  const b = body as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+  // Management shape: message + errorCode (error is the reason phrase). Token shape: error + error_description.
+  const message = str(b.message) ?? str(b.error_description) ?? str(b.error);
+  const code = str(b.errorCode) ?? (str(b.message) === undefined ? str(b.error) : undefined);
+  return { message, code, json: true };
+}
+
+function snake(text: string): string {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+}
+
+function clock(date: Date): string {
+  return date.toISOString().replace('.000Z', 'Z');
+}
+
+function exitCodeFor(status: number, context: FailureContext): ExitCodeValue {
+  if (status === 401 || status === 403) return ExitCode.Auth;
+  // The token endpoint refusing the client (invalid_request, invalid_client, ...) is an auth failure.
+  if (context.endpoint === 'token' && status >= 400 && status < 500) return ExitCode.Auth;
+  return ExitCode.Failure;
+}
+
+function hintFor(status: number, words: ServerWords, context: FailureContext, scope: string | undefined): string | undefined {
+  const own = context.hints?.[status];
+  if (own) return own;
+  const client = context.clientId ? `client ${context.clientId}` : 'the client';
+  if (context.endpoint === 'token') {
+    if (words.code === 'invalid_client' || status === 401) return `Check the client id and its secret or private key, then run 'idm login' again.`;
+    if (words.code === 'access_denied') {
+      return `Authorize ${client} for the Management API (a client grant) in the dashboard: Applications > APIs > Management API > Machine to Machine Applications.`;
+    }
+    if (words.code === 'unauthorized_client') return `Enable the Client Credentials grant type for ${client} in the dashboard (the application's advanced settings).`;
+    if (status >= 500) return 'The token endpoint failed; try again in a moment.';
+    return `Check the domain and the client's settings, then run 'idm login' again.`;
+  }
+  if (status === 401) {
+    return context.tokenSource === 'environment'
+      ? 'The token in IDM_ACCESS_TOKEN was refused: get a new one, or unset it to use client credentials.'
+      : `Check that ${client} may call this tenant's Management API, then run 'idm login' again.`;
+  }
+  if (status === 403 && scope) {
+    return `Grant the scope ${scope} to ${client} in the dashboard (Applications > APIs > Management API > Machine to Machine Applications: the client grant), then run idm again.`;
+  }
+  if (status === 404) return 'Check the identifier.';
+  if (status >= 500) return 'The service failed; try again in a moment.';
+  return undefined;
+}
+
+export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): ApiError {
+  const { status } = answer;
+  const words = serverWords(answer);
+  const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
+  const said = words.message ?? (words.json ? undefined : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
+  const statusText = `${status}${code ? ` ${code}` : ''}`;
+
+  if (isRateLimited(answer)) {
+    const resetAt = rateLimitReset(answer.headers);
+    const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) : undefined;
+    return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said}).`, {
+      exitCode: ExitCode.RateLimited,
+      status,
+      code: words.code ?? 'too_many_requests',
+      hint: resetAt ? `The limit resets at ${clock(resetAt)} (in ${wait} s); run again after that.` : 'Wait a moment and run again.',
+      details: resetAt ? { resetAt: resetAt.toISOString() } : {},
+      resetAt,
+    });
+  }
+
+  // The scope a 403 is about: the server's own "expected any of: x" when present, else the operation's.
+  const expected = words.message ? /expected (?:any of|all of)?:?\s*([a-z_]+:[a-z_]+(?:\s*,\s*[a-z_]+:[a-z_]+)*)/i.exec(words.message)?.[1] : undefined;
+  const scope = status === 403 && (words.code === 'insufficient_scope' || expected) ? (expected?.replace(/\s+/g, '') ?? context.scope) : undefined;
+  const what = context.endpoint === 'token' ? 'get an access token' : context.action;
+  let message: string;
+  if (scope) message = `Not allowed to ${what}: ${client(context)} lacks the scope ${scope} (${statusText}: ${said}).`;
+  else if (!words.json) message = `Could not ${what}: ${context.host} answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} with ${said}.`;
+  else message = `Could not ${what}: ${said} (${statusText}).`;
+
+  return new ApiError(message, {
+    exitCode: exitCodeFor(status, context),
+    status,
+    code,
+    hint: hintFor(status, words, context, scope),
+    details: scope ? { scope } : {},
+  });
+}
+
+function client(context: FailureContext): string {
+  return context.clientId ? `client ${context.clientId}` : 'the client';
+}
+
+/** A 2xx answer idm cannot read (not JSON, empty, wrong shape). */
+export function badAnswer(context: FailureContext, status: number, problem: string): ApiError {
+  return new ApiError(`Could not ${context.action}: ${context.host} answered ${status} with ${problem}.`, {
+    exitCode: ExitCode.Failure,
+    status,
+    code: 'bad_response',
+    hint: 'The service or a proxy in between sent something unexpected; run again with --debug to see it.',
+  });
+}
+
+const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
+  ECONNREFUSED: { what: 'the connection was refused', sent: false },
+  ENOTFOUND: { what: 'the host name was not found (DNS)', sent: false },
+  EAI_AGAIN: { what: 'the host name could not be resolved (DNS)', sent: false },
+  EHOSTUNREACH: { what: 'the host is unreachable', sent: false },
+  ENETUNREACH: { what: 'the network is unreachable', sent: false },
+  ECONNRESET: { what: 'the connection was reset', sent: true },
+  EPIPE: { what: 'the connection was closed while sending', sent: true },
+  ETIMEDOUT: { what: 'the connection timed out', sent: false },
+  UND_ERR_SOCKET: { what: 'the connection was closed', sent: true },
+};
+
+/** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
+export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
+  const err = error as NodeJS.ErrnoException & { requestSent?: boolean };
+  if (timeoutSeconds !== undefined) {
+    return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s.`, {
+      exitCode: ExitCode.Failure,
+      code: 'timeout',
+      hint: 'Try again, or allow longer with --timeout SECONDS (IDM_TIMEOUT).',
+      requestSent: true,
+      cause: error,
+    });
+  }
+  const codeName = err?.code ?? '';
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName) || /certificate/i.test(err?.message ?? '')) {
+    return new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} could not be verified (${codeName || err.message}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: 'If the tenant uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      requestSent: false,
+      cause: error,
+    });
+  }
+  const known = NETWORK_CAUSES[codeName];
+  return new NetworkError(`Could not ${context.action}: could not reach ${context.host}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
+    exitCode: ExitCode.Failure,
+    code: 'network',
+    hint: 'Check the domain and your network connection, then try again.',
+    requestSent: err?.requestSent ?? known?.sent ?? true,
+    cause: error,
+  });
+}

@@ -1,0 +1,145 @@
+// The one HTTP transport under the management client and the token provider: keep-alive
+// connections (pages of a listing share one), a timeout per request, a cap on body size, --debug
+// traces with secrets redacted, and network failures mapped to NetworkError.
+//
+// It is built on node:http/https rather than undici: importing undici costs about 50 ms per start
+// (its HTTP parser is WebAssembly), node's own client about 5 ms, and idm's start-up is a budget
+// (see docs/cli.md, "Start-up"). One attempt per call: retries belong to `send` in ./client.ts.
+import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { errorFromNetwork, type FailureContext } from './errors.js';
+import type { Redactor } from './redact.js';
+
+export interface HttpRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  text: string;
+}
+
+export interface TransportOptions {
+  redactor: Redactor;
+  /** Where --debug traces go (stderr); undefined when --debug is off. */
+  debug?: (text: string) => void;
+  /** Extra TLS settings (issue 5: --ca-file, client certificates). Verification is never turned off. */
+  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
+}
+
+export interface Transport {
+  /** One attempt. Resolves with any HTTP answer (also 4xx/5xx); rejects with NetworkError. */
+  send(request: HttpRequest, context: FailureContext, timeoutMs: number): Promise<HttpResponse>;
+  close(): void;
+}
+
+/** Answers larger than this are refused rather than buffered (a page of 100 streams is ~100 KB). */
+const MAX_BODY_BYTES = 64 * 1024 * 1024;
+const DEBUG_BODY_CHARS = 4000;
+
+export function createTransport(options: TransportOptions): Transport {
+  const agents = new Map<string, HttpAgent>();
+  let clients: { http?: typeof import('node:http'); https?: typeof import('node:https') } = {};
+
+  async function agentFor(protocol: string): Promise<{ agent: HttpAgent; request: typeof import('node:http').request }> {
+    if (protocol === 'https:') {
+      // node:https (and TLS) load only when a tenant is reached over HTTPS.
+      const https = (clients.https ??= await import('node:https'));
+      let agent = agents.get(protocol);
+      if (!agent) {
+        agent = new https.Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: true, ...options.tls });
+        agents.set(protocol, agent);
+      }
+      return { agent, request: https.request as typeof import('node:http').request };
+    }
+    const http = (clients.http ??= await import('node:http'));
+    let agent = agents.get(protocol);
+    if (!agent) {
+      agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      agents.set(protocol, agent);
+    }
+    return { agent, request: http.request };
+  }
+
+  function trace(request: HttpRequest): void {
+    if (!options.debug) return;
+    const { redactor } = options;
+    const lines = [`> ${request.method} ${redactor.text(request.url.toString())}`];
+    for (const [name, value] of Object.entries(redactor.headers(request.headers))) lines.push(`> ${name}: ${value}`);
+    if (request.body) lines.push(`> ${clip(redactor.body(request.body, request.headers['content-type']))}`);
+    options.debug(`${lines.join('\n')}\n`);
+  }
+
+  function traceAnswer(response: HttpResponse, ms: number): void {
+    if (!options.debug) return;
+    const { redactor } = options;
+    const lines = [`< ${response.status} (${ms} ms)`];
+    for (const [name, value] of Object.entries(redactor.headers(response.headers))) lines.push(`< ${name}: ${value}`);
+    if (response.text) lines.push(`< ${clip(redactor.body(response.text, response.headers['content-type']))}`);
+    options.debug(`${lines.join('\n')}\n`);
+  }
+
+  return {
+    async send(request, context, timeoutMs) {
+      const { agent, request: open } = await agentFor(request.url.protocol);
+      trace(request);
+      const started = Date.now();
+      const response = await new Promise<HttpResponse>((resolve, reject) => {
+        let finished = false; // the whole request was handed to the socket
+        let timedOut = false;
+        const fail = (error: unknown) => {
+          clearTimeout(timer);
+          if (error && typeof error === 'object') (error as { requestSent?: boolean }).requestSent = finished;
+          reject(errorFromNetwork(error, context, timedOut ? timeoutMs / 1000 : undefined));
+        };
+        const headers: Record<string, string> = { ...request.headers };
+        if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+        const requestOptions: RequestOptions = { method: request.method, headers, agent };
+        const req: ClientRequest = open(request.url, requestOptions, (res: IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_BODY_BYTES) {
+              res.destroy(new Error(`the answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          res.on('error', fail);
+          res.on('aborted', () => fail(Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' })));
+          res.on('end', () => {
+            clearTimeout(timer);
+            const out: Record<string, string> = {};
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+          });
+        });
+        const timer = setTimeout(() => {
+          timedOut = true;
+          req.destroy(new Error('timeout'));
+        }, timeoutMs);
+        req.on('error', fail);
+        req.on('finish', () => (finished = true));
+        req.end(request.body);
+      });
+      traceAnswer(response, Date.now() - started);
+      return response;
+    },
+    close() {
+      for (const agent of agents.values()) agent.destroy();
+      agents.clear();
+      clients = {};
+    },
+  };
+}
+
+function clip(text: string): string {
+  return text.length > DEBUG_BODY_CHARS ? `${text.slice(0, DEBUG_BODY_CHARS)}... (${text.length} characters)` : text;
+}

@@ -1,0 +1,82 @@
+// Redaction for --debug: what idm prints about requests and responses never carries a secret. Two
+// nets: fields known to hold secrets are masked wherever they appear (headers, form and JSON bodies),
+// and every secret value idm knows of (client secret, tokens, assertions) is masked anywhere in the text.
+
+const SECRET_KEYS = new Set([
+  'access_token',
+  'id_token',
+  'refresh_token',
+  'client_secret',
+  'client_assertion',
+  'password',
+  'token',
+  'header_value',
+  'private_key',
+  'secret',
+  'authorization',
+]);
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+export const REDACTED = '[redacted]';
+
+export class Redactor {
+  private readonly values = new Set<string>();
+
+  /** Remember a secret value so it is masked wherever it shows up. */
+  add(value: string | undefined): void {
+    if (value && value.length >= 6) this.values.add(value);
+  }
+
+  headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      if (value === undefined) continue;
+      const text = Array.isArray(value) ? value.join(', ') : value;
+      if (SECRET_HEADERS.has(name.toLowerCase())) {
+        const scheme = /^(Bearer|Basic)\s/i.exec(text)?.[1];
+        out[name] = scheme ? `${scheme} ${REDACTED}` : REDACTED;
+      } else {
+        out[name] = this.text(text);
+      }
+    }
+    return out;
+  }
+
+  /** A body as text: JSON and form bodies field by field, then known values anywhere. */
+  body(text: string, contentType = ''): string {
+    let result = text;
+    if (/json/i.test(contentType) || /^\s*[{[]/.test(text)) {
+      try {
+        result = JSON.stringify(redactValue(JSON.parse(text)));
+      } catch {
+        // not JSON after all: fall through to the value net
+      }
+    } else if (/x-www-form-urlencoded/i.test(contentType)) {
+      const form = new URLSearchParams(text);
+      for (const key of [...form.keys()]) if (SECRET_KEYS.has(key.toLowerCase())) form.set(key, REDACTED);
+      result = form.toString().replaceAll(encodeURIComponent(REDACTED), REDACTED);
+    }
+    return this.text(result);
+  }
+
+  text(text: string): string {
+    let result = text;
+    for (const value of this.values) {
+      if (result.includes(value)) result = result.split(value).join(REDACTED);
+      const encoded = encodeURIComponent(value);
+      if (encoded !== value && result.includes(encoded)) result = result.split(encoded).join(REDACTED);
+    }
+    return result;
+  }
+}
+
+function redactValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      out[key] = SECRET_KEYS.has(key.toLowerCase()) && inner !== null && typeof inner !== 'object' ? REDACTED : redactValue(inner);
+    }
+    return out;
+  }
+  return value;
+}

@@ -1,0 +1,61 @@
+// The client assertion for private_key_jwt: a JWT signed with the client's private key, made fresh
+// for every token request (unique jti, valid one minute). node:crypto only.
+import { createPrivateKey, randomUUID, sign, constants, type KeyObject } from 'node:crypto';
+import { UsageError } from '../cli/errors.js';
+import type { SigningAlg } from '../config/profiles.js';
+
+const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+
+export function loadPrivateKey(pem: string, what = 'The private key'): KeyObject {
+  try {
+    return createPrivateKey(pem);
+  } catch {
+    throw new UsageError(`${what} is not a readable PEM private key (an encrypted key is not supported).`, 'Give an unencrypted PKCS#8 or PKCS#1 PEM file.');
+  }
+}
+
+/** The algorithm to use with a key when none was chosen: ES256 for EC keys, RS256 for RSA. */
+export function defaultAlgFor(key: KeyObject): SigningAlg {
+  return key.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
+}
+
+/** Checks that `alg` can be made with `key` (an EC key cannot sign RS256 and so on). */
+export function checkAlgMatchesKey(key: KeyObject, alg: SigningAlg): string | undefined {
+  const type = key.asymmetricKeyType;
+  if (alg === 'ES256' && type !== 'ec') return `ES256 needs an EC (P-256) key, not ${type}`;
+  if (alg !== 'ES256' && type !== 'rsa' && type !== 'rsa-pss') return `${alg} needs an RSA key, not ${type}`;
+  return undefined;
+}
+
+export function makeClientAssertion(options: { clientId: string; audience: string; privateKeyPem: string; alg?: SigningAlg; now?: number }): string {
+  const key = loadPrivateKey(options.privateKeyPem);
+  const alg = options.alg ?? defaultAlgFor(key);
+  const problem = checkAlgMatchesKey(key, alg);
+  if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, 'Choose another --signing-alg, or another key.');
+  const iat = Math.floor((options.now ?? Date.now()) / 1000);
+  const header = base64url(JSON.stringify({ alg, typ: 'JWT' }));
+  const payload = base64url(
+    JSON.stringify({ iss: options.clientId, sub: options.clientId, aud: options.audience, iat, exp: iat + 60, jti: randomUUID() }),
+  );
+  const input = `${header}.${payload}`;
+  const digest = alg === 'RS384' ? 'sha384' : 'sha256';
+  const signature =
+    alg === 'PS256'
+      ? sign(digest, Buffer.from(input), { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST })
+      : alg === 'ES256'
+        ? sign(digest, Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
+        : sign(digest, Buffer.from(input), key);
+  return `${input}.${base64url(signature)}`;
+}
+
+/** The claims of a JWT, unverified (for showing scopes and expiry only), or undefined. */
+export function peekClaims(token: string): Record<string, unknown> | undefined {
+  const part = token.split('.')[1];
+  if (!part) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}

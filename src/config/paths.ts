@@ -1,0 +1,31 @@
+// Where idm keeps its files. One directory (mode 0700):
+//   config.json          profiles and the default profile (written with conf)
+//   credentials/<p>.json a profile's client secret or private key (0600)
+//   tokens/<hash>.json   cached access tokens per (domain, client, audience) (0600)
+//   tokens/<hash>.lock   held by the one process that is fetching that token
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.IDM_CONFIG_DIR) return env.IDM_CONFIG_DIR;
+  if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'idm');
+  const xdg = env.XDG_CONFIG_HOME;
+  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'idm');
+}
+
+export const CONFIG_FILE = 'config.json';
+
+export function configFile(dir: string): string {
+  return join(dir, CONFIG_FILE);
+}
+
+/** Profile names become file names: keep them to a safe alphabet (checked at login). */
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+export function credentialsFile(dir: string, profile: string): string {
+  return join(dir, 'credentials', `${profile}.json`);
+}
+
+export function tokensDir(dir: string): string {
+  return join(dir, 'tokens');
+}
