@@ -48,17 +48,29 @@ export interface SandboxOptions {
   port?: number;
   /** Always loopback. */
   host?: '127.0.0.1';
-  /** Seed data (see README: streams, connections, clients' token lifetime). */
+  /** Seed data (docs/sandbox.md: streams, connections, token lifetime, rate limit); default: the demo seed. */
   seed?: unknown;
   /** Generate this many extra streams (benchmarks, pagination tests). */
   streams?: number;
   /** Lifetime of issued access tokens in seconds (default 86400). */
   tokenLifetime?: number;
-  /** Token bucket per tenant; off (undefined) by default. */
+  /**
+   * Token bucket per tenant (one for /api/v2, one for the token endpoint, each this size). Default:
+   * 10,000 requests refilled at 10,000 per second, so the X-RateLimit-* headers are always real.
+   */
   rateLimit?: { limit: number; refillPerSecond: number };
   faults?: FaultSpec[];
   /** Serve the tenant over HTTPS with this certificate (issue 5: test CA). */
   tls?: { cert: string; key: string };
+  /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */
+  onRequest?: (request: RecordedRequest) => void;
+}
+
+/** One test delivery: the record the API answered, the destination type, and the envelope (always). */
+export interface SandboxDelivery {
+  record: { id: string; event_stream_id: string; status: string; event_type: string; attempts: Array<Record<string, unknown>>; event?: unknown };
+  destination: 'webhook' | 'eventbus' | 'action';
+  event: { specversion: string; id: string; source: string; type: string; time: string; data: unknown };
 }
 
 export interface Sandbox {
@@ -76,7 +88,11 @@ export interface Sandbox {
   /** Tokens issued so far. */
   tokensIssued(): number;
   /** What the webhook inbox received. */
-  inbox(): Array<{ path: string; headers: Record<string, string>; body: unknown; at: number }>;
+  inbox(): Array<{ method: string; path: string; headers: Record<string, string>; body: unknown; at: number }>;
+  /** Every test delivery, to any destination (eventbus and action go to a simulated receiver). */
+  deliveries(): SandboxDelivery[];
+  /** The counts of GET /sandbox/stats. */
+  stats(): { tokensIssued: number; streams: number; connections: number; requests: number; inbox: number; deliveries: number; faults: number };
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
   close(): Promise<void>;

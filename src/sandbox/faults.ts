@@ -1,0 +1,97 @@
+// Fault injection: the next N requests (optionally matching a path prefix and a method) get a
+// status, a connection reset, a stall, or added latency. Set at start, with addFault(), or with
+// POST /sandbox/faults; the control endpoints themselves are never faulted.
+import { z } from 'zod';
+import type { FaultSpec } from './types.js';
+import { apiError, json, Reply, reason, tokenError } from './http.js';
+
+export const FaultSpecSchema = z.strictObject({
+  path: z.string().startsWith('/').optional(),
+  method: z.string().min(1).optional(),
+  // JSON has no Infinity: "Infinity" (or Infinity from code) means every matching request.
+  count: z.union([z.number().int().positive(), z.literal(Infinity), z.literal('Infinity').transform(() => Infinity)]).optional(),
+  kind: z.enum(['status', 'reset', 'stall', 'latency']),
+  status: z.number().int().min(100).max(599).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  body: z.string().optional(),
+  ms: z.number().int().min(0).max(600_000).optional(),
+}).superRefine((spec, ctx) => {
+  if (spec.kind === 'status' && spec.status === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'is required for kind "status"' });
+  if (spec.kind === 'latency' && spec.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: 'is required for kind "latency"' });
+});
+
+interface ActiveFault {
+  spec: FaultSpec;
+  remaining: number;
+}
+
+export interface FaultMatch {
+  /** Milliseconds to wait before going on (the sum of matching latency faults). */
+  latency: number;
+  /** A status, reset or stall to apply after the latency. */
+  fault?: FaultSpec;
+}
+
+export class Faults {
+  private active: ActiveFault[] = [];
+
+  add(spec: FaultSpec): FaultSpec {
+    const parsed = FaultSpecSchema.parse(spec) as FaultSpec;
+    this.active.push({ spec: parsed, remaining: parsed.count ?? 1 });
+    return parsed;
+  }
+
+  clear(): void {
+    this.active = [];
+  }
+
+  /** Faults still armed, with the requests each has left (JSON has no Infinity: "Infinity"). */
+  list(): Array<Record<string, unknown>> {
+    const show = (n: number | undefined) => (n === Infinity ? 'Infinity' : n);
+    return this.active.map(({ spec, remaining }) => ({ ...spec, count: show(spec.count ?? 1), remaining: show(remaining) }));
+  }
+
+  /** Consumes the faults that apply to this request. */
+  take(method: string, path: string): FaultMatch {
+    const match: FaultMatch = { latency: 0 };
+    for (const entry of this.active) {
+      const { spec } = entry;
+      if (entry.remaining <= 0) continue;
+      if (spec.path !== undefined && !path.startsWith(spec.path)) continue;
+      if (spec.method !== undefined && spec.method.toUpperCase() !== method.toUpperCase()) continue;
+      if (spec.kind === 'latency') {
+        match.latency += spec.ms ?? 0;
+      } else if (match.fault) {
+        continue; // one terminal fault per request; the next one waits for the next request
+      } else {
+        match.fault = spec;
+      }
+      entry.remaining -= 1;
+    }
+    this.active = this.active.filter((entry) => entry.remaining > 0);
+    return match;
+  }
+}
+
+/** The answer of a `status` fault: the given raw body, or the real service's body for that status. */
+export function faultReply(spec: FaultSpec, path: string): Reply {
+  const status = spec.status ?? 500;
+  const headers = { ...spec.headers };
+  if (spec.body !== undefined) return new Reply(status, spec.body, headers, true);
+  const isToken = path.startsWith('/oauth/');
+  if (status === 429) {
+    // A rate-limited answer carries the headers a client needs to wait: one second unless told.
+    const reset = String(Math.ceil(Date.now() / 1000) + 1);
+    const defaults: Record<string, string> = { 'X-RateLimit-Limit': '1', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': reset };
+    if (isToken) defaults['Retry-After'] = '1';
+    const merged = { ...defaults, ...headers };
+    return isToken
+      ? tokenError(429, 'too_many_requests', 'Global limit has been reached', merged)
+      : apiError(429, 'Global limit has been reached', 'too_many_requests', merged);
+  }
+  if (isToken) {
+    return tokenError(status, status >= 500 ? 'server_error' : 'invalid_request', reason(status), headers);
+  }
+  if (status < 400) return json(status, {}, headers);
+  return apiError(status, reason(status), undefined, headers);
+}

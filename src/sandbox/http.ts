@@ -1,0 +1,124 @@
+// The sandbox's HTTP plumbing: handlers return (or throw) a Reply, and one function writes it. Error
+// bodies come in the two shapes of the real service: the management interface's
+// {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { z } from 'zod';
+import { describeIssues } from '../schemas/index.js';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+/** Bodies above this answer 413, as the real service's proxy does. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export class Reply {
+  constructor(
+    readonly status: number,
+    /** A value sent as JSON, or a raw string (`raw`), or nothing (204). */
+    readonly body?: unknown,
+    readonly headers: Record<string, string> = {},
+    readonly raw = false,
+  ) {}
+
+  withHeaders(headers: Record<string, string>): Reply {
+    return new Reply(this.status, this.body, { ...headers, ...this.headers }, this.raw);
+  }
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Reply {
+  return new Reply(status, body, headers);
+}
+
+export function empty(status: number, headers: Record<string, string> = {}): Reply {
+  return new Reply(status, undefined, headers);
+}
+
+export function reason(status: number): string {
+  return STATUS_CODES[status] ?? 'Unknown';
+}
+
+/** A management-interface error. `errorCode` is optional on the real service (absent on 404s). */
+export function apiError(status: number, message: string, errorCode?: string, headers: Record<string, string> = {}): Reply {
+  return json(status, { statusCode: status, error: reason(status), message, ...(errorCode ? { errorCode } : {}) }, headers);
+}
+
+/** A token-endpoint error. */
+export function tokenError(status: number, error: string, description: string, headers: Record<string, string> = {}): Reply {
+  return json(status, { error, error_description: description }, headers);
+}
+
+export function writeReply(res: ServerResponse, reply: Reply): void {
+  if (res.headersSent || res.destroyed) return;
+  const headers: Record<string, string> = { ...reply.headers };
+  let payload: string | undefined;
+  if (reply.body !== undefined) {
+    payload = reply.raw ? String(reply.body) : JSON.stringify(reply.body);
+    const hasType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+    if (!hasType) headers['Content-Type'] = reply.raw ? 'text/html; charset=utf-8' : JSON_TYPE;
+    headers['Content-Length'] = String(Buffer.byteLength(payload));
+  }
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}
+
+/** The whole request body as text; undefined when it is larger than MAX_BODY_BYTES. */
+export function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Header values as single strings, names in lower case (as node gives them). */
+export function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export function isJsonType(contentType: string | undefined): boolean {
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type.endsWith('+json');
+}
+
+/**
+ * A management request body as JSON. No body at all reads as `{}` (every body field of the
+ * provisioning request is optional); a body that is not JSON, or not sent as JSON, is refused as
+ * the real service's framework refuses it.
+ */
+export function parseJsonBody(body: string, contentType: string | undefined): unknown {
+  if (body.trim() === '') return {};
+  if (!isJsonType(contentType)) throw apiError(415, 'Unsupported Media Type');
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw apiError(400, 'Invalid request payload JSON format');
+  }
+}
+
+/** Parses with a shared schema, or throws the real 400 naming the field. */
+export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw apiError(400, `Payload validation error: ${describeIssues(result.error)}`, 'invalid_body');
+  return result.data;
+}
+
+export function isoNow(): string {
+  return new Date().toISOString();
+}
+
+/** Stops listening and ends every open connection at once (keep-alive and stalled ones too). */
+export function closeServer(server: { close(done: () => void): unknown; closeAllConnections(): void }): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

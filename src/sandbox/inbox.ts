@@ -1,0 +1,86 @@
+// The HTTPS webhook inbox: a receiver on 127.0.0.1 with a certificate generated at start, so that a
+// test delivery can succeed on a machine with no network. The sandbox trusts this certificate for its
+// own deliveries only. Anything POSTed under /inbox is recorded; /inbox/status/<code> answers <code>
+// (still recorded), to try a receiver that refuses.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { closeServer, flatHeaders, isJsonType, json, readBody, writeReply } from './http.js';
+
+export interface InboxRecord {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** Parsed JSON when it was sent as JSON, else the text. */
+  body: unknown;
+  at: number;
+}
+
+export interface Inbox {
+  /** e.g. https://127.0.0.1:43124/inbox */
+  url: string;
+  /** The certificate (PEM) to trust for deliveries to the inbox. */
+  cert: string;
+  records: InboxRecord[];
+  close(): Promise<void>;
+}
+
+async function generateCertificate(): Promise<{ cert: string; key: string }> {
+  const { generate } = await import('selfsigned');
+  const notBeforeDate = new Date(Date.now() - 60_000); // tolerate a little clock skew
+  const notAfterDate = new Date(Date.now() + 7 * 86_400_000);
+  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    keyType: 'ec', // an EC key is generated in milliseconds; RSA would slow every start
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate,
+    extensions: [
+      { name: 'basicConstraints', cA: false, critical: true },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+export async function startInbox(): Promise<Inbox> {
+  const { cert, key } = await generateCertificate();
+  const records: InboxRecord[] = [];
+  const server: Server = createServer({ cert, key }, (req, res) => {
+    void (async () => {
+      const body = await readBody(req);
+      const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+      if (url.pathname !== '/inbox' && !url.pathname.startsWith('/inbox/')) {
+        writeReply(res, json(404, { error: 'not found', message: 'The inbox is at /inbox' }));
+        return;
+      }
+      if (req.method === 'GET') {
+        writeReply(res, json(200, records));
+        return;
+      }
+      let parsed: unknown = body ?? '';
+      if (body !== undefined && isJsonType(req.headers['content-type'])) {
+        try {
+          parsed = JSON.parse(body);
+        } catch {
+          // kept as text
+        }
+      }
+      records.push({ method: req.method ?? 'POST', path: url.pathname + url.search, headers: flatHeaders(req.headers), body: parsed, at: Date.now() });
+      const asked = /^\/inbox\/status\/([2-5]\d\d)(?:\/|$)/.exec(url.pathname);
+      const status = asked ? Number(asked[1]) : 200;
+      writeReply(res, json(status, { received: status < 300 }));
+    })().catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}/inbox`,
+    cert,
+    records,
+    close: () => closeServer(server),
+  };
+}

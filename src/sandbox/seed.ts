@@ -1,0 +1,204 @@
+// What the tenant holds at start: a seed (JSON, see docs/sandbox.md) or the built-in demo seed, plus
+// `streams: N` generated streams. Seeds are checked with the shared schemas; in webhook endpoints,
+// `{inbox}` stands for the inbox's URL and `{closed}` for https://127.0.0.1:<a port nothing listens on>.
+import { z } from 'zod';
+import { EVENT_TYPES } from '../schemas/constants.js';
+import {
+  describeIssues,
+  EventStreamCreateSchema,
+  EventStreamIdSchema,
+  EventStreamSchema,
+  ProvisioningRequestSchema,
+  type EventStream,
+} from '../schemas/index.js';
+import { Reply } from './http.js';
+import { newConnectionId, newStreamId } from './ids.js';
+import { enableProvisioning } from './provisioning.js';
+import { splitSecret } from './store.js';
+import type { Tenant } from './tenant.js';
+
+const RateLimitSchema = z.strictObject({
+  limit: z.number().int().positive(),
+  refillPerSecond: z.number().positive(),
+});
+
+const SeedStreamSchema = EventStreamCreateSchema.extend({
+  id: EventStreamIdSchema.optional(),
+  created_at: z.iso.datetime().optional(),
+  updated_at: z.iso.datetime().optional(),
+});
+
+const SeedConnectionSchema = z.strictObject({
+  id: z.string().min(1).optional(),
+  name: z.string().min(1),
+  strategy: z.string().min(1),
+  /** Present: the connection already has a directory-provisioning configuration (POST answers 409). */
+  provisioning: ProvisioningRequestSchema.optional(),
+});
+
+export const SeedSchema = z.strictObject({
+  streams: z.array(SeedStreamSchema).optional(),
+  connections: z.array(SeedConnectionSchema).optional(),
+  tokenLifetime: z.number().int().positive().optional(),
+  rateLimit: RateLimitSchema.optional(),
+});
+export type Seed = z.infer<typeof SeedSchema>;
+
+export class SeedError extends Error {
+  override name = 'SeedError';
+}
+
+/** Fixed ids, so that the demo and the docs can name them. */
+export const DEMO_IDS = {
+  inboxBearer: 'est_demoInboxBearer0000000',
+  inboxBasic: 'est_demoInboxBasic00000000',
+  inboxHeader: 'est_demoInboxHeader0000000',
+  closedPort: 'est_demoClosedPort00000000',
+  eventbus: 'est_demoEventbus0000000000',
+  action: 'est_demoAction000000000000',
+  googleApps: 'con_googleAppsDemo01',
+  googleAppsConfigured: 'con_googleAppsTaken1',
+  database: 'con_usernamePasswd01',
+} as const;
+
+/** The built-in seed (used without --seed). Its webhook secrets are documented on purpose. */
+export const DEFAULT_SEED = {
+  streams: [
+    {
+      id: DEMO_IDS.inboxBearer,
+      name: 'demo-inbox-bearer',
+      subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.updated' }, { event_type: 'user.deleted' }],
+      destination: {
+        type: 'webhook',
+        configuration: { webhook_endpoint: '{inbox}/demo-bearer', webhook_authorization: { method: 'bearer', token: 'sandbox-demo-token' } },
+      },
+    },
+    {
+      id: DEMO_IDS.inboxBasic,
+      name: 'demo-inbox-basic',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: {
+        type: 'webhook',
+        configuration: {
+          webhook_endpoint: '{inbox}/demo-basic',
+          webhook_authorization: { method: 'basic', username: 'sandbox', password: 'sandbox-demo-password' },
+        },
+      },
+    },
+    {
+      id: DEMO_IDS.inboxHeader,
+      name: 'demo-inbox-custom-header',
+      subscriptions: [{ event_type: 'organization.created' }, { event_type: 'organization.updated' }],
+      destination: {
+        type: 'webhook',
+        configuration: {
+          webhook_endpoint: '{inbox}/demo-header',
+          webhook_authorization: { method: 'custom_header', header_key: 'x-sandbox-secret', header_value: 'sandbox-demo-header-value' },
+        },
+      },
+    },
+    {
+      id: DEMO_IDS.closedPort,
+      name: 'demo-closed-port',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: {
+        type: 'webhook',
+        configuration: { webhook_endpoint: '{closed}/hook', webhook_authorization: { method: 'bearer', token: 'sandbox-demo-token' } },
+      },
+    },
+    {
+      id: DEMO_IDS.eventbus,
+      name: 'demo-eventbus',
+      subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.deleted' }],
+      destination: {
+        type: 'eventbus',
+        configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1', cloud_partner_event_source: 'cloud.partner/platform.com/sandbox/platform.events' },
+      },
+    },
+    {
+      id: DEMO_IDS.action,
+      name: 'demo-action',
+      status: 'disabled',
+      subscriptions: [{ event_type: 'group.created' }],
+      destination: { type: 'action', configuration: { action_id: '6018e89f-245f-4da3-ac9f-e22fc6d8b0d1' } },
+    },
+  ],
+  connections: [
+    { id: DEMO_IDS.googleApps, name: 'google-workspace', strategy: 'google-apps' },
+    { id: DEMO_IDS.googleAppsConfigured, name: 'google-workspace-configured', strategy: 'google-apps', provisioning: {} },
+    { id: DEMO_IDS.database, name: 'Username-Password-Authentication', strategy: 'platform' },
+  ],
+} as const;
+
+/** Parses a seed, its placeholders replaced; throws SeedError naming the field. */
+export function parseSeed(raw: unknown, placeholders: { inbox: string; closed: string }): Seed {
+  const text = JSON.stringify(raw ?? {})
+    .replaceAll('{inbox}', placeholders.inbox)
+    .replaceAll('{closed}', placeholders.closed);
+  const result = SeedSchema.safeParse(JSON.parse(text));
+  if (!result.success) throw new SeedError(`Invalid seed: ${describeIssues(result.error)}`);
+  return result.data;
+}
+
+export function applySeed(tenant: Tenant, seed: Seed): void {
+  const now = new Date().toISOString();
+  (seed.streams ?? []).forEach((input, index) => {
+    const { destination, secret } = splitSecret(input.destination);
+    const created = input.created_at ?? now;
+    const record: EventStream = {
+      id: input.id ?? newStreamId(),
+      name: input.name,
+      status: input.status ?? 'enabled',
+      subscriptions: input.subscriptions,
+      destination,
+      created_at: created,
+      updated_at: input.updated_at ?? created,
+    };
+    if (tenant.streams.has(record.id)) throw new SeedError(`Invalid seed: streams.${index}.id: ${record.id} is used twice`);
+    tenant.streams.add(EventStreamSchema.parse(record), secret);
+  });
+  (seed.connections ?? []).forEach((input, index) => {
+    const id = input.id ?? newConnectionId();
+    if (tenant.connections.has(id)) throw new SeedError(`Invalid seed: connections.${index}.id: ${id} is used twice`);
+    const connection = { id, name: input.name, strategy: input.strategy };
+    tenant.connections.set(id, connection);
+    if (input.provisioning) {
+      try {
+        enableProvisioning(connection, input.provisioning);
+      } catch (error) {
+        const message = error instanceof Reply ? (error.body as { message?: string }).message : String(error);
+        throw new SeedError(`Invalid seed: connections.${index}.provisioning: ${message}`);
+      }
+    }
+  });
+}
+
+/**
+ * `count` valid streams made without schema checks (10,000 in a few milliseconds), cycling through
+ * the three destination types; their webhooks point at the inbox with a bearer token.
+ */
+export function generateStreams(tenant: Tenant, count: number): void {
+  const now = new Date().toISOString();
+  const width = String(count).length;
+  for (let n = 1; n <= count; n++) {
+    const kind = n % 3;
+    const destination: EventStream['destination'] =
+      kind === 1
+        ? { type: 'webhook', configuration: { webhook_endpoint: `${tenant.inbox.url}/generated`, webhook_authorization: { method: 'bearer' } } }
+        : kind === 2
+          ? { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'eu-west-1' } }
+          : { type: 'action', configuration: { action_id: `action-${n}` } };
+    tenant.streams.add(
+      {
+        id: newStreamId(),
+        name: `generated-${String(n).padStart(width, '0')}`,
+        status: n % 10 === 0 ? 'disabled' : 'enabled',
+        subscriptions: [{ event_type: EVENT_TYPES[n % EVENT_TYPES.length]! }],
+        destination,
+        created_at: now,
+        updated_at: now,
+      },
+      kind === 1 ? 'sandbox-generated-token' : undefined,
+    );
+  }
+}

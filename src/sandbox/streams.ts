@@ -1,0 +1,108 @@
+// /api/v2/event-streams: list (opaque cursors), create, read, update, delete, and the test event.
+import { LIMITS } from '../schemas/constants.js';
+import {
+  EventStreamCreateSchema,
+  EventStreamIdSchema,
+  EventStreamUpdateSchema,
+  ListStreamsQuerySchema,
+  TestEventRequestSchema,
+  type EventStream,
+} from '../schemas/index.js';
+import { deliverTestEvent } from './delivery.js';
+import { apiError, empty, isoNow, json, parseJsonBody, validateBody, type Reply } from './http.js';
+import { newStreamId } from './ids.js';
+import { decodeCursor, encodeCursor, splitSecret, type StoredStream } from './store.js';
+import type { ApiContext } from './router.js';
+
+const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
+
+/** The real 400 for a malformed stream id in the path. */
+function streamIdParam(raw: string): string {
+  if (!EventStreamIdSchema.safeParse(raw).success) {
+    throw apiError(
+      400,
+      `Path validation error: 'Object didn't pass validation for format event-stream-id: ${raw}' on property id (Unique identifier for the event stream).`,
+      'invalid_uri',
+    );
+  }
+  return raw;
+}
+
+function findStream(ctx: ApiContext): StoredStream {
+  const stored = ctx.tenant.streams.get(streamIdParam(ctx.params[0]!));
+  if (!stored) throw apiError(404, 'The requested stream does not exist.');
+  return stored;
+}
+
+/** GET /event-streams */
+export function listStreams(ctx: ApiContext): Reply {
+  const query: Record<string, string> = {};
+  for (const [name, value] of ctx.query) {
+    if (Object.hasOwn(query, name)) throw badPaging();
+    query[name] = value;
+  }
+  const parsed = ListStreamsQuerySchema.safeParse(query);
+  if (!parsed.success) throw badPaging();
+  const take = parsed.data.take ?? LIMITS.takeDefault;
+  const after = parsed.data.from === undefined ? 0 : decodeCursor(parsed.data.from);
+  if (after === undefined) throw badPaging();
+  const { items, more } = ctx.tenant.streams.page(after, take);
+  const body: { eventStreams: EventStream[]; next?: string } = { eventStreams: items.map((item) => item.record) };
+  // `next` is absent on the last page: not null, not empty (wire-facts.md).
+  if (more) body.next = encodeCursor(items.at(-1)!.seq);
+  return json(200, body);
+}
+
+/** POST /event-streams */
+export function createStream(ctx: ApiContext): Reply {
+  const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  const { destination, secret } = splitSecret(input.destination);
+  const now = isoNow();
+  const record: EventStream = {
+    id: newStreamId(),
+    name: input.name,
+    status: input.status ?? 'enabled',
+    subscriptions: input.subscriptions,
+    destination,
+    created_at: now,
+    updated_at: now,
+  };
+  ctx.tenant.streams.add(record, secret);
+  return json(201, record);
+}
+
+/** GET /event-streams/{id} */
+export function getStream(ctx: ApiContext): Reply {
+  return json(200, findStream(ctx).record);
+}
+
+/** PATCH /event-streams/{id}: the given fields replace the stored ones (a destination with its secret). */
+export function updateStream(ctx: ApiContext): Reply {
+  const stored = findStream(ctx);
+  const input = validateBody(EventStreamUpdateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  const record: EventStream = { ...stored.record, updated_at: isoNow() };
+  if (input.name !== undefined) record.name = input.name;
+  if (input.status !== undefined) record.status = input.status;
+  if (input.subscriptions !== undefined) record.subscriptions = input.subscriptions;
+  if (input.destination !== undefined) {
+    const { destination, secret } = splitSecret(input.destination);
+    record.destination = destination;
+    if (secret === undefined) delete stored.secret;
+    else stored.secret = secret;
+  }
+  stored.record = record;
+  return json(200, record);
+}
+
+/** DELETE /event-streams/{id} */
+export function deleteStream(ctx: ApiContext): Reply {
+  ctx.tenant.streams.delete(findStream(ctx).record.id);
+  return empty(204);
+}
+
+/** POST /event-streams/{id}/test: 202 with the delivery record, delivered before answering. */
+export async function testStream(ctx: ApiContext): Promise<Reply> {
+  const stored = findStream(ctx);
+  const input = validateBody(TestEventRequestSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  return json(202, await deliverTestEvent(ctx.tenant, stored, input));
+}

@@ -1,0 +1,202 @@
+// The token endpoint (client-credentials grant; client secret in the body, HTTP Basic, or a
+// private-key JWT assertion) and the verification of the access tokens it issues.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { SCOPES } from '../schemas/constants.js';
+import { apiError, isJsonType, json, Reply, tokenError } from './http.js';
+import { decodeJwt, signJwt, verifyJwtSignature } from './jwt.js';
+import type { RegisteredClient, Tenant } from './tenant.js';
+
+export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+/** A client assertion may live at most this long (wire-facts.md). */
+const MAX_ASSERTION_LIFETIME = 300;
+/** Clock skew tolerated on `iat`/`nbf` of assertions. */
+const SKEW = 30;
+
+export interface TokenRequest {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reads the form (or JSON) body into single-valued parameters. */
+function readParams(request: TokenRequest): Map<string, string> {
+  const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const params = new Map<string, string>();
+  if (type === 'application/x-www-form-urlencoded') {
+    for (const [name, value] of new URLSearchParams(request.body)) {
+      if (params.has(name)) throw tokenError(400, 'invalid_request', `Parameter ${name} is included more than once.`);
+      params.set(name, value);
+    }
+    return params;
+  }
+  if (isJsonType(type)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(request.body);
+    } catch {
+      throw tokenError(400, 'invalid_request', 'The request body is not valid JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw tokenError(400, 'invalid_request', 'The request body must be an object.');
+    }
+    for (const [name, value] of Object.entries(parsed)) {
+      if (typeof value === 'string') params.set(name, value);
+      else if (typeof value === 'number' || typeof value === 'boolean') params.set(name, String(value));
+      else throw tokenError(400, 'invalid_request', `Parameter ${name} must be a string.`);
+    }
+    return params;
+  }
+  throw tokenError(400, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded (or application/json).');
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const authenticationFailed = (detail?: string) =>
+  tokenError(401, 'invalid_client', detail ? `Client authentication failed: ${detail}` : 'Client authentication failed');
+
+function parseBasic(header: string | undefined): { id: string; secret: string } | undefined {
+  if (header === undefined) return undefined;
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+  if (!match) throw tokenError(400, 'invalid_request', 'The Authorization header must be "Basic base64(client_id:client_secret)".');
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 1) throw tokenError(400, 'invalid_request', 'The Authorization header must be "Basic base64(client_id:client_secret)".');
+  // RFC 6749 2.3.1: both parts are form-urlencoded before Base64.
+  const unescape = (text: string) => {
+    try {
+      return decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      return text;
+    }
+  };
+  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+}
+
+function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: string | undefined, now: number): RegisteredClient {
+  const jwt = decodeJwt(assertion);
+  if (!jwt) throw authenticationFailed('client_assertion is not a JSON Web Token');
+  const { iss, sub, aud, exp, iat, nbf, jti } = jwt.payload;
+  if (typeof iss !== 'string' || iss !== sub) throw authenticationFailed('the assertion needs iss and sub equal to the client id');
+  if (clientIdParam !== undefined && clientIdParam !== iss) throw authenticationFailed('client_id differs from the assertion issuer');
+  const client = tenant.clients.get(iss);
+  if (!client) throw authenticationFailed();
+  if (!verifyJwtSignature(jwt, client.publicKey, ['RS256', 'RS384', 'PS256'])) throw authenticationFailed('invalid assertion signature');
+  const audiences = Array.isArray(aud) ? aud : [aud];
+  const accepted = [tenant.issuer, `${tenant.url}/oauth/token`, `${tenant.url}/oauth/token/`];
+  if (!audiences.some((value) => typeof value === 'string' && accepted.includes(value))) {
+    throw authenticationFailed(`the assertion audience must be ${tenant.issuer}`);
+  }
+  if (typeof exp !== 'number') throw authenticationFailed('the assertion has no exp');
+  if (exp <= now) throw authenticationFailed('the assertion has expired');
+  const issuedAt = typeof iat === 'number' ? iat : now;
+  if (issuedAt > now + SKEW) throw authenticationFailed('the assertion was issued in the future');
+  if (exp - Math.min(issuedAt, now) > MAX_ASSERTION_LIFETIME || exp - now > MAX_ASSERTION_LIFETIME) {
+    throw authenticationFailed('the assertion must expire at most 5 minutes after it was issued');
+  }
+  if (typeof nbf === 'number' && nbf > now + SKEW) throw authenticationFailed('the assertion is not valid yet');
+  if (typeof jti !== 'string' || jti === '') throw authenticationFailed('the assertion has no jti');
+  for (const [seen, seenExp] of tenant.usedAssertionIds) if (seenExp <= now) tenant.usedAssertionIds.delete(seen);
+  const key = `${iss}\u0000${jti}`;
+  if (tenant.usedAssertionIds.has(key)) throw authenticationFailed('the assertion jti has already been used');
+  tenant.usedAssertionIds.set(key, exp);
+  return client;
+}
+
+function authenticateClient(tenant: Tenant, params: Map<string, string>, headers: Record<string, string>, now: number): RegisteredClient {
+  const basic = parseBasic(headers.authorization);
+  const usesSecret = params.has('client_secret');
+  const usesAssertion = params.has('client_assertion') || params.has('client_assertion_type');
+  const methods = [basic !== undefined, usesSecret, usesAssertion].filter(Boolean).length;
+  if (methods > 1) throw tokenError(400, 'invalid_request', 'Use only one client authentication method.');
+  const clientId = params.get('client_id');
+
+  if (usesAssertion) {
+    if (params.get('client_assertion_type') !== ASSERTION_TYPE) {
+      throw tokenError(400, 'invalid_request', `client_assertion_type must be ${ASSERTION_TYPE}.`);
+    }
+    const assertion = params.get('client_assertion');
+    if (!assertion) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_assertion');
+    return verifyAssertion(tenant, assertion, clientId, now);
+  }
+  const credentials = basic ?? (usesSecret ? { id: clientId, secret: params.get('client_secret')! } : undefined);
+  if (!credentials) {
+    if (clientId === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
+    throw authenticationFailed('the client is confidential: send its secret or a client assertion');
+  }
+  if (credentials.id === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
+  if (basic && clientId !== undefined && clientId !== basic.id) {
+    throw tokenError(400, 'invalid_request', 'client_id differs from the one in the Authorization header.');
+  }
+  const client = tenant.clients.get(credentials.id);
+  if (!client || !sameSecret(credentials.secret, client.clientSecret)) throw authenticationFailed();
+  return client;
+}
+
+/** POST /oauth/token */
+export function tokenEndpoint(tenant: Tenant, request: TokenRequest): Reply {
+  const params = readParams(request);
+  const grantType = params.get('grant_type');
+  if (grantType === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (grantType !== 'client_credentials') throw tokenError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
+  const now = Math.floor(Date.now() / 1000);
+  const client = authenticateClient(tenant, params, request.headers, now);
+
+  const audience = params.get('audience');
+  if (audience === undefined) {
+    throw tokenError(403, 'access_denied', 'No audience parameter was provided, and no default audience has been configured');
+  }
+  if (audience !== tenant.audience) throw tokenError(403, 'access_denied', `Service not found: ${audience}`);
+
+  // A requested scope narrows the token to what is both asked and granted.
+  const requested = params.get('scope')?.split(' ').filter(Boolean);
+  const scopes = requested ? client.scopes.filter((scope) => requested.includes(scope)) : client.scopes;
+  const scope = scopes.join(' ');
+  const accessToken = signJwt(
+    {
+      iss: tenant.issuer,
+      sub: `${client.clientId}@clients`,
+      aud: tenant.audience,
+      iat: now,
+      exp: now + tenant.tokenLifetime,
+      scope,
+      gty: 'client-credentials',
+      azp: client.clientId,
+      jti: randomUUID(),
+    },
+    tenant.signing.privateKey,
+    { kid: tenant.signing.kid },
+  );
+  tenant.tokensIssued += 1;
+  return json(
+    200,
+    { access_token: accessToken, token_type: 'Bearer', expires_in: tenant.tokenLifetime, scope },
+    { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+  );
+}
+
+/** Checks the bearer token of a management request and the scope of its operation; throws the 401/403. */
+export function authorize(tenant: Tenant, authorization: string | undefined, scope: string): void {
+  if (authorization === undefined || authorization === '') throw apiError(401, 'Missing authentication');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) throw apiError(401, 'Bad HTTP authentication header format');
+  const jwt = decodeJwt(match[1]!);
+  if (!jwt) throw apiError(401, 'Invalid token.');
+  if (!verifyJwtSignature(jwt, tenant.signing.publicKey, ['RS256'])) {
+    throw apiError(401, 'Invalid signature received for JSON Web Token validation.');
+  }
+  const { iss, aud, exp, scope: granted } = jwt.payload;
+  if (iss !== tenant.issuer) throw apiError(401, 'Invalid token.');
+  const audiences = Array.isArray(aud) ? aud : [aud];
+  if (!audiences.includes(tenant.audience)) throw apiError(401, `Bad audience: ${audiences.join(' ')}`);
+  if (typeof exp !== 'number' || exp <= Date.now() / 1000) {
+    throw apiError(401, 'Expired token received for JSON Web Token validation.');
+  }
+  const scopes = typeof granted === 'string' ? granted.split(' ') : [];
+  if (!scopes.includes(scope)) throw apiError(403, `Insufficient scope; expected any of: ${scope}.`, 'insufficient_scope');
+}
+
+/** Every scope an operation of the sandbox needs: what the `admin` client is granted. */
+export const ALL_SCOPES: readonly string[] = [...new Set(Object.values(SCOPES))];

@@ -1,0 +1,84 @@
+// Starting the sandbox in a test, and talking to it over real HTTP on loopback.
+//
+//   const sb = useSandbox();                       // started before the file's tests, closed after
+//   const token = await getToken(sb(), 'reader');
+//   const res = await call(sb(), 'GET', '/api/v2/event-streams?take=5', { token });
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { signJwt } from '../../src/sandbox/jwt.js';
+
+export type { Sandbox };
+
+/** Starts one sandbox for the whole test file; call the returned function inside tests. */
+export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    sandbox = await startSandbox(options);
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+  });
+  return () => {
+    if (!sandbox) throw new Error('the sandbox is not started yet (use it inside a test)');
+    return sandbox;
+  };
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the answer is JSON, else the text ('' for none). */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+export async function call(
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<CallResult> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(`${sandbox.url}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  if ((res.headers.get('content-type') ?? '').includes('json') && text !== '') parsed = JSON.parse(text);
+  return { status: res.status, headers: res.headers, body: parsed, text };
+}
+
+/** POST /oauth/token with form parameters (and optional headers); the raw answer. */
+export function tokenRequest(sandbox: Sandbox, params: Record<string, string>, headers: Record<string, string> = {}): Promise<CallResult> {
+  return call(sandbox, 'POST', '/oauth/token', {
+    body: new URLSearchParams(params).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+  });
+}
+
+/** An access token for the admin (every scope) or reader (read:event_streams) client. */
+export async function getToken(sandbox: Sandbox, client: 'admin' | 'reader' = 'admin'): Promise<string> {
+  const { clientId, clientSecret } = sandbox.clients[client];
+  const res = await tokenRequest(sandbox, {
+    grant_type: 'client_credentials',
+    client_id: clientId,
+    client_secret: clientSecret,
+    audience: `${sandbox.url}/api/v2/`,
+  });
+  if (res.status !== 200) throw new Error(`token request failed: ${res.status} ${res.text}`);
+  return res.body.access_token as string;
+}
+
+/** A private_key_jwt client assertion signed with the client's registered key; claims overridable. */
+export function signAssertion(sandbox: Sandbox, client: 'admin' | 'reader' = 'admin', claims: Record<string, unknown> = {}): string {
+  const { clientId, privateKeyPem } = sandbox.clients[client];
+  const now = Math.floor(Date.now() / 1000);
+  const payload = { iss: clientId, sub: clientId, aud: `${sandbox.url}/`, iat: now, exp: now + 60, jti: randomUUID(), ...claims };
+  for (const [key, value] of Object.entries(payload)) if (value === undefined) delete (payload as Record<string, unknown>)[key];
+  return signJwt(payload, createPrivateKey(privateKeyPem));
+}
