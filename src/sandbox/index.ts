@@ -1,7 +1,7 @@
 // The sandbox: a local tenant on 127.0.0.1 that speaks the management interface and the token
 // endpoint as the real service does (../shared/spec/interface.md, wire-facts.md), with an HTTPS
 // webhook inbox, rate limiting, fault injection and control endpoints. See docs/sandbox.md.
-import { generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -32,6 +32,12 @@ const generateRsa = promisify(generateKeyPair);
 
 async function rsaKeyPair(): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
   return generateRsa('rsa', { modulusLength: 2048 });
+}
+
+async function keyPairFromPem(pem: string): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
+  const privateKey = createPrivateKey(pem);
+  if (privateKey.asymmetricKeyType !== 'rsa') throw new RangeError('signingKeyPem must be an RSA private key');
+  return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 async function makeClient(name: string, scopes: readonly string[]): Promise<RegisteredClient> {
@@ -75,7 +81,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   checkOptions(options);
   const [inbox, signingKeys, admin, reader, refusedPort] = await Promise.all([
     startInbox(),
-    rsaKeyPair(),
+    options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
     makeClient('admin', ALL_SCOPES),
     makeClient('reader', ['read:event_streams']),
     closedPort(),

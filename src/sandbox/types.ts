@@ -62,6 +62,8 @@ export interface SandboxOptions {
   faults?: FaultSpec[];
   /** Serve the tenant over HTTPS with this certificate (issue 5: test CA). */
   tls?: { cert: string; key: string };
+  /** PKCS#8 PEM of the RSA key that signs access tokens (default: generated), so tests can mint expired or foreign-audience tokens. */
+  signingKeyPem?: string;
   /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */
   onRequest?: (request: RecordedRequest) => void;
 }
