@@ -1,15 +1,12 @@
-// Profile names for shell completion: read straight from the config file (no conf, no network),
+// Profile names for shell completion: read from the config file with node:fs (no conf, no network),
 // because every TAB after --profile pays for this run.
-import { configDir, configFile } from '../config/paths.js';
-import { readTextIfExists } from '../config/files.js';
+import { configDir } from '../config/paths.js';
+import { readProfiles } from '../config/profiles.js';
 
 export async function listProfileNames(env: NodeJS.ProcessEnv): Promise<string[]> {
   try {
-    const text = readTextIfExists(configFile(configDir(env)));
-    if (!text) return [];
-    const profiles = (JSON.parse(text) as { profiles?: unknown }).profiles;
-    return profiles && typeof profiles === 'object' ? Object.keys(profiles).sort() : [];
+    return Object.keys(readProfiles(configDir(env)).profiles).sort();
   } catch {
-    return []; // an unreadable config file must not break the user's shell
+    return []; // a damaged config file must not break the user's shell; other commands report it
   }
 }

@@ -1,0 +1,137 @@
+# bash completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs
+# (npm run completions); do not edit. `idm completion bash` prints the same text.
+# Installation: see docs/completions.md.
+
+# The subcommands of a command path ('' is idm itself).
+_idm_subcommands() {
+  case "$1" in
+    '') REPLY='login logout auth streams provisioning sandbox completion help' ;;
+    'auth') REPLY='status help' ;;
+    'streams') REPLY='list test help' ;;
+    'provisioning') REPLY='create help' ;;
+    'sandbox') REPLY='start help' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Every flag a command path accepts.
+_idm_flags() {
+  case "$1" in
+    '') REPLY='-V --version --json -p --profile --no-color --no-input --debug --timeout --max-wait -h --help' ;;
+    'login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'auth') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'streams test') REPLY='--event-type --data --data-file -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'sandbox start') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    *) REPLY='' ;;
+  esac
+}
+
+# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
+_idm_flag_value() {
+  case "$1|$2" in
+    *'|-p'|*'|--profile') REPLY='profiles' ;;
+    *'|--timeout') REPLY='none' ;;
+    *'|--max-wait') REPLY='none' ;;
+    'login|--domain') REPLY='none' ;;
+    'login|--client-id') REPLY='none' ;;
+    'login|--client-secret-file') REPLY='files' ;;
+    'login|--private-key-file') REPLY='files' ;;
+    'login|--signing-alg') REPLY='none' ;;
+    'login|--auth-method') REPLY='none' ;;
+    'streams list|--take') REPLY='none' ;;
+    'streams list|--from') REPLY='none' ;;
+    'streams test|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams test|--data') REPLY='none' ;;
+    'streams test|--data-file') REPLY='files' ;;
+    'provisioning create|--mapping') REPLY='none' ;;
+    'provisioning create|--mapping-file') REPLY='files' ;;
+    'provisioning create|--sync-groups') REPLY='list:all off selected' ;;
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
+_idm_arg_value() {
+  case "$1|$2" in
+    'auth help|0') REPLY='list:status' ;;
+    'streams help|0') REPLY='list:list test' ;;
+    'provisioning help|0') REPLY='list:create' ;;
+    'sandbox help|0') REPLY='list:start' ;;
+    'completion|0') REPLY='list:bash zsh fish' ;;
+    'help|0') REPLY='list:login logout auth streams provisioning sandbox completion' ;;
+    *) return 1 ;;
+  esac
+}
+
+# Fills COMPREPLY with the values of kind $1 that start with $2.
+_idm_complete_value() {
+  local IFS=$'\n'
+  case "$1" in
+    list:*) IFS=$' \t\n'; COMPREPLY=($(compgen -W "${1#list:}" -- "$2")) ;;
+    files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
+    profiles) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$2")) ;;
+    *) COMPREPLY=() ;;
+  esac
+}
+
+_idm() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' REPLY
+  local -i i=1 npos=0
+  COMPREPLY=()
+  (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
+  # The words before the cursor give the command path; flags and their values are skipped.
+  while (( i < COMP_CWORD )); do
+    word=${COMP_WORDS[i]}
+    case "$word" in
+      -*=*) ;;
+      -*)
+        if _idm_flag_value "$path" "$word"; then
+          # bash splits --flag=value into three words: --flag, =, value.
+          if [[ ${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
+        fi ;;
+      *)
+        if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
+          path=${path:+$path }$word
+        else
+          npos+=1
+        fi ;;
+    esac
+    i+=1
+  done
+
+  # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole.
+  if [[ $cur == = && $prev == -* ]]; then
+    flag=$prev; cur=''
+  elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
+    flag=${COMP_WORDS[COMP_CWORD-2]}
+  elif [[ $cur == --*=* ]]; then
+    flag=${cur%%=*}; prefix=${flag}=; cur=${cur#*=}
+  elif [[ $prev == -* ]]; then
+    flag=$prev
+  fi
+  if [[ -n $flag ]] && _idm_flag_value "$path" "$flag"; then
+    _idm_complete_value "$REPLY" "$cur"
+    if [[ -n $prefix ]]; then COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); fi
+    return 0
+  fi
+
+  if [[ $cur == -* ]]; then
+    _idm_flags "$path"
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+  elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
+    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+  elif _idm_arg_value "$path" "$npos"; then
+    _idm_complete_value "$REPLY" "$cur"
+  fi
+  return 0
+}
+
+complete -F _idm idm
