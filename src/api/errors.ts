@@ -140,7 +140,7 @@ function hintFor(status: number, words: ServerWords, context: FailureContext, sc
       : `Check that ${client} may call this tenant's Management API, then run 'idm login' again.`;
   }
   if (status === 403 && scope) {
-    return `Grant the scope ${scope} to ${client} in the dashboard (Applications > APIs > Management API > Machine to Machine Applications: the client grant), then run idm again.`;
+    return `${words.code === 'insufficient_scope' ? '' : `This needs the scope ${scope}. `}Grant the scope ${scope} to ${client} in the dashboard (Applications > APIs > Management API > Machine to Machine Applications: the client grant), then run idm again.`;
   }
   if (status === 404) return 'Check the identifier.';
   if (status >= 500) return 'The service failed; try again in a moment.';
@@ -169,10 +169,12 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): A
 
   // The scope a 403 is about: the server's own "expected any of: x" when present, else the operation's.
   const expected = words.message ? /expected (?:any of|all of)?:?\s*([a-z_]+:[a-z_]+(?:\s*,\s*[a-z_]+:[a-z_]+)*)/i.exec(words.message)?.[1] : undefined;
-  const scope = status === 403 && (words.code === 'insufficient_scope' || expected) ? (expected?.replace(/\s+/g, '') ?? context.scope) : undefined;
+  const lacksScope = status === 403 && (words.code === 'insufficient_scope' || expected !== undefined);
+  // Any 403 on an operation names the scope it needs: the server's list, else the operation's own.
+  const scope = status === 403 ? (expected?.replace(/\s+/g, '') ?? context.scope) : undefined;
   const what = context.endpoint === 'token' ? 'get an access token' : context.action;
   let message: string;
-  if (scope) message = `Not allowed to ${what}: ${client(context)} lacks the scope ${scope} (${statusText}: ${said}).`;
+  if (lacksScope && scope) message = `Not allowed to ${what}: ${client(context)} lacks the scope ${scope} (${statusText}: ${said}).`;
   else if (!words.json) message = `Could not ${what}: ${context.host} answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} with ${said}.`;
   else message = `Could not ${what}: ${said} (${statusText}).`;
 

@@ -87,6 +87,10 @@ export function dropCachedToken(file: string, accessToken: string): void {
   }
 }
 
+function formEncode(text: string): string {
+  return new URLSearchParams({ v: text }).toString().slice(2);
+}
+
 export interface TokenAnswer {
   accessToken: string;
   tokenType: string;
@@ -117,7 +121,9 @@ export async function fetchToken(options: {
     form.set('client_assertion', assertion);
   } else if (client.authMethod === 'basic') {
     redactor.add(client.clientSecret);
-    headers.authorization = `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret ?? ''}`).toString('base64')}`;
+    // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
+    const pair = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
   } else {
     redactor.add(client.clientSecret);
     form.set('client_secret', client.clientSecret ?? '');
@@ -172,6 +178,8 @@ export interface TokenProvider {
    * fetched: once per run, never for IDM_ACCESS_TOKEN, so a refused grant cannot loop.
    */
   invalidate(token: string): boolean;
+  /** Fetch a new token whatever the cache holds, and cache it (login: proves the credentials). */
+  refresh(): Promise<CachedToken>;
   /** Drop `token` from the cache without counting a refetch (a 403: the next run gets current scopes). */
   forget(token: string): void;
   /** The last token this run used or obtained, for showing scopes and expiry. */
@@ -183,7 +191,10 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
   if (options.accessToken !== undefined) {
     redactor.add(options.accessToken);
     const token = options.accessToken;
-    return { source: 'environment', get: async () => token, invalidate: () => false, forget: () => {}, cached: undefined };
+    const refresh = async (): Promise<CachedToken> => {
+      throw new Error('refresh: IDM_ACCESS_TOKEN cannot be refreshed');
+    };
+    return { source: 'environment', get: async () => token, invalidate: () => false, forget: () => {}, refresh, cached: undefined };
   }
   if (!client) throw new Error('createTokenProvider: no credentials');
   const file = tokenCacheFile(dir, tenant, client.clientId);
@@ -247,6 +258,10 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       if (refetched) return false;
       refetched = true;
       return true;
+    },
+    async refresh() {
+      current = await fetchAndStore();
+      return current;
     },
     forget(token) {
       dropCachedToken(file, token);

@@ -1,10 +1,247 @@
-// Placeholder: built in its issue. The builder's shape is fixed by cli/program.ts.
-import { Command } from 'commander';
+// idm login: store a tenant's domain, client id and client authentication as a profile, after
+// proving them with a token request. At a terminal it asks for what the flags did not give; in
+// scripts every value comes from flags, files or the environment. A secret is never a flag's value.
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../cli/deps.js';
-import { IdmError } from '../cli/errors.js';
+import { UsageError } from '../cli/errors.js';
+import { examples } from '../cli/help.js';
+import { parseChoice } from '../cli/parse.js';
+import { checkDomain } from '../config/domain.js';
+import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../config/methods.js';
+import type { Readable } from 'node:stream';
 
-export function loginCommand(_deps: Deps): Command {
-  return new Command('login').description('Store credentials for a tenant as a profile').action(() => {
-    throw new IdmError('idm login is not built yet.');
-  });
+export interface LoginOptions {
+  domain?: string;
+  clientId?: string;
+  /** A path, or `-` for stdin. */
+  clientSecretFile?: string;
+  privateKeyFile?: string;
+  signingAlg?: SigningAlg;
+  authMethod?: AuthMethod;
+}
+
+interface LoginFlags extends LoginOptions {
+  clientSecret?: string;
+  privateKey?: string;
+}
+
+function parseDomainFlag(value: string): string {
+  const result = checkDomain(value);
+  if (typeof result === 'string') throw new InvalidArgumentError(`--domain ${result}.`);
+  return result.base;
+}
+
+function parseClientId(value: string): string {
+  if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new InvalidArgumentError('--client-id must be the client identifier: printable characters, no spaces.');
+  return value;
+}
+
+export function loginCommand(deps: Deps, run = loginRun): Command {
+  return new Command('login')
+    .description('Store credentials for a tenant as a profile (checked with a token request first)')
+    .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL', parseDomainFlag)
+    .option('--client-id <id>', 'client (application) id', parseClientId)
+    .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin')
+    .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin')
+    .addOption(new Option('--signing-alg <alg>', `assertion algorithm: ${SIGNING_ALGS.join(', ')} (default: by key type)`).argParser(parseChoice('--signing-alg', SIGNING_ALGS)))
+    .addOption(
+      new Option('--auth-method <method>', `client authentication: ${AUTH_METHODS.join(', ')} (default: post, or private_key_jwt with a key)`).argParser(
+        parseChoice('--auth-method', AUTH_METHODS),
+      ),
+    )
+    // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
+    .addOption(new Option('--client-secret <secret>').hideHelp())
+    .addOption(new Option('--private-key <pem>').hideHelp())
+    .addHelpText(
+      'after',
+      examples([
+        'idm login                                   # asks for each value at a terminal',
+        'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
+        'vault read -field=secret kv/idm | idm login --domain tenant.example.com --client-id ID --client-secret-file -',
+        'idm login --profile prod --domain tenant.example.com --client-id ID --private-key-file key.pem --signing-alg RS256',
+        'idm login --domain http://127.0.0.1:4010 --client-id ID --client-secret-file s.txt --auth-method basic   # the sandbox',
+      ]),
+    )
+    .action((flags: LoginFlags) => run(checkLoginFlags(flags), deps));
+}
+
+/** Conflicts between flags, found before anything is read or sent. */
+export function checkLoginFlags(flags: LoginFlags): LoginOptions {
+  if (flags.clientSecret !== undefined || flags.privateKey !== undefined) {
+    const which = flags.clientSecret !== undefined ? '--client-secret' : '--private-key';
+    throw new UsageError(
+      `${which} is not accepted: a secret given as a flag's value leaks into shell history and process lists.`,
+      `Use ${which}-file <path> (or - to read stdin), IDM_CLIENT_SECRET / IDM_PRIVATE_KEY, or answer the masked prompt.`,
+    );
+  }
+  if (flags.clientSecretFile !== undefined && flags.privateKeyFile !== undefined) {
+    throw new UsageError('Give either --client-secret-file or --private-key-file, not both.');
+  }
+  if (flags.clientSecretFile === '-' && flags.privateKeyFile === '-') throw new UsageError('Only one value can come from stdin.');
+  if (flags.authMethod === 'private_key_jwt' && flags.clientSecretFile !== undefined) {
+    throw new UsageError('--auth-method private_key_jwt signs with a private key: give --private-key-file, not --client-secret-file.');
+  }
+  if ((flags.authMethod === 'post' || flags.authMethod === 'basic') && flags.privateKeyFile !== undefined) {
+    throw new UsageError(`--auth-method ${flags.authMethod} sends a client secret: give --client-secret-file, not --private-key-file.`);
+  }
+  if (flags.signingAlg !== undefined && (flags.authMethod === 'post' || flags.authMethod === 'basic' || flags.clientSecretFile !== undefined)) {
+    throw new UsageError('--signing-alg applies only to private_key_jwt (with --private-key-file).');
+  }
+  const { domain, clientId, clientSecretFile, privateKeyFile, signingAlg, authMethod } = flags;
+  return { domain, clientId, clientSecretFile, privateKeyFile, signingAlg, authMethod };
+}
+
+async function readStream(stream: Readable): Promise<string> {
+  let text = '';
+  stream.setEncoding('utf8');
+  for await (const chunk of stream) text += chunk as string;
+  return text;
+}
+
+const METHOD_CHOICES = [
+  { value: 'post' as const, name: 'Client secret, sent in the request body (post)' },
+  { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)' },
+  { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)' },
+];
+
+export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
+  const { io } = deps;
+  const globals = deps.globals();
+  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, { readPrivateKey }, assertion, { createApiClient }] = await Promise.all([
+    import('../config/paths.js'),
+    import('../config/profiles.js'),
+    import('../config/domain.js'),
+    import('../config/resolve.js'),
+    import('../auth/assertion.js'),
+    import('../api/client.js'),
+  ]);
+  const env = io.env;
+  const envValue = (name: string) => (env[name]?.trim() ? env[name] : undefined);
+  const dir = configDir(env);
+  const store = profiles.readProfiles(dir);
+  const name = globals.profile ?? store.defaultProfile ?? 'default';
+  if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile "${name}" is not a valid profile name.`, 'Use letters, digits, dot, dash and underscore (at most 64).');
+  const existing = store.profiles[name];
+
+  // Flags first, then the environment; at a terminal, prompts for the rest.
+  let domain = opts.domain ?? envValue('IDM_DOMAIN');
+  let clientId = opts.clientId ?? envValue('IDM_CLIENT_ID');
+  let method: AuthMethod | undefined = opts.authMethod;
+  let secret: string | undefined;
+  let keyPem: string | undefined;
+  if (opts.clientSecretFile !== undefined) secret = await readSecretFile(opts.clientSecretFile, io.stdin);
+  if (opts.privateKeyFile !== undefined) {
+    keyPem = opts.privateKeyFile === '-' ? await readStream(io.stdin) : readPrivateKey(opts.privateKeyFile, '--private-key-file');
+  }
+  if (secret === undefined && keyPem === undefined && method !== 'private_key_jwt' && envValue('IDM_CLIENT_SECRET')) secret = envValue('IDM_CLIENT_SECRET');
+  if (secret === undefined && keyPem === undefined && method !== 'post' && method !== 'basic' && envValue('IDM_PRIVATE_KEY')) {
+    keyPem = readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY');
+  }
+  method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
+
+  const needsKey = method === 'private_key_jwt';
+  if (!io.canPrompt) {
+    const missing = [
+      domain ? undefined : '--domain',
+      clientId ? undefined : '--client-id',
+      secret !== undefined || keyPem !== undefined ? undefined : needsKey ? '--private-key-file' : '--client-secret-file (or --private-key-file)',
+    ].filter(Boolean);
+    if (missing.length) {
+      throw new UsageError(`Missing ${missing.join(', ')}.`, 'idm login asks for them only at a terminal; in scripts pass the flags (a secret from a file or stdin).');
+    }
+  } else if (!domain || !clientId || (secret === undefined && keyPem === undefined)) {
+    const prompter = await deps.prompter();
+    domain ??= await prompter.input('Tenant domain (host or https:// URL)', {
+      default: existing?.domain,
+      validate: (value) => (typeof checkDomain(value) === 'string' ? `The domain ${checkDomain(value) as string}.` : true),
+    });
+    clientId ??= await prompter.input('Client ID', {
+      default: existing?.clientId,
+      validate: (value) => (/^[\x21-\x7e]{1,256}$/.test(value.trim()) ? true : 'Enter the client id (no spaces).'),
+    });
+    clientId = clientId.trim();
+    method ??= await prompter.select('How does the client authenticate?', METHOD_CHOICES, { default: existing?.authMethod ?? 'post' });
+    if (method === 'private_key_jwt' && keyPem === undefined) {
+      const path = await prompter.input('Private key file (PEM)', {
+        validate: (value) => {
+          try {
+            assertion.loadPrivateKey(readPrivateKey(value.trim(), 'The private key file'));
+            return true;
+          } catch (error) {
+            return (error as Error).message;
+          }
+        },
+      });
+      keyPem = readPrivateKey(path.trim(), 'The private key file');
+    } else if (method !== 'private_key_jwt' && secret === undefined) {
+      secret = (await prompter.password('Client secret', { validate: (value) => (value.trim() ? true : 'Enter the client secret.') })).trim();
+    }
+  }
+  if (method === 'private_key_jwt' && keyPem === undefined) throw new UsageError('private_key_jwt needs --private-key-file.');
+  if (method !== 'private_key_jwt' && secret === undefined) throw new UsageError(`--auth-method ${method} needs --client-secret-file.`);
+
+  const tenant = parseDomain(domain!, '--domain');
+  let signingAlg: SigningAlg | undefined;
+  if (keyPem !== undefined) {
+    const key = assertion.loadPrivateKey(keyPem, 'The private key');
+    signingAlg = opts.signingAlg ?? (envValue('IDM_SIGNING_ALG') as SigningAlg | undefined) ?? assertion.defaultAlgFor(key);
+    const problem = assertion.checkAlgMatchesKey(key, signingAlg);
+    if (problem) throw new UsageError(`--signing-alg: ${problem}.`);
+  }
+  const client =
+    method === 'private_key_jwt'
+      ? { clientId: clientId!, authMethod: method, privateKeyPem: keyPem, signingAlg }
+      : { clientId: clientId!, authMethod: method!, clientSecret: secret };
+
+  // Prove the credentials before saving anything: a token request (its token is cached for the next command).
+  if (io.stderrIsTTY && !globals.json) deps.output().note(`Checking the credentials with ${tenant.host}...`);
+  const api = await createApiClient({ io, globals, resolved: { tenant, profile: name, source: 'profile', client, dir, warnings: [] } });
+  let token;
+  try {
+    token = await api.tokens.refresh();
+  } finally {
+    await api.close();
+  }
+  const { isDefault } = await profiles.saveProfile(
+    dir,
+    name,
+    { domain: tenant.base, clientId: client.clientId, authMethod: client.authMethod, ...(signingAlg ? { signingAlg } : {}) },
+    method === 'private_key_jwt' ? { privateKeyPem: keyPem } : { clientSecret: secret },
+  );
+
+  const scopes = (token.scope ?? String(assertion.peekClaims(token.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
+  const output = deps.output();
+  if (globals.json) {
+    output.printJson({
+      profile: name,
+      default: isDefault,
+      domain: tenant.base,
+      clientId: client.clientId,
+      authMethod: client.authMethod,
+      scopes,
+      expiresAt: new Date(token.expiresAt).toISOString(),
+    });
+    return;
+  }
+  io.err(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).\n`);
+  io.err(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}\n`);
+  if (!scopes.includes('read:event_streams')) output.warn('the token lacks read:event_streams, so idm streams list will be refused until it is granted.');
+}
+
+async function readSecretFile(path: string, stdin: Readable): Promise<string> {
+  let text: string;
+  if (path === '-') {
+    text = await readStream(stdin);
+  } else {
+    const { readFileSync } = await import('node:fs');
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--client-secret-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    }
+  }
+  const secret = text.trim();
+  if (secret === '') throw new UsageError(`--client-secret-file: ${path === '-' ? 'stdin' : path} is empty.`);
+  if (/[\r\n]/.test(secret)) throw new UsageError(`--client-secret-file: ${path === '-' ? 'stdin' : path} holds more than one line.`, 'Put only the secret in it.');
+  return secret;
 }

@@ -1,10 +1,46 @@
-// Placeholder: built in its issue. The builder's shape is fixed by cli/program.ts.
+// idm logout: remove a profile's stored secret and its cached tokens. The profile's settings
+// (domain, client id, method) stay, so `idm login` can store a new secret for it.
 import { Command } from 'commander';
 import type { Deps } from '../cli/deps.js';
-import { IdmError } from '../cli/errors.js';
+import { UsageError } from '../cli/errors.js';
+import { examples } from '../cli/help.js';
 
-export function logoutCommand(_deps: Deps): Command {
-  return new Command('logout').description("Remove a profile's secrets and cached tokens").action(() => {
-    throw new IdmError('idm logout is not built yet.');
-  });
+export type LogoutOptions = Record<string, never>;
+
+export function logoutCommand(deps: Deps, run = logoutRun): Command {
+  return new Command('logout')
+    .description("Remove a profile's secrets and cached tokens")
+    .addHelpText('after', examples(['idm logout', 'idm logout --profile prod']))
+    .action(() => run({}, deps));
+}
+
+export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void> {
+  const [{ configDir }, { readProfiles, removeSecret }, { parseDomain }, { tokenCacheFile }, { removeIfExists }] = await Promise.all([
+    import('../config/paths.js'),
+    import('../config/profiles.js'),
+    import('../config/domain.js'),
+    import('../auth/tokens.js'),
+    import('../config/files.js'),
+  ]);
+  const globals = deps.globals();
+  const dir = configDir(deps.io.env);
+  const store = readProfiles(dir);
+  const name = globals.profile ?? store.defaultProfile ?? 'default';
+  const profile = store.profiles[name];
+  if (!profile && globals.profile !== undefined) {
+    const known = Object.keys(store.profiles);
+    throw new UsageError(`There is no profile named "${name}".`, known.length ? `Known profiles: ${known.join(', ')}.` : undefined);
+  }
+  const removedSecret = removeSecret(dir, name);
+  const removedToken = profile ? removeIfExists(tokenCacheFile(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId)) : false;
+
+  if (globals.json) {
+    deps.output().printJson({ profile: name, removedSecret, removedToken });
+    return;
+  }
+  deps.io.err(
+    removedSecret || removedToken
+      ? `Logged out of profile "${name}": removed its ${[removedSecret && 'secret', removedToken && 'cached token'].filter(Boolean).join(' and ')}.\n`
+      : `Profile "${name}" had no stored secret or cached token.\n`,
+  );
 }

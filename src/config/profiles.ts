@@ -8,10 +8,9 @@ import { checkDomain } from './domain.js';
 import { acquireLock, ensurePrivateDir, readTextIfExists, removeIfExists, writeFileAtomic } from './files.js';
 import { configFile, credentialsFile } from './paths.js';
 
-export const AUTH_METHODS = ['post', 'basic', 'private_key_jwt'] as const;
-export type AuthMethod = (typeof AUTH_METHODS)[number];
-export const SIGNING_ALGS = ['RS256', 'RS384', 'PS256', 'ES256'] as const;
-export type SigningAlg = (typeof SIGNING_ALGS)[number];
+import { AUTH_METHODS, type AuthMethod, type SigningAlg } from './methods.js';
+
+export { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from './methods.js';
 
 export interface Profile {
   /** Base URL: `https://tenant.example.com` or `http://127.0.0.1:4010`. */

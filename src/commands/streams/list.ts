@@ -1,10 +1,137 @@
-// Placeholder: built in its issue. The builder's shape is fixed by cli/program.ts.
-import { Command } from 'commander';
+// idm streams list: one page (or every page with --all) of the tenant's event streams, as a table at
+// a terminal, tab-separated lines when piped, or the interface's own JSON with --json.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiError } from '../../api/types.js';
+import { badAnswer } from '../../api/errors.js';
 import type { Deps } from '../../cli/deps.js';
-import { IdmError } from '../../cli/errors.js';
+import { examples } from '../../cli/help.js';
+import { parseIntegerInRange } from '../../cli/parse.js';
+import type { Column } from '../../output/index.js';
+import { LIMITS, SCOPES } from '../../schemas/constants.js';
 
-export function streamsListCommand(_deps: Deps): Command {
-  return new Command('list').description('List the event streams of the tenant').action(() => {
-    throw new IdmError('idm list is not built yet.');
-  });
+export interface ListOptions {
+  take?: number;
+  from?: string;
+  all: boolean;
+}
+
+/** A stream as received: every field may be missing or unexpected, and is shown as it is. */
+type StreamRecord = Record<string, unknown>;
+interface ListAnswer {
+  eventStreams: StreamRecord[];
+  next?: unknown;
+  [key: string]: unknown;
+}
+
+export function streamsListCommand(deps: Deps, run = listRun): Command {
+  return new Command('list')
+    .description('List the event streams of the tenant')
+    .addOption(
+      new Option('--take <n>', `streams per page (${LIMITS.takeMin}-${LIMITS.takeMax}; default ${LIMITS.takeDefault}, 100 with --all)`).argParser(
+        parseIntegerInRange('--take', LIMITS.takeMin, LIMITS.takeMax),
+      ),
+    )
+    .option('--from <cursor>', 'start at this cursor (the `next` of a previous page)', parseCursor)
+    .option('--all', 'follow `next` to the last page', false)
+    .addHelpText(
+      'after',
+      examples([
+        'idm streams list --take 20',
+        'idm streams list --from <next> --take 20     # the following page',
+        'idm streams list --all | cut -f1,2          # every stream, tab-separated when piped',
+        "idm streams list --all --json | jq -r '.eventStreams[] | select(.status == \"enabled\") | .id'",
+      ]),
+    )
+    .action((flags: { take?: number; from?: string; all?: boolean }) => run({ take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps));
+}
+
+function parseCursor(value: string): string {
+  // The cursor is opaque (the server judges it); only an empty one is certainly wrong.
+  if (value.trim() === '') throw new InvalidArgumentError('--from must not be empty.');
+  return value;
+}
+
+const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+
+/** type plus where events go: the endpoint, the region (and account), or the action. */
+export function describeDestination(destination: unknown): string {
+  if (!destination || typeof destination !== 'object') return text(destination);
+  const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
+  const config = configuration && typeof configuration === 'object' ? configuration : {};
+  let where: string;
+  if (type === 'webhook') where = text(config.webhook_endpoint);
+  else if (type === 'eventbus') where = [text(config.cloud_region), config.cloud_account_id ? `(${text(config.cloud_account_id)})` : ''].filter(Boolean).join(' ');
+  else if (type === 'action') where = text(config.action_id);
+  else where = text(Object.values(config).find((value) => typeof value === 'string'));
+  return [text(type), where].filter(Boolean).join(' ');
+}
+
+export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
+  { header: 'ID', value: (s) => text(s.id) },
+  { header: 'NAME', value: (s) => text(s.name) },
+  { header: 'STATUS', value: (s) => text(s.status) },
+  { header: 'DESTINATION', value: (s) => describeDestination(s.destination) },
+  {
+    header: 'EVENT TYPES',
+    value: (s) => (Array.isArray(s.subscriptions) ? s.subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(s.subscriptions)),
+  },
+  { header: 'CREATED', value: (s) => text(s.created_at) },
+];
+
+export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
+  const api = await deps.api();
+  const output = deps.output();
+  const { json, profile } = deps.globals();
+  // --all asks for the largest pages: fewer round trips for the same streams.
+  const take = opts.take ?? (opts.all ? LIMITS.takeMax : undefined);
+  let from = opts.from;
+  let merged: ListAnswer | undefined; // --all --json only: the one output that must hold every stream
+  let shown = 0;
+
+  for (;;) {
+    const { body, status } = await api.request<unknown>({
+      method: 'GET',
+      path: '/event-streams',
+      query: { from, take },
+      action: 'list event streams',
+      scope: SCOPES.listStreams,
+      hints: { 400: from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
+    });
+    const page = checkPage(body, status, new URL(api.baseUrl).host);
+    const next = typeof page.next === 'string' && page.next !== '' ? page.next : undefined;
+
+    if (json) {
+      if (!opts.all) {
+        output.printJson(page); // exactly as received
+        return;
+      }
+      if (!merged) merged = page;
+      else merged.eventStreams.push(...page.eventStreams);
+    } else if (page.eventStreams.length > 0) {
+      await output.printRows(STREAM_COLUMNS, page.eventStreams);
+      shown += page.eventStreams.length;
+    }
+
+    if (!opts.all || next === undefined) {
+      if (!json && shown === 0 && deps.io.stdoutIsTTY) output.note('No event streams.');
+      if (!json && !opts.all && next !== undefined && (deps.io.stdoutIsTTY || deps.io.stderrIsTTY)) {
+        const profileFlag = profile ? ` --profile ${profile}` : '';
+        output.note(`More streams: idm streams list --from ${next} --take ${take ?? LIMITS.takeDefault}${profileFlag}`);
+      }
+      break;
+    }
+    if (next === from) throw new ApiError('Could not list event streams: the server returned the same page cursor twice.', { code: 'bad_response' });
+    from = next;
+  }
+
+  if (merged) {
+    delete merged.next; // every page is in
+    output.printJson(merged);
+  }
+}
+
+/** The answer must at least carry a list of streams; anything else in it is kept as is. */
+function checkPage(body: unknown, status: number, host: string): ListAnswer {
+  if (body && typeof body === 'object' && !Array.isArray(body) && Array.isArray((body as ListAnswer).eventStreams)) return body as ListAnswer;
+  throw badAnswer({ endpoint: 'management', action: 'list event streams', host }, status, 'no eventStreams list');
 }

@@ -1,0 +1,6 @@
+// Client authentication methods and assertion algorithms: plain values, so that flag parsing and
+// completions can use them without loading the settings code.
+export const AUTH_METHODS = ['post', 'basic', 'private_key_jwt'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+export const SIGNING_ALGS = ['RS256', 'RS384', 'PS256', 'ES256'] as const;
+export type SigningAlg = (typeof SIGNING_ALGS)[number];
