@@ -1,0 +1,146 @@
+// POST /event-streams/{id}/test: real HTTPS deliveries to the inbox, failures, simulated receivers.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TestDeliverySchema } from '../../src/schemas/index.js';
+import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox();
+let token = '';
+beforeAll(async () => {
+  token = await getToken(sb());
+});
+
+async function createWebhook(authorization: Record<string, string>, endpoint: string): Promise<string> {
+  const res = await call(sb(), 'POST', '/api/v2/event-streams', {
+    token,
+    body: {
+      name: `hook-${authorization.method}`,
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: endpoint, webhook_authorization: authorization } },
+    },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+const sendTest = (id: string, body: unknown = { event_type: 'user.created' }) =>
+  call(sb(), 'POST', `/api/v2/event-streams/${id}/test`, { token, body });
+
+describe('successful webhook deliveries (HTTPS inbox)', () => {
+  const cases: Array<[string, Record<string, string>, string, string]> = [
+    ['bearer', { method: 'bearer', token: 'tok-123' }, 'authorization', 'Bearer tok-123'],
+    ['basic', { method: 'basic', username: 'hook', password: 'pw-456' }, 'authorization', `Basic ${Buffer.from('hook:pw-456').toString('base64')}`],
+    ['custom_header', { method: 'custom_header', header_key: 'X-Hook-Secret', header_value: 'hv-789' }, 'x-hook-secret', 'hv-789'],
+  ];
+  it.each(cases)('%s: the inbox receives the envelope with the stored authorization', async (method, authorization, header, value) => {
+    const id = await createWebhook(authorization, `${sb().inboxUrl}/${method}`);
+    const res = await sendTest(id, { event_type: 'user.created' });
+    expect(res.status).toBe(202);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(TestDeliverySchema.safeParse(res.body).success).toBe(true);
+    expect(res.body).toMatchObject({ event_stream_id: id, status: 'success', event_type: 'user.created' });
+    expect(res.body.id).toMatch(/^evt_[A-Za-z0-9]{22}$/);
+    expect(res.body.attempts).toEqual([{ status: 'success', timestamp: expect.stringMatching(/Z$/), duration: expect.any(Number), response_status: 200 }]);
+    expect(res.body).not.toHaveProperty('event');
+
+    const received = sb().inbox().filter((entry) => entry.path === `/inbox/${method}`);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers[header]).toBe(value);
+    expect(received[0]!.body).toMatchObject({
+      specversion: '1.0',
+      id: res.body.id,
+      type: 'user.created',
+      source: expect.stringMatching(/^urn:platform:/),
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      data: { object: expect.objectContaining({ user_id: expect.any(String) }) },
+    });
+    // The same, as scripts in another process see it.
+    const viaHttp = await call(sb(), 'GET', '/sandbox/inbox');
+    expect(viaHttp.body.filter((entry: { path: string }) => entry.path === `/inbox/${method}`)).toHaveLength(1);
+  });
+
+  it('a given data object is the raw payload of the envelope', async () => {
+    const res = await sendTest('est_demoInboxBearer0000000', { event_type: 'user.deleted', data: { object: { user_id: 'u-1' }, note: 'x' } });
+    expect(res.body.status).toBe('success');
+    const last = sb().inbox().at(-1)!;
+    expect(last.headers.authorization).toBe('Bearer sandbox-demo-token');
+    expect((last.body as { data: unknown }).data).toEqual({ object: { user_id: 'u-1' }, note: 'x' });
+  });
+});
+
+describe('failed webhook deliveries', () => {
+  it('a closed port: status failed, two attempts with their errors, and the envelope', async () => {
+    const inboxBefore = sb().inbox().length;
+    const res = await sendTest('est_demoClosedPort00000000');
+    expect(res.status).toBe(202);
+    expect(TestDeliverySchema.safeParse(res.body).success).toBe(true);
+    expect(res.body).toMatchObject({ event_stream_id: 'est_demoClosedPort00000000', status: 'failed', event_type: 'user.created' });
+    expect(res.body.attempts).toHaveLength(2);
+    for (const attempt of res.body.attempts) {
+      expect(attempt).toMatchObject({ status: 'failed', timestamp: expect.any(String), duration: expect.any(Number) });
+      expect(attempt.error_message).toContain('ECONNREFUSED');
+    }
+    expect(res.body.event).toMatchObject({ specversion: '1.0', id: res.body.id, type: 'user.created', data: { object: expect.any(Object) } });
+    expect(sb().inbox().length).toBe(inboxBefore);
+  });
+
+  it('a receiver answering 500 fails with the status in the message', async () => {
+    const id = await createWebhook({ method: 'bearer', token: 't' }, `${sb().inboxUrl}/status/500`);
+    const res = await sendTest(id);
+    expect(res.body.status).toBe('failed');
+    expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual([
+      'the endpoint answered HTTP 500 Internal Server Error',
+      'the endpoint answered HTTP 500 Internal Server Error',
+    ]);
+    expect(sb().inbox().filter((entry) => entry.path === '/inbox/status/500')).toHaveLength(2);
+  });
+
+  it('never sends off the machine: a non-loopback endpoint is one refused attempt', async () => {
+    const id = await createWebhook({ method: 'bearer', token: 't' }, 'https://203.0.113.10/hook');
+    const res = await sendTest(id);
+    expect(res.body.status).toBe('failed');
+    expect(res.body.attempts).toHaveLength(1);
+    expect(res.body.attempts[0].error_message).toContain('sandbox delivers only to loopback');
+  });
+});
+
+describe('simulated receivers', () => {
+  it.each([
+    ['eventbus', 'est_demoEventbus0000000000'],
+    ['action', 'est_demoAction000000000000'],
+  ])('%s: recorded as delivered to a simulated receiver', async (destination, id) => {
+    const res = await sendTest(id, { event_type: 'group.created' });
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ event_stream_id: id, status: 'success', attempts: [{ status: 'success' }] });
+    const entry = sb().deliveries().find((d) => d.record.id === res.body.id)!;
+    expect(entry).toMatchObject({ destination, event: { type: 'group.created', data: { object: expect.any(Object) } } });
+    const viaHttp = await call(sb(), 'GET', '/sandbox/deliveries');
+    expect(viaHttp.body.some((d: { record: { id: string } }) => d.record.id === res.body.id)).toBe(true);
+  });
+});
+
+describe('test request errors', () => {
+  it('400 invalid_uri for an id that is not 26 characters', async () => {
+    const res = await sendTest('est_short');
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('invalid_uri');
+  });
+
+  it('404 for an unknown stream', async () => {
+    const res = await sendTest('est_5RTZiB9C532j383njbXibB');
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'The requested stream does not exist.' });
+  });
+
+  it.each([
+    ['an unknown event type', { event_type: 'user.exploded' }, 'event_type:'],
+    ['no event type', {}, 'event_type:'],
+    ['data that is not an object', { event_type: 'user.created', data: [1, 2] }, 'data:'],
+  ])('400 invalid_body for %s, and nothing is delivered', async (_label, body, field) => {
+    const before = sb().deliveries().length;
+    const res = await sendTest('est_demoInboxBearer0000000', body);
+    expect(res.status).toBe(400);
+    expect(res.body.errorCode).toBe('invalid_body');
+    expect(res.body.message).toContain(field);
+    expect(sb().deliveries().length).toBe(before);
+  });
+});

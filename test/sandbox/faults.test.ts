@@ -1,0 +1,105 @@
+// Fault injection: status, reset, stall, latency; count, path and method matching; runtime control.
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+
+const sb = useSandbox({ faults: [{ kind: 'status', status: 503, path: '/api/v2/event-streams', method: 'GET', count: 1 }] });
+const streams = (token: string) => call(sb(), 'GET', '/api/v2/event-streams?take=1', { token });
+
+describe('faults', () => {
+  it('a fault set at start answers the next matching request, then the sandbox behaves again', async () => {
+    const token = await getToken(sb()); // POST /oauth/token does not match
+    const first = await streams(token);
+    expect(first.status).toBe(503);
+    expect(first.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' });
+    expect((await streams(token)).status).toBe(200);
+    // Recorded like any request.
+    expect(sb().requests.filter((r) => r.path === '/api/v2/event-streams').map((r) => r.status).slice(0, 2)).toEqual([503, 200]);
+  });
+
+  it('a raw body and extra headers (an HTML 502 from a proxy), for N requests', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'status', status: 502, body: '<html><body>Bad Gateway</body></html>', headers: { 'X-Proxy': 'edge' }, count: 2 });
+    for (let n = 0; n < 2; n++) {
+      const res = await streams(token);
+      expect(res.status).toBe(502);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('x-proxy')).toBe('edge');
+      expect(res.text).toBe('<html><body>Bad Gateway</body></html>');
+    }
+    expect((await streams(token)).status).toBe(200);
+  });
+
+  it('a 429 fault carries the rate-limit headers; on the token endpoint, the token shape and Retry-After', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'status', status: 429, path: '/api/v2' });
+    const api = await streams(token);
+    expect(api.status).toBe(429);
+    expect(api.body.errorCode).toBe('too_many_requests');
+    expect(Number(api.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000 - 1);
+    sb().addFault({ kind: 'status', status: 429, path: '/oauth/token', headers: { 'Retry-After': '7' } });
+    const res = await call(sb(), 'POST', '/oauth/token', { body: 'grant_type=client_credentials', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ error: 'too_many_requests', error_description: 'Global limit has been reached' });
+    expect(res.headers.get('retry-after')).toBe('7');
+  });
+
+  it('matches method and path: other requests pass untouched', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'status', status: 500, method: 'POST', path: '/api/v2/event-streams' });
+    expect((await streams(token)).status).toBe(200);
+    const res = await call(sb(), 'POST', '/api/v2/event-streams/est_demoEventbus0000000000/test', { token, body: { event_type: 'user.created' } });
+    expect(res.status).toBe(500);
+    expect(res.body.message).toBe('Internal Server Error');
+  });
+
+  it('reset destroys the connection', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'reset', path: '/api/v2' });
+    await expect(streams(token)).rejects.toThrow();
+    expect(sb().requests.at(-1)).toMatchObject({ path: '/api/v2/event-streams', status: 0 });
+    expect((await streams(token)).status).toBe(200);
+  });
+
+  it('stall never answers (the client gives up)', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'stall', path: '/api/v2' });
+    const res = fetch(`${sb().url}/api/v2/event-streams`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) });
+    await expect(res).rejects.toThrow(/abort|timeout/i);
+    expect(sb().requests.at(-1)).toMatchObject({ path: '/api/v2/event-streams', status: 0 });
+  });
+
+  it('latency delays the answer and then answers normally', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'latency', ms: 50, path: '/api/v2' });
+    expect((await streams(token)).status).toBe(200);
+    expect((await call(sb(), 'GET', '/sandbox/faults')).body).toEqual({ faults: [] });
+  });
+
+  it('is controlled over HTTP: POST, GET and DELETE /sandbox/faults', async () => {
+    const token = await getToken(sb());
+    const added = await call(sb(), 'POST', '/sandbox/faults', { body: [{ kind: 'status', status: 500, count: 'Infinity', path: '/api/v2' }] });
+    expect(added.status).toBe(201);
+    expect(added.body.faults).toEqual([{ kind: 'status', status: 500, count: 'Infinity', remaining: 'Infinity', path: '/api/v2' }]);
+    expect((await streams(token)).status).toBe(500);
+    expect((await streams(token)).status).toBe(500);
+    expect((await call(sb(), 'DELETE', '/sandbox/faults')).status).toBe(204);
+    expect((await streams(token)).status).toBe(200);
+
+    const bad = await call(sb(), 'POST', '/sandbox/faults', { body: { kind: 'status' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('status');
+    expect((await call(sb(), 'POST', '/sandbox/faults', { body: { kind: 'explode' } })).status).toBe(400);
+  });
+
+  it('close() ends a stalled connection promptly', async () => {
+    const own = await startSandbox({ seed: {}, faults: [{ kind: 'stall' }] });
+    const pending = fetch(`${own.url}/api/v2/event-streams`).then(
+      () => 'answered',
+      () => 'failed',
+    );
+    while (own.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await own.close();
+    expect(await pending).toBe('failed');
+  });
+});
