@@ -63,7 +63,8 @@ const REASONS: Record<number, string> = {
 
 /** When the rate limit resets: X-RateLimit-Reset (Unix seconds) or Retry-After (seconds or a date). */
 export function rateLimitReset(headers: Record<string, string>, now = Date.now()): Date | undefined {
-  const reset = Number(headers['x-ratelimit-reset']);
+  // A repeated header arrives joined with ", ": the last one wins.
+  const reset = Number(headers['x-ratelimit-reset']?.split(',').at(-1));
   if (headers['x-ratelimit-reset'] && Number.isFinite(reset) && reset > 0) {
     // Seconds per the service; tolerate milliseconds from a proxy.
     return new Date(reset > 1e12 ? reset : reset * 1000);

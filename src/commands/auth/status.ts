@@ -14,7 +14,7 @@ export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
 }
 
 function inWords(ms: number): string {
-  const minutes = Math.round(Math.abs(ms) / 60_000);
+  const minutes = Math.floor(Math.abs(ms) / 60_000);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
