@@ -25,7 +25,9 @@ export interface Inbox {
 }
 
 async function generateCertificate(): Promise<{ cert: string; key: string }> {
-  const { generate } = await import('selfsigned');
+  // selfsigned is CommonJS: node names its exports, a bundle may put them under `default`.
+  const selfsigned = (await import('selfsigned')) as typeof import('selfsigned') & { default?: typeof import('selfsigned') };
+  const generate = selfsigned.generate ?? selfsigned.default!.generate;
   const notBeforeDate = new Date(Date.now() - 60_000); // tolerate a little clock skew
   const notAfterDate = new Date(Date.now() + 7 * 86_400_000);
   const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {

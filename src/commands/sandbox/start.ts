@@ -1,10 +1,226 @@
-// Placeholder: built in its issue. The builder's shape is fixed by cli/program.ts.
-import { Command } from 'commander';
+// idm sandbox start: runs the local tenant (src/sandbox, loaded only here) in the foreground until
+// SIGINT or SIGTERM. It prints the tenant's URLs and its two clients; each client's secret and private
+// key also go to 0600 files, so that `idm login --client-secret-file` can take them. With --json the
+// same is one JSON object on one line, for scripts that read the first line.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Deps } from '../../cli/deps.js';
-import { IdmError } from '../../cli/errors.js';
+import { IdmError, UsageError } from '../../cli/errors.js';
+import { examples } from '../../cli/help.js';
+import { parseIntegerInRange } from '../../cli/parse.js';
+import type { FaultSpec, Sandbox, SandboxClient } from '../../sandbox/types.js';
 
-export function sandboxStartCommand(_deps: Deps): Command {
-  return new Command('start').description('Run a local tenant on 127.0.0.1 until interrupted').action(() => {
-    throw new IdmError('idm start is not built yet.');
+export interface SandboxStartOptions {
+  port: number;
+  seedFile?: string;
+  streams?: number;
+  tokenLifetime?: number;
+  rateLimit?: { limit: number; refillPerSecond: number };
+  /** Parsed JSON, checked against the fault schema when the sandbox loads. */
+  faults: unknown[];
+}
+
+/** What the sandbox waits for before it stops (tests hand in their own). */
+export interface StopSignal {
+  once(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
+  return new Command('start')
+    .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
+    .option('--port <n>', 'port of the tenant (0, the default, picks a free one)', parseIntegerInRange('--port', 0, 65_535), 0)
+    .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)')
+    .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
+    .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
+    .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
+    .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault, [] as unknown[])
+    .addHelpText(
+      'after',
+      `${examples([
+        'idm sandbox start                                  # demo streams and connections, a free port',
+        'idm sandbox start --port 4010 --streams 10000',
+        'idm sandbox start --json | head -n 1 | jq -r .url   # scripts: the first line is one JSON object',
+        'idm sandbox start --seed seed.json --token-lifetime 60 --rate-limit 5/1',
+        'idm sandbox start --fault \'{"kind":"status","status":502,"path":"/api/v2","count":1}\'',
+      ])}
+Then, in another terminal:
+  $ idm login --domain <url> --client-id <admin client id> --client-secret-file <admin secret file>
+  $ curl <url>/sandbox/inbox        # what the HTTPS webhook inbox received
+See docs/sandbox.md for the seed format, the control endpoints and the fault switches.
+`,
+    )
+    .action((flags: Omit<SandboxStartOptions, 'seedFile'> & { seed?: string; fault: unknown[] }) =>
+      run(
+        {
+          port: flags.port,
+          seedFile: flags.seed,
+          streams: flags.streams,
+          tokenLifetime: flags.tokenLifetime,
+          rateLimit: flags.rateLimit,
+          faults: flags.fault,
+        },
+        deps,
+      ),
+    );
+}
+
+function parseRateLimit(value: string): { limit: number; refillPerSecond: number } {
+  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(value);
+  const limit = Number(match?.[1]);
+  const refillPerSecond = Number(match?.[2]);
+  if (!match || limit < 1 || !(refillPerSecond > 0)) {
+    throw new InvalidArgumentError('--rate-limit must be SIZE/PER_SECOND, e.g. 50/10 (a bucket of 50 requests refilled at 10 per second).');
+  }
+  return { limit, refillPerSecond };
+}
+
+function collectFault(value: string, previous: unknown[]): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('--fault must be a JSON object, e.g. \'{"kind":"status","status":503}\'.');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidArgumentError('--fault must be a JSON object, e.g. \'{"kind":"status","status":503}\'.');
+  }
+  return [...previous, parsed];
+}
+
+function readSeed(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the seed file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`The seed file ${file} is not JSON: ${(error as Error).message}.`, 'See docs/sandbox.md for the seed format.');
+  }
+}
+
+interface ClientFiles {
+  clientSecretFile: string;
+  privateKeyFile: string;
+}
+
+/** Each client's secret and private key in 0600 files of a fresh 0700 directory. */
+function writeClientFiles(sandbox: Sandbox): { dir: string; files: Record<'admin' | 'reader', ClientFiles> } {
+  const dir = mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
+  const write = (client: SandboxClient): ClientFiles => {
+    const clientSecretFile = join(dir, `${client.name}.secret`);
+    const privateKeyFile = join(dir, `${client.name}.pem`);
+    writeFileSync(clientSecretFile, `${client.clientSecret}\n`, { mode: 0o600 });
+    writeFileSync(privateKeyFile, client.privateKeyPem, { mode: 0o600 });
+    return { clientSecretFile, privateKeyFile };
+  };
+  return { dir, files: { admin: write(sandbox.clients.admin), reader: write(sandbox.clients.reader) } };
+}
+
+export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, signals: StopSignal = process): Promise<void> {
+  const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
+  const [{ startSandbox, SeedError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
+    import('../../sandbox/index.js'),
+    import('../../sandbox/faults.js'),
+    import('../../schemas/index.js'),
+  ]);
+  const faults = options.faults.map((raw, index) => {
+    const result = FaultSpecSchema.safeParse(raw);
+    if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See docs/sandbox.md, "Faults".');
+    return result.data as FaultSpec;
   });
+  const { globals } = deps;
+  const { json, debug } = globals();
+  const output = deps.output();
+
+  let sandbox: Sandbox;
+  try {
+    sandbox = await startSandbox({
+      port: options.port,
+      seed,
+      streams: options.streams,
+      tokenLifetime: options.tokenLifetime,
+      rateLimit: options.rateLimit,
+      faults,
+      // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
+      onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
+    });
+  } catch (error) {
+    if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See docs/sandbox.md for the seed format.');
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new IdmError(`Port ${options.port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
+    }
+    throw error;
+  }
+
+  const { dir, files } = writeClientFiles(sandbox);
+  try {
+    const stats = sandbox.stats();
+    const client = (name: 'admin' | 'reader') => {
+      const { clientId, clientSecret, scopes, signingAlg } = sandbox.clients[name];
+      return { clientId, clientSecret, scopes, signingAlg, ...files[name] };
+    };
+    if (json) {
+      // One line, so that a script can read the first line and parse it.
+      const summary = {
+        url: sandbox.url,
+        apiUrl: sandbox.apiUrl,
+        tokenUrl: sandbox.tokenUrl,
+        audience: `${sandbox.apiUrl}/`,
+        inboxUrl: sandbox.inboxUrl,
+        controlUrl: `${sandbox.url}/sandbox`,
+        stateDir: dir,
+        pid: process.pid,
+        streams: stats.streams,
+        connections: stats.connections,
+        clients: { admin: client('admin'), reader: client('reader') },
+      };
+      deps.io.out(`${JSON.stringify(summary)}\n`);
+    } else {
+      const lines = [
+        `Tenant         ${sandbox.url}`,
+        `API            ${sandbox.apiUrl}   (audience ${sandbox.apiUrl}/)`,
+        `Token URL      ${sandbox.tokenUrl}`,
+        `Webhook inbox  ${sandbox.inboxUrl}   (received: ${sandbox.url}/sandbox/inbox)`,
+        `Control        ${sandbox.url}/sandbox`,
+        `Data           ${stats.streams} streams, ${stats.connections} connections`,
+        '',
+      ];
+      for (const name of ['admin', 'reader'] as const) {
+        const c = client(name);
+        lines.push(
+          `Client ${name}`,
+          `  client id    ${c.clientId}`,
+          `  secret       ${c.clientSecret}`,
+          `  secret file  ${c.clientSecretFile}`,
+          `  private key  ${c.privateKeyFile}   (private_key_jwt, ${c.signingAlg})`,
+          `  scopes       ${c.scopes.join(' ')}`,
+          '',
+        );
+      }
+      output.line(lines.join('\n').trimEnd());
+      output.note(
+        `\nTry: idm login --domain ${sandbox.url} --client-id ${sandbox.clients.admin.clientId} --client-secret-file ${files.admin.clientSecretFile}\n` +
+          'Running until Ctrl-C.',
+      );
+    }
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        signals.off('SIGINT', stop);
+        signals.off('SIGTERM', stop);
+        resolve();
+      };
+      signals.once('SIGINT', stop);
+      signals.once('SIGTERM', stop);
+    });
+  } finally {
+    await sandbox.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (!json) output.note('Sandbox stopped.');
 }
