@@ -1,0 +1,33 @@
+// The "did you mean" of near-miss values (src/cli/suggest.ts), on the event types it serves.
+import { describe, expect, it } from 'vitest';
+import { didYouMean, editDistance, suggest } from '../../src/cli/suggest.js';
+import { EVENT_TYPES } from '../../src/schemas/constants.js';
+
+describe('suggest', () => {
+  it('counts edits, a swap of neighbours as one', () => {
+    expect(editDistance('user.created', 'user.created')).toBe(0);
+    expect(editDistance('user.create', 'user.created')).toBe(1);
+    expect(editDistance('user.craeted', 'user.created')).toBe(1);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+
+  it.each([
+    ['user.create', ['user.created']],
+    ['User.Created', ['user.created']],
+    ['usr.deleted', ['user.deleted']],
+    ['group.member.add', ['group.member.added']],
+    ['organisation.created', ['organization.created']],
+  ])('suggests %s -> %s', (typo, expected) => {
+    expect(suggest(typo, EVENT_TYPES)).toEqual(expected);
+  });
+
+  it('suggests nothing for values that are not near any', () => {
+    expect(suggest('login', EVENT_TYPES)).toEqual([]);
+    expect(suggest('', EVENT_TYPES)).toEqual([]);
+    expect(didYouMean('x', EVENT_TYPES)).toBe('');
+  });
+
+  it('names several equally close candidates', () => {
+    expect(didYouMean('user.updatd', ['user.update', 'user.updated', 'other'])).toBe(' Did you mean user.update or user.updated?');
+  });
+});
