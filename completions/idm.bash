@@ -28,7 +28,7 @@ _idm_flags() {
     'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
     'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'sandbox start') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
     *) REPLY='' ;;
   esac
@@ -44,8 +44,8 @@ _idm_flag_value() {
     'login|--client-id') REPLY='none' ;;
     'login|--client-secret-file') REPLY='files' ;;
     'login|--private-key-file') REPLY='files' ;;
-    'login|--signing-alg') REPLY='none' ;;
-    'login|--auth-method') REPLY='none' ;;
+    'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
+    'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams test|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
@@ -54,6 +54,12 @@ _idm_flag_value() {
     'provisioning create|--mapping') REPLY='none' ;;
     'provisioning create|--mapping-file') REPLY='files' ;;
     'provisioning create|--sync-groups') REPLY='list:all off selected' ;;
+    'sandbox start|--port') REPLY='none' ;;
+    'sandbox start|--seed') REPLY='files' ;;
+    'sandbox start|--streams') REPLY='none' ;;
+    'sandbox start|--token-lifetime') REPLY='none' ;;
+    'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac
 }

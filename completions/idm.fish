@@ -43,7 +43,7 @@ function __idm_flag_takes_value
       return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait'
       return 0
-    case 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait'
+    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait'
       return 0
     case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait'
       return 0
@@ -126,8 +126,8 @@ complete -c idm -n '__idm_in "login"' -l domain -x -d 'tenant domain: a host (te
 complete -c idm -n '__idm_in "login"' -l client-id -x -d 'client (application) id'
 complete -c idm -n '__idm_in "login"' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin'
 complete -c idm -n '__idm_in "login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin'
-complete -c idm -n '__idm_in "login"' -l signing-alg -x -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
-complete -c idm -n '__idm_in "login"' -l auth-method -x -d 'client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
+complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
+complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt' -d 'client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show the profile, domain, method, token expiry and scopes'
 complete -c idm -n '__idm_at "auth"' -a 'help' -d 'display help for command'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'status'
@@ -149,8 +149,14 @@ complete -c idm -n '__idm_in "provisioning create"' -l sync-automatically -d 'sy
 complete -c idm -n '__idm_in "provisioning create"' -l no-sync-automatically -d 'do not synchronize users periodically'
 complete -c idm -n '__idm_in "provisioning create"' -l sync-groups -x -a 'all off selected' -d 'group synchronization: all, off, selected'
 complete -c idm -n '__idm_arg "provisioning help" 0' -a 'create'
-complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted'
+complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (0, the default, picks a free one)'
+complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
+complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
+complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
+complete -c idm -n '__idm_in "sandbox start"' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'
 complete -c idm -n '__idm_arg "help" 0' -a 'login logout auth streams provisioning sandbox completion'

@@ -42,7 +42,7 @@ _idm_subcommands() {
       'help:display help for command'
     ) ;;
     'sandbox') reply=(
-      'start:Run a local tenant on 127.0.0.1 until interrupted'
+      'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
       'help:display help for command'
     ) ;;
     *) reply=() ;;
@@ -204,6 +204,12 @@ _idm_flags() {
       '--max-wait:longest total wait for rate limits and retries (default 60)'
     ) ;;
     'sandbox start') reply=(
+      '--port:port of the tenant (0, the default, picks a free one)'
+      '--seed:JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
+      '--streams:also generate this many streams (pagination, benchmarks)'
+      '--token-lifetime:lifetime of issued access tokens (default 86400)'
+      '--rate-limit:token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+      '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
       '-h:display help for command'
       '--help:display help for command'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -241,8 +247,8 @@ _idm_flag_value() {
     'login|--client-id') REPLY='none' ;;
     'login|--client-secret-file') REPLY='files' ;;
     'login|--private-key-file') REPLY='files' ;;
-    'login|--signing-alg') REPLY='none' ;;
-    'login|--auth-method') REPLY='none' ;;
+    'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
+    'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams test|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
@@ -251,6 +257,12 @@ _idm_flag_value() {
     'provisioning create|--mapping') REPLY='none' ;;
     'provisioning create|--mapping-file') REPLY='files' ;;
     'provisioning create|--sync-groups') REPLY='list:all off selected' ;;
+    'sandbox start|--port') REPLY='none' ;;
+    'sandbox start|--seed') REPLY='files' ;;
+    'sandbox start|--streams') REPLY='none' ;;
+    'sandbox start|--token-lifetime') REPLY='none' ;;
+    'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac
 }

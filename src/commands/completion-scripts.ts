@@ -6,6 +6,7 @@
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/completions fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
+import { AUTH_METHODS, SIGNING_ALGS } from '../config/methods.js';
 import { EVENT_TYPES, SYNC_GROUPS } from '../schemas/constants.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -36,12 +37,16 @@ export interface CommandSpec {
   args: Values[];
 }
 
-// Flags whose values are a known list or a kind of thing, by long name. Options declared with
-// commander's .choices() need no entry here.
+// Flags whose values are a known list or a kind of thing, by long name (their parsers check the same
+// lists). Options declared with commander's .choices() need no entry here, and flags named *-file
+// complete file names.
 const FLAG_VALUES: Record<string, Values> = {
   '--event-type': { kind: 'list', values: EVENT_TYPES },
   '--sync-groups': { kind: 'list', values: SYNC_GROUPS },
+  '--auth-method': { kind: 'list', values: AUTH_METHODS },
+  '--signing-alg': { kind: 'list', values: SIGNING_ALGS },
   '--profile': { kind: 'profiles' },
+  '--seed': { kind: 'files' },
 };
 
 function optionValues(option: Option): Values | undefined {
