@@ -51,7 +51,8 @@ function __idm_flag_takes_value
     return 1
 end
 
-# Prints the command path and the number of positional arguments before the cursor.
+# Prints the number of positional arguments before the cursor, then the command path ('' for idm).
+# (The path comes last: an empty last line is the same whether or not fish keeps it.)
 function __idm_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -77,26 +78,26 @@ function __idm_state
                 end
         end
     end
-    echo $path
     echo $npos
+    echo $path
 end
 
 # At command path $argv[1], where a subcommand may follow.
 function __idm_at
     set -l state (__idm_state)
-    test "$state[1]" = "$argv[1]"; and test $state[2] = 0
+    test "$state[2]" = "$argv[1]"; and test "$state[1]" = 0
 end
 
 # Anywhere inside command path $argv[1].
 function __idm_in
     set -l state (__idm_state)
-    test "$state[1]" = "$argv[1]"
+    test "$state[2]" = "$argv[1]"
 end
 
 # At positional argument $argv[2] (from 0) of command path $argv[1].
 function __idm_arg
     set -l state (__idm_state)
-    test "$state[1]" = "$argv[1]"; and test $state[2] = $argv[2]
+    test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
 end
 
 function __idm_profiles

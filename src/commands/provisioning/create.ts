@@ -134,8 +134,8 @@ export function describeCreate(connectionId: string) {
     hints: {
       404: "Check the connection id (con_ and 16 letters or digits) in the tenant's dashboard.",
       409:
-        `Provisioning already exists on ${connectionId}, and idm cannot change it yet: read it with GET ${path} and change it ` +
-        `with PATCH ${path} (scopes ${SCOPES.readProvisioning}, ${SCOPES.updateProvisioning}), or edit or delete it in the tenant's dashboard.`,
+        `Provisioning already exists on ${connectionId}; idm cannot change it yet. Read it with GET ${path}, change it with PATCH ` +
+        `on the same path (scopes ${SCOPES.readProvisioning}, ${SCOPES.updateProvisioning}), or use the tenant's dashboard.`,
     },
   };
 }
