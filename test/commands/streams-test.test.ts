@@ -184,6 +184,24 @@ describe('idm streams test: errors of the service', () => {
     expect(sent()).toHaveLength(1);
   });
 
+  // A test event that may have reached the service is never sent again: a reset connection or a
+  // gateway error can come after the service has delivered it.
+  it('a connection reset after sending is reported, and the event is not sent again (exit 1)', async () => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/test`, method: 'POST', kind: 'reset' });
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(sent()).toHaveLength(1);
+  });
+
+  it('a 502 from a proxy (not JSON) is reported, and the event is not sent again (exit 1)', async () => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/test`, method: 'POST', kind: 'status', status: 502, body: '<html><body>Bad Gateway</body></html>' });
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/502/);
+    expect(sent()).toHaveLength(1);
+  });
+
   it('a 500 from the service is reported once and the event is not sent again (exit 1)', async () => {
     h.sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/test`, method: 'POST', kind: 'status', status: 500 });
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created']);
