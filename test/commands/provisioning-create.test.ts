@@ -175,6 +175,23 @@ describe('idm provisioning create: errors of the service', () => {
     expect(result.stderr).toContain('create:directory_provisionings');
   });
 
+  // The wizard reads the default mapping before its first question: a connection that does not
+  // exist, or does not support provisioning, ends it there (stdin need not be a terminal for that).
+  it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_doesNotExist0001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/con_doesNotExist0001.*does not exist.*404/);
+    expect(h.calls('GET').map((call) => call.path)).toEqual(['/api/v2/connections/con_doesNotExist0001/directory-provisioning/default-mapping']);
+    expect(posts()).toEqual([]);
+  });
+
+  it('at a terminal, a strategy without provisioning ends the wizard with the service message (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_database00000001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('does not support inbound directory provisioning');
+    expect(posts()).toEqual([]);
+  });
+
   it('with --json, an error is one JSON object on stderr and stdout stays empty', async () => {
     const result = await h.idm(['--json', 'provisioning', 'create', 'con_takenTaken000001']);
     expect(result.code).toBe(1);

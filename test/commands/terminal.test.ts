@@ -176,6 +176,23 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(h.calls('GET')).toHaveLength(1); // the default mapping only
   });
 
+  it('without the scope to read the default mapping, starts from an empty one', async () => {
+    const id = gappsId(++next);
+    const client = h.sandbox.clients.reader; // read:event_streams only
+    const t = Terminal.start(['provisioning', 'create', id], {
+      configDir: h.configDir,
+      env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret },
+    });
+    terminal = t;
+    const screen = await t.waitFor('What next?');
+    expect(screen).toContain('Cannot read the default mapping');
+    expect(screen).toContain('The mapping is empty');
+    expect(screen).toContain("Continue with the strategy's default");
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toEqual([]);
+  });
+
   it('with the settings given as flags, asks only for the connection id, then confirms', async () => {
     const id = gappsId(++next);
     const t = open(h, ['provisioning', 'create', '--sync-groups', 'selected']);
