@@ -76,26 +76,23 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   }
   const data = await readData(options, deps);
 
-  let eventType = options.eventType as EventType | undefined;
-  if (eventType === undefined) {
-    if (!deps.io.canPrompt || options.dataFile === '-') {
-      throw new UsageError('Missing --event-type.', "Pass --event-type TYPE; run 'idm streams test --help' for the list.");
-    }
+  // Asking needs a terminal, and stdin to read the answer from (not the data of --data-file -).
+  if (options.eventType === undefined && (!deps.io.canPrompt || options.dataFile === '-')) {
+    throw new UsageError('Missing --event-type.', "Pass --event-type TYPE; run 'idm streams test --help' for the list.");
   }
 
+  // The shared schema has the last word on the body, before anything is sent.
   const { TestEventRequestSchema, describeIssues } = await import('../../schemas/index.js');
   const check = (type: EventType) => {
-    const body = { event_type: type, ...(data === undefined ? {} : { data }) };
-    const parsed = TestEventRequestSchema.safeParse(body);
+    const parsed = TestEventRequestSchema.safeParse({ event_type: type, ...(data === undefined ? {} : { data }) });
     if (!parsed.success) throw new UsageError(`Invalid test event: ${describeIssues(parsed.error)}.`);
     return parsed.data;
   };
-  if (eventType !== undefined) check(eventType);
+  if (options.eventType !== undefined) check(options.eventType as EventType);
 
   const api = await deps.api();
   const path = `/event-streams/${encodeURIComponent(streamId)}`;
-  if (eventType === undefined) eventType = await pickEventType(streamId, path, deps);
-  const body = check(eventType);
+  const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, path, deps)));
 
   // Sent once: the client never repeats a POST that may have reached the service.
   const { body: record } = await api.request({ method: 'POST', path: `${path}/test`, body, ...describe(`send a test event to stream ${streamId}`, SCOPES.testStream) });
