@@ -48,14 +48,4 @@ export function makeClientAssertion(options: { clientId: string; audience: strin
   return `${input}.${base64url(signature)}`;
 }
 
-/** The claims of a JWT, unverified (for showing scopes and expiry only), or undefined. */
-export function peekClaims(token: string): Record<string, unknown> | undefined {
-  const part = token.split('.')[1];
-  if (!part) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as unknown;
-    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { peekClaims } from './jwt.js';

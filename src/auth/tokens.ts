@@ -2,7 +2,6 @@
 // parallel runs) cost no token request. Token issuance is metered per tenant, so one function,
 // obtainToken(), decides everything: a fresh cached token is used as is; otherwise one process takes
 // the lock and fetches while the others wait for its result and read it from the cache.
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { errorFromAnswer, badAnswer, type FailureContext } from '../api/errors.js';
 import type { Transport } from '../api/http.js';
@@ -11,7 +10,7 @@ import type { Tenant } from '../config/domain.js';
 import { acquireLock, readTextIfExists, removeIfExists, writeFileAtomic } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
-import { makeClientAssertion, peekClaims } from './assertion.js';
+import { peekClaims } from './jwt.js';
 
 declare const IDM_VERSION: string;
 const USER_AGENT = `idm/${typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev'}`;
@@ -33,9 +32,14 @@ export function audienceOf(tenant: Tenant): string {
   return `${tenant.base}/api/v2/`;
 }
 
+/**
+ * One file per (domain, client, audience); the audience follows from the domain. A readable name
+ * (no hash: node:crypto stays off the warm path); the file's content is checked against all three.
+ */
 export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): string {
-  const key = createHash('sha256').update(`${tenant.base}\n${clientId}\n${audienceOf(tenant)}`).digest('hex').slice(0, 32);
-  return join(tokensDir(dir), `${key}.json`);
+  const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]/g, '_');
+  const scheme = tenant.base.startsWith('http:') ? 'http_' : '';
+  return join(tokensDir(dir), `${scheme}${safe(tenant.host)}_${safe(clientId).slice(0, 100)}.json`);
 }
 
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */
@@ -115,6 +119,7 @@ export async function fetchToken(options: {
     'user-agent': USER_AGENT,
   };
   if (client.authMethod === 'private_key_jwt') {
+    const { makeClientAssertion } = await import('./assertion.js'); // node:crypto, only to sign
     const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg });
     redactor.add(assertion);
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');

@@ -1,8 +1,13 @@
 // Small file primitives for the config directory: private directories, atomic writes, tolerant
-// reads, and an exclusive lock file. Only node:fs; loaded on every command that reads settings.
-import { randomBytes } from 'node:crypto';
+// reads, and an exclusive lock file. Only node:fs (not even node:crypto: unique names need no
+// strong randomness, and this module is on every command's start-up path).
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+
+/** A name part no other process or call uses at the same time (the pid makes it unique across processes). */
+function unique(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
 
 /** Creates `dir` (and parents) readable by the user only. Returns a warning when an existing one is open to others. */
 export function ensurePrivateDir(dir: string): string | undefined {
@@ -18,7 +23,7 @@ export function ensurePrivateDir(dir: string): string | undefined {
  */
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
   ensurePrivateDir(dirname(path));
-  const temp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = `${path}.tmp-${process.pid}-${unique()}`;
   try {
     writeFileSync(temp, data, { mode });
     chmodSync(temp, mode); // the umask may have taken bits away; never more than asked
@@ -106,7 +111,7 @@ function tryCreate(path: string, content: string): boolean {
 
 /** Removes the lock at `path` if it is still the stale one we read (`seen`); never a fresh one. */
 function breakStaleLock(path: string, seen: string): void {
-  const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const aside = `${path}.stale-${process.pid}-${unique()}`;
   try {
     renameSync(path, aside);
   } catch {
@@ -134,7 +139,7 @@ function isStale(content: string | undefined, staleMs: number): boolean {
 
 export async function acquireLock(path: string, options: LockOptions): Promise<Lock | undefined> {
   ensurePrivateDir(dirname(path));
-  const content = `${process.pid} ${Date.now()} ${randomBytes(6).toString('hex')}`;
+  const content = `${process.pid} ${Date.now()} ${unique()}`;
   const deadline = Date.now() + options.waitMs;
   const poll = options.pollMs ?? 25;
   for (;;) {

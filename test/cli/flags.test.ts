@@ -68,7 +68,7 @@ describe('idm login flags', () => {
       { domain: 'https://tenant.example.com', clientId: 'abc', clientSecretFile: '-', privateKeyFile: undefined, signingAlg: undefined, authMethod: 'basic' },
       deps,
     );
-    const jwt = vi.fn(async () => {});
+    const jwt = vi.fn(async (_opts: unknown, _deps: unknown) => {});
     await parse(loginCommand(deps, jwt), ['--domain', 'http://127.0.0.1:4010/', '--client-id', 'abc', '--private-key-file', 'k.pem', '--signing-alg', 'PS256']);
     expect(jwt.mock.calls[0]![0]).toMatchObject({ domain: 'http://127.0.0.1:4010', privateKeyFile: 'k.pem', signingAlg: 'PS256' });
   });

@@ -24,7 +24,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
   const [{ resolveCredentials }, { readCachedToken, tokenCacheFile }, { peekClaims }] = await Promise.all([
     import('../../config/resolve.js'),
     import('../../auth/tokens.js'),
-    import('../../auth/assertion.js'),
+    import('../../auth/jwt.js'),
   ]);
   const globals = deps.globals();
   const resolved = resolveCredentials(deps.io.env, globals.profile);
