@@ -79,6 +79,8 @@ function checkOptions(options: SandboxOptions): void {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
+  // Fail fast on a bad seed, before the keys are generated (placeholders are filled in later).
+  parseSeed(options.seed ?? DEFAULT_SEED, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' });
   const [inbox, signingKeys, admin, reader, refusedPort] = await Promise.all([
     startInbox(),
     options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),

@@ -93,7 +93,7 @@ function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: strin
   if (exp <= now) throw authenticationFailed('the assertion has expired');
   const issuedAt = typeof iat === 'number' ? iat : now;
   if (issuedAt > now + SKEW) throw authenticationFailed('the assertion was issued in the future');
-  if (exp - Math.min(issuedAt, now) > MAX_ASSERTION_LIFETIME || exp - now > MAX_ASSERTION_LIFETIME) {
+  if (exp - Math.min(issuedAt, now) > MAX_ASSERTION_LIFETIME) {
     throw authenticationFailed('the assertion must expire at most 5 minutes after it was issued');
   }
   if (typeof nbf === 'number' && nbf > now + SKEW) throw authenticationFailed('the assertion is not valid yet');
