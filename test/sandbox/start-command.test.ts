@@ -74,6 +74,25 @@ describe('idm sandbox start: usage errors as a process (exit 2, nothing on stdou
   });
 });
 
+describe('idm sandbox start: a port in use', () => {
+  it('exits 1 naming the port, with the fix', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const taken = await startSandbox({ seed: {} });
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const port = new URL(taken.url).port;
+      const result = await runIdm(['sandbox', 'start', '--port', port], { configDir: dir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+      expect(result.stderr).toContain('--port 0');
+    } finally {
+      cleanup();
+      await taken.close();
+    }
+  });
+});
+
 describe('idm sandbox start as a process', () => {
   it('prints one JSON line, answers a token request, and exits 0 on SIGINT', async () => {
     const { dir, cleanup } = tempConfigDir();

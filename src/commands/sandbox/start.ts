@@ -31,18 +31,18 @@ export interface StopSignal {
 export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
   return new Command('start')
     .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
-    .option('--port <n>', 'port of the tenant (0, the default, picks a free one)', parseIntegerInRange('--port', 0, 65_535), 0)
+    .option('--port <n>', 'port of the tenant; 0 picks a free one', parseIntegerInRange('--port', 0, 65_535), 0)
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)')
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
-    .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault, [] as unknown[])
+    .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
       `${examples([
         'idm sandbox start                                  # demo streams and connections, a free port',
         'idm sandbox start --port 4010 --streams 10000',
-        'idm sandbox start --json | head -n 1 | jq -r .url   # scripts: the first line is one JSON object',
+        'idm sandbox start --json > sandbox.json &        # scripts: one JSON object on the first line',
         'idm sandbox start --seed seed.json --token-lifetime 60 --rate-limit 5/1',
         'idm sandbox start --fault \'{"kind":"status","status":502,"path":"/api/v2","count":1}\'',
       ])}
@@ -52,7 +52,7 @@ Then, in another terminal:
 See docs/sandbox.md for the seed format, the control endpoints and the fault switches.
 `,
     )
-    .action((flags: Omit<SandboxStartOptions, 'seedFile'> & { seed?: string; fault: unknown[] }) =>
+    .action((flags: Omit<SandboxStartOptions, 'seedFile' | 'faults'> & { seed?: string; fault?: unknown[] }) =>
       run(
         {
           port: flags.port,
@@ -60,7 +60,7 @@ See docs/sandbox.md for the seed format, the control endpoints and the fault swi
           streams: flags.streams,
           tokenLifetime: flags.tokenLifetime,
           rateLimit: flags.rateLimit,
-          faults: flags.fault,
+          faults: flags.fault ?? [],
         },
         deps,
       ),
@@ -77,7 +77,7 @@ function parseRateLimit(value: string): { limit: number; refillPerSecond: number
   return { limit, refillPerSecond };
 }
 
-function collectFault(value: string, previous: unknown[]): unknown[] {
+function collectFault(value: string, previous: unknown[] = []): unknown[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(value);
