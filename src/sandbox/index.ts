@@ -22,7 +22,6 @@ import type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxOptions
 
 export type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxOptions } from './types.js';
 export { DEFAULT_SEED, DEMO_IDS, SeedError } from './seed.js';
-export { stats } from './control.js';
 
 export const DEFAULT_TOKEN_LIFETIME = 86_400;
 /** `requests` keeps the latest 10,000 to 20,000 (a long benchmark must not grow it without bound). */
@@ -126,6 +125,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     });
   };
   const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  // Longer than any client's idle keep-alive, so that a reused connection is never closed under it
+  // (Node's default of 5 s races clients that keep sockets longer); close() ends idle ones at once.
+  server.keepAliveTimeout = 65_000;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
