@@ -152,7 +152,7 @@ complete -c idm -n '__idm_in "provisioning create"' -l sync-groups -x -a 'all of
 complete -c idm -n '__idm_arg "provisioning help" 0' -a 'create'
 complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'display help for command'
-complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (0, the default, picks a free one)'
+complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant; 0 picks a free one'
 complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'

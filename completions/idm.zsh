@@ -204,7 +204,7 @@ _idm_flags() {
       '--max-wait:longest total wait for rate limits and retries (default 60)'
     ) ;;
     'sandbox start') reply=(
-      '--port:port of the tenant (0, the default, picks a free one)'
+      '--port:port of the tenant; 0 picks a free one'
       '--seed:JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
       '--streams:also generate this many streams (pagination, benchmarks)'
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
