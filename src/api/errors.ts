@@ -168,6 +168,16 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): A
     });
   }
 
+  if (status >= 300 && status < 400) {
+    const location = answer.headers.location;
+    return new ApiError(`Could not ${context.endpoint === 'token' ? 'get an access token' : context.action}: ${context.host} answered ${status}, a redirect${location ? ` to ${location}` : ''}.`, {
+      exitCode: ExitCode.Failure,
+      status,
+      code: 'redirect',
+      hint: "idm does not follow redirects: give the tenant's own domain (check the profile or IDM_DOMAIN).",
+    });
+  }
+
   // The scope a 403 is about: the server's own "expected any of: x" when present, else the operation's.
   const expected = words.message ? /expected (?:any of|all of)?:?\s*([a-z_]+:[a-z_]+(?:\s*,\s*[a-z_]+:[a-z_]+)*)/i.exec(words.message)?.[1] : undefined;
   const lacksScope = status === 403 && (words.code === 'insufficient_scope' || expected !== undefined);

@@ -6,7 +6,7 @@
 // (its HTTP parser is WebAssembly), node's own client about 5 ms, and idm's start-up is a budget
 // (see docs/cli.md, "Start-up"). One attempt per call: retries belong to `send` in ./client.ts.
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
-import { errorFromNetwork, type FailureContext } from './errors.js';
+import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
 import type { Redactor } from './redact.js';
 
 export interface HttpRequest {
@@ -105,7 +105,10 @@ export function createTransport(options: TransportOptions): Transport {
           res.on('data', (chunk: Buffer) => {
             size += chunk.length;
             if (size > MAX_BODY_BYTES) {
-              res.destroy(new Error(`the answer is larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`));
+              clearTimeout(timer);
+              res.removeAllListeners('error').on('error', () => {});
+              res.destroy();
+              reject(badAnswer(context, res.statusCode ?? 0, `an answer larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`));
               return;
             }
             chunks.push(chunk);

@@ -141,6 +141,9 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   const needsKey = method === 'private_key_jwt';
   if (!io.canPrompt) {
+    // Re-login of a known profile (a rotated secret): the rest comes from the profile.
+    domain ??= existing?.domain;
+    clientId ??= existing?.clientId;
     const missing = [
       domain ? undefined : '--domain',
       clientId ? undefined : '--client-id',

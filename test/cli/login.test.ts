@@ -135,6 +135,15 @@ describe('idm login by flags', () => {
     expect(sandbox().requests.length).toBe(before);
   });
 
+  it('a known profile needs only the new secret (rotation); the old cached token is replaced', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'rot' });
+    const issued = sandbox().tokensIssued();
+    const { error } = await login({ clientSecretFile: secretFile(clientSecret) }, { profile: 'rot' });
+    expect(error).toBeUndefined();
+    expect(sandbox().tokensIssued()).toBe(issued + 1); // login always proves the secret, cache or not
+  });
+
   it('takes IDM_DOMAIN, IDM_CLIENT_ID and IDM_CLIENT_SECRET when flags are absent', async () => {
     const { clientId, clientSecret } = sandbox().clients.admin;
     const { error } = await login({}, { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
