@@ -105,6 +105,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
     throw notLoggedIn(`Profile "${name}" has no stored secret (logged out?).`, `Run 'idm login${name === 'default' ? '' : ` --profile ${name}`}' to store one.`);
   }
   const file = credentialsFile(dir, name);
+  if (groupOrOtherReadable(dir)) warnings.push(`${dir} is open to other users; run: chmod 700 ${dir}`);
   if (groupOrOtherReadable(file)) warnings.push(`${file} is readable by other users; run: chmod 600 ${file}`);
   const client: ClientCredentials =
     profile.authMethod === 'private_key_jwt'

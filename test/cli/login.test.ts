@@ -1,7 +1,7 @@
 // login / logout / auth status run functions against the sandbox: every client authentication
 // method by flags, secrets from a file and from stdin, prompts (with a scripted Prompter) for what
 // flags leave out, what is stored where and with which modes, and what status shows.
-import { readFileSync, statSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginRun, type LoginOptions } from '../../src/commands/login.js';
@@ -230,6 +230,17 @@ describe('idm logout and idm auth status', () => {
     const after = await status();
     expect(after.error?.exitCode).toBe(4);
     expect(after.error?.message).toBe('Profile "default" has no stored secret (logged out?).');
+  });
+
+  it('warns when the secret file or the directory is open to other users', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    chmodSync(join(dir, 'credentials', 'default.json'), 0o644);
+    chmodSync(dir, 0o755);
+    const { stderr, error } = await run((deps) => listRun({ all: false, take: 1 }, deps));
+    expect(error).toBeUndefined();
+    expect(stderr).toContain(`Warning: ${dir} is open to other users; run: chmod 700 ${dir}`);
+    expect(stderr).toContain(`Warning: ${join(dir, 'credentials', 'default.json')} is readable by other users; run: chmod 600`);
   });
 
   it('status with nothing configured: exit 4 and how to log in', async () => {
