@@ -231,9 +231,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (!scopes.includes('read:event_streams')) output.warn('the token lacks read:event_streams, so idm streams list will be refused until it is granted.');
 }
 
-async function readSecretFile(path: string, stdin: Readable): Promise<string> {
+async function readSecretFile(path: string, stdin: Readable & { isTTY?: boolean }): Promise<string> {
   let text: string;
   if (path === '-') {
+    // Typed at a terminal, the secret would show on screen: the masked prompt is for that.
+    if (stdin.isTTY) throw new UsageError('--client-secret-file - reads stdin, which is a terminal here.', 'Leave out --client-secret-file to be asked with masked input, or pipe the secret in.');
     text = await readStream(stdin);
   } else {
     const { readFileSync } = await import('node:fs');

@@ -84,6 +84,14 @@ describe('idm as a process against the sandbox', () => {
     expect(result.stderr).toMatch(/^More streams: idm streams list --from \S+ --take 20\n$/);
   });
 
+  it('colour at a terminal only, and never with NO_COLOR, --no-color or TERM=dumb', async () => {
+    const bold = '\u001b[1m';
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { IDM_FORCE_TTY: 'stdout' } })).stdout).toContain(bold);
+    expect((await idm(['streams', 'list', '--take', '1', '--no-color'], { dir, env: { IDM_FORCE_TTY: 'stdout' } })).stdout).not.toContain('\u001b[');
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { IDM_FORCE_TTY: 'stdout', TERM: 'dumb' } })).stdout).not.toContain('\u001b[');
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { FORCE_COLOR: '1' } })).stdout).toMatch(/^est_\w{22}\t/); // piped: TSV stays plain
+  });
+
   it.skipIf(!hasJq)('--json | jq sees the interface shape exactly', async () => {
     const env = cliEnv(dir);
     // Asynchronously: the sandbox answers from this process's event loop.
