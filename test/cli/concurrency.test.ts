@@ -39,9 +39,12 @@ describe('parallel runs', () => {
     const dir = configDir();
     // The first run takes the lock, then its token request hangs; it is killed while holding the lock.
     sandbox().addFault({ path: '/oauth/token', kind: 'stall', count: 1 });
+    const seen = sandbox().requests.length;
     const holder = spawn(process.execPath, [BIN, 'streams', 'list'], { env: cliEnv(dir, credentials()), stdio: 'ignore' });
     const tokens = join(dir, 'tokens');
-    for (let i = 0; i < 200 && !(existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock'))); i++) await new Promise((r) => setTimeout(r, 50));
+    // Killed only once its token request has reached the sandbox (and hangs there): the lock is held.
+    const holding = () => existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock')) && sandbox().requests.slice(seen).some((r) => r.path === '/oauth/token');
+    for (let i = 0; i < 200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
     const lock = readdirSync(tokens).find((f) => f.endsWith('.lock'));
     expect(lock).toBeDefined();
     expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.pid} \\d+ \\w+$`));
