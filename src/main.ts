@@ -37,6 +37,10 @@ export async function main(
       writeOut: (text) => io.out(text),
       writeErr: (text) => io.err(text),
       outputError: () => {}, // reported by report(), in idm's own format
+      // One width everywhere, so help reads the same in a pipe, at any terminal, and from the
+      // text bin/idm.js prints for `idm --help` without loading the CLI.
+      getOutHelpWidth: () => 80,
+      getErrHelpWidth: () => 80,
     });
     command.commands.forEach(configure);
   };

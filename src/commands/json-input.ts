@@ -1,7 +1,7 @@
 // JSON given on the command line (`--data '{...}'`) or read from a file or stdin (`--data-file <path|->`),
 // for streams test and provisioning create. Every problem is a usage error naming the flag: nothing
 // has been sent yet.
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { UsageError } from '../cli/errors.js';
 import type { IO } from '../io/terminal.js';
 
@@ -15,7 +15,8 @@ async function readStdin(io: IO): Promise<string> {
 export async function readFileOrStdin(flag: string, path: string, io: IO): Promise<string> {
   if (path === '-') return readStdin(io);
   try {
-    return await readFile(path, 'utf8');
+    // Sync: node:fs is loaded already, node:fs/promises would cost start-up for one small read.
+    return readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;

@@ -44,25 +44,39 @@ export function colorAllowed(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boole
 }
 
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
-  const stdinIsTTY = Boolean(streams.stdin.isTTY) || forcedTTY(env, 'stdin');
+  // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
+  // runs never use, and every run pays start-up.
+  let stdinIsTTY: boolean | undefined;
   const stdoutIsTTY = Boolean(streams.stdout.isTTY) || forcedTTY(env, 'stdout');
-  const stderrIsTTY = Boolean(streams.stderr.isTTY) || forcedTTY(env, 'stderr');
+  let stderrIsTTY: boolean | undefined;
   let colorFlag: boolean | undefined;
   let inputFlag = true;
   return {
-    ...streams,
+    get stdin() {
+      return streams.stdin;
+    },
+    get stdout() {
+      return streams.stdout;
+    },
+    get stderr() {
+      return streams.stderr;
+    },
     env,
-    stdinIsTTY,
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= Boolean(streams.stdin.isTTY) || forcedTTY(env, 'stdin'));
+    },
     stdoutIsTTY,
-    stderrIsTTY,
+    get stderrIsTTY() {
+      return (stderrIsTTY ??= Boolean(streams.stderr.isTTY) || forcedTTY(env, 'stderr'));
+    },
     get color() {
       return colorAllowed(env, stdoutIsTTY, colorFlag);
     },
     get colorStderr() {
-      return colorAllowed(env, stderrIsTTY, colorFlag);
+      return colorAllowed(env, this.stderrIsTTY, colorFlag);
     },
     get canPrompt() {
-      return inputFlag && stdinIsTTY && stdoutIsTTY && env.IDM_NO_INPUT === undefined;
+      return inputFlag && env.IDM_NO_INPUT === undefined && stdoutIsTTY && this.stdinIsTTY;
     },
     isCI: Boolean(env.CI) && env.CI !== 'false',
     configure(flags) {
