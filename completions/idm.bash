@@ -17,19 +17,19 @@ _idm_subcommands() {
 # Every flag a command path accepts.
 _idm_flags() {
   case "$1" in
-    '') REPLY='-V --version --json -p --profile --no-color --no-input --debug --timeout --max-wait -h --help' ;;
-    'login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'auth') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'streams test') REPLY='--event-type --data --data-file -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
-    'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait' ;;
+    '') REPLY='-V --version --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key -h --help' ;;
+    'login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'auth') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams test') REPLY='--event-type --data --data-file -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
 }
@@ -40,6 +40,9 @@ _idm_flag_value() {
     *'|-p'|*'|--profile') REPLY='profiles' ;;
     *'|--timeout') REPLY='none' ;;
     *'|--max-wait') REPLY='none' ;;
+    *'|--ca-file') REPLY='files' ;;
+    *'|--client-cert') REPLY='files' ;;
+    *'|--client-key') REPLY='files' ;;
     'login|--domain') REPLY='none' ;;
     'login|--client-id') REPLY='none' ;;
     'login|--client-secret-file') REPLY='files' ;;

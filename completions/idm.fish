@@ -21,31 +21,31 @@ end
 # Succeeds when flag $argv[2] of command path $argv[1] takes a value.
 function __idm_flag_takes_value
     switch "$argv[1]|$argv[2]"
-    case '|-p' '|--profile' '|--timeout' '|--max-wait'
+    case '|-p' '|--profile' '|--timeout' '|--max-wait' '|--ca-file' '|--client-cert' '|--client-key'
       return 0
-    case 'login|--domain' 'login|--client-id' 'login|--client-secret-file' 'login|--private-key-file' 'login|--signing-alg' 'login|--auth-method' 'login|-p' 'login|--profile' 'login|--timeout' 'login|--max-wait'
+    case 'login|--domain' 'login|--client-id' 'login|--client-secret-file' 'login|--private-key-file' 'login|--signing-alg' 'login|--auth-method' 'login|-p' 'login|--profile' 'login|--timeout' 'login|--max-wait' 'login|--ca-file' 'login|--client-cert' 'login|--client-key'
       return 0
-    case 'logout|-p' 'logout|--profile' 'logout|--timeout' 'logout|--max-wait'
+    case 'logout|-p' 'logout|--profile' 'logout|--timeout' 'logout|--max-wait' 'logout|--ca-file' 'logout|--client-cert' 'logout|--client-key'
       return 0
-    case 'auth|-p' 'auth|--profile' 'auth|--timeout' 'auth|--max-wait'
+    case 'auth|-p' 'auth|--profile' 'auth|--timeout' 'auth|--max-wait' 'auth|--ca-file' 'auth|--client-cert' 'auth|--client-key'
       return 0
-    case 'auth status|-p' 'auth status|--profile' 'auth status|--timeout' 'auth status|--max-wait'
+    case 'auth status|-p' 'auth status|--profile' 'auth status|--timeout' 'auth status|--max-wait' 'auth status|--ca-file' 'auth status|--client-cert' 'auth status|--client-key'
       return 0
-    case 'streams|-p' 'streams|--profile' 'streams|--timeout' 'streams|--max-wait'
+    case 'streams|-p' 'streams|--profile' 'streams|--timeout' 'streams|--max-wait' 'streams|--ca-file' 'streams|--client-cert' 'streams|--client-key'
       return 0
-    case 'streams list|--take' 'streams list|--from' 'streams list|-p' 'streams list|--profile' 'streams list|--timeout' 'streams list|--max-wait'
+    case 'streams list|--take' 'streams list|--from' 'streams list|-p' 'streams list|--profile' 'streams list|--timeout' 'streams list|--max-wait' 'streams list|--ca-file' 'streams list|--client-cert' 'streams list|--client-key'
       return 0
-    case 'streams test|--event-type' 'streams test|--data' 'streams test|--data-file' 'streams test|-p' 'streams test|--profile' 'streams test|--timeout' 'streams test|--max-wait'
+    case 'streams test|--event-type' 'streams test|--data' 'streams test|--data-file' 'streams test|-p' 'streams test|--profile' 'streams test|--timeout' 'streams test|--max-wait' 'streams test|--ca-file' 'streams test|--client-cert' 'streams test|--client-key'
       return 0
-    case 'provisioning|-p' 'provisioning|--profile' 'provisioning|--timeout' 'provisioning|--max-wait'
+    case 'provisioning|-p' 'provisioning|--profile' 'provisioning|--timeout' 'provisioning|--max-wait' 'provisioning|--ca-file' 'provisioning|--client-cert' 'provisioning|--client-key'
       return 0
-    case 'provisioning create|--mapping' 'provisioning create|--mapping-file' 'provisioning create|--sync-groups' 'provisioning create|-p' 'provisioning create|--profile' 'provisioning create|--timeout' 'provisioning create|--max-wait'
+    case 'provisioning create|--mapping' 'provisioning create|--mapping-file' 'provisioning create|--sync-groups' 'provisioning create|-p' 'provisioning create|--profile' 'provisioning create|--timeout' 'provisioning create|--max-wait' 'provisioning create|--ca-file' 'provisioning create|--client-cert' 'provisioning create|--client-key'
       return 0
-    case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait'
+    case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
-    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait'
+    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
       return 0
-    case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait'
+    case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait' 'completion|--ca-file' 'completion|--client-cert' 'completion|--client-key'
       return 0
     end
     return 1
@@ -122,6 +122,9 @@ complete -c idm -l no-input -d 'never prompt; a missing value is a usage error'
 complete -c idm -l debug -d 'print requests and responses on stderr, secrets redacted'
 complete -c idm -l timeout -x -d 'bound on each request (default 30)'
 complete -c idm -l max-wait -x -d 'longest total wait for rate limits and retries (default 60)'
+complete -c idm -l ca-file -r -F -d 'also trust this PEM certificate authority (a private CA)'
+complete -c idm -l client-cert -r -F -d 'PEM client certificate for mutual TLS'
+complete -c idm -l client-key -r -F -d 'PEM private key of --client-cert (a path, never the key itself)'
 complete -c idm -s h -l help -d 'show help'
 complete -c idm -n '__idm_in "login"' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL'
 complete -c idm -n '__idm_in "login"' -l client-id -x -d 'client (application) id'

@@ -63,6 +63,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
       '-h:show help'
       '--help:show help'
     ) ;;
@@ -83,6 +86,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'logout') reply=(
       '-h:display help for command'
@@ -95,6 +101,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'auth') reply=(
       '-h:display help for command'
@@ -107,6 +116,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'auth status') reply=(
       '-h:display help for command'
@@ -119,6 +131,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'streams') reply=(
       '-h:display help for command'
@@ -131,6 +146,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'streams list') reply=(
       '--take:streams per page (1-100; default 50, 100 with --all)'
@@ -146,6 +164,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'streams test') reply=(
       '--event-type:the event type to send (asks at a terminal when absent); see the list below'
@@ -161,6 +182,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'provisioning') reply=(
       '-h:display help for command'
@@ -173,6 +197,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'provisioning create') reply=(
       '--mapping:map a platform user attribute to an identity-provider attribute (repeat for each)'
@@ -190,6 +217,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'sandbox') reply=(
       '-h:display help for command'
@@ -202,6 +232,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'sandbox start') reply=(
       '--port:port of the tenant; 0 picks a free one'
@@ -220,6 +253,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'completion') reply=(
       '-h:display help for command'
@@ -232,6 +268,9 @@ _idm_flags() {
       '--debug:print requests and responses on stderr, secrets redacted'
       '--timeout:bound on each request (default 30)'
       '--max-wait:longest total wait for rate limits and retries (default 60)'
+      '--ca-file:also trust this PEM certificate authority (a private CA)'
+      '--client-cert:PEM client certificate for mutual TLS'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     *) reply=() ;;
   esac
@@ -243,6 +282,9 @@ _idm_flag_value() {
     *'|-p'|*'|--profile') REPLY='profiles' ;;
     *'|--timeout') REPLY='none' ;;
     *'|--max-wait') REPLY='none' ;;
+    *'|--ca-file') REPLY='files' ;;
+    *'|--client-cert') REPLY='files' ;;
+    *'|--client-key') REPLY='files' ;;
     'login|--domain') REPLY='none' ;;
     'login|--client-id') REPLY='none' ;;
     'login|--client-secret-file') REPLY='files' ;;

@@ -3,7 +3,7 @@
 import { type Command, CommanderError } from 'commander';
 import { buildProgram } from './cli/program.js';
 import { createDeps, type GlobalOptions } from './cli/deps.js';
-import { IdmError } from './cli/errors.js';
+import { IdmError, InterruptedError } from './cli/errors.js';
 import { ExitCode } from './cli/exit-codes.js';
 import { createIO, type IO, type Streams } from './io/terminal.js';
 
@@ -26,6 +26,9 @@ export async function main(
       debug: Boolean(opts.debug),
       timeout: opts.timeout as number | undefined,
       maxWait: opts.maxWait as number | undefined,
+      caFile: opts.caFile as string | undefined,
+      clientCert: opts.clientCert as string | undefined,
+      clientKey: opts.clientKey as string | undefined,
     };
   };
   const deps = createDeps(io, globals);
@@ -45,10 +48,22 @@ export async function main(
     command.commands.forEach(configure);
   };
   configure(program);
-  program.hook('preAction', () => {
+  let running = '';
+  program.hook('preAction', (_root, action) => {
+    running = `${action.parent?.name() ?? ''} ${action.name()}`;
     const { color, input } = globals();
     io.configure({ color, input });
   });
+
+  // Ctrl-C during a request or a wait (a prompt reports its own): restore the terminal, say so, exit
+  // 130. Files are written atomically and synchronously, so none is left half-written; held locks are
+  // released on exit. `sandbox start` runs until Ctrl-C by design and stops itself.
+  const interrupted = () => {
+    if (running === 'sandbox start') return;
+    restoreTerminal(streams);
+    process.exit(print(new InterruptedError(), io, argv.includes('--json') || globals().json));
+  };
+  if (streams === process) process.on('SIGINT', interrupted);
 
   try {
     await program.parseAsync(argv as string[]);
@@ -56,8 +71,16 @@ export async function main(
   } catch (error) {
     return report(error, io, argv.includes('--json') || globals().json, argv.includes('--debug'));
   } finally {
+    process.off('SIGINT', interrupted);
     await deps.close();
   }
+}
+
+/** Raw mode off, cursor shown, a half-written line (a countdown) cleared. */
+function restoreTerminal(streams: Streams): void {
+  const stdin = streams.stdin as Streams['stdin'] & { isRaw?: boolean; setRawMode?: (raw: boolean) => void };
+  if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
+  if (streams.stderr.isTTY) streams.stderr.write('\r\x1b[K\x1b[?25h');
 }
 
 function report(error: unknown, io: IO, json: boolean, debug: boolean): number {

@@ -7,33 +7,19 @@ import { createTokenProvider, type TokenProvider } from '../auth/tokens.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
 import type { IO } from '../io/terminal.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
-import { createTransport, type HttpRequest, type HttpResponse, type Transport } from './http.js';
+import { UsageError } from '../cli/errors.js';
+import { createTransport, type HttpResponse, type TransportOptions } from './http.js';
+import { announcingWait, retryBudget, send, type SendPolicy } from './retry.js';
 import { Redactor } from './redact.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 
 declare const IDM_VERSION: string;
 export const USER_AGENT = `idm/${typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev'}`;
 export const DEFAULT_TIMEOUT_SECONDS = 30;
+export const DEFAULT_MAX_WAIT_SECONDS = 60;
 
-/**
- * How a request may be retried (issue 5 fills in the behaviour; today: one attempt).
- * GET is idempotent: 429, 408, 5xx and network errors may be retried. POST only when it cannot have
- * reached the server (NetworkError.requestSent false), or on 429/503 before processing.
- */
-export interface SendPolicy {
-  timeoutMs: number;
-  idempotent: boolean;
-  /** Total time all attempts may wait (--max-wait). */
-  maxWaitMs: number;
-}
-
-/**
- * Every exchange goes through here, so that the retry policy of issue 5 has one place to live.
- * Today: one attempt; the answer comes back whatever its status.
- */
-export async function send(transport: Transport, request: HttpRequest, context: FailureContext, policy: SendPolicy): Promise<HttpResponse> {
-  return transport.send(request, context, policy.timeoutMs);
-}
+// The retry policy lives in ./retry.ts (shared with the token provider); send() is the one seam.
+export { send, type SendPolicy } from './retry.js';
 
 export interface ManagementClient extends ApiClient {
   readonly resolved: Resolved;
@@ -53,15 +39,18 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
   for (const warning of resolved.warnings) io.err(`Warning: ${warning}\n`);
   const redactor = new Redactor();
   redactor.add(resolved.client?.clientSecret);
-  const transport = createTransport({ redactor, debug: globals.debug ? (text) => io.err(text) : undefined });
+  const tls = await tlsSettings(globals, redactor);
+  const transport = createTransport({ redactor, tls, debug: globals.debug ? (text) => io.err(text) : undefined });
   const timeoutMs = (globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
-  const maxWaitMs = (globals.maxWait ?? 60) * 1000;
+  // One budget of waiting for the whole run (token and management requests alike).
+  const budget = retryBudget((globals.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000);
+  const wait = announcingWait(io, globals.json);
   const tokens = createTokenProvider({
     transport,
     redactor,
     tenant: resolved.tenant,
     dir: resolved.dir,
-    timeoutMs,
+    policy: { timeoutMs, idempotent: true, budget, wait },
     client: resolved.client,
     accessToken: resolved.accessToken,
   });
@@ -81,7 +70,7 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
       tokenSource: tokens.source,
       hints: options.hints,
     };
-    const policy: SendPolicy = { timeoutMs, maxWaitMs, idempotent: options.method === 'GET' };
+    const policy: SendPolicy = { timeoutMs, budget, wait, idempotent: options.method === 'GET' };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const attempt = async (): Promise<{ response: HttpResponse; token: string }> => {
       const token = await tokens.get();
@@ -109,6 +98,44 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
       transport.close();
     },
   };
+}
+
+/**
+ * --ca-file, --client-cert and --client-key (or IDM_CA_FILE, IDM_CLIENT_CERT, IDM_CLIENT_KEY), read and
+ * checked whenever given (they apply to HTTPS tenants). The CA is added to Node's own roots (NODE_EXTRA_CA_CERTS works too); certificate
+ * verification is never turned off. The key is a secret: only ever a path, never printed.
+ */
+async function tlsSettings(globals: GlobalOptions, redactor: Redactor): Promise<TransportOptions['tls']> {
+  const { caFile, clientCert, clientKey } = globals;
+  if (caFile === undefined && clientCert === undefined && clientKey === undefined) return undefined;
+  if ((clientCert === undefined) !== (clientKey === undefined)) {
+    throw new UsageError(
+      `${clientCert === undefined ? '--client-key' : '--client-cert'} needs ${clientCert === undefined ? '--client-cert' : '--client-key'} too.`,
+      'Mutual TLS takes both: the certificate (--client-cert, IDM_CLIENT_CERT) and its private key (--client-key, IDM_CLIENT_KEY).',
+    );
+  }
+  const { readFileSync } = await import('node:fs');
+  const read = (flag: string, variable: string, path: string, marker: RegExp, what: string): string => {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new UsageError(`${flag} (${variable}): cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, `Give the path of ${what}.`);
+    }
+    if (!marker.test(text)) throw new UsageError(`${flag} (${variable}): ${path} does not hold ${what}.`, `Give the path of ${what}.`);
+    return text;
+  };
+  const settings: NonNullable<TransportOptions['tls']> = {};
+  if (caFile !== undefined) {
+    const { rootCertificates } = await import('node:tls');
+    settings.ca = [...rootCertificates, read('--ca-file', 'IDM_CA_FILE', caFile, /-----BEGIN CERTIFICATE-----/, 'a PEM certificate')];
+  }
+  if (clientCert !== undefined && clientKey !== undefined) {
+    settings.cert = read('--client-cert', 'IDM_CLIENT_CERT', clientCert, /-----BEGIN CERTIFICATE-----/, 'a PEM certificate');
+    settings.key = read('--client-key', 'IDM_CLIENT_KEY', clientKey, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a PEM private key');
+    redactor.add(settings.key);
+  }
+  return settings;
 }
 
 /** JSON bodies as received (unknown fields kept); 204 and empty bodies are undefined. */

@@ -148,8 +148,16 @@ function hintFor(status: number, words: ServerWords, context: FailureContext, sc
   return undefined;
 }
 
-export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): ApiError {
+/** How a request fared under the retry policy, for the message of the answer idm gave up on. */
+export interface RetryInfo {
+  attempts: number;
+  /** Set when the next wait would have gone beyond --max-wait (its value in seconds). */
+  beyondMaxWaitSeconds?: number;
+}
+
+export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo): ApiError {
   const { status } = answer;
+  const tried = retry && retry.attempts > 1 ? `Tried ${retry.attempts} times. ` : '';
   const words = serverWords(answer);
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
   const said = words.message ?? (words.json ? undefined : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
@@ -158,11 +166,14 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): A
   if (isRateLimited(answer)) {
     const resetAt = rateLimitReset(answer.headers);
     const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) : undefined;
-    return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said}).`, {
+    const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
+    const beyond = retry?.beyondMaxWaitSeconds === undefined ? '' : `, later than --max-wait allows (${retry.beyondMaxWaitSeconds} s)`;
+    const again = beyond ? 'run again after that, or allow a longer wait with --max-wait SECONDS.' : 'run again after that.';
+    return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said})${still}.`, {
       exitCode: ExitCode.RateLimited,
       status,
       code: words.code ?? 'too_many_requests',
-      hint: resetAt ? `The limit resets at ${clock(resetAt)} (in ${wait} s); run again after that.` : 'Wait a moment and run again.',
+      hint: resetAt ? `The limit resets at ${clock(resetAt)} (in ${wait} s)${beyond}; ${again}` : `Wait a moment and run again${beyond ? ', or allow a longer wait with --max-wait SECONDS' : ''}.`,
       details: resetAt ? { resetAt: resetAt.toISOString() } : {},
       resetAt,
     });
@@ -189,11 +200,12 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext): A
   else if (!words.json) message = `Could not ${what}: ${context.host} answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} with ${said}.`;
   else message = `Could not ${what}: ${said} (${statusText}).`;
 
+  const hint = hintFor(status, words, context, scope);
   return new ApiError(message, {
     exitCode: exitCodeFor(status, context),
     status,
     code,
-    hint: hintFor(status, words, context, scope),
+    hint: tried ? `${tried}${hint ?? ''}`.trim() : hint,
     details: scope ? { scope } : {},
   });
 }
@@ -241,7 +253,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     return new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} could not be verified (${codeName || err.message}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
-      hint: 'If the tenant uses a private certificate authority, point NODE_EXTRA_CA_CERTS at its certificate.',
+      hint: "If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); verification is never turned off.",
       requestSent: false,
       cause: error,
     });
@@ -251,7 +263,8 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     exitCode: ExitCode.Failure,
     code: 'network',
     hint: 'Check the domain and your network connection, then try again.',
-    requestSent: err?.requestSent ?? known?.sent ?? true,
+    // Refused, DNS, unreachable: nothing can have reached the server, whatever the socket said.
+    requestSent: known?.sent === false ? false : (err?.requestSent ?? known?.sent ?? true),
     cause: error,
   });
 }

@@ -28,7 +28,7 @@ export interface TransportOptions {
   /** Where --debug traces go (stderr); undefined when --debug is off. */
   debug?: (text: string) => void;
   /** Extra TLS settings (issue 5: --ca-file, client certificates). Verification is never turned off. */
-  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
+  tls?: { ca?: string | Buffer | Array<string | Buffer>; cert?: string | Buffer; key?: string | Buffer };
 }
 
 export interface Transport {

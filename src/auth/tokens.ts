@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { errorFromAnswer, badAnswer, type FailureContext } from '../api/errors.js';
 import type { Transport } from '../api/http.js';
+import { MAX_ATTEMPTS, send, type SendPolicy } from '../api/retry.js';
 import type { Redactor } from '../api/redact.js';
 import type { Tenant } from '../config/domain.js';
 import { acquireLock, readTextIfExists, removeIfExists, writeFileAtomic } from '../config/files.js';
@@ -108,7 +109,8 @@ export async function fetchToken(options: {
   redactor: Redactor;
   tenant: Tenant;
   client: ClientCredentials;
-  timeoutMs: number;
+  /** Retried like a GET: asking again for a token changes nothing (but counts against the quota). */
+  policy: SendPolicy;
 }): Promise<TokenAnswer> {
   const { tenant, client, redactor } = options;
   const audience = audienceOf(tenant);
@@ -134,11 +136,7 @@ export async function fetchToken(options: {
     form.set('client_secret', client.clientSecret ?? '');
   }
   const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId };
-  const response = await options.transport.send(
-    { method: 'POST', url: new URL('/oauth/token', tenant.base), headers, body: form.toString() },
-    context,
-    options.timeoutMs,
-  );
+  const response = await send(options.transport, { method: 'POST', url: new URL('/oauth/token', tenant.base), headers, body: form.toString() }, context, options.policy);
   if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
   let body: Record<string, unknown>;
   try {
@@ -168,7 +166,8 @@ export interface TokenProviderOptions {
   redactor: Redactor;
   tenant: Tenant;
   dir: string;
-  timeoutMs: number;
+  /** How token requests are sent: timeout, retries, the run's budget of waiting. */
+  policy: SendPolicy;
   /** Client credentials, or a ready token (IDM_ACCESS_TOKEN) used as is. */
   client?: ClientCredentials;
   accessToken?: string;
@@ -213,7 +212,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
 
   async function fetchAndStore(): Promise<CachedToken> {
     const obtainedAt = Date.now();
-    const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, timeoutMs: options.timeoutMs });
+    const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, policy: options.policy });
     const token: CachedToken = {
       accessToken: answer.accessToken,
       tokenType: answer.tokenType,
@@ -237,10 +236,14 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     const cached = fresh();
     if (cached) return cached;
     let seen: CachedToken | undefined;
+    // A holder is bounded by its attempts and its waits (a rate-limited token endpoint makes it wait:
+    // better the others wait for its token than each ask for their own); a killed one is noticed at
+    // once by its pid.
+    const { timeoutMs, budget } = options.policy;
+    const holderMs = MAX_ATTEMPTS * timeoutMs + budget.maxWaitMs;
     const lock = await acquireLock(`${file.slice(0, -'.json'.length)}.lock`, {
-      // A holder is bounded by its own request timeout; a killed one is noticed at once by its pid.
-      waitMs: options.timeoutMs + 5_000,
-      staleMs: options.timeoutMs + 10_000,
+      waitMs: holderMs + 5_000,
+      staleMs: holderMs + 10_000,
       until: () => (seen = fresh()) !== undefined,
     });
     if (!lock) return seen ?? (await fetchAndStore()); // waited long enough: fetch without the lock

@@ -17,6 +17,11 @@ export interface GlobalOptions {
   timeout?: number;
   /** Seconds to wait in total for rate limits and retries (--max-wait, IDM_MAX_WAIT). */
   maxWait?: number;
+  /** PEM file of a private certificate authority to trust as well (--ca-file, IDM_CA_FILE). */
+  caFile?: string;
+  /** Client certificate and its key for mutual TLS: paths (--client-cert/--client-key, IDM_CLIENT_CERT/IDM_CLIENT_KEY). */
+  clientCert?: string;
+  clientKey?: string;
 }
 
 export interface Deps {

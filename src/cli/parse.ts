@@ -27,3 +27,11 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
     throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}.`);
   };
 }
+
+/** A file path: not empty. Whether it can be read is checked where it is used. */
+export function parsePath(flag: string) {
+  return (value: string): string => {
+    if (value.trim() === '') throw new InvalidArgumentError(`${flag} must be the path of a file.`);
+    return value;
+  };
+}

@@ -13,7 +13,7 @@ import { streamsTestCommand } from '../commands/streams/test.js';
 import type { Deps } from './deps.js';
 import { exitCodeHelp } from './exit-codes.js';
 import { examples } from './help.js';
-import { parsePositiveSeconds } from './parse.js';
+import { parsePath, parsePositiveSeconds } from './parse.js';
 
 declare const IDM_VERSION: string;
 export const VERSION = typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev';
@@ -30,6 +30,9 @@ export function buildProgram(deps: Deps): Command {
     .option('--debug', 'print requests and responses on stderr, secrets redacted')
     .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30)').env('IDM_TIMEOUT').argParser(parsePositiveSeconds('--timeout')))
     .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60)').env('IDM_MAX_WAIT').argParser(parsePositiveSeconds('--max-wait')))
+    .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA)').env('IDM_CA_FILE').argParser(parsePath('--ca-file')))
+    .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS').env('IDM_CLIENT_CERT').argParser(parsePath('--client-cert')))
+    .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself)').env('IDM_CLIENT_KEY').argParser(parsePath('--client-key')))
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',

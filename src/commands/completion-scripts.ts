@@ -47,6 +47,8 @@ const FLAG_VALUES: Record<string, Values> = {
   '--signing-alg': { kind: 'list', values: SIGNING_ALGS },
   '--profile': { kind: 'profiles' },
   '--seed': { kind: 'files' },
+  '--client-cert': { kind: 'files' },
+  '--client-key': { kind: 'files' },
 };
 
 function optionValues(option: Option): Values | undefined {

@@ -145,13 +145,15 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
   for (;;) {
     if (tryCreate(path, content)) {
       let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          if (readTextIfExists(path) === content) removeIfExists(path);
-        },
+      const release = () => {
+        if (released) return;
+        released = true;
+        process.off('exit', release);
+        if (readTextIfExists(path) === content) removeIfExists(path);
       };
+      // Ctrl-C ends the process from its SIGINT handler: the lock goes with it, not 30 s later.
+      process.on('exit', release);
+      return { release };
     }
     const holder = readTextIfExists(path);
     // An empty file is a holder between open and write; only its age can make it stale.

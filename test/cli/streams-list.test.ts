@@ -169,7 +169,7 @@ describe('idm streams list (run function against the sandbox)', () => {
   });
 
   it('429: exit 5 with the reset time in the message and in the --json error', async () => {
-    const reset = Math.floor(Date.now() / 1000) + 42;
+    const reset = Math.floor(Date.now() / 1000) + 120; // beyond --max-wait (60 s): no waiting
     sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(reset) } });
     const { error } = await list({}, { json: true });
     expect(error?.exitCode).toBe(5);
@@ -180,7 +180,7 @@ describe('idm streams list (run function against the sandbox)', () => {
 
   it('a connection reset mid-request is a network failure (exit 1) naming the host', async () => {
     await list({ take: 1 });
-    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'reset' });
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'reset', count: 3 }); // a GET is tried 3 times
     const { error } = await list({ take: 1 });
     expect(error?.exitCode).toBe(1);
     expect(error?.code).toBe('network');
