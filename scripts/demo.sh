@@ -1,44 +1,52 @@
 #!/usr/bin/env bash
-# npm run demo: idm against a local sandbox tenant, from login to listing. Nothing leaves 127.0.0.1;
-# settings go to a temporary IDM_CONFIG_DIR that is removed at the end.
+# npm run demo: idm's main job against the bundled sandbox tenant — log in, list streams, send a
+# test event that is delivered and one that fails, create a provisioning configuration from flags.
+# Nothing leaves 127.0.0.1; settings go to a temporary IDM_CONFIG_DIR removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 idm() { node bin/idm.js "$@"; }
-show() {
-  printf '\n\033[1m$ %s\033[0m\n' "$*"
-  "$@"
+bold() { if [ -t 1 ] && [ -z "${NO_COLOR:-}" ]; then printf '\n\033[1m%s\033[0m\n' "$*"; else printf '\n%s\n' "$*"; fi; }
+# Quotes an argument for display only where the shell would need it.
+shown() { local a out=""; for a in "$@"; do if [[ "$a" =~ ^[A-Za-z0-9_./:=@,+-]+$ ]]; then out+="$a "; else out+="'$a' "; fi; done; printf '%s' "${out% }"; }
+# Prints the command, runs it, and reports a non-zero exit code without stopping the demo.
+step() {
+  bold "\$ $(shown "$@")"
+  local code=0
+  "$@" || code=$?
+  [ "$code" -eq 0 ] || echo "(exit code $code)"
 }
 
 work="$(mktemp -d)"
 export IDM_CONFIG_DIR="$work/config"
 sandbox_pid=""
 cleanup() {
-  [ -n "$sandbox_pid" ] && kill "$sandbox_pid" 2>/dev/null && wait "$sandbox_pid" 2>/dev/null
+  if [ -n "$sandbox_pid" ]; then kill -INT "$sandbox_pid" 2>/dev/null || true; wait "$sandbox_pid" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
-# The sandbox prints one JSON line first: its URL and the clients' credential files.
-node bin/idm.js sandbox start --json --streams 120 > "$work/sandbox.json" &
+# The sandbox prints one JSON line first: its URLs and the clients' credential files.
+node bin/idm.js sandbox start --json --streams 1200 > "$work/sandbox.json" &
 sandbox_pid=$!
-for _ in $(seq 100); do [ -s "$work/sandbox.json" ] && break; sleep 0.05; done
+for _ in $(seq 200); do [ -s "$work/sandbox.json" ] && break; sleep 0.05; done
 field() { node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]); console.log(process.argv[2].split(".").reduce((o, k) => o[k], s))' "$work/sandbox.json" "$1"; }
 url="$(field url)"
-client_id="$(field clients.admin.clientId)"
-secret_file="$(field clients.admin.clientSecretFile)"
-echo "Sandbox tenant at $url"
+bold "Sandbox tenant at $url (demo streams and connections, plus 1,200 generated streams)"
 
-show idm login --domain "$url" --client-id "$client_id" --client-secret-file "$secret_file"
-show idm auth status
-# At a terminal the list is a table; IDM_FORCE_TTY shows that here even when the demo is piped.
-printf '\n\033[1m$ idm streams list --take 5\033[0m\n'
-IDM_FORCE_TTY=stdout idm streams list --take 5
-printf '\n\033[1m$ idm streams list --take 5 | cat    # piped: one stream per line, tab-separated\033[0m\n'
-idm streams list --take 5 | cat
-printf '\n\033[1m$ idm streams list --all | wc -l\033[0m\n'
-idm streams list --all | wc -l
-printf '\n\033[1m$ idm streams list --take 2 --json\033[0m\n'
-idm streams list --take 2 --json
-printf '\n\033[1m$ idm streams list --from garbage --json   # errors: one JSON object on stderr, exit code 1\033[0m\n'
-idm streams list --from garbage --json || echo "exit code $?"
+step idm login --domain "$url" --client-id "$(field clients.admin.clientId)" --client-secret-file "$(field clients.admin.clientSecretFile)"
+step idm streams list --take 20
+bold '$ idm streams list --take 3 | cat        # piped: tab-separated, one stream per line'
+idm streams list --take 3 | cat
+bold '$ idm streams list --all --json | node -e ...   # every page, one JSON document'
+idm streams list --all --json | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => console.log(JSON.parse(t).eventStreams.length + " streams"))'
+
+step idm streams test est_demoInboxBearer0000000 --event-type user.created --data '{"object":{"user_id":"demo|1"}}'
+bold "What the sandbox's webhook inbox received (GET $url/sandbox/inbox):"
+node -e 'fetch(process.argv[1]).then((r) => r.json()).then((all) => { const last = all.at(-1); console.log(`${last.method} ${last.path}  authorization: ${last.headers.authorization}  type: ${last.body.type}  data: ${JSON.stringify(last.body.data)}`); })' "$url/sandbox/inbox"
+step idm streams test est_demoClosedPort00000000 --event-type user.deleted
+
+step idm provisioning create con_googleAppsDemo01 --mapping external_id=id --mapping email=primaryEmail --sync-groups all
+step idm provisioning create con_googleAppsTaken1 --no-input
+bold '$ idm --json streams test est_short --event-type user.created   # scripts: a JSON error on stderr'
+idm --json streams test est_short --event-type user.created || echo "(exit code $?)"
