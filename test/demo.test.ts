@@ -23,7 +23,8 @@ describe('scripts/demo.sh', () => {
       expect(out).toMatch(/Status\tsuccess/);
       expect(out).toMatch(/POST \/inbox\/demo-bearer {2}authorization: Bearer sandbox-demo-token {2}type: user\.created/);
       expect(out).toMatch(/Status\tfailed[\s\S]*attempt\tfailed\t.*ECONNREFUSED[\s\S]*\(exit code 3\)/);
-      expect(out).toContain('Created directory provisioning for con_googleAppsDemo01 with 2 mapped attributes.');
+      expect(result.stderr).toContain('Created directory provisioning for con_googleAppsDemo01 with 2 mapped attributes.');
+      expect(out).toMatch(/^Connection\tcon_googleAppsDemo01$/m);
       expect(out).toMatch(/mapping\temail\tprimaryEmail/);
     } finally {
       cleanup();
