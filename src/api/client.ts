@@ -85,7 +85,7 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
     if (response.status === 401) tokens.invalidate(token);
     // A token minted before the client got a new scope would fail until it expires: drop it.
     if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.forget(token);
-    if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
+    if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
     return { status: response.status, headers: response.headers, body: parseBody<T>(response, context) };
   }
 

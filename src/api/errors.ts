@@ -170,6 +170,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     const beyond = retry?.beyondMaxWaitSeconds === undefined ? '' : `, later than --max-wait allows (${retry.beyondMaxWaitSeconds} s)`;
     const again = beyond ? 'run again after that, or allow a longer wait with --max-wait SECONDS.' : 'run again after that.';
     return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said})${still}.`, {
+      attempts: retry?.attempts,
       exitCode: ExitCode.RateLimited,
       status,
       code: words.code ?? 'too_many_requests',
@@ -202,6 +203,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
 
   const hint = hintFor(status, words, context, scope);
   return new ApiError(message, {
+    attempts: retry?.attempts,
     exitCode: exitCodeFor(status, context),
     status,
     code,

@@ -21,6 +21,8 @@ export interface HttpResponse {
   /** Header names in lower case; repeated headers joined with ", ". */
   headers: Record<string, string>;
   text: string;
+  /** Set by send() (./retry.ts): how many times the request was sent to get this answer. */
+  attempts?: number;
 }
 
 export interface TransportOptions {

@@ -77,10 +77,12 @@ export function serverWaitMs(headers: Record<string, string>, now: number): numb
   const reset = Number(resetText);
   if (resetText && Number.isFinite(reset) && reset > 0) {
     const resetMs = reset > 1e12 ? reset : reset * 1000;
-    // Measured against the server's own clock when it sent one, so that a skewed local clock does not
-    // make idm wait for minutes (or not at all). Date has whole seconds: this errs on the long side.
+    // Against the server's own clock (its Date header) when ours is off by more than a second or two,
+    // so that a skewed local clock does not make idm wait for minutes, or not at all. Date has whole
+    // seconds: close clocks are better compared with the local one.
     const serverNow = Date.parse(headers.date ?? '');
-    waits.push(resetMs - (Number.isFinite(serverNow) ? serverNow : now));
+    const skewed = Number.isFinite(serverNow) && Math.abs(serverNow - now) > 2_000;
+    waits.push(resetMs - (skewed ? serverNow : now));
   }
   return waits.length ? Math.max(0, ...waits) : undefined;
 }
@@ -159,7 +161,7 @@ export async function send(transport: Transport, request: HttpRequest, context: 
       throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWaitSeconds: beyondMaxWait ? budget.maxWaitMs / 1000 : undefined });
     }
     if ('error' in outcome) throw outcome.error;
-    return outcome.response;
+    return { ...outcome.response, attempts: attempt };
   }
 }
 

@@ -35,9 +35,12 @@ export interface ApiClient {
 /** A failure answered by the management interface or the token endpoint. */
 export class ApiError extends IdmError {
   readonly body: unknown;
-  constructor(message: string, options: IdmErrorOptions & { body?: unknown }) {
+  /** How many times the request was sent (more than 1 after retries: see src/api/retry.ts). */
+  readonly attempts: number;
+  constructor(message: string, options: IdmErrorOptions & { body?: unknown; attempts?: number }) {
     super(message, options);
     this.name = 'ApiError';
     this.body = options.body;
+    this.attempts = options.attempts ?? 1;
   }
 }

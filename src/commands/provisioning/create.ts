@@ -7,6 +7,7 @@ import type { Deps } from '../../cli/deps.js';
 import { IdmError, UsageError } from '../../cli/errors.js';
 import { examples } from '../../cli/help.js';
 import { parseChoice } from '../../cli/parse.js';
+import { ApiError } from '../../api/types.js';
 import { SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import type { MappingEntry, ProvisioningRequest } from '../../schemas/index.js';
 import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../json-input.js';
@@ -65,8 +66,33 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
   }
 
   const api = await deps.api();
-  const { body: record } = await api.request({ method: 'POST', path: provisioningPath(connectionId), body, ...describeCreate(connectionId) });
+  let record: unknown;
+  try {
+    ({ body: record } = await api.request({ method: 'POST', path: provisioningPath(connectionId), body, ...describeCreate(connectionId) }));
+  } catch (error) {
+    // A 409 on a retried POST may be idm's own earlier attempt, answered with an error (a 503)
+    // after the service had created it: if what exists is what was sent, that is the success.
+    if (!(error instanceof ApiError && error.status === 409 && error.attempts > 1)) throw error;
+    const { body: existing } = await api.request({
+      method: 'GET',
+      path: provisioningPath(connectionId),
+      action: `read the directory provisioning of connection ${connectionId}`,
+      scope: SCOPES.readProvisioning,
+    });
+    if (!sameSettings(existing, body)) throw error;
+    record = existing;
+  }
   await printConfiguration(record, deps);
+}
+
+/** Whether an existing configuration holds what `sent` asked for (unsent settings: the service's defaults). */
+function sameSettings(existing: unknown, sent: ProvisioningRequest): boolean {
+  if (!isPlainObject(existing)) return false;
+  const pairs = (mapping: unknown) =>
+    JSON.stringify((Array.isArray(mapping) ? mapping : []).map((m) => [String(m?.platform), String(m?.idp)]).sort());
+  if (sent.mapping !== undefined && pairs(existing.mapping) !== pairs(sent.mapping)) return false;
+  if ((existing.synchronize_automatically ?? false) !== (sent.synchronize_automatically ?? false)) return false;
+  return (existing.synchronize_groups ?? 'off') === (sent.synchronize_groups ?? 'off');
 }
 
 export function provisioningPath(connectionId: string): string {
