@@ -9,7 +9,7 @@ import { connectionsSeed, gappsId, startHarness, type Harness } from '../command
 const INBOX = 'est_demoInboxBearer0000000';
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ seed: { streams: (DEFAULT_SEED as { streams: unknown[] }).streams, connections: connectionsSeed(4).connections } });
+  h = await startHarness({ seed: { streams: DEFAULT_SEED.streams, connections: connectionsSeed(4).connections } });
 });
 afterAll(() => h.close());
 beforeEach(() => {
