@@ -251,6 +251,16 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     });
   }
   const codeName = err?.code ?? '';
+  // The server's TLS alert about idm's own certificate: none given, or one it does not trust.
+  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName)) {
+    return new NetworkError(`Could not ${context.action}: ${context.host} refused the TLS connection: it wants a client certificate it trusts (mutual TLS) (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: 'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).',
+      requestSent: false,
+      cause: error,
+    });
+  }
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName) || /certificate/i.test(err?.message ?? '')) {
     return new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} could not be verified (${codeName || err.message}).`, {
       exitCode: ExitCode.Failure,

@@ -124,7 +124,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       writeReply(res, apiError(500, `Sandbox failure: ${(error as Error)?.message ?? String(error)}`));
     });
   };
-  const server = options.tls ? createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createHttpServer(handler);
+  // With requestCert, a client without a certificate signed by `ca` is refused in the handshake (mutual TLS).
+  const { cert, key, ca, requestCert } = options.tls ?? {};
+  const server = options.tls ? createHttpsServer({ cert, key, ca, requestCert, rejectUnauthorized: Boolean(requestCert) }, handler) : createHttpServer(handler);
   // Longer than any client's idle keep-alive, so that a reused connection is never closed under it
   // (Node's default of 5 s races clients that keep sockets longer); close() ends idle ones at once.
   server.keepAliveTimeout = 65_000;

@@ -60,8 +60,11 @@ export interface SandboxOptions {
    */
   rateLimit?: { limit: number; refillPerSecond: number };
   faults?: FaultSpec[];
-  /** Serve the tenant over HTTPS with this certificate (issue 5: test CA). */
-  tls?: { cert: string; key: string };
+  /**
+   * Serve the tenant over HTTPS with this certificate (issue 5: test CA). With `requestCert`, only
+   * clients presenting a certificate signed by `ca` get through (mutual TLS).
+   */
+  tls?: { cert: string; key: string; ca?: string; requestCert?: boolean };
   /** PKCS#8 PEM of the RSA key that signs access tokens (default: generated), so tests can mint expired or foreign-audience tokens. */
   signingKeyPem?: string;
   /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */

@@ -2,6 +2,7 @@
 // the built idm through the environment (no profile needed), and the requests the sandbox received.
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
 import { runIdm, tempConfigDir, type RunOptions, type RunResult } from '../helpers/cli.js';
+import { recordSandboxSecrets } from '../helpers/sandbox.js';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -19,6 +20,7 @@ export interface Harness {
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
   const { startSandbox } = await import('../../src/sandbox/index.js');
   const sandbox = await startSandbox({ port: 0, ...options });
+  recordSandboxSecrets(sandbox, options.seed);
   const { dir: configDir, cleanup } = tempConfigDir();
   let from = 0;
   return {

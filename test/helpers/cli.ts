@@ -1,10 +1,11 @@
 // Runs the built CLI (bin/idm.js, after `npm run build`) as a real process with a hermetic config
 // directory, and captures what it printed and how it exited.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { recordConfigDirSecrets, recordRun, recordSecrets } from './sweep.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/idm.js', import.meta.url));
 
@@ -61,8 +62,31 @@ export function runIdm(args: readonly string[], options: RunOptions & { configDi
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      sweep(args, options, stdout, stderr);
       resolve({ code, signal, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+const SECRET_FILE_FLAGS = new Set(['--client-secret-file', '--private-key-file', '--client-key']);
+
+/**
+ * For the secrets sweep (./secrets-sweep.ts): logs what the run printed, and registers the secrets it
+ * was handed (environment, secret files, stdin for `-`) or stored (credentials, cached tokens).
+ * `idm sandbox start` prints its throwaway client credentials by design: its stdout is left out.
+ */
+function sweep(args: readonly string[], options: RunOptions & { configDir: string }, stdout: string, stderr: string): void {
+  const env = options.env ?? {};
+  const handed: Array<string | undefined> = [env.IDM_CLIENT_SECRET, env.IDM_PRIVATE_KEY, env.IDM_ACCESS_TOKEN];
+  args.forEach((arg, i) => {
+    const value = args[i + 1];
+    if (!SECRET_FILE_FLAGS.has(arg) || value === undefined) return;
+    if (value === '-') handed.push(options.input);
+    else if (existsSync(value) && statSync(value).isFile() && statSync(value).size < 1_000_000) handed.push(readFileSync(value, 'utf8'));
+  });
+  recordSecrets(handed);
+  recordConfigDirSecrets(options.configDir);
+  const sandboxStart = args.some((arg, i) => arg === 'sandbox' && args[i + 1] === 'start');
+  recordRun(`idm ${args.join(' ').slice(0, 200)}`, sandboxStart ? '' : stdout, stderr);
 }

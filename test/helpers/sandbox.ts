@@ -5,16 +5,19 @@
 //   const res = await call(sb(), 'GET', '/api/v2/event-streams?take=5', { token });
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { DEFAULT_SEED, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { signJwt } from '../../src/sandbox/jwt.js';
+import { recordSecrets } from './sweep.js';
 
 export type { Sandbox };
+export { recordSecrets };
 
 /** Starts one sandbox for the whole test file; call the returned function inside tests. */
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
     sandbox = await startSandbox(options);
+    recordSandboxSecrets(sandbox, options.seed);
   });
   afterAll(async () => {
     await sandbox?.close();
@@ -81,4 +84,27 @@ export function signAssertion(sandbox: Sandbox, client: 'admin' | 'reader' = 'ad
   const payload = { iss: clientId, sub: clientId, aud: `${sandbox.url}/`, iat: now, exp: now + 60, jti: randomUUID(), ...claims };
   for (const [key, value] of Object.entries(payload)) if (value === undefined) delete (payload as Record<string, unknown>)[key];
   return signJwt(payload, createPrivateKey(privateKeyPem));
+}
+
+/** Webhook secrets a seed gives its streams (the demo seed's when `seed` is undefined). */
+const SEED_SECRET_KEYS = new Set(['password', 'token', 'header_value']);
+
+/**
+ * For the secrets sweep (./secrets-sweep.ts): a sandbox's client secrets and private keys, and the
+ * webhook secrets of its seed, none of which idm may ever print.
+ */
+export function recordSandboxSecrets(sandbox: Sandbox, seed?: unknown): void {
+  const values: string[] = [];
+  for (const client of Object.values(sandbox.clients)) values.push(client.clientSecret, client.privateKeyPem);
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      for (const [key, value] of Object.entries(node)) {
+        if (SEED_SECRET_KEYS.has(key) && typeof value === 'string') values.push(value);
+        else walk(value);
+      }
+    }
+  };
+  walk(seed ?? DEFAULT_SEED);
+  recordSecrets(values);
 }
