@@ -60,7 +60,7 @@ export async function main(
   // released on exit. `sandbox start` runs until Ctrl-C by design and stops itself.
   const interrupted = () => {
     if (running === 'sandbox start') return;
-    restoreTerminal(streams);
+    restoreTerminal(io);
     process.exit(print(new InterruptedError(), io, argv.includes('--json') || globals().json));
   };
   if (streams === process) process.on('SIGINT', interrupted);
@@ -77,10 +77,10 @@ export async function main(
 }
 
 /** Raw mode off, cursor shown, a half-written line (a countdown) cleared. */
-function restoreTerminal(streams: Streams): void {
-  const stdin = streams.stdin as Streams['stdin'] & { isRaw?: boolean; setRawMode?: (raw: boolean) => void };
+function restoreTerminal(io: IO): void {
+  const stdin = io.stdin as IO['stdin'] & { isRaw?: boolean; setRawMode?: (raw: boolean) => void };
   if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
-  if (streams.stderr.isTTY) streams.stderr.write('\r\x1b[K\x1b[?25h');
+  if (io.stderrIsTTY) io.err('\r\x1b[K\x1b[?25h');
 }
 
 function report(error: unknown, io: IO, json: boolean, debug: boolean): number {
