@@ -108,9 +108,11 @@ export function createTransport(options: TransportOptions): Transport {
             size += chunk.length;
             if (size > MAX_BODY_BYTES) {
               clearTimeout(timer);
-              res.removeAllListeners('error').on('error', () => {});
-              res.destroy();
+              // Settled first: destroying the answer makes it report 'aborted', which is not the cause.
               reject(badAnswer(context, res.statusCode ?? 0, `an answer larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`));
+              res.removeAllListeners('error').removeAllListeners('aborted').on('error', () => {});
+              req.removeAllListeners('error').on('error', () => {});
+              res.destroy();
               return;
             }
             chunks.push(chunk);

@@ -40,5 +40,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** `null`, `array` or the typeof: how a JSON value that has the wrong shape is described. */
 export function jsonKind(value: unknown): string {
+  if (value === undefined) return 'an empty body'; // a 201/202 without a body (src/api/client.ts parseBody)
   return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -66,16 +66,22 @@ export function describeDestination(destination: unknown): string {
   return [text(type), where].filter(Boolean).join(' ');
 }
 
+// An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
+const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
+
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
-  { header: 'ID', value: (s) => text(s.id) },
-  { header: 'NAME', value: (s) => text(s.name) },
-  { header: 'STATUS', value: (s) => text(s.status) },
-  { header: 'DESTINATION', value: (s) => describeDestination(s.destination) },
+  { header: 'ID', value: (s) => text(field(s, 'id')) },
+  { header: 'NAME', value: (s) => text(field(s, 'name')) },
+  { header: 'STATUS', value: (s) => text(field(s, 'status')) },
+  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')) },
   {
     header: 'EVENT TYPES',
-    value: (s) => (Array.isArray(s.subscriptions) ? s.subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(s.subscriptions)),
+    value: (s) => {
+      const subscriptions = field(s, 'subscriptions');
+      return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
+    },
   },
-  { header: 'CREATED', value: (s) => text(s.created_at) },
+  { header: 'CREATED', value: (s) => text(field(s, 'created_at')) },
 ];
 
 export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
