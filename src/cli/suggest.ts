@@ -25,6 +25,8 @@ export function suggest(value: string, candidates: readonly string[], max = 3): 
   if (wanted === '') return [];
   const limit = Math.min(4, Math.max(1, Math.floor(wanted.length / 3)));
   const scored = candidates
+    // The distance is at least the difference in length: a long paste is never measured (O(n·m)).
+    .filter((candidate) => Math.abs(candidate.length - wanted.length) <= limit)
     .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate.toLowerCase()) }))
     .filter(({ distance }) => distance <= limit);
   if (scored.length === 0) return [];

@@ -104,6 +104,7 @@ export function connectionIdProblem(value: string): true | string {
   const id = value.trim();
   if (id === '') return 'The connection id must not be empty.';
   if (/[\s/?#]/.test(id)) return 'A connection id has no spaces, slashes, ? or #.';
+  if (!/^[\x21-\x7e]+$/.test(id)) return 'A connection id has only ASCII letters, digits and punctuation (con_ and 16 letters or digits).';
   return true;
 }
 

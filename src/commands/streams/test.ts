@@ -68,6 +68,11 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
       "Run 'idm streams list' to see the ids.",
     );
   }
+  // Ids are ASCII (est_ and 22 letters or digits): anything else cannot be one (and a lone surrogate
+  // could not even be put in a URL).
+  if (!/^[\x21-\x7e]+$/.test(streamId)) {
+    throw new UsageError(`The stream id "${options.streamId}" has characters no stream id has (spaces, control or non-ASCII characters).`, "Run 'idm streams list' to see the ids.");
+  }
   if (options.eventType !== undefined && !isEventType(options.eventType)) {
     throw new UsageError(
       `--event-type "${options.eventType}" is not an event type.${didYouMean(options.eventType, EVENT_TYPES)}`,
