@@ -218,3 +218,31 @@ async function runCold(args: string[]) {
     cleanup();
   }
 }
+
+describe('parallel runs against a small rate limit', () => {
+  it('8 cold runs at once with a bucket of 4 per second: one token request, the 429s waited out, every run exits 0', async () => {
+    const { startSandbox } = await import('../../src/sandbox/index.js');
+    const { recordSandboxSecrets } = await import('../helpers/sandbox.js');
+    const { runIdm, tempConfigDir } = await import('../helpers/cli.js');
+    const small = await startSandbox({ rateLimit: { limit: 4, refillPerSecond: 4 } });
+    recordSandboxSecrets(small);
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const reader = small.clients.reader;
+      const env = { IDM_DOMAIN: small.url, IDM_CLIENT_ID: reader.clientId, IDM_CLIENT_SECRET: reader.clientSecret };
+      const runs = await Promise.all(Array.from({ length: 8 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env, timeoutMs: 30_000 })));
+      for (const run of runs) {
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toMatch(/^est_\w{22}\t/);
+      }
+      expect(small.tokensIssued()).toBe(1);
+      const lists = small.requests.filter((r) => r.path === '/api/v2/event-streams').map((r) => r.status);
+      expect(lists.filter((s) => s === 200)).toHaveLength(8);
+      expect(lists.filter((s) => s === 429).length).toBeGreaterThan(0); // the limit was met, and waited out
+      expect(runs.filter((r) => r.stderr.includes('Rate limited (429)')).length).toBeGreaterThan(0);
+    } finally {
+      cleanup();
+      await small.close();
+    }
+  });
+});
