@@ -7,6 +7,7 @@ export default defineConfig({
   define: { IDM_VERSION: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Fails the run when a secret shows up in any idm output of the suite (test/helpers/secrets-sweep.ts).
     globalSetup: ['test/helpers/secrets-sweep.ts'],
     // The machine has 2 cores; end-to-end tests spawn processes and servers.
