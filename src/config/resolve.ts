@@ -96,9 +96,16 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
     return { ...base, source: 'environment', client: fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod) };
   }
 
-  // The stored secret belongs to the profile's client: never send it for another client id.
-  if (!profile || profile.clientId !== clientId) {
-    throw notLoggedIn(`No client secret or private key for client ${clientId}.`, 'Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or run idm login.');
+  // A stored secret belongs to the profile's own client at the profile's own domain: it is never
+  // sent for another client (IDM_CLIENT_ID) nor to another domain (IDM_DOMAIN).
+  if (!profile || profile.clientId !== clientId || parseDomain(profile.domain, `The domain of profile "${name}"`).base !== tenant.base) {
+    const store = `idm login --profile NAME --domain ${tenant.base} --client-id ${clientId}`;
+    throw notLoggedIn(
+      profile
+        ? `Not logged in as client ${clientId} at ${tenant.host}: profile "${name}" holds the secret of client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host} only.`
+        : `No client secret or private key for client ${clientId} at ${tenant.host}.`,
+      `Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or store them as a profile: ${store}.`,
+    );
   }
   const secret = readSecret(dir, name);
   if (!secret) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runIdm, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { fakeServer } from './fake-server.js';
 
 const sandbox = useSandbox({ streams: 1_050 });
 const outputs: string[] = []; // everything every run printed, for the secrets sweep
@@ -156,11 +157,30 @@ describe('idm as a process against the sandbox', () => {
   });
 
   it('network failure (nothing listening): exit 1, the host named, no stack trace', async () => {
-    const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: 'http://127.0.0.1:9' } });
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: 'http://127.0.0.1:9', IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
     expect(result.code).toBe(1);
     expect(jsonError(result)).toMatchObject({ code: 'network', exitCode: 1 });
     expect(result.stderr).toContain('127.0.0.1:9');
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a stored secret goes only to its profile's own domain and client: another IDM_DOMAIN is not logged in (exit 4), nothing sent", async () => {
+    const elsewhere = await fakeServer((_req, res) => res.end());
+    try {
+      const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: elsewhere.url } });
+      expect(result.code).toBe(4);
+      expect(elsewhere.seen).toEqual([]);
+      const error = jsonError(result);
+      expect(error).toMatchObject({ code: 'no_credentials', exitCode: 4 });
+      expect(error.message).toContain(`client ${sandbox().clients.admin.clientId} at ${new URL(elsewhere.url).host}`);
+      expect(error.hint).toContain(`idm login --profile NAME --domain ${elsewhere.url} --client-id ${sandbox().clients.admin.clientId}`);
+      // The same for another client at the profile's own domain.
+      const other = await idm(['streams', 'list'], { dir, env: { IDM_CLIENT_ID: sandbox().clients.reader.clientId } });
+      expect(other.code).toBe(4);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('http:// to a non-loopback host is refused before anything is sent (exit 2)', async () => {
