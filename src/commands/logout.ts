@@ -2,7 +2,6 @@
 // (domain, client id, method) stay, so `idm login` can store a new secret for it.
 import { Command } from 'commander';
 import type { Deps } from '../cli/deps.js';
-import { UsageError } from '../cli/errors.js';
 import { examples } from '../cli/help.js';
 
 export type LogoutOptions = Record<string, never>;
@@ -15,7 +14,7 @@ export function logoutCommand(deps: Deps, run = logoutRun): Command {
 }
 
 export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void> {
-  const [{ configDir }, { readProfiles, removeSecret }, { parseDomain }, { tokenCacheFile }, { removeIfExists }] = await Promise.all([
+  const [{ configDir }, { readProfiles, removeSecret, unknownProfile }, { parseDomain }, { tokenCacheFile }, { removeIfExists }] = await Promise.all([
     import('../config/paths.js'),
     import('../config/profiles.js'),
     import('../config/domain.js'),
@@ -27,10 +26,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const store = readProfiles(dir);
   const name = globals.profile ?? store.defaultProfile ?? 'default';
   const profile = store.profiles[name];
-  if (!profile && globals.profile !== undefined) {
-    const known = Object.keys(store.profiles);
-    throw new UsageError(`There is no profile named "${name}".`, known.length ? `Known profiles: ${known.join(', ')}.` : undefined);
-  }
+  if (!profile && globals.profile !== undefined) throw unknownProfile(store, name);
   const removedSecret = removeSecret(dir, name);
   const removedToken = profile ? removeIfExists(tokenCacheFile(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId)) : false;
 

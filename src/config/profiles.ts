@@ -66,6 +66,17 @@ export function readProfiles(dir: string): ProfileStore {
   };
 }
 
+/** A profile picked with --profile (or IDM_PROFILE) that does not exist: the same error, exit 4, for every command. */
+export function unknownProfile(store: ProfileStore, name: string): IdmError {
+  const known = Object.keys(store.profiles).sort();
+  const create = `Create it with 'idm login --profile ${name}'.`;
+  return new IdmError(`There is no profile named "${name}".`, {
+    exitCode: ExitCode.Auth,
+    code: 'no_credentials',
+    hint: known.length ? `Known profiles: ${known.join(', ')}. ${create}` : create,
+  });
+}
+
 export function readSecret(dir: string, profile: string): StoredSecret | undefined {
   const text = readTextIfExists(credentialsFile(dir, profile));
   if (text === undefined) return undefined;
@@ -123,13 +134,4 @@ export async function saveProfile(dir: string, name: string, profile: Profile, s
 /** Removes a profile's secret file. Returns whether there was one. */
 export function removeSecret(dir: string, profile: string): boolean {
   return removeIfExists(credentialsFile(dir, profile));
-}
-
-/** Profile names, for completions: the file only, never an error. */
-export function profileNames(dir: string): string[] {
-  try {
-    return Object.keys(readProfiles(dir).profiles).sort();
-  } catch {
-    return [];
-  }
 }

@@ -7,7 +7,7 @@ import { ExitCode } from '../cli/exit-codes.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { groupOrOtherReadable } from './files.js';
 import { configDir, credentialsFile } from './paths.js';
-import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg } from './profiles.js';
+import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -72,13 +72,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   const envToken = envValue(env, 'IDM_ACCESS_TOKEN');
   const fromEnv = Boolean(envDomain || envClient || envSecret || envKey || envToken);
 
-  if (!profile && profileFlag !== undefined && !fromEnv) {
-    const known = Object.keys(store.profiles);
-    throw notLoggedIn(
-      `There is no profile named "${profileFlag}".`,
-      known.length ? `Known profiles: ${known.join(', ')}. Create it with 'idm login --profile ${profileFlag}'.` : `Create it with 'idm login --profile ${profileFlag}'.`,
-    );
-  }
+  if (!profile && profileFlag !== undefined && !fromEnv) throw unknownProfile(store, profileFlag);
   const domainText = envDomain ?? profile?.domain;
   if (!domainText) {
     throw notLoggedIn(fromEnv ? 'IDM_DOMAIN is not set.' : 'Not logged in: no profile and no credentials in the environment.');

@@ -251,6 +251,14 @@ describe('idm as a process against the sandbox', () => {
     }
   });
 
+  it('an unknown --profile is exit 4 with the same words for every command', async () => {
+    const results = await Promise.all([['logout'], ['auth', 'status'], ['streams', 'list']].map((args) => idm([...args, '--profile', 'nope'], { dir })));
+    for (const result of results) {
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(`Error: There is no profile named "nope".\nKnown profiles: default. Create it with 'idm login --profile nope'.\n`);
+    }
+  });
+
   it('logout, then auth status says how to log in again', async () => {
     const fresh = await loggedIn('reader');
     expect((await idm(['logout'], { dir: fresh })).code).toBe(0);
