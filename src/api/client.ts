@@ -1,7 +1,7 @@
 // The management client every command uses: resolves the credentials (flags > environment >
 // profile), gets a token through the cache, and sends JSON requests with the bearer header, a
-// User-Agent and a timeout. Failures become typed ApiErrors in ./errors.ts; a 401 with a cached
-// token drops it and retries once with a new one.
+// User-Agent and a timeout. Failures become typed ApiErrors in ./errors.ts; a 401 on a token from
+// the cache drops it and retries once with a new one.
 import type { GlobalOptions } from '../cli/deps.js';
 import { createTokenProvider, type TokenProvider } from '../auth/tokens.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
@@ -80,11 +80,13 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
     };
 
     let { response, token } = await attempt();
-    // A refused token (expired early, revoked, rotated keys): drop it, get one new token, retry once.
-    if (response.status === 401 && tokens.invalidate(token)) ({ response, token } = await attempt());
-    if (response.status === 401) tokens.invalidate(token);
-    // A token minted before the client got a new scope would fail until it expires: drop it.
-    if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.forget(token);
+    // A refused cached token (expired early, revoked, rotated keys): dropped, one new token, one retry.
+    if (response.status === 401 && tokens.invalidate(token)) {
+      ({ response, token } = await attempt());
+      if (response.status === 401) tokens.invalidate(token);
+    }
+    // A token minted before the client got a new scope lacks it until it expires: see scopeRefused.
+    if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.scopeRefused(token);
     if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
     return { status: response.status, headers: response.headers, body: parseBody<T>(response, context) };
   }

@@ -161,6 +161,9 @@ export async function fetchToken(options: {
   };
 }
 
+/** A cached token refused for a missing scope is replaced once it is this old (docs/cli.md, "The token cache"). */
+export const SCOPE_RECHECK_MS = 5 * 60_000;
+
 export interface TokenProviderOptions {
   transport: Transport;
   redactor: Redactor;
@@ -178,14 +181,19 @@ export interface TokenProvider {
   /** A token for the management API: from the cache when fresh, else fetched (once across processes). */
   get(): Promise<string>;
   /**
-   * The API refused `token` (401): drop it from the cache. Returns true when a new one may be
-   * fetched: once per run, never for IDM_ACCESS_TOKEN, so a refused grant cannot loop.
+   * The API refused `token` (401): drop it from the cache. Returns true when one new token may be
+   * fetched: only for a token read from the disk cache (revoked, rotated keys), once per run, never
+   * for IDM_ACCESS_TOKEN. A token fetched in this very run and refused would be refused again, and
+   * issuance is metered.
    */
   invalidate(token: string): boolean;
   /** Fetch a new token whatever the cache holds, and cache it (login: proves the credentials). */
   refresh(): Promise<CachedToken>;
-  /** Drop `token` from the cache without counting a refetch (a 403: the next run gets current scopes). */
-  forget(token: string): void;
+  /**
+   * The API answered 403 insufficient_scope to `token`: drop it if it is older than
+   * SCOPE_RECHECK_MS, so that a scope granted since is picked up soon, without a token per run.
+   */
+  scopeRefused(token: string): void;
   /** The last token this run used or obtained, for showing scopes and expiry. */
   readonly cached: CachedToken | undefined;
 }
@@ -198,12 +206,14 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     const refresh = async (): Promise<CachedToken> => {
       throw new Error('refresh: IDM_ACCESS_TOKEN cannot be refreshed');
     };
-    return { source: 'environment', get: async () => token, invalidate: () => false, forget: () => {}, refresh, cached: undefined };
+    return { source: 'environment', get: async () => token, invalidate: () => false, scopeRefused: () => {}, refresh, cached: undefined };
   }
   if (!client) throw new Error('createTokenProvider: no credentials');
   const file = tokenCacheFile(dir, tenant, client.clientId);
   let current: CachedToken | undefined;
   let refetched = false;
+  /** Tokens this process obtained from the token endpoint (not read from the cache). */
+  const fetchedHere = new Set<string>();
 
   const fresh = (): CachedToken | undefined => {
     const token = readCachedToken(file, tenant, client.clientId);
@@ -213,6 +223,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
   async function fetchAndStore(): Promise<CachedToken> {
     const obtainedAt = Date.now();
     const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, policy: options.policy });
+    fetchedHere.add(answer.accessToken);
     const token: CachedToken = {
       accessToken: answer.accessToken,
       tokenType: answer.tokenType,
@@ -263,7 +274,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
     },
     invalidate(token) {
       dropCachedToken(file, token);
-      if (refetched) return false;
+      if (refetched || fetchedHere.has(token)) return false;
       refetched = true;
       return true;
     },
@@ -271,8 +282,8 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       current = await fetchAndStore();
       return current;
     },
-    forget(token) {
-      dropCachedToken(file, token);
+    scopeRefused(token) {
+      if (current?.accessToken === token && Date.now() - current.obtainedAt > SCOPE_RECHECK_MS) dropCachedToken(file, token);
     },
     get cached() {
       return current;
