@@ -73,18 +73,32 @@ describe('management client', () => {
     expect(server.seen[0]!.body).not.toContain('client_secret');
   });
 
-  it('after a 401 drops the token, fetches one new token and retries once; a second 401 is exit 4', async () => {
+  it('after a 401 on a cached token drops it, fetches one new token and retries once; a second 401 is exit 4', async () => {
     let lists = 0;
+    let refuse = false;
     const { server, client } = await setup((req, res) => {
       if (req.url === '/oauth/token') return json(res, 200, tokenAnswer(++tokens));
       lists++;
+      if (!refuse) return json(res, 200, { eventStreams: [] });
       return json(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'Invalid token.' });
     });
+    await (await client()).request({ method: 'GET', path: '/event-streams' }); // caches a token
+    refuse = true;
     const error = await failure((await client()).request({ method: 'GET', path: '/event-streams', action: 'list event streams' }));
     expect(error.exitCode).toBe(4);
     expect(error.message).toBe('Could not list event streams: Invalid token. (401 unauthorized).');
-    expect(lists).toBe(2);
+    expect(lists).toBe(3);
     expect(server.seen.filter((r) => r.url === '/oauth/token')).toHaveLength(2);
+  });
+
+  it('a 401 on a token fetched in this run asks for no second token', async () => {
+    const { server, client } = await setup((req, res) => {
+      if (req.url === '/oauth/token') return json(res, 200, tokenAnswer(++tokens));
+      return json(res, 401, { statusCode: 401, error: 'Unauthorized', message: 'Invalid token.' });
+    });
+    const error = await failure((await client()).request({ method: 'GET', path: '/event-streams' }));
+    expect(error.exitCode).toBe(4);
+    expect(server.seen.map((r) => r.url)).toEqual(['/oauth/token', '/api/v2/event-streams']);
   });
 
   it('maps a 403 insufficient_scope to exit 4 naming the scope and the fix', async () => {

@@ -131,7 +131,7 @@ describe('idm streams list (run function against the sandbox)', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).accessToken).not.toBe(forged);
   });
 
-  it('a token refused again after the refetch ends with exit 4, not a loop', async () => {
+  it('a token fetched in this run and refused (401) is not replaced: exit 4 after one token request (issuance is metered)', async () => {
     sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 401, count: 10 });
     const issued = sandbox().tokensIssued();
     const before = sandbox().requests.length;
@@ -139,8 +139,20 @@ describe('idm streams list (run function against the sandbox)', () => {
     expect(error?.exitCode).toBe(4);
     expect(error?.message).toMatch(/^Could not list event streams: .*\(401/);
     expect(stdout).toBe('');
+    expect(listRequests(sandbox(), before)).toHaveLength(1);
+    expect(sandbox().tokensIssued()).toBe(issued + 1); // the cold one only
+    expect(readdirSync(join(dir, 'tokens')).filter((f) => f.endsWith('.json'))).toEqual([]); // refused: not kept
+  });
+
+  it('a cached token refused, and its replacement refused too: exit 4 after one new token, not a loop', async () => {
+    await list({ take: 1 }); // warm the cache
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 401, count: 10 });
+    const issued = sandbox().tokensIssued();
+    const before = sandbox().requests.length;
+    const { error } = await list({ take: 2 });
+    expect(error?.exitCode).toBe(4);
     expect(listRequests(sandbox(), before)).toHaveLength(2);
-    expect(sandbox().tokensIssued()).toBe(issued + 2); // the cold one and the one refetch
+    expect(sandbox().tokensIssued()).toBe(issued + 1); // the one replacement
   });
 
   it('403 names the missing scope and how to grant it (exit 4)', async () => {
@@ -157,6 +169,31 @@ describe('idm streams list (run function against the sandbox)', () => {
     expect(error?.code).toBe('insufficient_scope');
     expect(error?.message).toContain(`client ${sandbox().clients.reader.clientId} lacks the scope read:event_streams`);
     expect(error?.hint).toMatch(/Grant the scope read:event_streams to client \S+ in the dashboard/);
+  });
+
+  it('403 insufficient_scope drops the cached token only when it is older than 5 minutes (a new grant is seen soon, without a token per run)', async () => {
+    const insufficient = () =>
+      sandbox().addFault({
+        path: '/api/v2/event-streams',
+        kind: 'status',
+        status: 403,
+        body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+        headers: { 'content-type': 'application/json' },
+      });
+    await list({ take: 1 }); // a token obtained just now
+    const file = join(dir, 'tokens', readdirSync(join(dir, 'tokens')).find((f) => f.endsWith('.json'))!);
+    insufficient();
+    expect((await list({ take: 1 })).error?.exitCode).toBe(4);
+    const issued = sandbox().tokensIssued();
+    expect((await list({ take: 1 })).error).toBeUndefined();
+    expect(sandbox().tokensIssued()).toBe(issued); // kept: young
+
+    const cached = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(file, JSON.stringify({ ...cached, obtainedAt: Date.now() - 6 * 60_000 }));
+    insufficient();
+    expect((await list({ take: 1 })).error?.exitCode).toBe(4);
+    expect((await list({ take: 1 })).error).toBeUndefined();
+    expect(sandbox().tokensIssued()).toBe(issued + 1); // dropped: older than 5 minutes
   });
 
   it('400 from the server on a garbage --from cursor: exit 1 with its message and a hint about --from', async () => {
