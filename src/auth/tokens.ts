@@ -33,14 +33,24 @@ export function audienceOf(tenant: Tenant): string {
   return `${tenant.base}/api/v2/`;
 }
 
+/** 64-bit FNV-1a of the UTF-8 text, as 16 hex digits: a short, stable, non-cryptographic fingerprint. */
+export function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(text, 'utf8')) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return hash.toString(16).padStart(16, '0');
+}
+
 /**
- * One file per (domain, client, audience); the audience follows from the domain. A readable name
- * (no hash: node:crypto stays off the warm path); the file's content is checked against all three.
+ * One file per (domain, client, audience); the audience follows from the domain. The name is a
+ * readable prefix (host, client id cut and made safe) plus a hash of the full key, so that two
+ * clients whose ids look alike never share a file (and evict each other's token every run). FNV-1a,
+ * not node:crypto, which stays off the warm path; the file's content is checked against all three.
  */
 export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]/g, '_');
   const scheme = tenant.base.startsWith('http:') ? 'http_' : '';
-  return join(tokensDir(dir), `${scheme}${safe(tenant.host)}_${safe(clientId).slice(0, 100)}.json`);
+  const key = fnv1a64(`${tenant.base}\n${clientId}\n${audienceOf(tenant)}`);
+  return join(tokensDir(dir), `${scheme}${safe(tenant.host)}_${safe(clientId).slice(0, 64)}_${key}.json`);
 }
 
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */

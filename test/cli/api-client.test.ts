@@ -1,6 +1,8 @@
 // The management client against a scripted server on loopback: headers, the token cache, the one
 // retry after a 401, and the mapping of every kind of failure to a message and exit code.
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ManagementClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/types.js';
@@ -64,6 +66,26 @@ describe('management client', () => {
     expect(list!.headers['user-agent']).toMatch(/^idm\/\d+\.\d+\.\d+/);
     await (await client()).request({ method: 'GET', path: '/event-streams' });
     expect(server.seen.filter((r) => r.url === '/oauth/token')).toHaveLength(1);
+  });
+
+  it('clients whose ids look alike in a file name keep separate token caches (no eviction run after run)', async () => {
+    const { server, dir } = await setup(standard);
+    const long = 'c'.repeat(100);
+    const ids = ['cid/x', 'cid_x', 'cid:x', `${long}-one`, `${long}-two`];
+    const run = async (clientId: string) => {
+      const captured = captureIO({ env: { IDM_CONFIG_DIR: dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: 'sekrit-value' } });
+      const c = await createApiClient({ io: captured.io, globals: { json: false, color: false, input: false, debug: false } });
+      try {
+        await c.request({ method: 'GET', path: '/event-streams' });
+      } finally {
+        await c.close();
+      }
+    };
+    for (const id of [...ids, ...ids]) await run(id);
+    expect(server.seen.filter((r) => r.url === '/oauth/token')).toHaveLength(ids.length);
+    const files = readdirSync(join(dir, 'tokens')).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(ids.length);
+    for (const file of files) expect(file).toMatch(/^http_127\.0\.0\.1_\d+_[\w.-]{1,64}_[0-9a-f]{16}\.json$/);
   });
 
   it('sends HTTP Basic credentials with IDM_AUTH_METHOD=basic', async () => {
