@@ -8,6 +8,7 @@ import { resolveCredentials, type Resolved } from '../config/resolve.js';
 import type { IO } from '../io/terminal.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { UsageError } from '../cli/errors.js';
+import { checkPem, readTextFile } from '../cli/input.js';
 import { createTransport, type HttpResponse, type TransportOptions } from './http.js';
 import { announcingWait, retryBudget, send, type SendPolicy } from './retry.js';
 import { Redactor } from './redact.js';
@@ -53,6 +54,7 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
     policy: { timeoutMs, idempotent: true, budget, wait },
     client: resolved.client,
     accessToken: resolved.accessToken,
+    fixCredentials: resolved.fixCredentials,
   });
   const baseUrl = `${resolved.tenant.base}/api/v2`;
 
@@ -68,6 +70,7 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
       scope: options.scope,
       clientId: resolved.client?.clientId,
       tokenSource: tokens.source,
+      fixCredentials: resolved.fixCredentials,
       hints: options.hints,
     };
     const policy: SendPolicy = { timeoutMs, budget, wait, idempotent: options.method === 'GET' };
@@ -116,25 +119,18 @@ async function tlsSettings(globals: GlobalOptions, redactor: Redactor): Promise<
       'Mutual TLS takes both: the certificate (--client-cert, IDM_CLIENT_CERT) and its private key (--client-key, IDM_CLIENT_KEY).',
     );
   }
-  const { readFileSync } = await import('node:fs');
-  const read = (flag: string, variable: string, path: string, marker: RegExp, what: string): string => {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`${flag} (${variable}): cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, `Give the path of ${what}.`);
-    }
-    if (!marker.test(text)) throw new UsageError(`${flag} (${variable}): ${path} does not hold ${what}.`, `Give the path of ${what}.`);
-    return text;
+  const read = (flag: string, variable: string, path: string, kind: 'certificate' | 'private key'): string => {
+    const hint = `Give the path of a PEM ${kind} file.`;
+    return checkPem(`${flag} (${variable})`, path, readTextFile(`${flag} (${variable})`, path, hint), kind, hint);
   };
   const settings: NonNullable<TransportOptions['tls']> = {};
   if (caFile !== undefined) {
     const { rootCertificates } = await import('node:tls');
-    settings.ca = [...rootCertificates, read('--ca-file', 'IDM_CA_FILE', caFile, /-----BEGIN CERTIFICATE-----/, 'a PEM certificate')];
+    settings.ca = [...rootCertificates, read('--ca-file', 'IDM_CA_FILE', caFile, 'certificate')];
   }
   if (clientCert !== undefined && clientKey !== undefined) {
-    settings.cert = read('--client-cert', 'IDM_CLIENT_CERT', clientCert, /-----BEGIN CERTIFICATE-----/, 'a PEM certificate');
-    settings.key = read('--client-key', 'IDM_CLIENT_KEY', clientKey, /-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a PEM private key');
+    settings.cert = read('--client-cert', 'IDM_CLIENT_CERT', clientCert, 'certificate');
+    settings.key = read('--client-key', 'IDM_CLIENT_KEY', clientKey, 'private key');
     redactor.add(settings.key);
   }
   return settings;

@@ -16,6 +16,11 @@ export interface FailureContext {
   clientId?: string;
   /** Where the bearer token came from: a 401 means something different for each. */
   tokenSource?: 'client' | 'environment';
+  /**
+   * What to do when the credentials are refused, as the end of a sentence: "run: idm login --profile
+   * prod" (the exact command, never with a secret) or "correct IDM_CLIENT_ID and IDM_CLIENT_SECRET".
+   */
+  fixCredentials?: string;
   /** A command's own advice for particular statuses (e.g. 400: how to page). */
   hints?: Partial<Record<number, string>>;
 }
@@ -125,23 +130,23 @@ function exitCodeFor(status: number, context: FailureContext): ExitCodeValue {
 function hintFor(status: number, words: ServerWords, context: FailureContext, scope: string | undefined): string | undefined {
   const own = context.hints?.[status];
   if (own) return own;
-  const client = context.clientId ? `client ${context.clientId}` : 'the client';
+  const fix = context.fixCredentials ?? "run 'idm login' again.";
   if (context.endpoint === 'token') {
-    if (words.code === 'invalid_client' || status === 401) return `Check the client id and its secret or private key, then run 'idm login' again.`;
+    if (words.code === 'invalid_client' || status === 401) return `Check the client id and its secret or private key, then ${fix}`;
     if (words.code === 'access_denied') {
-      return `Authorize ${client} for the Management API (a client grant) in the dashboard: Applications > APIs > Management API > Machine to Machine Applications.`;
+      return `Authorize ${client(context)} for the Management API (a client grant) in the dashboard: Applications > APIs > Management API > Machine to Machine Applications.`;
     }
-    if (words.code === 'unauthorized_client') return `Enable the Client Credentials grant type for ${client} in the dashboard (the application's advanced settings).`;
+    if (words.code === 'unauthorized_client') return `Enable the Client Credentials grant type for ${client(context)} in the dashboard (the application's advanced settings).`;
     if (status >= 500) return 'The token endpoint failed; try again in a moment.';
-    return `Check the domain and the client's settings, then run 'idm login' again.`;
+    return `Check the domain and the client's settings, then ${fix}`;
   }
   if (status === 401) {
     return context.tokenSource === 'environment'
       ? 'The token in IDM_ACCESS_TOKEN was refused: get a new one, or unset it to use client credentials.'
-      : `Check that ${client} may call this tenant's Management API, then run 'idm login' again.`;
+      : `Check that ${client(context)} may call this tenant's Management API, then ${fix}`;
   }
   if (status === 403 && scope) {
-    return `${words.code === 'insufficient_scope' ? '' : `This needs the scope ${scope}. `}Grant the scope ${scope} to ${client} in the dashboard (Applications > APIs > Management API > Machine to Machine Applications: the client grant), then run idm again.`;
+    return `${words.code === 'insufficient_scope' ? '' : `This needs the scope ${scope}. `}Grant the scope ${scope} to ${client(context)} in the dashboard (Applications > APIs > Management API > Machine to Machine Applications: the client grant), then run idm again.`;
   }
   if (status === 404) return 'Check the identifier.';
   if (status >= 500) return 'The service failed; try again in a moment.';

@@ -18,12 +18,18 @@ const SECRET_KEYS = new Set([
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 export const REDACTED = '[redacted]';
 
+/**
+ * Secrets at least this long are masked by value wherever they appear. idm refuses shorter client
+ * secrets (src/config/resolve.ts secretProblem); tokens, keys and assertions are far longer.
+ */
+export const MIN_SECRET_LENGTH = 4;
+
 export class Redactor {
   private readonly values = new Set<string>();
 
   /** Remember a secret value so it is masked wherever it shows up. */
   add(value: string | undefined): void {
-    if (value && value.length >= 6) this.values.add(value);
+    if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
   }
 
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -121,6 +121,8 @@ export async function fetchToken(options: {
   client: ClientCredentials;
   /** Retried like a GET: asking again for a token changes nothing (but counts against the quota). */
   policy: SendPolicy;
+  /** What to do when the credentials are refused (FailureContext.fixCredentials). */
+  fixCredentials?: string;
 }): Promise<TokenAnswer> {
   const { tenant, client, redactor } = options;
   const audience = audienceOf(tenant);
@@ -145,7 +147,7 @@ export async function fetchToken(options: {
     redactor.add(client.clientSecret);
     form.set('client_secret', client.clientSecret ?? '');
   }
-  const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId };
+  const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId, fixCredentials: options.fixCredentials };
   const response = await send(options.transport, { method: 'POST', url: new URL('/oauth/token', tenant.base), headers, body: form.toString() }, context, options.policy);
   if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
   let body: Record<string, unknown>;
@@ -184,6 +186,8 @@ export interface TokenProviderOptions {
   /** Client credentials, or a ready token (IDM_ACCESS_TOKEN) used as is. */
   client?: ClientCredentials;
   accessToken?: string;
+  /** What to do when the credentials are refused (FailureContext.fixCredentials). */
+  fixCredentials?: string;
 }
 
 export interface TokenProvider {
@@ -232,7 +236,7 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
 
   async function fetchAndStore(): Promise<CachedToken> {
     const obtainedAt = Date.now();
-    const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, policy: options.policy });
+    const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, policy: options.policy, fixCredentials: options.fixCredentials });
     fetchedHere.add(answer.accessToken);
     const token: CachedToken = {
       accessToken: answer.accessToken,

@@ -8,7 +8,6 @@ import { examples } from '../cli/help.js';
 import { parseChoice } from '../cli/parse.js';
 import { checkDomain } from '../config/domain.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../config/methods.js';
-import type { Readable } from 'node:stream';
 
 export interface LoginOptions {
   domain?: string;
@@ -91,35 +90,36 @@ export function checkLoginFlags(flags: LoginFlags): LoginOptions {
   return { domain, clientId, clientSecretFile, privateKeyFile, signingAlg, authMethod };
 }
 
-async function readStream(stream: Readable): Promise<string> {
-  let text = '';
-  stream.setEncoding('utf8');
-  for await (const chunk of stream) text += chunk as string;
-  return text;
-}
-
 const METHOD_CHOICES = [
   { value: 'post' as const, name: 'Client secret, sent in the request body (post)' },
   { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)' },
   { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)' },
 ];
 
+/** A shell word as typed: quoted only when it has to be. */
+function shellWord(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const globals = deps.globals();
-  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, { readPrivateKey }, assertion, { createApiClient }] = await Promise.all([
+  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, resolve, assertion, { createApiClient }, input] = await Promise.all([
     import('../config/paths.js'),
     import('../config/profiles.js'),
     import('../config/domain.js'),
     import('../config/resolve.js'),
     import('../auth/assertion.js'),
     import('../api/client.js'),
+    import('../cli/input.js'),
   ]);
   const env = io.env;
-  const envValue = (name: string) => (env[name]?.trim() ? env[name] : undefined);
+  const envValue = (name: string) => resolve.envValue(env, name);
   const dir = configDir(env);
   const store = profiles.readProfiles(dir);
-  const name = globals.profile ?? store.defaultProfile ?? 'default';
+  // Without --profile (or IDM_PROFILE), login writes the default profile, `default` when there is none.
+  const explicit = globals.profile;
+  const name = explicit ?? (store.defaultProfile && store.profiles[store.defaultProfile] ? store.defaultProfile : 'default');
   if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile "${name}" is not a valid profile name.`, 'Use letters, digits, dot, dash and underscore (at most 64).');
   const existing = store.profiles[name];
 
@@ -129,18 +129,24 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let method: AuthMethod | undefined = opts.authMethod;
   let secret: string | undefined;
   let keyPem: string | undefined;
-  if (opts.clientSecretFile !== undefined) secret = await readSecretFile(opts.clientSecretFile, io.stdin);
+  if (opts.clientSecretFile !== undefined) secret = resolve.checkClientSecret(await readSecret(input, '--client-secret-file', opts.clientSecretFile, io), '--client-secret-file');
   if (opts.privateKeyFile !== undefined) {
-    keyPem = opts.privateKeyFile === '-' ? await readStream(io.stdin) : readPrivateKey(opts.privateKeyFile, '--private-key-file');
+    keyPem =
+      opts.privateKeyFile === '-'
+        ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, { secret: true }), 'private key')
+        : resolve.readPrivateKey(opts.privateKeyFile, '--private-key-file');
   }
-  if (secret === undefined && keyPem === undefined && method !== 'private_key_jwt' && envValue('IDM_CLIENT_SECRET')) secret = envValue('IDM_CLIENT_SECRET');
+  if (secret === undefined && keyPem === undefined && method !== 'private_key_jwt' && envValue('IDM_CLIENT_SECRET')) {
+    secret = resolve.checkClientSecret(envValue('IDM_CLIENT_SECRET')!, 'IDM_CLIENT_SECRET');
+  }
   if (secret === undefined && keyPem === undefined && method !== 'post' && method !== 'basic' && envValue('IDM_PRIVATE_KEY')) {
-    keyPem = readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY');
+    keyPem = resolve.readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY');
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
 
   const needsKey = method === 'private_key_jwt';
-  if (!io.canPrompt) {
+  const prompter = io.canPrompt && (!domain || !clientId || (secret === undefined && keyPem === undefined)) ? await deps.prompter() : undefined;
+  if (!prompter) {
     // Re-login of a known profile (a rotated secret): the rest comes from the profile.
     domain ??= existing?.domain;
     clientId ??= existing?.clientId;
@@ -152,8 +158,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     if (missing.length) {
       throw new UsageError(`Missing ${missing.join(', ')}.`, 'idm login asks for them only at a terminal; in scripts pass the flags (a secret from a file or stdin).');
     }
-  } else if (!domain || !clientId || (secret === undefined && keyPem === undefined)) {
-    const prompter = await deps.prompter();
+  } else {
     domain ??= await prompter.input('Tenant domain (host or https:// URL)', {
       default: existing?.domain,
       validate: (value) => (typeof checkDomain(value) === 'string' ? `The domain ${checkDomain(value) as string}.` : true),
@@ -163,27 +168,45 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       validate: (value) => (/^[\x21-\x7e]{1,256}$/.test(value.trim()) ? true : 'Enter the client id (no spaces).'),
     });
     clientId = clientId.trim();
+  }
+  const tenant = parseDomain(domain!, '--domain');
+
+  // Another tenant or client must not silently take the place of the default profile.
+  if (explicit === undefined && existing && (existing.clientId !== clientId || parseDomain(existing.domain, 'The profile domain').base !== tenant.base)) {
+    const was = `client ${existing.clientId} at ${parseDomain(existing.domain, 'The profile domain').host}`;
+    const add = `idm login --profile NAME --domain ${shellWord(tenant.base)} --client-id ${shellWord(clientId!)}`;
+    if (!io.canPrompt) {
+      throw new UsageError(
+        `The default profile "${name}" is ${was}; this login is for client ${clientId} at ${tenant.host}.`,
+        `Pass --profile NAME to add a profile for it, or --profile ${name} to replace "${name}".`,
+      );
+    }
+    if (!(await (prompter ?? (await deps.prompter())).confirm(`Replace the default profile "${name}" (${was}) with client ${clientId} at ${tenant.host}?`, { default: false }))) {
+      throw new UsageError(`Profile "${name}" was left as it is.`, `To add a profile instead: ${add}`);
+    }
+  }
+
+  if (prompter) {
     method ??= await prompter.select('How does the client authenticate?', METHOD_CHOICES, { default: existing?.authMethod ?? 'post' });
     if (method === 'private_key_jwt' && keyPem === undefined) {
       const path = await prompter.input('Private key file (PEM)', {
         validate: (value) => {
           try {
-            assertion.loadPrivateKey(readPrivateKey(value.trim(), 'The private key file'));
+            assertion.loadPrivateKey(resolve.readPrivateKey(value.trim(), 'The private key file'));
             return true;
           } catch (error) {
             return (error as Error).message;
           }
         },
       });
-      keyPem = readPrivateKey(path.trim(), 'The private key file');
+      keyPem = resolve.readPrivateKey(path.trim(), 'The private key file');
     } else if (method !== 'private_key_jwt' && secret === undefined) {
-      secret = (await prompter.password('Client secret', { validate: (value) => (value.trim() ? true : 'Enter the client secret.') })).trim();
+      secret = (await prompter.password('Client secret', { validate: (value) => resolve.secretProblem(value.trim()) ?? true })).trim();
     }
   }
   if (method === 'private_key_jwt' && keyPem === undefined) throw new UsageError('private_key_jwt needs --private-key-file.');
   if (method !== 'private_key_jwt' && secret === undefined) throw new UsageError(`--auth-method ${method} needs --client-secret-file.`);
 
-  const tenant = parseDomain(domain!, '--domain');
   let signingAlg: SigningAlg | undefined;
   if (keyPem !== undefined) {
     const key = assertion.loadPrivateKey(keyPem, 'The private key');
@@ -196,9 +219,19 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       ? { clientId: clientId!, authMethod: method, privateKeyPem: keyPem, signingAlg }
       : { clientId: clientId!, authMethod: method!, clientSecret: secret };
 
+  // The command to run again when the credentials are refused: this one, never with a secret.
+  const rerun = [
+    `idm login --profile ${shellWord(name)} --domain ${shellWord(tenant.base)} --client-id ${shellWord(client.clientId)}`,
+    opts.authMethod ? `--auth-method ${opts.authMethod}` : '',
+    opts.clientSecretFile ? `--client-secret-file ${shellWord(opts.clientSecretFile)}` : '',
+    opts.privateKeyFile ? `--private-key-file ${shellWord(opts.privateKeyFile)}` : '',
+    opts.signingAlg ? `--signing-alg ${opts.signingAlg}` : '',
+  ].filter(Boolean).join(' ');
+
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
   if (io.stderrIsTTY && !globals.json) deps.output().note(`Checking the credentials with ${tenant.host}...`);
-  const api = await createApiClient({ io, globals, resolved: { tenant, profile: name, source: 'profile', client, dir, warnings: [] } });
+  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings: [], fixCredentials: `run: ${rerun}` };
+  const api = await createApiClient({ io, globals, resolved });
   let token;
   try {
     token = await api.tokens.refresh();
@@ -231,22 +264,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (!scopes.includes('read:event_streams')) output.warn('the token lacks read:event_streams, so idm streams list will be refused until it is granted.');
 }
 
-async function readSecretFile(path: string, stdin: Readable & { isTTY?: boolean }): Promise<string> {
-  let text: string;
-  if (path === '-') {
-    // Typed at a terminal, the secret would show on screen: the masked prompt is for that.
-    if (stdin.isTTY) throw new UsageError('--client-secret-file - reads stdin, which is a terminal here.', 'Leave out --client-secret-file to be asked with masked input, or pipe the secret in.');
-    text = await readStream(stdin);
-  } else {
-    const { readFileSync } = await import('node:fs');
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--client-secret-file: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
-    }
-  }
-  const secret = text.trim();
-  if (secret === '') throw new UsageError(`--client-secret-file: ${path === '-' ? 'stdin' : path} is empty.`);
-  if (/[\r\n]/.test(secret)) throw new UsageError(`--client-secret-file: ${path === '-' ? 'stdin' : path} holds more than one line.`, 'Put only the secret in it.');
+/** A client secret from a file or piped stdin: one line. */
+async function readSecret(input: typeof import('../cli/input.js'), flag: string, path: string, io: Deps['io']): Promise<string> {
+  const source = path === '-' ? 'stdin' : path;
+  const secret = (await input.readFileOrStdin(flag, path, io, { secret: true })).trim();
+  if (secret === '') throw new UsageError(`${flag}: ${source} is empty.`);
+  if (/[\r\n]/.test(secret)) throw new UsageError(`${flag}: ${source} holds more than one line.`, 'Put only the secret in it.');
   return secret;
 }

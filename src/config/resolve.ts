@@ -1,8 +1,9 @@
 // Which tenant and credentials a command uses. Precedence: flags > environment > profile, field by
 // field: `--profile`/IDM_PROFILE pick the profile, IDM_DOMAIN / IDM_CLIENT_ID / IDM_CLIENT_SECRET /
 // IDM_PRIVATE_KEY / IDM_ACCESS_TOKEN override its fields, and with them no profile is needed at all.
-import { readFileSync } from 'node:fs';
 import { IdmError, UsageError } from '../cli/errors.js';
+import { checkPem, readTextFile } from '../cli/input.js';
+import { MIN_SECRET_LENGTH } from '../api/redact.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { groupOrOtherReadable } from './files.js';
@@ -31,6 +32,8 @@ export interface Resolved {
   dir: string;
   /** Problems worth a warning (a secret file readable by others). */
   warnings: string[];
+  /** What to do when the token endpoint refuses these credentials (named in the error's hint). */
+  fixCredentials?: string;
 }
 
 const NO_CREDENTIALS_HINT =
@@ -40,20 +43,32 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
   return new IdmError(message, { exitCode: ExitCode.Auth, code: 'no_credentials', hint });
 }
 
-/** A PEM given inline or as a path (IDM_PRIVATE_KEY, --private-key-file). */
+/** A PEM given inline or as a path (IDM_PRIVATE_KEY, --private-key-file, the prompt). */
 export function readPrivateKey(value: string, what: string): string {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
-  try {
-    const pem = readFileSync(value, 'utf8');
-    if (!pem.includes('-----BEGIN')) throw new UsageError(`${what}: ${value} does not hold a PEM private key.`);
-    return pem;
-  } catch (error) {
-    if (error instanceof IdmError) throw error;
-    throw new UsageError(`${what}: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'}).`, 'Give the path of a PEM private key file, or the PEM itself.');
-  }
+  const hint = 'Give the path of a PEM private key file, or the PEM itself.';
+  return checkPem(what, value, readTextFile(what, value, hint), 'private key', hint);
 }
 
-function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+/**
+ * Why `secret` cannot be a client secret, or undefined. Secrets are masked by value in every output
+ * (src/api/redact.ts), which needs a few characters: a shorter one would mask half of every line.
+ */
+export function secretProblem(secret: string): string | undefined {
+  if (secret === '') return 'Enter the client secret.';
+  if (secret.length < MIN_SECRET_LENGTH) return `A client secret has at least ${MIN_SECRET_LENGTH} characters.`;
+  return undefined;
+}
+
+/** `secret` as given, or a usage error naming where it came from (`what`). */
+export function checkClientSecret(secret: string, what: string): string {
+  const problem = secretProblem(secret);
+  if (problem) throw new UsageError(`${what}: the client secret is too short (${secret.length} characters).`, `${problem} Check that it is the whole secret.`);
+  return secret;
+}
+
+/** An IDM_* variable; set but blank counts as unset. */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value;
 }
@@ -87,7 +102,8 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
 
   if (envSecret || envKey) {
     if (envSecret && envKey) throw new UsageError('Both IDM_CLIENT_SECRET and IDM_PRIVATE_KEY are set.', 'Set only one of them.');
-    return { ...base, source: 'environment', client: fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod) };
+    const fixCredentials = `correct ${envClient ? 'IDM_CLIENT_ID and ' : ''}${envSecret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'}.`;
+    return { ...base, source: 'environment', client: fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod), fixCredentials };
   }
 
   // A stored secret belongs to the profile's own client at the profile's own domain: it is never
@@ -113,9 +129,9 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
       ? { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: profile.signingAlg }
       : { clientId, authMethod: profile.authMethod, clientSecret: secret.clientSecret };
   if (!client.clientSecret && !client.privateKeyPem) {
-    throw notLoggedIn(`Profile "${name}" stores no ${profile.authMethod === 'private_key_jwt' ? 'private key' : 'client secret'}.`, `Run 'idm login' again.`);
+    throw notLoggedIn(`Profile "${name}" stores no ${profile.authMethod === 'private_key_jwt' ? 'private key' : 'client secret'}.`, `Run 'idm login --profile ${name}' to store one.`);
   }
-  return { ...base, source: 'profile', client };
+  return { ...base, source: 'profile', client, fixCredentials: `run: idm login --profile ${name}` };
 }
 
 function fromEnvironment(
@@ -138,5 +154,5 @@ function fromEnvironment(
   }
   const chosen = (method as AuthMethod | undefined) ?? (profileMethod === 'basic' ? 'basic' : 'post');
   if (chosen === 'private_key_jwt') throw new UsageError('IDM_AUTH_METHOD is private_key_jwt but IDM_PRIVATE_KEY is not set.');
-  return { clientId, authMethod: chosen, clientSecret: secret };
+  return { clientId, authMethod: chosen, clientSecret: checkClientSecret(secret ?? '', 'IDM_CLIENT_SECRET') };
 }

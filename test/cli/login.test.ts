@@ -160,6 +160,77 @@ describe('idm login by flags', () => {
   });
 });
 
+describe('idm login without --profile: the default profile is replaced only on purpose', () => {
+  const config = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+  it('same domain and client: a new secret for the default profile, whatever its name', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod' })).error).toBeUndefined();
+    const { error, stderr } = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain('(profile "prod", the default; post)');
+    expect(Object.keys(config().profiles)).toEqual(['prod']);
+  });
+
+  it('another client, no terminal: a usage error naming both ways out; nothing sent, nothing changed', async () => {
+    const { reader, admin } = sandbox().clients;
+    await login({ domain: sandbox().url, clientId: reader.clientId, clientSecretFile: secretFile(reader.clientSecret) });
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const sent = sandbox().requests.length;
+    const { error } = await login({ domain: sandbox().url, clientId: admin.clientId, clientSecretFile: secretFile(admin.clientSecret) });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe(`The default profile "default" is client ${reader.clientId} at ${new URL(sandbox().url).host}; this login is for client ${admin.clientId} at ${new URL(sandbox().url).host}.`);
+    expect(error?.hint).toBe('Pass --profile NAME to add a profile for it, or --profile default to replace "default".');
+    expect(sandbox().requests.length).toBe(sent);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: reader.clientSecret });
+  });
+
+  it('another client at a terminal: asks (default no); no keeps the profile, yes replaces it', async () => {
+    const { reader, admin } = sandbox().clients;
+    await login({ domain: sandbox().url, clientId: reader.clientId, clientSecretFile: secretFile(reader.clientSecret) });
+    const flags = { domain: sandbox().url, clientId: admin.clientId, clientSecretFile: secretFile(admin.clientSecret) };
+    const no = scripted({ 'Replace the default profile': 'no' });
+    const declined = await login(flags, { tty: true, prompter: no });
+    expect(no.asked).toEqual([`Replace the default profile "default" (client ${reader.clientId} at ${new URL(sandbox().url).host}) with client ${admin.clientId} at ${new URL(sandbox().url).host}?`]);
+    expect(declined.error?.exitCode).toBe(2);
+    expect(declined.error?.hint).toBe(`To add a profile instead: idm login --profile NAME --domain ${sandbox().url} --client-id ${admin.clientId}`);
+    expect(config().profiles.default.clientId).toBe(reader.clientId);
+
+    const replaced = await login(flags, { tty: true, prompter: scripted({ 'Replace the default profile': 'yes' }) });
+    expect(replaced.error).toBeUndefined();
+    expect(config().profiles.default.clientId).toBe(admin.clientId);
+  });
+});
+
+describe('idm login: secrets from stdin, and what a failure says', () => {
+  it('--private-key-file - is refused when stdin is a terminal, like --client-secret-file -', async () => {
+    const sent = sandbox().requests.length;
+    for (const flags of [{ privateKeyFile: '-' }, { clientSecretFile: '-' }]) {
+      const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, ...flags }, { tty: true, prompter: scripted({}) });
+      expect(error?.exitCode).toBe(2);
+      expect(error?.message).toBe(`${Object.keys(flags)[0] === 'privateKeyFile' ? '--private-key-file' : '--client-secret-file'} - reads stdin, which is a terminal here.`);
+    }
+    expect(sandbox().requests.length).toBe(sent);
+  });
+
+  it('refused credentials: the hint names the exact command to run again, with the profile and without the secret', async () => {
+    const file = secretFile('wrong-secret');
+    const { clientId } = sandbox().clients.admin;
+    const { error } = await login({ domain: sandbox().url, clientId, clientSecretFile: file, authMethod: 'basic' }, { profile: 'sb2' });
+    expect(error?.exitCode).toBe(4);
+    expect(error?.hint).toBe(`Check the client id and its secret or private key, then run: idm login --profile sb2 --domain ${sandbox().url} --client-id ${clientId} --auth-method basic --client-secret-file ${file}`);
+  });
+
+  it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
+    const sent = sandbox().requests.length;
+    const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('--client-secret-file: the client secret is too short (3 characters).');
+    expect(sandbox().requests.length).toBe(sent);
+  });
+});
+
 /** A Prompter that answers from a script and records what it was asked. */
 function scripted(answers: Record<string, string>): Prompter & { asked: string[] } {
   const asked: string[] = [];

@@ -91,7 +91,7 @@ describe('a tenant with a certificate from a private CA', () => {
     const before = tenant.requests.length;
     const missing = await idm(tenant, ['--ca-file', join(ca.dir, 'nope.pem')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^Error: --ca-file \(IDM_CA_FILE\): cannot read .*nope\.pem \(ENOENT\)\./);
+    expect(missing.stderr).toMatch(/^Error: --ca-file \(IDM_CA_FILE\): cannot read .*nope\.pem: no such file\./);
     const notPem = await idm(tenant, ['--ca-file', ca.client.keyFile]);
     expect(notPem.code).toBe(2);
     expect(notPem.stderr).toContain('does not hold a PEM certificate');

@@ -10,7 +10,7 @@ import { parseChoice } from '../../cli/parse.js';
 import { ApiError } from '../../api/types.js';
 import { SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import type { MappingEntry, ProvisioningRequest } from '../../schemas/index.js';
-import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../json-input.js';
+import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../../cli/input.js';
 
 export interface ProvisioningCreateOptions {
   connectionId?: string;

@@ -9,7 +9,7 @@ import { examples } from '../../cli/help.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { ApiError } from '../../api/types.js';
 import { EVENT_TYPES, LIMITS, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
-import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../json-input.js';
+import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../../cli/input.js';
 
 export interface StreamsTestOptions {
   streamId: string;
