@@ -14,6 +14,8 @@ export interface IO extends Streams {
   readonly stdinIsTTY: boolean;
   readonly stdoutIsTTY: boolean;
   readonly stderrIsTTY: boolean;
+  /** Width of the terminal on stdout: its own, else COLUMNS, else 80 (a forced or unknown terminal). */
+  readonly columns: number;
   /** Colour on stdout. */
   readonly color: boolean;
   /** Colour on stderr (messages, hints). */
@@ -43,6 +45,8 @@ export function colorAllowed(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boole
   return isTTY;
 }
 
+const positive = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined);
+
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
   // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
   // runs never use, and every run pays start-up.
@@ -66,6 +70,10 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       return (stdinIsTTY ??= Boolean(streams.stdin.isTTY) || forcedTTY(env, 'stdin'));
     },
     stdoutIsTTY,
+    get columns() {
+      const fromEnv = Number(env.COLUMNS);
+      return positive(streams.stdout.columns) ?? positive(fromEnv) ?? 80;
+    },
     get stderrIsTTY() {
       return (stderrIsTTY ??= Boolean(streams.stderr.isTTY) || forcedTTY(env, 'stderr'));
     },

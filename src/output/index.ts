@@ -6,14 +6,50 @@ import type { IO } from '../io/terminal.js';
 export interface Column<Row> {
   header: string;
   value: (row: Row) => string;
+  /**
+   * How the column gives way when the table is wider than the terminal: `first` for free text
+   * (names, endpoints, lists: the widest gives way first), `never` for ids; the others give way after
+   * the `first` ones.
+   */
+  shrink?: 'first' | 'never';
+  /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
+  width?: number;
+}
+
+export interface RowsOptions {
+  /**
+   * The rows belong to a record printed with printFields: piped, each line starts with this label
+   * (`attempt<TAB>...`), as the fields' lines start with theirs; at a terminal a blank line parts the
+   * table from the fields.
+   */
+  label?: string;
+  /**
+   * At a terminal, leave out the columns that the first page leaves empty (no error on a success).
+   * Piped lines keep every column, so that each value stays in its place.
+   */
+  hideEmptyColumns?: boolean;
+}
+
+/** A table that is given its rows page by page, so that memory does not grow with their number. */
+export interface Rows<Row> {
+  /**
+   * One page of rows. At a terminal the first page prints the header and decides the column widths;
+   * later pages keep them, cutting longer values with `…`.
+   */
+  add(rows: ReadonlyArray<Row>): Promise<void>;
 }
 
 export interface Output {
   readonly json: boolean;
   /** --json: the value as one JSON document on stdout. */
   printJson(value: unknown): void;
-  /** Rows as a table at a terminal, or as tab-separated lines (no header, no colour) when piped. */
-  printRows<Row>(columns: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>): Promise<void>;
+  /**
+   * Rows as a compact table at a terminal (no borders, bold header, fitted to its width), or as
+   * tab-separated lines (no header, no colour) when piped.
+   */
+  rows<Row>(columns: ReadonlyArray<Column<Row>>, options?: RowsOptions): Rows<Row>;
+  /** All the rows at once: `rows(columns, options).add(rows)`. */
+  printRows<Row>(columns: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>, options?: RowsOptions): Promise<void>;
   /** Label/value pairs (a record's summary): aligned at a terminal, `label<TAB>value` when piped. */
   printFields(fields: ReadonlyArray<readonly [string, string]>): Promise<void>;
   /** A line of data on stdout, as is. */
@@ -32,33 +68,62 @@ async function styles(enabled: boolean): Promise<Styles> {
   return new Chalk({ level: 1 });
 }
 
-/** Tabs and newlines inside a value would break the one-record-per-line TSV contract. */
+/** A value of a record as shown: strings as they are, absent as empty, anything else as JSON. */
+export function asText(value: unknown): string {
+  return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Tabs and newlines inside a value would break the one-record-per-line TSV contract (and a table's rows). */
 export function tsvCell(value: string): string {
   return value.replace(/[\t\r\n]+/g, ' ');
 }
 
+/** Spaces between two columns of a table. */
+const GAP = 2;
+/** A column is never cut narrower than this: `2025-09…`, `webhook…`. */
+const MIN_CUT = 8;
+// No borders and no row separators (the layout of gh or kubectl): only the gap between columns.
+const BORDERLESS = {
+  ...Object.fromEntries(
+    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map(
+      (name) => [name, ''],
+    ),
+  ),
+  middle: ' '.repeat(GAP),
+};
+
+/**
+ * Narrows columns until the table fits in `total` characters: one character at a time from the
+ * widest `first` column, then from the widest of the others, none below MIN_CUT; `never` columns
+ * keep their width (the table may then stay wider than the terminal).
+ */
+export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Column<never>['shrink']>, total: number): number[] {
+  const widths = [...natural];
+  let excess = widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1) - total;
+  for (const phase of ['first', undefined] as const) {
+    while (excess > 0) {
+      let widest = -1;
+      widths.forEach((width, i) => {
+        if (shrink[i] === phase && width > MIN_CUT && (widest < 0 || width > widths[widest]!)) widest = i;
+      });
+      if (widest < 0) break;
+      widths[widest]!--;
+      excess--;
+    }
+  }
+  return widths;
+}
+
 export function createOutput(io: IO, options: { json: boolean }): Output {
   const stderrStyle = io.colorStderr ? { dim: (s: string) => `\u001b[2m${s}\u001b[22m`, yellow: (s: string) => `\u001b[33m${s}\u001b[39m` } : { dim: (s: string) => s, yellow: (s: string) => s };
-  return {
+  const output: Output = {
     json: options.json,
     printJson(value) {
       io.out(`${JSON.stringify(value, null, 2)}\n`);
     },
-    async printRows(columns, rows) {
-      if (!io.stdoutIsTTY) {
-        let text = '';
-        for (const row of rows) text += `${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`;
-        io.out(text);
-        return;
-      }
-      const [{ default: Table }, style] = await Promise.all([import('cli-table3'), styles(io.color)]);
-      const table = new Table({
-        head: columns.map((c) => style.bold(c.header)),
-        style: { head: [], border: [] },
-        wordWrap: false,
-      });
-      for (const row of rows) table.push(columns.map((c) => c.value(row)));
-      io.out(`${table.toString()}\n`);
+    rows: (columns, rowsOptions = {}) => (io.stdoutIsTTY ? tableRows(io, columns, rowsOptions) : tsvRows(io, columns, rowsOptions)),
+    printRows(columns, rows, rowsOptions) {
+      return output.rows(columns, rowsOptions).add(rows);
     },
     async printFields(fields) {
       if (!io.stdoutIsTTY) {
@@ -77,6 +142,51 @@ export function createOutput(io: IO, options: { json: boolean }): Output {
     },
     warn(text) {
       io.err(`${stderrStyle.yellow('Warning:')} ${text}\n`);
+    },
+  };
+  return output;
+}
+
+function tsvRows<Row>(io: IO, columns: ReadonlyArray<Column<Row>>, { label }: RowsOptions): Rows<Row> {
+  return {
+    async add(rows) {
+      let text = '';
+      for (const row of rows) text += `${label === undefined ? '' : `${label}\t`}${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`;
+      io.out(text);
+    },
+  };
+}
+
+const loadTable = (io: IO) => Promise.all([import('cli-table3'), import('cli-table3/src/utils.js'), styles(io.color)]);
+
+function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, { label, hideEmptyColumns }: RowsOptions): Rows<Row> {
+  let columns = allColumns;
+  let modules: ReturnType<typeof loadTable> | undefined;
+  let widths: number[] | undefined;
+  return {
+    async add(rows) {
+      if (rows.length === 0) return;
+      const [{ default: Table }, { default: { strlen } }, style] = await (modules ??= loadTable(io));
+      if (widths === undefined && hideEmptyColumns) columns = columns.filter((column) => rows.some((row) => column.value(row) !== ''));
+      const cells = rows.map((row) => columns.map((column) => tsvCell(column.value(row))));
+      const widest = (i: number) => cells.reduce((max, row) => Math.max(max, strlen(row[i]!)), 0);
+      const first = widths === undefined;
+      widths ??= fitWidths(
+        columns.map((column, i) => Math.max(strlen(column.header), column.width ?? 0, widest(i))),
+        columns.map((column) => column.shrink),
+        io.columns,
+      );
+      const table = new Table({
+        head: first ? columns.map((column) => style.bold(column.header)) : [],
+        chars: BORDERLESS,
+        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
+        // A column that is never cut widens for a longer value (that row is then out of line) rather than lose it.
+        colWidths: widths.map((width, i) => (columns[i]!.shrink === 'never' ? Math.max(width, widest(i)) : width)),
+        wordWrap: false,
+      });
+      table.push(...cells);
+      const text = table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
+      io.out(`${first && label !== undefined ? '\n' : ''}${text}\n`);
     },
   };
 }

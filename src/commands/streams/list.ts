@@ -6,7 +6,7 @@ import { badAnswer } from '../../api/errors.js';
 import type { Deps } from '../../cli/deps.js';
 import { examples } from '../../cli/help.js';
 import { parseIntegerInRange } from '../../cli/parse.js';
-import type { Column } from '../../output/index.js';
+import { asText as text, type Column } from '../../output/index.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 
 export interface ListOptions {
@@ -51,8 +51,6 @@ function parseCursor(value: string): string {
   return value;
 }
 
-const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-
 /** type plus where events go: the endpoint, the region (and account), or the action. */
 export function describeDestination(destination: unknown): string {
   if (!destination || typeof destination !== 'object') return text(destination);
@@ -69,13 +67,15 @@ export function describeDestination(destination: unknown): string {
 // An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
 const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
 
+// At a terminal the free-text columns give way first when the table is too wide; the id never does.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
-  { header: 'ID', value: (s) => text(field(s, 'id')) },
-  { header: 'NAME', value: (s) => text(field(s, 'name')) },
-  { header: 'STATUS', value: (s) => text(field(s, 'status')) },
-  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')) },
+  { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
+  { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first' },
+  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
+  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), shrink: 'first' },
   {
     header: 'EVENT TYPES',
+    shrink: 'first',
     value: (s) => {
       const subscriptions = field(s, 'subscriptions');
       return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
@@ -92,6 +92,8 @@ export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
   const take = opts.take ?? (opts.all ? LIMITS.takeMax : undefined);
   let from = opts.from;
   let merged: ListAnswer | undefined; // --all --json only: the one output that must hold every stream
+  const table = output.rows(STREAM_COLUMNS); // one table (or TSV) for every page, printed as they come
+  const cursors = new Set<string>(from === undefined ? [] : [from]);
   let shown = 0;
 
   for (;;) {
@@ -114,7 +116,7 @@ export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
       if (!merged) merged = page;
       else merged.eventStreams.push(...page.eventStreams);
     } else if (page.eventStreams.length > 0) {
-      await output.printRows(STREAM_COLUMNS, page.eventStreams);
+      await table.add(page.eventStreams);
       shown += page.eventStreams.length;
     }
 
@@ -126,7 +128,15 @@ export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
       }
       break;
     }
-    if (next === from) throw new ApiError('Could not list event streams: the server returned the same page cursor twice.', { code: 'bad_response' });
+    // A server that hands out a cursor seen before would be followed forever (A, B, A, ...). The set
+    // holds one short string per page: 100 for 10,000 streams.
+    if (cursors.has(next)) {
+      throw new ApiError('Could not list every event stream: the server returned a cursor twice, so --all would never end.', {
+        code: 'bad_response',
+        hint: 'A fault of the service; the pages can still be read one at a time with --from.',
+      });
+    }
+    cursors.add(next);
     from = next;
   }
 

@@ -1,0 +1,98 @@
+// Tables at a terminal (src/output/index.ts), in process: borderless, the header once for every
+// page, column widths kept from the first page, fitted to the terminal's width by narrowing the
+// free-text columns first and never the id; piped, the same rows as tab-separated lines.
+import { describe, expect, it } from 'vitest';
+import { createOutput, fitWidths, type Column } from '../../src/output/index.js';
+import { captureIO } from '../cli/helpers.js';
+
+interface Row {
+  id: string;
+  name: string;
+  status: string;
+  where: string;
+}
+
+const COLUMNS: ReadonlyArray<Column<Row>> = [
+  { header: 'ID', value: (r) => r.id, shrink: 'never' },
+  { header: 'NAME', value: (r) => r.name, shrink: 'first' },
+  { header: 'STATUS', value: (r) => r.status, width: 8 },
+  { header: 'DESTINATION', value: (r) => r.where, shrink: 'first' },
+];
+
+const row = (n: number, status = 'enabled'): Row => ({
+  id: `est_${String(n).padStart(22, '0')}`,
+  name: `stream-number-${n}-with-a-rather-long-name`,
+  status,
+  where: `webhook https://hooks.example.com/receivers/${n}/events/incoming`,
+});
+const page = (from: number, count: number, status?: string) => Array.from({ length: count }, (_, i) => row(from + i, status));
+
+function terminal(columns: number) {
+  const captured = captureIO({ tty: true, env: { NO_COLOR: '1' } });
+  (captured.io.stdout as { columns?: number }).columns = columns;
+  return { captured, output: createOutput(captured.io, { json: false }) };
+}
+
+describe('tables at a terminal', () => {
+  it.each([80, 200])('at %i columns: no line is longer, no borders, the id whole', async (width) => {
+    const { captured, output } = terminal(width);
+    await output.printRows(COLUMNS, page(1, 5));
+    const lines = captured.stdout().trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    expect(lines[0]).toMatch(/^ID\s+NAME\s+STATUS\s+DESTINATION$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(width);
+    expect(captured.stdout()).not.toMatch(/[│┌─┼└]/);
+    expect(lines[1]).toMatch(/^est_0{21}1  /);
+    if (width === 80) expect(lines[1]).toContain('…');
+    else expect(lines[1]).toContain('webhook https://hooks.example.com/receivers/1/events/incoming');
+  });
+
+  it('prints the header once over several pages and keeps the first page\'s widths', async () => {
+    const { captured, output } = terminal(100);
+    const table = output.rows(COLUMNS);
+    await table.add(page(1, 3));
+    await table.add([{ ...row(4, 'disabled'), name: 'x'.repeat(300) }]); // longer than the column: cut
+    await table.add(page(5, 3));
+    const lines = captured.stdout().trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('ID '))).toHaveLength(1);
+    expect(lines).toHaveLength(8);
+    const statusAt = lines[0]!.indexOf('STATUS');
+    for (const line of lines.slice(1)) {
+      expect(line.length).toBeLessThanOrEqual(100);
+      expect(line.slice(statusAt)).toMatch(/^(enabled|disabled) /); // same column on every page
+    }
+    expect(lines[4]).toMatch(/x+…  disabled/);
+  });
+
+  it('leaves out columns the rows leave empty when asked (a successful attempt has no error)', async () => {
+    const { captured, output } = terminal(120);
+    await output.printRows(COLUMNS, [{ ...row(1), where: '' }], { hideEmptyColumns: true, label: 'attempt' });
+    expect(captured.stdout()).not.toContain('DESTINATION');
+    expect(captured.stdout()).toMatch(/^\nID\s+NAME\s+STATUS\n/);
+  });
+
+  it('piped: tab-separated lines, no header, nothing cut, every column kept', async () => {
+    const captured = captureIO({ tty: false });
+    const output = createOutput(captured.io, { json: false });
+    const table = output.rows(COLUMNS);
+    await table.add(page(1, 2));
+    await table.add([{ ...row(3), where: '' }]);
+    await output.printRows(COLUMNS, [{ ...row(4), where: '' }], { label: 'attempt', hideEmptyColumns: true });
+    expect(captured.stdout()).toBe(
+      [1, 2].map((n) => `${row(n).id}\t${row(n).name}\tenabled\t${row(n).where}\n`).join('') +
+        `${row(3).id}\t${row(3).name}\tenabled\t\n` +
+        `attempt\t${row(4).id}\t${row(4).name}\tenabled\t\n`,
+    );
+  });
+});
+
+describe('fitWidths', () => {
+  it('narrows the widest free-text column first, then the others, never an id, never below 8', () => {
+    expect(fitWidths([26, 40, 8, 60], ['never', 'first', undefined, 'first'], 200)).toEqual([26, 40, 8, 60]);
+    // 26 + 40 + 8 + 60 + 3 gaps of 2 = 140: 40 characters too many, taken from the widest each time.
+    expect(fitWidths([26, 40, 8, 60], ['never', 'first', undefined, 'first'], 100)).toEqual([26, 30, 8, 30]);
+    // 96 too many: the free-text columns down to 8 (84), then 12 from the other one.
+    expect(fitWidths([26, 40, 24, 60], ['never', 'first', undefined, 'first'], 60)).toEqual([26, 8, 12, 8]);
+    expect(fitWidths([50, 40], ['never', 'first'], 20)).toEqual([50, 8]);
+  });
+});
