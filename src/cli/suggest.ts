@@ -17,12 +17,18 @@ export function editDistance(a: string, b: string): number {
 }
 
 /**
- * The candidates closest to `value`, best first (at most `max`), when they are close enough to be a
- * likely typo: within a third of the value's length, and never more than 4 edits. Case is ignored.
+ * What `value` probably meant. A start of candidates (`user`, `group.member`) names a family: every
+ * candidate it starts. Otherwise the candidates closest to it, best first (at most `max`), when they
+ * are close enough to be a likely typo: within a third of the value's length, and never more than 4
+ * edits. Case is ignored.
  */
 export function suggest(value: string, candidates: readonly string[], max = 3): string[] {
   const wanted = value.trim().toLowerCase();
   if (wanted === '') return [];
+  if (wanted.length >= 3) {
+    const family = candidates.filter((candidate) => candidate.toLowerCase().startsWith(wanted));
+    if (family.length > 0) return family;
+  }
   const limit = Math.min(4, Math.max(1, Math.floor(wanted.length / 3)));
   const scored = candidates
     // The distance is at least the difference in length: a long paste is never measured (O(n·m)).
@@ -34,9 +40,10 @@ export function suggest(value: string, candidates: readonly string[], max = 3): 
   return scored.filter(({ distance }) => distance === best).slice(0, max).map(({ candidate }) => candidate);
 }
 
-/** ` Did you mean a or b?` (with its leading space), or '' when nothing is close. */
+/** ` Did you mean a, b or c?` (with its leading space; past 4 names, `or N more`), or '' when nothing is close. */
 export function didYouMean(value: string, candidates: readonly string[]): string {
   const found = suggest(value, candidates);
   if (found.length === 0) return '';
-  return ` Did you mean ${found.length === 1 ? found[0] : `${found.slice(0, -1).join(', ')} or ${found.at(-1)}`}?`;
+  const [named, more] = found.length > 4 ? [found.slice(0, 4), `${found.length - 4} more`] : [found.slice(0, -1), found.at(-1)];
+  return ` Did you mean ${named.length === 0 ? more : `${named.join(', ')} or ${more}`}?`;
 }

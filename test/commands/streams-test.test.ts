@@ -23,7 +23,7 @@ describe('idm streams test: delivery', () => {
     const before = h.sandbox.inbox().length;
     const data = { object: { user_id: 'u-42', email: 'ada@example.com' } };
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--data', JSON.stringify(data)]);
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe('Delivered.\n');
     expect(result.code).toBe(0);
     expect(sent()).toHaveLength(1);
     expect(sent()[0]!.path).toBe(`/api/v2/event-streams/${INBOX}/test`);
@@ -59,9 +59,19 @@ describe('idm streams test: delivery', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/Delivery\s+\S+/);
     expect(result.stdout).toMatch(/Status\s+failed/);
-    expect(result.stdout).toMatch(/│ Status │ Time\s+│ Error/);
-    expect(result.stdout).toMatch(/│ failed │ \d{4}-/);
-    expect(result.stdout).not.toContain('\t');
+    expect(result.stdout).toMatch(/\n\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\nfailed  \d{4}-\S+  connect ECONNREFUSED/);
+    expect(result.stdout).not.toMatch(/[\t│┌]/);
+    expect(result.stderr).toMatch(/^Delivery failed after \d+ attempts?\.\n$/);
+  });
+
+  it('at a terminal, a success: no empty Error column, and "Delivered." to end', async () => {
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.updated'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Status\s+success/);
+    expect(result.stdout).toMatch(/\n\nStatus\s+Time\s+Duration\n/);
+    expect(result.stdout).not.toContain('Error');
+    expect(result.stderr).toBe('Delivered.\n');
   });
 
   it('with --json prints the record exactly as received, and still exits 3 on failure', async () => {
@@ -109,7 +119,7 @@ describe('idm streams test: the asynchronous answer of the real service', () => 
     expect(result.stdout).toContain('Status\tpending');
     expect(result.stdout).toContain('Event id\tevt_mo5fABu7URqmYatLBejFxa');
     expect(result.stdout).not.toMatch(/^attempt\t/m);
-    expect(result.stderr).toMatch(/asynchronous.*accepted/);
+    expect(result.stderr).toBe('Accepted: delivery is asynchronous (status pending); the service delivers the event and retries when it fails.\n');
   });
 
   it('pending with --json: the record exactly as received, nothing on stderr', async () => {
@@ -129,13 +139,14 @@ describe('idm streams test: the asynchronous answer of the real service', () => 
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created'], { env: TTY_OUT });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Status\s+retrying/);
-    expect(result.stdout).toMatch(/│ Duration │/);
-    expect(result.stdout).toMatch(/│ retrying │ 2025-09-08T06:34:38.000Z │ HTTP 503 │ 1.25s\s+│/);
+    expect(result.stdout).toMatch(/\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\nretrying  2025-09-08T06:34:38.000Z  HTTP 503  1.25s\n/);
+    expect(result.stderr).toMatch(/^Accepted: delivery is asynchronous \(status retrying\)/);
   });
 });
 
 describe('idm streams test: local validation sends nothing (exit 2)', () => {
-  const cases: Array<[string, string[], RegExp]> = [
+  const cases: Array<[string, string[], RegExp, Record<string, string>?]> = [
     ['a stream id that is not 26 characters', ['streams', 'test', 'est_short', '--event-type', 'user.created'], /exactly 26 characters/],
     ['an unknown event type, with a suggestion', ['streams', 'test', INBOX, '--event-type', 'user.create'], /not an event type\. Did you mean user\.created\?/],
     ['a typo in the event type', ['streams', 'test', INBOX, '--event-type', 'orgnization.created'], /Did you mean organization\.created\?/],
@@ -144,11 +155,17 @@ describe('idm streams test: local validation sends nothing (exit 2)', () => {
     ['a data file that does not exist', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data-file', '/nonexistent/x.json'], /cannot read \/nonexistent\/x.json: no such file/],
     ['both --data and --data-file', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data', '{}', '--data-file', 'x'], /cannot be used with/],
     ['no --event-type without a terminal', ['streams', 'test', INBOX], /Missing --event-type/],
-    ['no --event-type with --no-input at a terminal', ['--no-input', 'streams', 'test', INBOX], /Missing --event-type/],
+    ['no --event-type with --no-input at a terminal', ['--no-input', 'streams', 'test', INBOX], /Missing --event-type/, { IDM_FORCE_TTY: 'all' }],
+    ['a start of several event types: each named', ['streams', 'test', INBOX, '--event-type', 'user'], /Did you mean user\.created, user\.deleted or user\.updated\?/],
+    [
+      '--data-file - when stdin is a terminal (idm would wait without a word)',
+      ['streams', 'test', INBOX, '--event-type', 'user.created', '--data-file', '-'],
+      /--data-file - reads stdin, which is a terminal here\.\nPipe the JSON in/,
+      { IDM_FORCE_TTY: 'stdin' },
+    ],
   ];
-  for (const [name, args, message] of cases) {
+  for (const [name, args, message, env] of cases) {
     it(name, async () => {
-      const env = args.includes('--no-input') ? { IDM_FORCE_TTY: 'all' } : undefined;
       const result = await h.idm(args, { env });
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');

@@ -31,3 +31,20 @@ describe('suggest', () => {
     expect(didYouMean('user.updatd', ['user.update', 'user.updated', 'other'])).toBe(' Did you mean user.update or user.updated?');
   });
 });
+
+describe('suggest: a start of the names', () => {
+  it('names every event type a prefix starts', () => {
+    expect(suggest('user', EVENT_TYPES)).toEqual(['user.created', 'user.deleted', 'user.updated']);
+    expect(didYouMean('user', EVENT_TYPES)).toBe(' Did you mean user.created, user.deleted or user.updated?');
+    expect(didYouMean('User.', EVENT_TYPES)).toBe(' Did you mean user.created, user.deleted or user.updated?');
+  });
+
+  it('names four of a large family and counts the rest', () => {
+    expect(suggest('group', EVENT_TYPES)).toHaveLength(7);
+    expect(didYouMean('group', EVENT_TYPES)).toBe(' Did you mean group.created, group.deleted, group.member.added, group.member.deleted or 3 more?');
+  });
+
+  it('needs three characters to call a value a prefix', () => {
+    expect(suggest('us', EVENT_TYPES)).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ import type { Deps } from '../../cli/deps.js';
 import { IdmError, UsageError } from '../../cli/errors.js';
 import { examples } from '../../cli/help.js';
 import { parseChoice } from '../../cli/parse.js';
+import { asText as text, type Column } from '../../output/index.js';
 import { ApiError } from '../../api/types.js';
 import { SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import type { MappingEntry, ProvisioningRequest } from '../../schemas/index.js';
@@ -54,11 +55,8 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
   let connectionId = options.connectionId === undefined ? undefined : checkConnectionId(options.connectionId);
   const flagsBody = await bodyFromFlags(options, deps);
   const settingsGiven = Object.keys(flagsBody).length > 0;
-  // Reading the mapping from stdin leaves no terminal to ask on.
-  const mayPrompt = deps.io.canPrompt && options.mappingFile !== '-';
-
   let body = flagsBody;
-  if (mayPrompt && (connectionId === undefined || !settingsGiven)) {
+  if (deps.io.canPrompt && (connectionId === undefined || !settingsGiven)) {
     const { runProvisioningWizard } = await import('./wizard.js');
     ({ connectionId, body } = await runProvisioningWizard({ connectionId, body: flagsBody, askSettings: !settingsGiven }, deps));
   } else if (connectionId === undefined) {
@@ -128,6 +126,9 @@ async function bodyFromFlags(options: ProvisioningCreateOptions, deps: Deps): Pr
   if (options.mapping !== undefined) body.mapping = options.mapping.map(parseMappingFlag);
   if (options.mappingFile !== undefined) {
     mappingSource = options.mappingFile === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${options.mappingFile}`;
+    if (options.mappingFile === '-' && deps.io.stdinIsTTY) {
+      throw new UsageError('--mapping-file - reads stdin, which is a terminal here.', 'Pipe the JSON in, use --mapping-file <path>, or leave it out to be asked.');
+    }
     const value = parseJson(mappingSource, await readFileOrStdin('--mapping-file', options.mappingFile, deps.io));
     if (!Array.isArray(value)) throw new UsageError(`${mappingSource} must hold a JSON array of {"platform", "idp"} objects, not ${jsonKind(value)}.`);
     body.mapping = value;
@@ -167,8 +168,6 @@ export function describeCreate(connectionId: string) {
   };
 }
 
-const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-
 async function printConfiguration(record: unknown, deps: Deps): Promise<void> {
   const output = deps.output();
   if (!isPlainObject(record)) throw new IdmError(`The service answered with ${jsonKind(record)} instead of a provisioning configuration.`);
@@ -195,16 +194,10 @@ async function printConfiguration(record: unknown, deps: Deps): Promise<void> {
   await output.printFields(fields.filter(([label, value]) => value !== '' || label === 'Connection'));
 
   const mapping = (Array.isArray(record.mapping) ? record.mapping : []).filter(isPlainObject);
-  const columns = [
-    { header: 'Platform attribute', value: (row: Record<string, unknown>) => text(row.platform) },
-    { header: 'Identity-provider attribute', value: (row: Record<string, unknown>) => text(row.idp) },
+  const columns: Array<Column<Record<string, unknown>>> = [
+    { header: 'Platform attribute', value: (row) => text(row.platform), shrink: 'first' },
+    { header: 'Identity-provider attribute', value: (row) => text(row.idp), shrink: 'first' },
   ];
-  if (deps.io.stdoutIsTTY) {
-    output.line('');
-    await output.printRows(columns, mapping);
-  } else {
-    // Piped, every line is `label<TAB>values`, like the fields above.
-    await output.printRows([{ header: '', value: () => 'mapping' }, ...columns], mapping);
-  }
+  await output.printRows(columns, mapping, { label: 'mapping' });
   output.note(`Created directory provisioning for ${text(record.connection_id)} with ${mapping.length} mapped attribute${mapping.length === 1 ? '' : 's'}.`);
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../../cli/deps.js';
 import { IdmError, UsageError } from '../../cli/errors.js';
 import { ExitCode } from '../../cli/exit-codes.js';
 import { examples } from '../../cli/help.js';
+import { asText as text, type Column } from '../../output/index.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { ApiError } from '../../api/types.js';
 import { EVENT_TYPES, LIMITS, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
@@ -81,8 +82,7 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   }
   const data = await readData(options, deps);
 
-  // Asking needs a terminal, and stdin to read the answer from (not the data of --data-file -).
-  if (options.eventType === undefined && (!deps.io.canPrompt || options.dataFile === '-')) {
+  if (options.eventType === undefined && !deps.io.canPrompt) {
     throw new UsageError('Missing --event-type.', "Pass --event-type TYPE; run 'idm streams test --help' for the list.");
   }
 
@@ -112,6 +112,10 @@ async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record
     value = parseJson(source, options.data);
   } else if (options.dataFile !== undefined) {
     source = options.dataFile === '-' ? '--data-file - (stdin)' : `--data-file ${options.dataFile}`;
+    // At a terminal, idm would wait without a word for JSON typed and ended with Ctrl-D.
+    if (options.dataFile === '-' && deps.io.stdinIsTTY) {
+      throw new UsageError('--data-file - reads stdin, which is a terminal here.', "Pipe the JSON in, or use --data '{...}' or --data-file <path>.");
+    }
     value = parseJson(source, await readFileOrStdin('--data-file', options.dataFile, deps.io));
   } else {
     return undefined;
@@ -160,8 +164,6 @@ interface Attempt {
   duration?: unknown;
 }
 
-const text = (value: unknown): string => (value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value));
-
 /** The record as received with --json; otherwise its summary, attempts and envelope. Sets exit 3 on `failed`. */
 async function printDelivery(record: unknown, deps: Deps): Promise<void> {
   const output = deps.output();
@@ -187,29 +189,21 @@ async function printDelivery(record: unknown, deps: Deps): Promise<void> {
   await output.printFields(fields);
 
   const attempts = (Array.isArray(record.attempts) ? record.attempts : []).filter(isPlainObject) as Attempt[];
-  if (attempts.length > 0) {
-    const columns = [
-      { header: 'Status', value: (a: Attempt) => text(a.status) },
-      { header: 'Time', value: (a: Attempt) => text(a.timestamp) },
-      { header: 'Error', value: (a: Attempt) => text(a.error_message) },
-      ...(attempts.some((a) => a.duration !== undefined)
-        ? [{ header: 'Duration', value: (a: Attempt) => (typeof a.duration === 'number' ? `${a.duration}s` : text(a.duration)) }]
-        : []),
-    ];
-    if (deps.io.stdoutIsTTY) {
-      output.line('');
-      await output.printRows(columns, attempts);
-    } else {
-      // Piped, every line is `label<TAB>values`, like the fields above.
-      await output.printRows([{ header: '', value: () => 'attempt' }, ...columns], attempts);
-    }
-  }
+  const columns: Array<Column<Attempt>> = [
+    { header: 'Status', value: (a) => text(a.status) },
+    { header: 'Time', value: (a) => text(a.timestamp) },
+    { header: 'Error', value: (a) => text(a.error_message), shrink: 'first' },
+    ...(attempts.some((a) => a.duration !== undefined)
+      ? [{ header: 'Duration', value: (a: Attempt) => (typeof a.duration === 'number' ? `${a.duration}s` : text(a.duration)) }]
+      : []),
+  ];
+  await output.printRows(columns, attempts, { label: 'attempt', hideEmptyColumns: true });
 
-  if (status === 'failed') {
-    output.note(`Delivery failed after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}.`);
-  } else if (status === 'pending') {
-    output.note('Delivery is asynchronous: the service accepted the event and will deliver it; attempts appear in the stream\'s deliveries.');
-  } else if (attempts.length === 0) {
-    output.note('No delivery attempts yet.');
+  if (status === 'failed') output.note(`Delivery failed after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}.`);
+  else if (status === 'success') output.note('Delivered.');
+  else {
+    output.note(
+      `Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails.`,
+    );
   }
 }
