@@ -11,6 +11,7 @@ import { UsageError } from '../cli/errors.js';
 import { checkPem, readTextFile } from '../cli/input.js';
 import { createTransport, type HttpResponse, type TransportOptions } from './http.js';
 import { announcingWait, retryBudget, send, type SendPolicy } from './retry.js';
+import { notice, warn } from './notices.js';
 import { Redactor } from './redact.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 
@@ -37,11 +38,11 @@ export interface ClientSettings {
 export async function createApiClient(settings: ClientSettings): Promise<ManagementClient> {
   const { io, globals } = settings;
   const resolved = settings.resolved ?? resolveCredentials(io.env, globals.profile);
-  for (const warning of resolved.warnings) io.err(`Warning: ${warning}\n`);
+  for (const warning of resolved.warnings) warn(io, globals.json, warning);
   const redactor = new Redactor();
   redactor.add(resolved.client?.clientSecret);
   const tls = await tlsSettings(globals, redactor);
-  const transport = createTransport({ redactor, tls, debug: globals.debug ? (text) => io.err(text) : undefined });
+  const transport = createTransport({ redactor, tls, debug: globals.debug ? (text) => notice(io, globals.json, 'debug', text.trimEnd(), text) : undefined });
   const timeoutMs = (globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
   // One budget of waiting for the whole run (token and management requests alike).
   const budget = retryBudget((globals.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000);

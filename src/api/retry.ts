@@ -14,6 +14,7 @@
 import { errorFromAnswer, isRateLimited, NetworkError, type FailureContext } from './errors.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import type { IO } from '../io/terminal.js';
+import { notice } from './notices.js';
 
 export const MAX_ATTEMPTS = 3;
 /** Backoff for faults: the first retry waits up to BASE, then twice that, never more than CAP. */
@@ -175,22 +176,17 @@ function annotate(error: NetworkError, attempts: number, beyondMaxWait: boolean,
 }
 
 /**
- * The wait, said on stderr: at a terminal a line that counts down and disappears when the wait is
- * over; in CI or a pipe one line per wait; with --json in a pipe nothing (see below).
+ * The wait, said on stderr: with --json one JSON object per wait (src/api/notices.ts); otherwise at a
+ * terminal a line that counts down and disappears when the wait is over, in CI or a pipe one line.
  */
 export function announcingWait(io: IO, json: boolean): WaitFn {
-  return async (ms, notice) => {
-    const seconds = (left: number) => `${Math.max(1, Math.ceil(left / 1000))} s`;
+  return async (ms, wait) => {
+    const seconds = (left: number) => Math.max(1, Math.ceil(left / 1000));
     const words = (left: number) =>
-      `${capitalize(notice.what)} at ${notice.host} (${notice.action}): trying again in ${seconds(left)}, attempt ${notice.attempt} of ${notice.attempts}.`;
-    // --json promises exactly one JSON object on stderr when it fails: in a pipe, wait silently
-    // (the error says how often idm tried); at a terminal the countdown erases itself.
-    if (json && (!io.stderrIsTTY || io.isCI)) {
-      await sleep(ms);
-      return;
-    }
-    if (!io.stderrIsTTY || io.isCI || io.env.TERM === 'dumb') {
-      io.err(`${words(ms)}\n`);
+      `${capitalize(wait.what)} at ${wait.host} (${wait.action}): trying again in ${seconds(left)} s, attempt ${wait.attempt} of ${wait.attempts}.`;
+    if (json || !io.stderrIsTTY || io.isCI || io.env.TERM === 'dumb') {
+      const value = { reason: wait.reason, seconds: seconds(ms), attempt: wait.attempt, of: wait.attempts, host: wait.host, action: wait.action };
+      notice(io, json, 'wait', value, `${words(ms)}\n`);
       await sleep(ms);
       return;
     }

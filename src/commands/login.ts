@@ -104,7 +104,7 @@ function shellWord(text: string): string {
 export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const globals = deps.globals();
-  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, resolve, assertion, { createApiClient }, input] = await Promise.all([
+  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, resolve, assertion, { createApiClient }, input, { openToOthers }, { warn }] = await Promise.all([
     import('../config/paths.js'),
     import('../config/profiles.js'),
     import('../config/domain.js'),
@@ -112,6 +112,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     import('../auth/assertion.js'),
     import('../api/client.js'),
     import('../cli/input.js'),
+    import('../config/files.js'),
+    import('../api/notices.js'),
   ]);
   const env = io.env;
   const envValue = (name: string) => resolve.envValue(env, name);
@@ -230,7 +232,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
   if (io.stderrIsTTY && !globals.json) deps.output().note(`Checking the credentials with ${tenant.host}...`);
-  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings: [], fixCredentials: `run: ${rerun}` };
+  const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
+  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}` };
   const api = await createApiClient({ io, globals, resolved });
   let token;
   try {
@@ -261,7 +264,9 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   io.err(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).\n`);
   io.err(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}\n`);
-  if (!scopes.includes('read:event_streams')) output.warn('the token lacks read:event_streams, so idm streams list will be refused until it is granted.');
+  if (!scopes.includes('read:event_streams')) {
+    warn(io, false, { message: 'The token lacks read:event_streams, so idm streams list will be refused.', hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
+  }
 }
 
 /** A client secret from a file or piped stdin: one line. */

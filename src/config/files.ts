@@ -3,18 +3,16 @@
 // strong randomness, and this module is on every command's start-up path).
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Warning } from '../api/notices.js';
 
 /** A name part no other process or call uses at the same time (the pid makes it unique across processes). */
 function unique(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** Creates `dir` (and parents) readable by the user only. Returns a warning when an existing one is open to others. */
-export function ensurePrivateDir(dir: string): string | undefined {
+/** Creates `dir` (and parents) readable by the user only; an existing one is left as it is (see openToOthers). */
+export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const mode = statSync(dir).mode & 0o777;
-  if (mode & 0o077) return `${dir} is readable by other users (mode ${mode.toString(8)}); run: chmod 700 ${dir}`;
-  return undefined;
 }
 
 /**
@@ -58,12 +56,22 @@ export function removeIfExists(path: string): boolean {
   }
 }
 
-export function groupOrOtherReadable(path: string): boolean {
+/**
+ * The one check (and wording) of a settings directory or secret file that other users can read
+ * or enter: a warning with the chmod that fixes it, or undefined (also when it does not exist).
+ */
+export function openToOthers(path: string): Warning | undefined {
+  let stats;
   try {
-    return (statSync(path).mode & 0o077) !== 0;
+    stats = statSync(path);
   } catch {
-    return false;
+    return undefined;
   }
+  const mode = stats.mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  return stats.isDirectory()
+    ? { message: `${path} is open to other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 700 ${path}` }
+    : { message: `${path} is readable by other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 600 ${path}` };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ import { checkPem, readTextFile } from '../cli/input.js';
 import { MIN_SECRET_LENGTH } from '../api/redact.js';
 import { ExitCode } from '../cli/exit-codes.js';
 import { parseDomain, type Tenant } from './domain.js';
-import { groupOrOtherReadable } from './files.js';
+import { openToOthers } from './files.js';
+import type { Warning } from '../api/notices.js';
 import { configDir, credentialsFile } from './paths.js';
 import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, unknownProfile } from './profiles.js';
 
@@ -30,8 +31,8 @@ export interface Resolved {
   accessToken?: string;
   /** The settings directory (token cache, credentials). */
   dir: string;
-  /** Problems worth a warning (a secret file readable by others). */
-  warnings: string[];
+  /** Problems worth a warning (a secret file readable by others), for notices.warn. */
+  warnings: Warning[];
   /** What to do when the token endpoint refuses these credentials (named in the error's hint). */
   fixCredentials?: string;
 }
@@ -76,7 +77,7 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
 export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string | undefined): Resolved {
   const dir = configDir(env);
   const store = readProfiles(dir);
-  const warnings: string[] = [];
+  const warnings: Warning[] = [];
   const name = profileFlag ?? store.defaultProfile ?? 'default';
   const profile = store.profiles[name];
 
@@ -122,8 +123,10 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
     throw notLoggedIn(`Profile "${name}" has no stored secret (logged out?).`, `Run 'idm login${name === 'default' ? '' : ` --profile ${name}`}' to store one.`);
   }
   const file = credentialsFile(dir, name);
-  if (groupOrOtherReadable(dir)) warnings.push(`${dir} is open to other users; run: chmod 700 ${dir}`);
-  if (groupOrOtherReadable(file)) warnings.push(`${file} is readable by other users; run: chmod 600 ${file}`);
+  for (const path of [dir, file]) {
+    const warning = openToOthers(path);
+    if (warning) warnings.push(warning);
+  }
   const client: ClientCredentials =
     profile.authMethod === 'private_key_jwt'
       ? { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: profile.signingAlg }

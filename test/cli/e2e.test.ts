@@ -2,7 +2,7 @@
 // as JSON through jq, --all, the error paths with their exit codes and --json error objects, --debug,
 // damaged settings files, and a final sweep that no secret ever appeared in any output.
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runIdm, tempConfigDir, type RunResult } from '../helpers/cli.js';
@@ -36,12 +36,12 @@ async function loggedIn(client: 'admin' | 'reader' = 'admin'): Promise<string> {
   return dir;
 }
 
-/** stderr of a --json failure: exactly one JSON object, stdout empty. */
+/** stderr of a --json failure: JSON lines (waits, warnings), the error last; stdout empty. */
 function jsonError(result: RunResult): Record<string, unknown> {
   expect(result.stdout).toBe('');
-  const lines = result.stderr.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  return JSON.parse(lines[0]!).error;
+  const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+  expect(Object.keys(lines.at(-1)!)).toEqual(['error']);
+  return lines.at(-1)!.error!;
 }
 
 const hasJq = spawnSync('jq', ['--version']).status === 0;
@@ -142,6 +142,23 @@ describe('idm as a process against the sandbox', () => {
     expect(result.stderr.trim().split('\n')).toHaveLength(2);
   });
 
+  it('--json: everything on stderr is JSON lines (warnings, waits, the error last) that jq reads', async () => {
+    const open = await loggedIn('reader');
+    chmodSync(open, 0o755);
+    chmodSync(join(open, 'credentials', 'default.json'), 0o644);
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000)) }, count: 3 });
+    const result = await idm(['streams', 'list', '--json', '--max-wait', '10'], { dir: open });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => Object.keys(line))).toEqual([['warning'], ['warning'], ['wait'], ['wait'], ['error']]);
+    expect(lines[0].warning).toEqual({ message: `${open} is open to other users (mode 755).`, hint: `Run: chmod 700 ${open}` });
+    expect(lines[1].warning.hint).toBe(`Run: chmod 600 ${join(open, 'credentials', 'default.json')}`);
+    expect(lines[2].wait).toMatchObject({ reason: 'rate_limited', attempt: 2, of: 3, host: new URL(sandbox().url).host });
+    expect(lines[4].error).toMatchObject({ status: 429, exitCode: 5 });
+    if (hasJq) expect(spawnSync('jq', ['-c', '.'], { input: result.stderr, encoding: 'utf8' }).status).toBe(0);
+  });
+
   it('400 bad paging: exit 1 with the server message', async () => {
     const result = await idm(['streams', 'list', '--from', '%%%garbage', '--json'], { dir });
     expect(result.code).toBe(1);
@@ -161,7 +178,10 @@ describe('idm as a process against the sandbox', () => {
     const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: 'http://127.0.0.1:9', IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
     expect(result.code).toBe(1);
     expect(jsonError(result)).toMatchObject({ code: 'network', exitCode: 1 });
-    expect(result.stderr).toContain('127.0.0.1:9');
+    expect(result.stderr.trimEnd().split('\n').slice(0, -1).map((line) => JSON.parse(line).wait)).toEqual([
+      expect.objectContaining({ reason: 'network', attempt: 2, of: 3, host: '127.0.0.1:9' }),
+      expect.objectContaining({ reason: 'network', attempt: 3, of: 3, host: '127.0.0.1:9' }),
+    ]);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -310,8 +310,12 @@ describe('idm logout and idm auth status', () => {
     chmodSync(dir, 0o755);
     const { stderr, error } = await run((deps) => listRun({ all: false, take: 1 }, deps));
     expect(error).toBeUndefined();
-    expect(stderr).toContain(`Warning: ${dir} is open to other users; run: chmod 700 ${dir}`);
-    expect(stderr).toContain(`Warning: ${join(dir, 'credentials', 'default.json')} is readable by other users; run: chmod 600`);
+    expect(stderr).toBe(
+      `Warning: ${dir} is open to other users (mode 755).\nRun: chmod 700 ${dir}\n` +
+        `Warning: ${join(dir, 'credentials', 'default.json')} is readable by other users (mode 644).\nRun: chmod 600 ${join(dir, 'credentials', 'default.json')}\n`,
+    );
+    // auth status says the same (it reads the same files).
+    expect((await status()).stderr).toBe(stderr);
   });
 
   it('status with nothing configured: exit 4 and how to log in', async () => {

@@ -271,9 +271,11 @@ describe('saying so while waiting', () => {
     expect(captured.stderr()).not.toContain('\n');
   });
 
-  it('--json in a pipe: nothing, so that a failure stays one JSON object on stderr', async () => {
-    const captured = captureIO({ tty: false });
-    await announcingWait(captured.io, true)(20, notice);
-    expect(captured.stderr()).toBe('');
+  it('--json: one JSON object per wait, in a pipe, in CI and at a terminal (no countdown)', async () => {
+    for (const setup of [{ tty: false }, { tty: true }, { tty: true, env: { CI: 'true' } }]) {
+      const captured = captureIO(setup);
+      await announcingWait(captured.io, true)(1_100, notice);
+      expect(captured.stderr()).toBe('{"wait":{"reason":"rate_limited","seconds":2,"attempt":2,"of":3,"host":"tenant.example.com","action":"list event streams"}}\n');
+    }
   });
 });

@@ -21,13 +21,15 @@ function inWords(ms: number): string {
 }
 
 export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
-  const [{ resolveCredentials }, { readCachedToken, tokenCacheFile }, { peekClaims }] = await Promise.all([
+  const [{ resolveCredentials }, { readCachedToken, tokenCacheFile }, { peekClaims }, { warn }] = await Promise.all([
     import('../../config/resolve.js'),
     import('../../auth/tokens.js'),
     import('../../auth/jwt.js'),
+    import('../../api/notices.js'),
   ]);
   const globals = deps.globals();
   const resolved = resolveCredentials(deps.io.env, globals.profile);
+  for (const warning of resolved.warnings) warn(deps.io, globals.json, warning);
   const now = Date.now();
 
   let expiresAt: number | undefined;
