@@ -73,6 +73,7 @@ export async function createApiClient(settings: ClientSettings): Promise<Managem
       tokenSource: tokens.source,
       fixCredentials: resolved.fixCredentials,
       hints: options.hints,
+      redact: (text) => redactor.text(text),
     };
     const policy: SendPolicy = { timeoutMs, budget, wait, idempotent: options.method === 'GET' };
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);

@@ -23,6 +23,8 @@ export interface FailureContext {
   fixCredentials?: string;
   /** A command's own advice for particular statuses (e.g. 400: how to page). */
   hints?: Partial<Record<number, string>>;
+  /** Masks the secrets idm knows of (Redactor.text): a server may quote one in its error message. */
+  redact?: (text: string) => string;
 }
 
 /** A failure before any answer arrived. `requestSent` false means the server cannot have seen it. */
@@ -164,6 +166,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const { status } = answer;
   const tried = retry && retry.attempts > 1 ? `Tried ${retry.attempts} times. ` : '';
   const words = serverWords(answer);
+  if (words.message !== undefined && context.redact) words.message = context.redact(words.message);
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
   const said = words.message ?? (words.json ? undefined : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   const statusText = `${status}${code ? ` ${code}` : ''}`;

@@ -147,7 +147,7 @@ export async function fetchToken(options: {
     redactor.add(client.clientSecret);
     form.set('client_secret', client.clientSecret ?? '');
   }
-  const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId, fixCredentials: options.fixCredentials };
+  const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId, fixCredentials: options.fixCredentials, redact: (text) => redactor.text(text) };
   const response = await send(options.transport, { method: 'POST', url: new URL('/oauth/token', tenant.base), headers, body: form.toString() }, context, options.policy);
   if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
   let body: Record<string, unknown>;

@@ -15,7 +15,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(handler: Handler, env: Record<string, string> = {}, globals: { timeout?: number; debug?: boolean } = {}) {
+async function setup(handler: Handler, env: Record<string, string> = {}, globals: { timeout?: number; debug?: boolean; json?: boolean } = {}) {
   const server = await fakeServer(handler);
   cleanups.push(() => server.close());
   const { dir, cleanup } = tempConfigDir();
@@ -235,5 +235,30 @@ describe('management client', () => {
     expect(trace).toContain('"access_token":"[redacted]"');
     expect(trace).not.toContain('sekrit-value');
     expect(trace).not.toMatch(/eyJhbGciOiJub25lIn0\.\w+/);
+  });
+
+  it('a short secret (4+ characters) is masked by value in --debug traces and in error messages', async () => {
+    const { client, captured } = await setup(
+      (req, res) =>
+        req.url === '/oauth/token'
+          ? json(res, 401, { error: 'invalid_client', error_description: 'wrong secret s3cr5 for cid' })
+          : json(res, 200, { eventStreams: [] }),
+      { IDM_CLIENT_SECRET: 's3cr5' },
+      { debug: true },
+    );
+    const error = await failure((await client()).request({ method: 'GET', path: '/event-streams' }));
+    expect(error.message).toBe('Could not get an access token: wrong secret [redacted] for cid (401 invalid_client).');
+    expect(captured.stderr()).toContain('< 401');
+    expect(captured.stderr()).not.toContain('s3cr5');
+  });
+
+  it('--debug with --json: one {"debug": ...} object per request and per answer, still redacted', async () => {
+    const { client, captured } = await setup(standard, {}, { debug: true, json: true });
+    await (await client()).request({ method: 'GET', path: '/event-streams' });
+    const lines = captured.stderr().trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => Object.keys(line))).toEqual([['debug'], ['debug'], ['debug'], ['debug']]);
+    expect(lines[0].debug).toMatch(/^> POST http:\/\/127\.0\.0\.1:\d+\/oauth\/token\n/);
+    expect(lines[0].debug).toContain('client_secret=[redacted]');
+    expect(captured.stderr()).not.toContain('sekrit-value');
   });
 });
