@@ -14,9 +14,8 @@ import { announcingWait, retryBudget, send, type SendPolicy } from './retry.js';
 import { notice, warn } from './notices.js';
 import { Redactor } from './redact.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
+import { USER_AGENT } from '../cli/version.js';
 
-declare const IDM_VERSION: string;
-export const USER_AGENT = `idm/${typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev'}`;
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
 

@@ -12,9 +12,8 @@ import { acquireLock, readTextIfExists, removeIfExists, writeFileAtomic } from '
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
 import { peekClaims } from './jwt.js';
+import { USER_AGENT } from '../cli/version.js';
 
-declare const IDM_VERSION: string;
-const USER_AGENT = `idm/${typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev'}`;
 
 export interface CachedToken {
   accessToken: string;

@@ -15,8 +15,7 @@ import { exitCodeHelp } from './exit-codes.js';
 import { examples } from './help.js';
 import { parsePath, parsePositiveSeconds } from './parse.js';
 
-declare const IDM_VERSION: string;
-export const VERSION = typeof IDM_VERSION === 'string' ? IDM_VERSION : '0.0.0-dev';
+import { VERSION } from './version.js';
 
 export function buildProgram(deps: Deps): Command {
   const program = new Command('idm')
