@@ -1,6 +1,6 @@
 # bash completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs
 # (npm run completions); do not edit. `idm completion bash` prints the same text.
-# Installation: see docs/completions.md.
+# Installation: see README: Shell completion.
 
 # The subcommands of a command path ('' is idm itself).
 _idm_subcommands() {

@@ -1,6 +1,6 @@
 # fish completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs
 # (npm run completions); do not edit. `idm completion fish` prints the same text.
-# Installation: see docs/completions.md.
+# Installation: see README: Shell completion.
 
 # The subcommands of a command path ('' is idm itself).
 function __idm_subcommands
@@ -113,7 +113,7 @@ complete -c idm -n '__idm_at ""' -a 'streams' -d 'List event streams and send th
 complete -c idm -n '__idm_at ""' -a 'provisioning' -d 'Configure directory provisioning of a connection'
 complete -c idm -n '__idm_at ""' -a 'sandbox' -d 'Run a local tenant on 127.0.0.1 that speaks the management interface'
 complete -c idm -n '__idm_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
-complete -c idm -n '__idm_at ""' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_at ""' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in ""' -s V -l version -d 'print the version'
 complete -c idm -l json -d 'print JSON for scripts (errors too, on stderr)'
 complete -c idm -s p -l profile -x -a '(__idm_profiles)' -d 'use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -133,11 +133,11 @@ complete -c idm -n '__idm_in "login"' -l private-key-file -r -F -d 'PEM private 
 complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
 complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt' -d 'client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show the profile, domain, method, token expiry and scopes'
-complete -c idm -n '__idm_at "auth"' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_at "auth"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'status'
 complete -c idm -n '__idm_at "streams"' -a 'list' -d 'List the event streams of the tenant'
 complete -c idm -n '__idm_at "streams"' -a 'test' -d 'Send a test event to an event stream and show the delivery record'
-complete -c idm -n '__idm_at "streams"' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_at "streams"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "streams list"' -l take -x -d 'streams per page (1-100; default 50, 100 with --all)'
 complete -c idm -n '__idm_in "streams list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
 complete -c idm -n '__idm_in "streams list"' -l all -d 'follow `next` to the last page'
@@ -146,7 +146,7 @@ complete -c idm -n '__idm_in "streams test"' -l data -x -d 'payload of the event
 complete -c idm -n '__idm_in "streams test"' -l data-file -r -F -d 'read the payload (a JSON object) from a file, or - for stdin'
 complete -c idm -n '__idm_arg "streams help" 0' -a 'list test'
 complete -c idm -n '__idm_at "provisioning"' -a 'create' -d 'Create the directory-provisioning configuration of a connection'
-complete -c idm -n '__idm_at "provisioning"' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_at "provisioning"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "provisioning create"' -l mapping -x -d 'map a platform user attribute to an identity-provider attribute (repeat for each)'
 complete -c idm -n '__idm_in "provisioning create"' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
 complete -c idm -n '__idm_in "provisioning create"' -l sync-automatically -d 'synchronize users periodically'
@@ -154,7 +154,7 @@ complete -c idm -n '__idm_in "provisioning create"' -l no-sync-automatically -d 
 complete -c idm -n '__idm_in "provisioning create"' -l sync-groups -x -a 'all off selected' -d 'group synchronization: all, off, selected'
 complete -c idm -n '__idm_arg "provisioning help" 0' -a 'create'
 complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
-complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'display help for command'
+complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant; 0 picks a free one'
 complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'

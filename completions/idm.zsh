@@ -1,7 +1,7 @@
 #compdef idm
 # zsh completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs
 # (npm run completions); do not edit. `idm completion zsh` prints the same text.
-# Installation: see docs/completions.md.
+# Installation: see README: Shell completion.
 
 # The names of the subcommands of a command path ('' is idm itself), space-separated in REPLY.
 _idm_subcommand_names() {
@@ -26,24 +26,24 @@ _idm_subcommands() {
       'provisioning:Configure directory provisioning of a connection'
       'sandbox:Run a local tenant on 127.0.0.1 that speaks the management interface'
       'completion:Print the completion script for bash, zsh or fish'
-      'help:display help for command'
+      'help:show help for a command'
     ) ;;
     'auth') reply=(
       'status:Show the profile, domain, method, token expiry and scopes'
-      'help:display help for command'
+      'help:show help for a command'
     ) ;;
     'streams') reply=(
       'list:List the event streams of the tenant'
       'test:Send a test event to an event stream and show the delivery record'
-      'help:display help for command'
+      'help:show help for a command'
     ) ;;
     'provisioning') reply=(
       'create:Create the directory-provisioning configuration of a connection'
-      'help:display help for command'
+      'help:show help for a command'
     ) ;;
     'sandbox') reply=(
       'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
-      'help:display help for command'
+      'help:show help for a command'
     ) ;;
     *) reply=() ;;
   esac
@@ -76,8 +76,8 @@ _idm_flags() {
       '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
       '--signing-alg:assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
       '--auth-method:client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -91,8 +91,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'logout') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -106,8 +106,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'auth') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -121,8 +121,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'auth status') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -136,8 +136,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'streams') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -154,8 +154,8 @@ _idm_flags() {
       '--take:streams per page (1-100; default 50, 100 with --all)'
       '--from:start at this cursor (the `next` of a previous page)'
       '--all:follow `next` to the last page'
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -172,8 +172,8 @@ _idm_flags() {
       '--event-type:the event type to send (asks at a terminal when absent); see the list below'
       '--data:payload of the event: a JSON object'
       '--data-file:read the payload (a JSON object) from a file, or - for stdin'
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -187,8 +187,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'provisioning') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -207,8 +207,8 @@ _idm_flags() {
       '--sync-automatically:synchronize users periodically'
       '--no-sync-automatically:do not synchronize users periodically'
       '--sync-groups:group synchronization: all, off, selected'
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -222,8 +222,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'sandbox') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -243,8 +243,8 @@ _idm_flags() {
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
       '--rate-limit:token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
       '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
@@ -258,8 +258,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself)'
     ) ;;
     'completion') reply=(
-      '-h:display help for command'
-      '--help:display help for command'
+      '-h:show help'
+      '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
       '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
       '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'

@@ -3,8 +3,9 @@
 import { type Command, CommanderError } from 'commander';
 import { buildProgram } from './cli/program.js';
 import { createDeps, type GlobalOptions } from './cli/deps.js';
-import { IdmError, InterruptedError } from './cli/errors.js';
+import { IdmError, InterruptedError, UsageError } from './cli/errors.js';
 import { ExitCode } from './cli/exit-codes.js';
+import { capitalize, HELP_WIDTH } from './cli/help.js';
 import { createIO, type IO, type Streams } from './io/terminal.js';
 
 export { ExitCode } from './cli/exit-codes.js';
@@ -32,25 +33,36 @@ export async function main(
     };
   };
   const deps = createDeps(io, globals);
+  const json = () => argv.includes('--json') || globals().json;
   program = buildProgram(deps);
+  // The command whose parsing failed, so that a usage error names its --help.
+  let failed: Command = program;
   // addCommand() does not pass these settings down, so every command gets them here.
   const configure = (command: Command): void => {
-    command.exitOverride();
+    command.exitOverride((error) => {
+      failed = command;
+      throw error;
+    });
     command.configureOutput({
       writeOut: (text) => io.out(text),
-      writeErr: (text) => io.err(text),
+      // Only help goes here (after a missing command); with --json, the JSON error replaces it.
+      writeErr: (text) => (json() ? undefined : io.err(text)),
       outputError: () => {}, // reported by report(), in idm's own format
       // One width everywhere, so help reads the same in a pipe, at any terminal, and from the
       // text bin/idm.js prints for `idm --help` without loading the CLI.
-      getOutHelpWidth: () => 80,
-      getErrHelpWidth: () => 80,
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
     });
+    // One wording on every command, and idm's own flags listed under each (they work after it too).
+    command.helpOption('-h, --help', 'show help');
+    if (command.commands.length > 0) command.helpCommand('help [command]', 'show help for a command');
+    command.configureHelp({ showGlobalOptions: true });
     command.commands.forEach(configure);
   };
   configure(program);
   let running = '';
   program.hook('preAction', (_root, action) => {
-    running = `${action.parent?.name() ?? ''} ${action.name()}`;
+    running = commandPath(action).replace(/^idm /, '');
     const { color, input } = globals();
     io.configure({ color, input });
   });
@@ -61,7 +73,7 @@ export async function main(
   const interrupted = () => {
     if (running === 'sandbox start') return;
     restoreTerminal(io);
-    process.exit(print(new InterruptedError(), io, argv.includes('--json') || globals().json));
+    process.exit(print(new InterruptedError(), io, json()));
   };
   if (streams === process) process.on('SIGINT', interrupted);
 
@@ -69,7 +81,7 @@ export async function main(
     await program.parseAsync(argv as string[]);
     return deps.exitCode ?? ExitCode.Ok;
   } catch (error) {
-    return report(error, io, argv.includes('--json') || globals().json, argv.includes('--debug'));
+    return report(error, io, json(), argv.includes('--debug'), commandPath(failed));
   } finally {
     process.off('SIGINT', interrupted);
     await deps.close();
@@ -83,18 +95,31 @@ function restoreTerminal(io: IO): void {
   if (io.stderrIsTTY) io.err('\r\x1b[K\x1b[?25h');
 }
 
-function report(error: unknown, io: IO, json: boolean, debug: boolean): number {
+/** `idm streams list`: the words that run `command`. */
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function report(error: unknown, io: IO, json: boolean, debug: boolean, command: string): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') {
-      return ExitCode.Ok;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok;
+    const hint = `Run '${command} --help' for usage.`;
+    if (error.code === 'commander.help') {
+      // `idm help`: asked for. `idm streams` without its command: commander printed the help on
+      // stderr (not with --json), and it is a usage error.
+      if (error.exitCode === 0) return ExitCode.Ok;
+      return json ? print(new UsageError(`Missing the command: ${command} <command>.`, hint), io, json) : ExitCode.Usage;
     }
-    const message = error.message.replace(/^error: /, '');
-    const failure = new IdmError(capitalize(message), {
-      exitCode: ExitCode.Usage,
-      code: 'usage',
-      hint: "Run 'idm <command> --help' for usage.",
-    });
-    return print(failure, io, json);
+    let message = error.message.replace(/^error: /, '');
+    // "option '--take <n>' argument '0' is invalid. --take must be from 1 to 100": idm's parsers name
+    // the flag themselves, so their message is enough.
+    const parsers = /^(?:option '[^']*' argument '.*' is invalid|command-argument value '.*' is invalid for argument '[^']*')\. (-.*)$/s.exec(message);
+    if (error.code === 'commander.invalidArgument' && parsers) message = parsers[1]!;
+    // "Unknown command 'lst'\n(Did you mean list?)": one line, and the hint the second.
+    message = message.replace(/\n\((Did you mean [^)]*)\)$/, '. $1');
+    return print(new UsageError(capitalize(message), hint), io, json);
   }
   if (error instanceof IdmError) {
     if (debug && error.cause) io.err(`${String((error.cause as Error)?.stack ?? error.cause)}\n`);
@@ -116,8 +141,4 @@ function print(error: IdmError, io: IO, json: boolean): number {
     if (error.hint) io.err(`${error.hint}\n`);
   }
   return error.exitCode;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -21,7 +21,6 @@ export function buildProgram(deps: Deps): Command {
   const program = new Command('idm')
     .description('Administer the event streams and directory provisioning of an identity-platform tenant.')
     .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
     .option('--json', 'print JSON for scripts (errors too, on stderr)')
     .option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)')
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)')
@@ -36,11 +35,11 @@ export function buildProgram(deps: Deps): Command {
     .addHelpText(
       'after',
       `${examples([
-        'idm sandbox start                      # a local tenant to try idm against',
+        'idm sandbox start  # a local tenant to try idm against',
         'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
         'idm streams list --take 20',
         'idm streams test est_... --event-type user.created',
-        'idm provisioning create con_...        # asks at a terminal',
+        'idm provisioning create con_...  # asks at a terminal',
       ])}\n${exitCodeHelp()}\n`,
     );
 

@@ -163,7 +163,7 @@ function header(shell: Shell): string {
   return [
     `# ${shell} completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs`,
     '# (npm run completions); do not edit. `idm completion ' + shell + '` prints the same text.',
-    '# Installation: see docs/completions.md.',
+    '# Installation: see README: Shell completion.',
   ].join('\n');
 }
 

@@ -27,7 +27,7 @@ export function completionCommand(deps: Deps, program: Command): Command {
         for (const name of await listProfileNames(deps.io.env)) deps.io.out(`${name}\n`);
         return;
       }
-      if (!shell) throw new UsageError('Missing the shell: idm completion <bash|zsh|fish>.', 'See docs/completions.md for how to install it.');
+      if (!shell) throw new UsageError('Missing the shell: idm completion <bash|zsh|fish>.', 'See README: Shell completion, for how to install it.');
       const { completionScript } = await import('./completion-scripts.js');
       deps.io.out(completionScript(shell, program));
     });

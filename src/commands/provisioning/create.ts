@@ -5,7 +5,7 @@
 import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/deps.js';
 import { IdmError, UsageError } from '../../cli/errors.js';
-import { examples } from '../../cli/help.js';
+import { examples, paragraph } from '../../cli/help.js';
 import { parseChoice } from '../../cli/parse.js';
 import { asText as text, type Column } from '../../output/index.js';
 import { ApiError } from '../../api/types.js';
@@ -37,15 +37,14 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
     .addHelpText(
       'after',
       `${examples([
-        'idm provisioning create                                   # at a terminal: a wizard',
+        'idm provisioning create  # at a terminal: a wizard',
         'idm provisioning create con_Xy12AbCdEf345678 --mapping external_id=id --mapping email=primaryEmail --sync-groups off',
         'idm provisioning create con_Xy12AbCdEf345678 --mapping-file mapping.json --sync-automatically --json',
-        'idm provisioning create con_Xy12AbCdEf345678 --no-input   # the strategy\'s default mapping',
+        'idm provisioning create con_Xy12AbCdEf345678 --no-input  # default mapping',
       ])}
-At a terminal, idm asks for what is missing: the connection id, and when no setting is given, the
-mapping (starting from the strategy's default), automatic and group synchronization; it shows a
-summary and asks before creating. With --no-input or without a terminal it never asks, and sends
-only what the flags give (the server fills in the rest).
+${paragraph(
+  "At a terminal, idm asks for what is missing: the connection id, and when no setting is given, the mapping (starting from the strategy's default), automatic and group synchronization; it shows a summary and asks before creating. With --no-input or without a terminal it never asks, and sends only what the flags give (the server fills in the rest).",
+)}
 `,
     )
     .action((connectionId: string | undefined, flags: Omit<ProvisioningCreateOptions, 'connectionId'>) => run({ connectionId, ...flags }, deps));

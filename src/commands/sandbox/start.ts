@@ -40,16 +40,16 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .addHelpText(
       'after',
       `${examples([
-        'idm sandbox start                                  # demo streams and connections, a free port',
+        'idm sandbox start  # the demo data, a free port',
         'idm sandbox start --port 4010 --streams 10000',
-        'idm sandbox start --json > sandbox.json &        # scripts: one JSON object on the first line',
+        'idm sandbox start --json > sandbox.json &  # scripts: JSON on the first line',
         'idm sandbox start --seed seed.json --token-lifetime 60 --rate-limit 5/1',
         'idm sandbox start --fault \'{"kind":"status","status":502,"path":"/api/v2","count":1}\'',
-      ])}
-Then, in another terminal:
-  $ idm login --domain <url> --client-id <admin client id> --client-secret-file <admin secret file>
-  $ curl <url>/sandbox/inbox        # what the HTTPS webhook inbox received
-See docs/sandbox.md for the seed format, the control endpoints and the fault switches.
+      ])}${examples(
+        ['idm login --domain <url> --client-id <admin client id> --client-secret-file <admin secret file>', 'curl <url>/sandbox/inbox  # what the HTTPS webhook inbox received'],
+        'Then, in another terminal (start prints the url, ids and files):',
+      )}
+See README: Sandbox, for the seed format, control endpoints and fault switches.
 `,
     )
     .action((flags: Omit<SandboxStartOptions, 'seedFile' | 'faults'> & { seed?: string; fault?: unknown[] }) =>
@@ -100,7 +100,7 @@ function readSeed(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`The seed file ${file} is not JSON: ${(error as Error).message}.`, 'See docs/sandbox.md for the seed format.');
+    throw new UsageError(`The seed file ${file} is not JSON: ${(error as Error).message}.`, 'See README: Sandbox (seed format).');
   }
 }
 
@@ -131,7 +131,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
   ]);
   const faults = options.faults.map((raw, index) => {
     const result = FaultSpecSchema.safeParse(raw);
-    if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See docs/sandbox.md, "Faults".');
+    if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See README: Sandbox (faults).');
     return result.data as FaultSpec;
   });
   const { globals } = deps;
@@ -151,7 +151,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
       onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
     });
   } catch (error) {
-    if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See docs/sandbox.md for the seed format.');
+    if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new IdmError(`Port ${options.port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
     }

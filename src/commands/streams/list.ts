@@ -32,13 +32,13 @@ export function streamsListCommand(deps: Deps, run = listRun): Command {
       ),
     )
     .option('--from <cursor>', 'start at this cursor (the `next` of a previous page)', parseCursor)
-    .option('--all', 'follow `next` to the last page', false)
+    .option('--all', 'follow `next` to the last page')
     .addHelpText(
       'after',
       examples([
         'idm streams list --take 20',
-        'idm streams list --from <next> --take 20     # the following page',
-        'idm streams list --all | cut -f1,2          # every stream, tab-separated when piped',
+        'idm streams list --from <next> --take 20  # the following page',
+        'idm streams list --all | cut -f1,2  # every stream, as TSV when piped',
         "idm streams list --all --json | jq -r '.eventStreams[] | select(.status == \"enabled\") | .id'",
       ]),
     )

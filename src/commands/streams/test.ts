@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/deps.js';
 import { IdmError, UsageError } from '../../cli/errors.js';
 import { ExitCode } from '../../cli/exit-codes.js';
-import { examples } from '../../cli/help.js';
+import { examples, paragraph } from '../../cli/help.js';
 import { asText as text, type Column } from '../../output/index.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { ApiError } from '../../api/types.js';
@@ -34,30 +34,15 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
         'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type user.created',
         `idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type user.updated --data '{"object":{"user_id":"u1"}}'`,
         'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type group.created --data-file payload.json --json',
-        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa          # at a terminal: pick the type',
+        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa  # asks for the type',
       ])}
 Event types:
-${wrap(EVENT_TYPES, 96)}
+${paragraph(EVENT_TYPES.join(' '), '  ')}
 
-Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and
-its attempts are printed all the same), and the usual codes for other errors (see idm --help).
+${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), and the usual codes for other errors (see idm --help).')}
 `,
     )
     .action((streamId: string, flags: Omit<StreamsTestOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
-}
-
-function wrap(words: readonly string[], width: number): string {
-  const lines: string[] = [];
-  let line = ' ';
-  for (const word of words) {
-    if (line.length + word.length + 2 > width) {
-      lines.push(line.trimEnd());
-      line = ' ';
-    }
-    line += ` ${word}`;
-  }
-  lines.push(line);
-  return lines.join('\n');
 }
 
 /** Checks what was given, asks for the event type when allowed, sends once, prints the record. */
