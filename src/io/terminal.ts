@@ -20,7 +20,10 @@ export interface IO extends Streams {
   readonly color: boolean;
   /** Colour on stderr (messages, hints). */
   readonly colorStderr: boolean;
-  /** Prompts are allowed: stdin and stdout are terminals and --no-input is not set. */
+  /**
+   * Prompts are allowed: stdin, stdout and stderr are terminals (prompts are drawn on stderr: with it
+   * redirected, idm would wait on a question nobody sees) and --no-input is not set.
+   */
   readonly canPrompt: boolean;
   /** Running in CI (CI env var set): one-line progress instead of live updates. */
   readonly isCI: boolean;
@@ -84,7 +87,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       return colorAllowed(env, this.stderrIsTTY, colorFlag);
     },
     get canPrompt() {
-      return inputFlag && env.IDM_NO_INPUT === undefined && stdoutIsTTY && this.stdinIsTTY;
+      return inputFlag && stdoutIsTTY && this.stdinIsTTY && this.stderrIsTTY;
     },
     isCI: Boolean(env.CI) && env.CI !== 'false',
     configure(flags) {

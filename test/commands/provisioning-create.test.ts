@@ -89,6 +89,15 @@ describe('idm provisioning create: from flags', () => {
     expect(result.stderr).not.toMatch(/\?/);
   });
 
+  it('with stderr redirected (idm provisioning create 2>log), never asks: a missing id is a usage error', async () => {
+    // stdin and stdout are terminals, stderr (where prompts are drawn) is not.
+    const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stdout', NO_COLOR: '1' }, timeoutMs: 10_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Missing the connection id/);
+    expect(h.received()).toEqual([]);
+  });
+
   it('without a terminal and no settings, sends an empty body', async () => {
     const id = fresh();
     const result = await h.idm(['provisioning', 'create', id]);

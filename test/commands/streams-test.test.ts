@@ -156,6 +156,7 @@ describe('idm streams test: local validation sends nothing (exit 2)', () => {
     ['both --data and --data-file', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data', '{}', '--data-file', 'x'], /cannot be used with/],
     ['no --event-type without a terminal', ['streams', 'test', INBOX], /Missing --event-type/],
     ['no --event-type with --no-input at a terminal', ['--no-input', 'streams', 'test', INBOX], /Missing --event-type/, { IDM_FORCE_TTY: 'all' }],
+    ['no --event-type with stderr (where prompts are drawn) redirected', ['streams', 'test', INBOX], /Missing --event-type/, { IDM_FORCE_TTY: 'stdin,stdout' }],
     ['a start of several event types: each named', ['streams', 'test', INBOX, '--event-type', 'user'], /Did you mean user\.created, user\.deleted or user\.updated\?/],
     [
       '--data-file - when stdin is a terminal (idm would wait without a word)',
