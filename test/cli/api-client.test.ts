@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ManagementClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/types.js';
-import { captureIO } from './helpers.js';
+import { captureIO, INSUFFICIENT_SCOPE_BODY } from './helpers.js';
 import { fakeServer, json, tokenAnswer, type Handler } from './fake-server.js';
 import { tempConfigDir } from '../helpers/cli.js';
 
@@ -126,7 +126,7 @@ describe('management client', () => {
   it('maps a 403 insufficient_scope to exit 4 naming the scope and the fix', async () => {
     const { client } = await setup((req, res) => {
       if (req.url === '/oauth/token') return json(res, 200, tokenAnswer(++tokens));
-      return json(res, 403, { statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' });
+      return json(res, 403, INSUFFICIENT_SCOPE_BODY);
     });
     const error = await failure((await client()).request({ method: 'GET', path: '/event-streams', action: 'list event streams', scope: 'read:event_streams' }));
     expect(error.exitCode).toBe(4);

@@ -3,22 +3,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, runIdm } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { envCredentials, useConfigDirs } from './helpers.js';
 
 const sandbox = useSandbox();
-const dirs: Array<() => void> = [];
-afterAll(() => dirs.forEach((cleanup) => cleanup()));
+const configDir = useConfigDirs();
 afterEach(() => sandbox().clearFaults());
 
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  dirs.push(cleanup);
-  return dir;
-}
-
-const credentials = () => ({ IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.reader.clientId, IDM_CLIENT_SECRET: sandbox().clients.reader.clientSecret });
+const credentials = () => envCredentials(sandbox(), 'reader');
 
 describe('parallel runs', () => {
   it('20 cold `idm streams list` started at once make one token request in total', async () => {

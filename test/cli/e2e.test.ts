@@ -5,20 +5,14 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runIdm, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { BIN, cliEnv, runIdm, type RunResult } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { fakeServer } from './fake-server.js';
+import { cachedTokenFile, insufficientScope, useConfigDirs } from './helpers.js';
 
 const sandbox = useSandbox({ streams: 1_050 });
 const outputs: string[] = []; // everything every run printed, for the secrets sweep
-const dirs: Array<() => void> = [];
-afterAll(() => dirs.forEach((cleanup) => cleanup()));
-
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  dirs.push(cleanup);
-  return dir;
-}
+const configDir = useConfigDirs();
 
 async function idm(args: string[], options: { dir: string; env?: Record<string, string | undefined>; input?: string }): Promise<RunResult> {
   const result = await runIdm(args, { configDir: options.dir, env: options.env, input: options.input });
@@ -119,13 +113,7 @@ describe('idm as a process against the sandbox', () => {
   });
 
   it('403 with --json: exit 4, one JSON error on stderr naming the scope', async () => {
-    sandbox().addFault({
-      path: '/api/v2/event-streams',
-      kind: 'status',
-      status: 403,
-      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
-      headers: { 'content-type': 'application/json' },
-    });
+    sandbox().addFault(insufficientScope);
     const result = await idm(['streams', 'list', '--json'], { dir });
     expect(result.code).toBe(4);
     expect(jsonError(result)).toMatchObject({ status: 403, code: 'insufficient_scope', scope: 'read:event_streams', exitCode: 4 });
@@ -224,7 +212,7 @@ describe('idm as a process against the sandbox', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
 
-    const token = JSON.parse(readFileSync(join(ci, 'tokens', readdirSync(join(ci, 'tokens')).find((f) => f.endsWith('.json'))!), 'utf8')).accessToken as string;
+    const token = JSON.parse(readFileSync(cachedTokenFile(ci)!, 'utf8')).accessToken as string;
     const issued = sandbox().tokensIssued();
     const withToken = await idm(['streams', 'list', '--take', '1'], { dir: configDir(), env: { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: token } });
     expect(withToken.code).toBe(0);
@@ -241,7 +229,7 @@ describe('idm as a process against the sandbox', () => {
     expect(result.stderr).toContain('"access_token":"[redacted]"');
     expect(result.stderr).toContain('> authorization: Bearer [redacted]');
     expect(result.stderr).toContain('< 200');
-    const token = JSON.parse(readFileSync(join(fresh, 'tokens', readdirSync(join(fresh, 'tokens')).find((f) => f.endsWith('.json'))!), 'utf8')).accessToken as string;
+    const token = JSON.parse(readFileSync(cachedTokenFile(fresh)!, 'utf8')).accessToken as string;
     expect(result.stderr).not.toContain(token);
     expect(result.stderr).not.toContain(sandbox().clients.admin.clientSecret);
 

@@ -8,11 +8,10 @@ import { loginRun, type LoginOptions } from '../../src/commands/login.js';
 import { logoutRun } from '../../src/commands/logout.js';
 import { authStatusRun } from '../../src/commands/auth/status.js';
 import { listRun } from '../../src/commands/streams/list.js';
-import { IdmError } from '../../src/cli/errors.js';
 import type { Prompter } from '../../src/io/prompter.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { captureIO, testDeps } from './helpers.js';
+import { runCommand, type RunSetup } from './helpers.js';
 
 const sandbox = useSandbox();
 let dir: string;
@@ -20,26 +19,10 @@ let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempConfigDir()));
 afterEach(() => cleanup());
 
-async function run(
-  fn: (deps: ReturnType<typeof testDeps>) => Promise<void>,
-  setup: { tty?: boolean; stdin?: string; json?: boolean; profile?: string; prompter?: Prompter; env?: NodeJS.ProcessEnv } = {},
-) {
-  const captured = captureIO({ tty: setup.tty, stdin: setup.stdin, env: { IDM_CONFIG_DIR: dir, ...setup.env } });
-  const deps = testDeps(captured, { json: setup.json ?? false, profile: setup.profile }, setup.prompter);
-  let error: IdmError | undefined;
-  try {
-    await fn(deps);
-  } catch (caught) {
-    if (!(caught instanceof IdmError)) throw caught;
-    error = caught;
-  } finally {
-    await deps.close();
-  }
-  return { stdout: captured.stdout(), stderr: captured.stderr(), error };
-}
+const run = (fn: Parameters<typeof runCommand>[0], setup: RunSetup = {}) => runCommand(fn, { ...setup, env: { IDM_CONFIG_DIR: dir, ...setup.env } });
 
-const login = (opts: LoginOptions, setup: Parameters<typeof run>[1] = {}) => run((deps) => loginRun(opts, deps), setup);
-const status = (setup: Parameters<typeof run>[1] = {}) => run((deps) => authStatusRun({}, deps), setup);
+const login = (opts: LoginOptions, setup: RunSetup = {}) => run((deps) => loginRun(opts, deps), setup);
+const status = (setup: RunSetup = {}) => run((deps) => authStatusRun({}, deps), setup);
 
 function secretFile(content: string): string {
   const file = join(dir, '..', `${dir.split('/').pop()}-secret.txt`);

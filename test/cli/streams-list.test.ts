@@ -5,11 +5,10 @@ import { join } from 'node:path';
 import { createPrivateKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listRun } from '../../src/commands/streams/list.js';
-import { IdmError } from '../../src/cli/errors.js';
 import { signJwt } from '../../src/sandbox/jwt.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { captureIO, testDeps } from './helpers.js';
+import { cachedTokenFile, envCredentials, insufficientScope, runCommand, type RunSetup } from './helpers.js';
 
 const sandbox = useSandbox({ streams: 1_200 });
 let dir: string;
@@ -20,25 +19,11 @@ afterEach(() => {
   cleanup();
 });
 
-function credentials(sb: Sandbox, client: 'admin' | 'reader' = 'admin'): NodeJS.ProcessEnv {
-  return { IDM_CONFIG_DIR: dir, IDM_DOMAIN: sb.url, IDM_CLIENT_ID: sb.clients[client].clientId, IDM_CLIENT_SECRET: sb.clients[client].clientSecret };
-}
+const credentials = (client: 'admin' | 'reader' = 'admin') => ({ IDM_CONFIG_DIR: dir, ...envCredentials(sandbox(), client) });
 
 /** Runs `idm streams list` as main() would, returning what it printed and the error, if any. */
-async function list(opts: { take?: number; from?: string; all?: boolean } = {}, setup: { tty?: boolean; json?: boolean; env?: NodeJS.ProcessEnv } = {}) {
-  const captured = captureIO({ tty: setup.tty, env: setup.env ?? credentials(sandbox()) });
-  const deps = testDeps(captured, { json: setup.json ?? false });
-  let error: IdmError | undefined;
-  try {
-    await listRun({ all: false, ...opts }, deps);
-  } catch (caught) {
-    if (!(caught instanceof IdmError)) throw caught;
-    error = caught;
-  } finally {
-    await deps.close();
-  }
-  return { stdout: captured.stdout(), stderr: captured.stderr(), error };
-}
+const list = (opts: { take?: number; from?: string; all?: boolean } = {}, setup: RunSetup = {}) =>
+  runCommand((deps) => listRun({ all: false, ...opts }, deps), { ...setup, env: setup.env ?? credentials() });
 
 const listRequests = (sb: Sandbox, since: number) => sb.requests.slice(since).filter((r) => r.path === '/api/v2/event-streams');
 
@@ -114,7 +99,7 @@ describe('idm streams list (run function against the sandbox)', () => {
 
   it('a cached token that the API refuses (401) is dropped, one new token is fetched, the call retried once', async () => {
     await list({ take: 1 }); // warm the cache
-    const file = join(dir, 'tokens', readdirSync(join(dir, 'tokens')).find((f) => f.endsWith('.json'))!);
+    const file = cachedTokenFile(dir)!;
     // A well-formed token signed by a key the tenant does not know: the service answers 401.
     const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
     const forged = signJwt({ iss: `${sandbox().url}/`, aud: `${sandbox().url}/api/v2/`, exp: Math.floor(Date.now() / 1000) + 3600, scope: 'read:event_streams', jti: randomUUID() }, createPrivateKey(stranger.export({ type: 'pkcs8', format: 'pem' })));
@@ -141,7 +126,7 @@ describe('idm streams list (run function against the sandbox)', () => {
     expect(stdout).toBe('');
     expect(listRequests(sandbox(), before)).toHaveLength(1);
     expect(sandbox().tokensIssued()).toBe(issued + 1); // the cold one only
-    expect(readdirSync(join(dir, 'tokens')).filter((f) => f.endsWith('.json'))).toEqual([]); // refused: not kept
+    expect(cachedTokenFile(dir)).toBeUndefined(); // refused: not kept
   });
 
   it('a cached token refused, and its replacement refused too: exit 4 after one new token, not a loop', async () => {
@@ -156,14 +141,8 @@ describe('idm streams list (run function against the sandbox)', () => {
   });
 
   it('403 names the missing scope and how to grant it (exit 4)', async () => {
-    sandbox().addFault({
-      path: '/api/v2/event-streams',
-      kind: 'status',
-      status: 403,
-      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-    });
-    const { error, stdout } = await list({}, { env: credentials(sandbox(), 'reader') });
+    sandbox().addFault(insufficientScope);
+    const { error, stdout } = await list({}, { env: credentials('reader') });
     expect(stdout).toBe('');
     expect(error?.exitCode).toBe(4);
     expect(error?.code).toBe('insufficient_scope');
@@ -172,16 +151,9 @@ describe('idm streams list (run function against the sandbox)', () => {
   });
 
   it('403 insufficient_scope drops the cached token only when it is older than 5 minutes (a new grant is seen soon, without a token per run)', async () => {
-    const insufficient = () =>
-      sandbox().addFault({
-        path: '/api/v2/event-streams',
-        kind: 'status',
-        status: 403,
-        body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
-        headers: { 'content-type': 'application/json' },
-      });
+    const insufficient = () => sandbox().addFault(insufficientScope);
     await list({ take: 1 }); // a token obtained just now
-    const file = join(dir, 'tokens', readdirSync(join(dir, 'tokens')).find((f) => f.endsWith('.json'))!);
+    const file = cachedTokenFile(dir)!;
     insufficient();
     expect((await list({ take: 1 })).error?.exitCode).toBe(4);
     const issued = sandbox().tokensIssued();

@@ -4,23 +4,17 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, runIdm } from '../helpers/cli.js';
 import { recordRun } from '../helpers/sweep.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { envCredentials, useConfigDirs } from '../cli/helpers.js';
 
 const sandbox = useSandbox();
-const dirs: Array<() => void> = [];
-afterAll(() => dirs.forEach((cleanup) => cleanup()));
+const configDir = useConfigDirs();
 afterEach(() => sandbox().clearFaults());
 
-function configDir(): string {
-  const { dir, cleanup } = tempConfigDir();
-  dirs.push(cleanup);
-  return dir;
-}
-
-const credentials = () => ({ IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret });
+const credentials = () => envCredentials(sandbox());
 
 /** Starts idm, waits until `ready()` says it is where the test wants it, sends SIGINT, and collects the outcome. */
 async function interrupt(args: string[], dir: string, env: Record<string, string>, ready: (stderr: string) => boolean) {
