@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectionsSeed, gappsId, startHarness, type Harness } from './helpers.js';
 import { PROVISIONING_STRATEGIES } from '../../src/sandbox/samples.js';
-import { hasTmux, Terminal } from './tmux.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 const DEFAULT_ROWS = PROVISIONING_STRATEGIES['google-apps']!.length;
 
@@ -17,8 +17,9 @@ afterEach(() => {
   terminal = undefined;
 });
 
-function open(h: Harness, args: string[]): Terminal {
-  const client = h.sandbox.clients.admin;
+/** `idm args` in a new terminal, as the sandbox's admin client (or its reader, without write scopes). */
+function open(h: Harness, args: string[], as: 'admin' | 'reader' = 'admin'): Terminal {
+  const client = h.sandbox.clients[as];
   terminal = Terminal.start(args, {
     configDir: h.configDir,
     env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret },
@@ -92,7 +93,13 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(screen).toMatch(new RegExp(`Summary\\s+Connection\\s+${id}`));
     expect(screen).toMatch(/Synchronize automatically\s+yes/);
     expect(screen).toMatch(/Synchronize groups\s+all/);
-    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows`)); // one removed, one added
+    // The summary: the counts and only the rows that differ from the default shown at the start.
+    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default with 1 changed, 1 removed, 1 added`));
+    const summary = screen.slice(screen.lastIndexOf('Summary'));
+    expect(summary).toMatch(/changed\s+app_metadata\.external_id = externalId \(was id\)/);
+    expect(summary).toMatch(/removed\s+email = primaryEmail/);
+    expect(summary).toMatch(/added\s+department = organizations/);
+    expect(summary).not.toContain('given_name'); // an unchanged row
     expect(posts()).toEqual([]); // nothing sent before the confirmation
     t.keys('Enter');
 
@@ -176,14 +183,27 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(h.calls('GET')).toHaveLength(1); // the default mapping only
   });
 
+  it('answering no at the confirmation exits 130, says nothing was sent, and sends nothing', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create', id]);
+    await t.waitFor('What next?');
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    const screen = await t.waitFor('Create directory provisioning');
+    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default, unchanged`));
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toContain('Cancelled: nothing was sent.');
+    expect(posts()).toEqual([]);
+  });
+
   it('without the scope to read the default mapping, starts from an empty one', async () => {
     const id = gappsId(++next);
-    const client = h.sandbox.clients.reader; // read:event_streams only
-    const t = Terminal.start(['provisioning', 'create', id], {
-      configDir: h.configDir,
-      env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret },
-    });
-    terminal = t;
+    const t = open(h, ['provisioning', 'create', id], 'reader'); // read:event_streams only
     const screen = await t.waitFor('What next?');
     expect(screen).toContain('Cannot read the default mapping');
     expect(screen).toContain('The mapping is empty');

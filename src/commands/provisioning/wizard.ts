@@ -6,6 +6,7 @@
 import type { Deps } from '../../cli/deps.js';
 import { IdmError } from '../../cli/errors.js';
 import { ExitCode } from '../../cli/exit-codes.js';
+import { capitalize } from '../../cli/help.js';
 import { ApiError } from '../../api/types.js';
 import type { Prompter } from '../../io/prompter.js';
 import { SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
@@ -32,9 +33,11 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
 
   const connectionId = start.connectionId ?? (await prompter.input('Connection id (con_...)', { validate: connectionIdProblem })).trim();
   let body = start.body;
+  // The mapping the user started from (shown in full then), to sum up what they changed.
+  let initial: MappingEntry[] | undefined;
 
   if (start.askSettings) {
-    const initial = await defaultMapping(connectionId, deps);
+    initial = await defaultMapping(connectionId, deps);
     const mapping = await editMapping(prompter, initial, say);
     const synchronizeAutomatically = await prompter.confirm('Synchronize users automatically (periodically)?', { default: false });
     const synchronizeGroups = await prompter.select<SyncGroups>(
@@ -54,17 +57,37 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
   say(`  Connection                 ${connectionId}`);
   say(`  Synchronize automatically  ${body.synchronize_automatically === undefined ? "(the service's default)" : body.synchronize_automatically ? 'yes' : 'no'}`);
   say(`  Synchronize groups         ${body.synchronize_groups ?? "(the service's default)"}`);
-  if (body.mapping) {
-    say(`  Mapping                    ${body.mapping.length} row${body.mapping.length === 1 ? '' : 's'}`);
-    for (const line of mappingLines(body.mapping)) say(`    ${line}`);
-  } else {
-    say("  Mapping                    (the strategy's default, applied by the service)");
-  }
+  for (const line of mappingSummary(body.mapping, initial)) say(`  ${line}`);
   say();
   if (!(await prompter.confirm(`Create directory provisioning for ${connectionId}?`, { default: true }))) {
     throw new IdmError('Cancelled: nothing was sent.', { exitCode: ExitCode.Interrupted, code: 'cancelled' });
   }
   return { connectionId, body };
+}
+
+/**
+ * The mapping in the summary: its size and, when it was edited from the default, only the rows that
+ * differ from it (the whole mapping was shown when the editing began, and is printed once created).
+ */
+export function mappingSummary(mapping: readonly MappingEntry[] | undefined, initial: readonly MappingEntry[] | undefined): string[] {
+  const label = 'Mapping                    ';
+  if (mapping === undefined) return [`${label}(the strategy's default, applied by the service)`];
+  const rows = `${mapping.length} row${mapping.length === 1 ? '' : 's'}`;
+  if (initial === undefined) return [`${label}${rows}, from the flags`];
+  const before = new Map(initial.map((row) => [row.platform, row.idp]));
+  const after = new Map(mapping.map((row) => [row.platform, row.idp]));
+  const changed = mapping.filter((row) => before.has(row.platform) && before.get(row.platform) !== row.idp);
+  const added = mapping.filter((row) => !before.has(row.platform));
+  const removed = initial.filter((row) => !after.has(row.platform));
+  if (initial.length === 0) return [`${label}${rows}, added here`, ...added.map((row) => `  added    ${row.platform} = ${row.idp}`)];
+  if (changed.length + added.length + removed.length === 0) return [`${label}${rows}: the strategy's default, unchanged`];
+  const counts = [`${changed.length} changed`, `${removed.length} removed`, `${added.length} added`].filter((count) => !count.startsWith('0 '));
+  return [
+    `${label}${rows}: the strategy's default with ${counts.join(', ')}`,
+    ...changed.map((row) => `  changed  ${row.platform} = ${row.idp} (was ${before.get(row.platform)})`),
+    ...removed.map((row) => `  removed  ${row.platform} = ${row.idp}`),
+    ...added.map((row) => `  added    ${row.platform} = ${row.idp}`),
+  ];
 }
 
 /** The strategy's default mapping, the wizard's starting point. */
@@ -165,8 +188,4 @@ async function editMapping(prompter: Prompter, initial: MappingEntry[], say: (li
       say(`Removed ${removed!.platform} = ${removed!.idp}`);
     }
   }
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

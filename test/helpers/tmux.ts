@@ -1,0 +1,118 @@
+// Drives the built idm in a real pseudo-terminal, for any test of prompts: a tmux server on a private socket per session, a
+// wide window, keys sent with send-keys, the screen read with capture-pane and polled until the
+// expected text appears (with a deadline, never a fixed sleep). The exit code is written to a file by
+// the shell that ran idm; the pane then stays open (cat) until the test kills the server.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, cliEnv } from './cli.js';
+
+export const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
+
+let counter = 0;
+
+function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export class Terminal {
+  private readonly socket: string;
+  private readonly dir: string;
+  private readonly exitFile: string;
+
+  private constructor(socket: string, dir: string) {
+    this.socket = socket;
+    this.dir = dir;
+    this.exitFile = join(dir, 'exit');
+  }
+
+  /** Starts `idm <args>` in a new 200x50 terminal with a hermetic environment plus `env`. */
+  static start(args: readonly string[], options: { configDir: string; env: Record<string, string> }): Terminal {
+    const dir = mkdtempSync(join(tmpdir(), 'idm-tty-'));
+    const terminal = new Terminal(`idm-test-${process.pid}-${++counter}`, dir);
+    const env = cliEnv(options.configDir, { ...options.env, NO_COLOR: '1' });
+    const exports = Object.entries(env)
+      .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && key !== 'TERM' && !key.startsWith('TMUX'))
+      .map(([key, value]) => `export ${key}=${shellQuote(value ?? '')}`);
+    const script = join(dir, 'run.sh');
+    writeFileSync(
+      script,
+      [
+        ...exports,
+        `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
+        `echo "EXIT:$?" > ${shellQuote(terminal.exitFile)}`,
+        'exec cat > /dev/null',
+        '',
+      ].join('\n'),
+    );
+    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', '200', '-y', '50', `sh ${shellQuote(script)}`);
+    terminal.tmux('set-option', '-t', 'idm', 'history-limit', '5000');
+    return terminal;
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** Everything the terminal showed, scrollback included, wrapped lines joined. */
+  screen(): string {
+    return this.tmux('capture-pane', '-p', '-J', '-t', 'idm', '-S', '-5000');
+  }
+
+  /** Named keys: Enter, Down, Up, C-c, C-u. */
+  keys(...keys: string[]): void {
+    this.tmux('send-keys', '-t', 'idm', ...keys);
+  }
+
+  /** Literal text. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'idm', '-l', text);
+  }
+
+  /**
+   * Waits until `text` appears at least `count` times on the screen (a prompt asked again shows its
+   * question once more), and returns the screen.
+   */
+  async waitFor(text: string | RegExp, count = 1, timeoutMs = 15_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    const pattern = typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(text.source, 'g');
+    for (;;) {
+      const screen = this.screen();
+      if ((screen.match(pattern) ?? []).length >= count) return screen;
+      if (this.exited() !== undefined || Date.now() > deadline) {
+        throw new Error(`Timed out waiting for ${String(text)} (x${count}). The screen:\n${screen}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  exited(): number | undefined {
+    try {
+      const match = /EXIT:(\d+)/.exec(readFileSync(this.exitFile, 'utf8'));
+      return match ? Number(match[1]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The exit code of idm, once it has ended. */
+  async exitCode(timeoutMs = 15_000): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const code = this.exited();
+      if (code !== undefined) return code;
+      if (Date.now() > deadline) throw new Error(`idm did not exit. The screen:\n${this.screen()}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  close(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
