@@ -115,7 +115,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
       profile
         ? `Not logged in as client ${clientId} at ${tenant.host}: profile "${name}" holds the secret of client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host} only.`
         : `No client secret or private key for client ${clientId} at ${tenant.host}.`,
-      `Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or store them as a profile: ${store}.`,
+      `Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or store them as a profile: ${store}`,
     );
   }
   const secret = readSecret(dir, name);
