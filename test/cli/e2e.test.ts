@@ -71,10 +71,10 @@ describe('idm as a process against the sandbox', () => {
   });
 
   it('at a terminal (IDM_FORCE_TTY=stdout): a table, and the next-page command on stderr', async () => {
-    const result = await idm(['streams', 'list', '--take', '20'], { dir, env: { IDM_FORCE_TTY: 'stdout', NO_COLOR: '1' } });
+    const result = await idm(['streams', 'list', '--take', '20'], { dir, env: { IDM_FORCE_TTY: 'stdout', NO_COLOR: '1', COLUMNS: '200' } });
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/┌.*\n│ ID\s+│ NAME\s+│ STATUS\s+│ DESTINATION\s+│ EVENT TYPES\s+│ CREATED\s+│/);
-    expect(result.stdout.match(/│ est_\w{22} │/g)).toHaveLength(20);
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+DESTINATION\s+EVENT TYPES\s+CREATED\n/);
+    expect(result.stdout.match(/^est_\w{22}  /gm)).toHaveLength(20);
     expect(result.stdout).not.toContain('\u001b[');
     expect(result.stderr).toMatch(/^More streams: idm streams list --from \S+ --take 20\n$/);
   });
