@@ -1,6 +1,6 @@
 // The sandbox: a local tenant on 127.0.0.1 that speaks the management interface and the token
 // endpoint as the real service does (../shared/spec/interface.md, wire-facts.md), with an HTTPS
-// webhook inbox, rate limiting, fault injection and control endpoints. See docs/sandbox.md.
+// webhook inbox, rate limiting, fault injection and control endpoints. See README: Sandbox.
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -14,13 +14,14 @@ import { randomAlphanumeric } from './ids.js';
 import { startInbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
+import { defaultMapping } from './samples.js';
 import { applySeed, DEFAULT_SEED, generateStreams, parseSeed } from './seed.js';
 import { StreamStore } from './store.js';
 import type { RegisteredClient, Tenant } from './tenant.js';
 import { ALL_SCOPES, tokenEndpoint } from './tokens.js';
 import type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxOptions } from './types.js';
 
-export type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxOptions } from './types.js';
+export type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
 export { DEFAULT_SEED, DEMO_IDS, SeedError } from './seed.js';
 
 export const DEFAULT_TOKEN_LIFETIME = 86_400;
@@ -90,6 +91,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const closing = new AbortController();
   const faults = new Faults();
   let tenant: Tenant;
+  let seededIds: string[] = [];
   try {
     const seed = parseSeed(options.seed ?? DEFAULT_SEED, { inbox: inbox.url, closed: `https://127.0.0.1:${refusedPort}` });
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -112,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing: closing.signal,
     };
     applySeed(tenant, seed);
+    seededIds = tenant.streams.all().map((stream) => stream.record.id);
     generateStreams(tenant, options.streams ?? 0);
     for (const fault of options.faults ?? []) faults.add(fault);
   } catch (error) {
@@ -157,6 +160,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokensIssued: () => tenant.tokensIssued,
     inbox: () => inbox.records,
     deliveries: () => tenant.deliveries,
+    connections: () =>
+      [...tenant.connections.values()].map(({ id, name, strategy, provisioning }) => ({
+        id,
+        name,
+        strategy,
+        provisioning: provisioning ? 'configured' : defaultMapping(strategy) ? 'not configured' : 'unsupported',
+      })),
+    seededStreams: () => seededIds.flatMap((id) => {
+      const stream = tenant.streams.get(id);
+      return stream ? [{ id, name: stream.record.name }] : [];
+    }),
     stats: () => stats(tenant),
     addFault: (fault: FaultSpec) => void faults.add(fault),
     clearFaults: () => faults.clear(),

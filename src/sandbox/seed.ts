@@ -1,4 +1,4 @@
-// What the tenant holds at start: a seed (JSON, see docs/sandbox.md) or the built-in demo seed, plus
+// What the tenant holds at start: a seed (JSON, see README: Sandbox) or the built-in demo seed, plus
 // `streams: N` generated streams. Seeds are checked with the shared schemas; in webhook endpoints,
 // `{inbox}` stands for the inbox's URL and `{closed}` for https://127.0.0.1:<a port nothing listens on>.
 import { z } from 'zod';

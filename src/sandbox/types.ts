@@ -48,7 +48,7 @@ export interface SandboxOptions {
   port?: number;
   /** Always loopback. */
   host?: '127.0.0.1';
-  /** Seed data (docs/sandbox.md: streams, connections, token lifetime, rate limit); default: the demo seed. */
+  /** Seed data (README: Sandbox: streams, connections, token lifetime, rate limit); default: the demo seed. */
   seed?: unknown;
   /** Generate this many extra streams (benchmarks, pagination tests). */
   streams?: number;
@@ -78,6 +78,15 @@ export interface SandboxDelivery {
   event: { specversion: string; id: string; source: string; type: string; time: string; data: unknown };
 }
 
+/** A connection of the tenant, as `idm sandbox start` lists them (the wizard asks for their ids). */
+export interface SandboxConnection {
+  id: string;
+  name: string;
+  strategy: string;
+  /** `configured`: a POST of directory provisioning answers 409; `unsupported`: its strategy has none (400). */
+  provisioning: 'configured' | 'not configured' | 'unsupported';
+}
+
 export interface Sandbox {
   /** Tenant base, e.g. `http://127.0.0.1:43123` — what `idm login --domain` takes. */
   url: string;
@@ -96,6 +105,10 @@ export interface Sandbox {
   inbox(): Array<{ method: string; path: string; headers: Record<string, string>; body: unknown; at: number }>;
   /** Every test delivery, to any destination (eventbus and action go to a simulated receiver). */
   deliveries(): SandboxDelivery[];
+  /** The connections, and where each stands with directory provisioning. */
+  connections(): SandboxConnection[];
+  /** Id and name of the streams that came from the seed (not the generated ones) and still exist. */
+  seededStreams(): Array<{ id: string; name: string }>;
   /** The counts of GET /sandbox/stats. */
   stats(): { tokensIssued: number; streams: number; connections: number; requests: number; inbox: number; deliveries: number; faults: number };
   addFault(fault: FaultSpec): void;

@@ -110,6 +110,12 @@ describe('idm sandbox start as a process', () => {
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(info.inboxUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/inbox$/);
       expect(info.clients.reader.scopes).toEqual(['read:event_streams']);
+      // The wizard asks for a connection id: the line names them, and where each stands.
+      expect(info.connections).toEqual([
+        { id: 'con_googleAppsDemo01', name: 'google-workspace', strategy: 'google-apps', provisioning: 'not configured' },
+        { id: 'con_googleAppsTaken1', name: 'google-workspace-configured', strategy: 'google-apps', provisioning: 'configured' },
+        { id: 'con_usernamePasswd01', name: 'Username-Password-Authentication', strategy: 'platform', provisioning: 'unsupported' },
+      ]);
       for (const name of ['admin', 'reader']) {
         const client = info.clients[name];
         expect(statSync(client.privateKeyFile).mode & 0o777).toBe(0o600);
@@ -130,6 +136,42 @@ describe('idm sandbox start as a process', () => {
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(existsSync(info.stateDir)).toBe(false); // the key files go with the sandbox
+    } finally {
+      child.kill('SIGKILL');
+      cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start for people', () => {
+  it('prints the seeded stream ids and the connections (id, strategy, provisioning), then runs until SIGINT', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--streams', '5'], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes('Running until Ctrl-C.')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+      expect(stdout).toContain('Streams        11 (the 6 below and 5 more: idm streams list)\n  est_demoInboxBearer0000000  demo-inbox-bearer\n');
+      expect(stdout).toContain('  est_demoClosedPort00000000  demo-closed-port\n');
+      expect(stdout).toContain(
+        [
+          'Connections    3',
+          '  con_googleAppsDemo01  google-apps  provisioning not configured',
+          '  con_googleAppsTaken1  google-apps  provisioning configured',
+          '  con_usernamePasswd01  platform     provisioning unsupported',
+        ].join('\n'),
+      );
+      expect(stdout).not.toContain('generated-001');
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
       cleanup();

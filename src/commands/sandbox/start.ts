@@ -122,6 +122,27 @@ function writeClientFiles(sandbox: Sandbox): { dir: string; files: Record<'admin
   return { dir, files: { admin: write(sandbox.clients.admin), reader: write(sandbox.clients.reader) } };
 }
 
+/** Few enough lines to read: the seeded streams (not the generated ones) and the connections, with their ids. */
+function dataLines(sandbox: Sandbox): string[] {
+  const seeded = sandbox.seededStreams();
+  const total = sandbox.stats().streams;
+  const shown = seeded.slice(0, 8);
+  const idWidth = Math.max(0, ...shown.map((stream) => stream.id.length));
+  const connections = sandbox.connections();
+  const connectionWidth = Math.max(0, ...connections.map((connection) => connection.id.length));
+  const strategyWidth = Math.max(0, ...connections.map((connection) => connection.strategy.length));
+  const others = total - shown.length;
+  const more = shown.length === 0 ? ' (idm streams list)' : others > 0 ? ` (the ${shown.length} below and ${others} more: idm streams list)` : '';
+  return [
+    `Streams        ${total}${more}`,
+    ...shown.map((stream) => `  ${stream.id.padEnd(idWidth)}  ${stream.name}`),
+    `Connections    ${connections.length}`,
+    ...connections.map(
+      (connection) => `  ${connection.id.padEnd(connectionWidth)}  ${connection.strategy.padEnd(strategyWidth)}  provisioning ${connection.provisioning}`,
+    ),
+  ];
+}
+
 export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, signals: StopSignal = process): Promise<void> {
   const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
   const [{ startSandbox, SeedError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
@@ -177,7 +198,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
         stateDir: dir,
         pid: process.pid,
         streams: stats.streams,
-        connections: stats.connections,
+        connections: sandbox.connections(),
         clients: { admin: client('admin'), reader: client('reader') },
       };
       deps.io.out(`${JSON.stringify(summary)}\n`);
@@ -188,7 +209,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
         `Token URL      ${sandbox.tokenUrl}`,
         `Webhook inbox  ${sandbox.inboxUrl}   (received: ${sandbox.url}/sandbox/inbox)`,
         `Control        ${sandbox.url}/sandbox`,
-        `Data           ${stats.streams} streams, ${stats.connections} connections`,
+        '',
+        ...dataLines(sandbox),
         '',
       ];
       for (const name of ['admin', 'reader'] as const) {
