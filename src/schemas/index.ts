@@ -1,10 +1,13 @@
-// zod schemas of every resource and request in ../shared/spec/interface.md. One module, two
-// consumers: the CLI checks input with it before any request, and the sandbox checks what it receives
-// with it. Limits and enumerations come from ./constants.ts.
-//
-// Two flavours where the CLI reads answers of the real service: `*Schema` are the interface's
-// records exactly (additionalProperties false, as the sandbox produces them), `*Response` are the
-// tolerant readers the CLI uses (unknown fields kept, unknown enum values passed through).
+// zod schemas of every resource and request in ../shared/spec/interface.md; limits and enumerations
+// come from ./constants.ts. Who uses what:
+// - Requests: the CLI checks what it is about to send with them before any request (test event,
+//   provisioning body, mapping rows in the wizard), and the sandbox checks what it receives with the
+//   same schemas (and builds its seed and records with them).
+// - Answers (stream records, list pages, delivery records, provisioning configurations, default
+//   mappings, error bodies, tokens): the interface's shapes, strict where the interface's records are
+//   (additionalProperties false). The CLI does not parse answers with them: it reads answers by hand,
+//   tolerantly (unknown fields kept, unknown values shown as they are), which also keeps zod off its
+//   start-up. test/sandbox/schemas.test.ts holds every kind of sandbox answer to them.
 import { z } from 'zod';
 import {
   CLOUD_REGIONS,
@@ -145,8 +148,9 @@ export const EventEnvelopeSchema = z.looseObject({
 });
 
 /**
- * The delivery record of a test event. interface.md lists only `failed`; the real service also
- * answers `pending` and `retrying` (wire-facts.md), so the status is any short string.
+ * The delivery record of a test event. interface.md lists only `failed` and allows at most 6
+ * characters; the real service also answers `pending` and `retrying` (7 and 8, wire-facts.md) and the
+ * sandbox answers `success` (7) for a delivery it made, so the status is any string here.
  */
 export const TestDeliverySchema = z.looseObject({
   id: z.string(),
