@@ -195,11 +195,17 @@ describe('idm streams test: errors of the service', () => {
     expect(sent()).toHaveLength(1);
   });
 
-  it('403: names the missing scope update:event_streams (exit 4)', async () => {
+  it("403 from the sandbox's own scope check (the reader client): names update:event_streams (exit 4)", async () => {
+    const inbox = h.sandbox.inbox().length;
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created'], { client: 'reader' });
     expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
     expect(result.stderr).toContain('update:event_streams');
+    // No fault injected: the sandbox refused the reader's token itself, and nothing was delivered.
     expect(sent()).toHaveLength(1);
+    expect(sent()[0]!.status).toBe(403);
+    expect(sent()[0]!.json).toEqual({ event_type: 'user.created' });
+    expect(h.sandbox.inbox()).toHaveLength(inbox);
   });
 
   // A test event that may have reached the service is never sent again: a reset connection or a
