@@ -8,9 +8,7 @@
 import type { Argument, Command, Option } from 'commander';
 import { AUTH_METHODS, SIGNING_ALGS } from '../config/methods.js';
 import { EVENT_TYPES, SYNC_GROUPS } from '../schemas/constants.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
+import type { Shell } from './completion.js';
 
 /** What the value of a flag or argument completes to. */
 export type Values =

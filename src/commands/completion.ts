@@ -6,12 +6,13 @@ import type { Deps } from '../cli/deps.js';
 import { UsageError } from '../cli/errors.js';
 import { examples } from '../cli/help.js';
 
-const SHELL_NAMES = ['bash', 'zsh', 'fish'] as const;
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
 
 export function completionCommand(deps: Deps, program: Command): Command {
   return new Command('completion')
     .description('Print the completion script for bash, zsh or fish')
-    .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(SHELL_NAMES))
+    .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(SHELLS))
     .addOption(new Option('--profiles', 'list profile names, one per line (used by the scripts)').hideHelp())
     .addHelpText(
       'after',
@@ -21,7 +22,7 @@ export function completionCommand(deps: Deps, program: Command): Command {
         'idm completion fish > ~/.config/fish/completions/idm.fish',
       ]),
     )
-    .action(async (shell: (typeof SHELL_NAMES)[number] | undefined, flags: { profiles?: boolean }) => {
+    .action(async (shell: Shell | undefined, flags: { profiles?: boolean }) => {
       if (flags.profiles) {
         const { listProfileNames } = await import('./completion-profiles.js');
         for (const name of await listProfileNames(deps.io.env)) deps.io.out(`${name}\n`);

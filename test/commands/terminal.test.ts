@@ -27,6 +27,17 @@ function open(h: Harness, args: string[], as: 'admin' | 'reader' = 'admin'): Ter
   return terminal;
 }
 
+/** Keeps the default mapping and both settings' defaults, up to the confirmation; returns the screen. */
+async function toConfirmation(t: Terminal): Promise<string> {
+    await t.waitFor('What next?');
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+  return t.waitFor('Create directory provisioning');
+}
+
 describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   let h: Harness;
   let next = 0;
@@ -170,13 +181,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   it('Ctrl-C at the confirmation exits 130 and sends no POST', async () => {
     const id = gappsId(++next);
     const t = open(h, ['provisioning', 'create', id]);
-    await t.waitFor('What next?');
-    t.keys('Enter');
-    await t.waitFor('Synchronize users automatically');
-    t.keys('Enter');
-    await t.waitFor('Group synchronization');
-    t.keys('Enter');
-    await t.waitFor('Create directory provisioning');
+    await toConfirmation(t);
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
     expect(posts()).toEqual([]);
@@ -186,13 +191,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   it('answering no at the confirmation exits 130, says nothing was sent, and sends nothing', async () => {
     const id = gappsId(++next);
     const t = open(h, ['provisioning', 'create', id]);
-    await t.waitFor('What next?');
-    t.keys('Enter');
-    await t.waitFor('Synchronize users automatically');
-    t.keys('Enter');
-    await t.waitFor('Group synchronization');
-    t.keys('Enter');
-    const screen = await t.waitFor('Create directory provisioning');
+    const screen = await toConfirmation(t);
     expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default, unchanged`));
     t.type('n');
     t.keys('Enter');

@@ -5,10 +5,10 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SHELLS } from '../../src/commands/completion.js';
 import { BIN, cliEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 const { dir: configDir, cleanup } = tempConfigDir();
 afterAll(cleanup);
