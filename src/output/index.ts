@@ -1,6 +1,6 @@
 // Every output decision in one place: a table at a terminal, tab-separated lines when piped, JSON
 // with --json. stdout carries only data; notes, hints and warnings go to stderr. chalk and cli-table3
-// are loaded only when a terminal will see them.
+// are loaded only when a terminal will see them (the table itself is ./table.ts).
 import type { IO } from '../io/terminal.js';
 
 export interface Column<Row> {
@@ -59,7 +59,7 @@ export interface Output {
   warn(text: string): void;
 }
 
-type Styles = { bold(s: string): string; dim(s: string): string; yellow(s: string): string };
+export type Styles = { bold(s: string): string; dim(s: string): string; yellow(s: string): string };
 const plain: Styles = { bold: (s) => s, dim: (s) => s, yellow: (s) => s };
 
 async function styles(enabled: boolean): Promise<Styles> {
@@ -78,42 +78,6 @@ export function tsvCell(value: string): string {
   return value.replace(/[\t\r\n]+/g, ' ');
 }
 
-/** Spaces between two columns of a table. */
-const GAP = 2;
-/** A column is never cut narrower than this: `2025-09…`, `webhook…`. */
-const MIN_CUT = 8;
-// No borders and no row separators (the layout of gh or kubectl): only the gap between columns.
-const BORDERLESS = {
-  ...Object.fromEntries(
-    ['top', 'top-mid', 'top-left', 'top-right', 'bottom', 'bottom-mid', 'bottom-left', 'bottom-right', 'left', 'left-mid', 'mid', 'mid-mid', 'right', 'right-mid'].map(
-      (name) => [name, ''],
-    ),
-  ),
-  middle: ' '.repeat(GAP),
-};
-
-/**
- * Narrows columns until the table fits in `total` characters: one character at a time from the
- * widest `first` column, then from the widest of the others, none below MIN_CUT; `never` columns
- * keep their width (the table may then stay wider than the terminal).
- */
-export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Column<never>['shrink']>, total: number): number[] {
-  const widths = [...natural];
-  let excess = widths.reduce((sum, width) => sum + width, 0) + GAP * (widths.length - 1) - total;
-  for (const phase of ['first', undefined] as const) {
-    while (excess > 0) {
-      let widest = -1;
-      widths.forEach((width, i) => {
-        if (shrink[i] === phase && width > MIN_CUT && (widest < 0 || width > widths[widest]!)) widest = i;
-      });
-      if (widest < 0) break;
-      widths[widest]!--;
-      excess--;
-    }
-  }
-  return widths;
-}
-
 export function createOutput(io: IO, options: { json: boolean }): Output {
   const stderrStyle = io.colorStderr ? { dim: (s: string) => `\u001b[2m${s}\u001b[22m`, yellow: (s: string) => `\u001b[33m${s}\u001b[39m` } : { dim: (s: string) => s, yellow: (s: string) => s };
   const output: Output = {
@@ -121,7 +85,18 @@ export function createOutput(io: IO, options: { json: boolean }): Output {
     printJson(value) {
       io.out(`${JSON.stringify(value, null, 2)}\n`);
     },
-    rows: (columns, rowsOptions = {}) => (io.stdoutIsTTY ? tableRows(io, columns, rowsOptions) : tsvRows(io, columns, rowsOptions)),
+    rows<Row>(columns: ReadonlyArray<Column<Row>>, rowsOptions: RowsOptions = {}): Rows<Row> {
+      if (!io.stdoutIsTTY) return tsvRows(io, columns, rowsOptions);
+      // The table's code (and cli-table3, chalk) loads with the first rows a terminal will see.
+      let table: Promise<Rows<Row>> | undefined;
+      return {
+        async add(rows) {
+          if (rows.length === 0) return;
+          table ??= import('./table.js').then(({ tableRows }) => tableRows(io, columns, rowsOptions, styles(io.color), tsvCell));
+          await (await table).add(rows);
+        },
+      };
+    },
     printRows(columns, rows, rowsOptions) {
       return output.rows(columns, rowsOptions).add(rows);
     },
@@ -153,40 +128,6 @@ function tsvRows<Row>(io: IO, columns: ReadonlyArray<Column<Row>>, { label }: Ro
       let text = '';
       for (const row of rows) text += `${label === undefined ? '' : `${label}\t`}${columns.map((c) => tsvCell(c.value(row))).join('\t')}\n`;
       io.out(text);
-    },
-  };
-}
-
-const loadTable = (io: IO) => Promise.all([import('cli-table3'), import('cli-table3/src/utils.js'), styles(io.color)]);
-
-function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, { label, hideEmptyColumns }: RowsOptions): Rows<Row> {
-  let columns = allColumns;
-  let modules: ReturnType<typeof loadTable> | undefined;
-  let widths: number[] | undefined;
-  return {
-    async add(rows) {
-      if (rows.length === 0) return;
-      const [{ default: Table }, { default: { strlen } }, style] = await (modules ??= loadTable(io));
-      if (widths === undefined && hideEmptyColumns) columns = columns.filter((column) => rows.some((row) => column.value(row) !== ''));
-      const cells = rows.map((row) => columns.map((column) => tsvCell(column.value(row))));
-      const widest = (i: number) => cells.reduce((max, row) => Math.max(max, strlen(row[i]!)), 0);
-      const first = widths === undefined;
-      widths ??= fitWidths(
-        columns.map((column, i) => Math.max(strlen(column.header), column.width ?? 0, widest(i))),
-        columns.map((column) => column.shrink),
-        io.columns,
-      );
-      const table = new Table({
-        head: first ? columns.map((column) => style.bold(column.header)) : [],
-        chars: BORDERLESS,
-        style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-        // A column that is never cut widens for a longer value (that row is then out of line) rather than lose it.
-        colWidths: widths.map((width, i) => (columns[i]!.shrink === 'never' ? Math.max(width, widest(i)) : width)),
-        wordWrap: false,
-      });
-      table.push(...cells);
-      const text = table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
-      io.out(`${first && label !== undefined ? '\n' : ''}${text}\n`);
     },
   };
 }

@@ -2,7 +2,8 @@
 // page, column widths kept from the first page, fitted to the terminal's width by narrowing the
 // free-text columns first and never the id; piped, the same rows as tab-separated lines.
 import { describe, expect, it } from 'vitest';
-import { createOutput, fitWidths, type Column } from '../../src/output/index.js';
+import { createOutput, type Column } from '../../src/output/index.js';
+import { fitWidths } from '../../src/output/table.js';
 import { captureIO } from '../cli/helpers.js';
 
 interface Row {
