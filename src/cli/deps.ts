@@ -3,6 +3,7 @@
 import type { ApiClient } from '../api/types.js';
 import type { IO } from '../io/terminal.js';
 import type { Prompter } from '../io/prompter.js';
+import { createApiClient } from '../api/client.js';
 import { createOutput, type Output } from '../output/index.js';
 
 export interface GlobalOptions {
@@ -45,7 +46,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
     globals,
     output: () => (output ??= createOutput(io, { json: globals().json })),
     api: () =>
-      (api ??= import('../api/client.js').then(({ createApiClient }) => createApiClient({ io, globals: globals() }))),
+      (api ??= createApiClient({ io, globals: globals() })),
     prompter: () => import('../io/prompter.js').then(({ createPrompter }) => createPrompter(io)),
     async close() {
       if (api) await (await api.catch(() => undefined))?.close();

@@ -6,7 +6,14 @@ import type { Deps } from '../cli/deps.js';
 import { UsageError } from '../cli/errors.js';
 import { examples } from '../cli/help.js';
 import { parseChoice } from '../cli/parse.js';
-import { checkDomain } from '../config/domain.js';
+import { createApiClient } from '../api/client.js';
+import { warn } from '../api/notices.js';
+import * as input from '../cli/input.js';
+import { checkDomain, parseDomain } from '../config/domain.js';
+import { openToOthers } from '../config/files.js';
+import { configDir, PROFILE_NAME } from '../config/paths.js';
+import * as profiles from '../config/profiles.js';
+import * as resolve from '../config/resolve.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../config/methods.js';
 
 export interface LoginOptions {
@@ -104,17 +111,7 @@ function shellWord(text: string): string {
 export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const globals = deps.globals();
-  const [{ configDir, PROFILE_NAME }, profiles, { parseDomain }, resolve, assertion, { createApiClient }, input, { openToOthers }, { warn }] = await Promise.all([
-    import('../config/paths.js'),
-    import('../config/profiles.js'),
-    import('../config/domain.js'),
-    import('../config/resolve.js'),
-    import('../auth/assertion.js'),
-    import('../api/client.js'),
-    import('../cli/input.js'),
-    import('../config/files.js'),
-    import('../api/notices.js'),
-  ]);
+  const assertion = await import('../auth/assertion.js'); // node:crypto: loaded only by login and signing
   const env = io.env;
   const envValue = (name: string) => resolve.envValue(env, name);
   const dir = configDir(env);

@@ -3,6 +3,11 @@
 import { Command } from 'commander';
 import type { Deps } from '../cli/deps.js';
 import { examples } from '../cli/help.js';
+import { tokenCacheFile } from '../auth/tokens.js';
+import { parseDomain } from '../config/domain.js';
+import { removeIfExists } from '../config/files.js';
+import { configDir } from '../config/paths.js';
+import { readProfiles, removeSecret, unknownProfile } from '../config/profiles.js';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -14,13 +19,6 @@ export function logoutCommand(deps: Deps, run = logoutRun): Command {
 }
 
 export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void> {
-  const [{ configDir }, { readProfiles, removeSecret, unknownProfile }, { parseDomain }, { tokenCacheFile }, { removeIfExists }] = await Promise.all([
-    import('../config/paths.js'),
-    import('../config/profiles.js'),
-    import('../config/domain.js'),
-    import('../auth/tokens.js'),
-    import('../config/files.js'),
-  ]);
   const globals = deps.globals();
   const dir = configDir(deps.io.env);
   const store = readProfiles(dir);

@@ -3,6 +3,10 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/deps.js';
 import { examples } from '../../cli/help.js';
+import { warn } from '../../api/notices.js';
+import { peekClaims } from '../../auth/jwt.js';
+import { readCachedToken, tokenCacheFile } from '../../auth/tokens.js';
+import { resolveCredentials } from '../../config/resolve.js';
 
 export type AuthStatusOptions = Record<string, never>;
 
@@ -21,12 +25,6 @@ function inWords(ms: number): string {
 }
 
 export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
-  const [{ resolveCredentials }, { readCachedToken, tokenCacheFile }, { peekClaims }, { warn }] = await Promise.all([
-    import('../../config/resolve.js'),
-    import('../../auth/tokens.js'),
-    import('../../auth/jwt.js'),
-    import('../../api/notices.js'),
-  ]);
   const globals = deps.globals();
   const resolved = resolveCredentials(deps.io.env, globals.profile);
   for (const warning of resolved.warnings) warn(deps.io, globals.json, warning);
