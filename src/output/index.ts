@@ -14,6 +14,8 @@ export interface Column<Row> {
   shrink?: 'first' | 'never';
   /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
   width?: number;
+  /** A shorter form for people, shown in the terminal's table; tab-separated output keeps `value`. */
+  display?: (row: Row) => string;
 }
 
 export interface RowsOptions {

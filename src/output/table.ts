@@ -58,8 +58,9 @@ export function tableRows<Row>(
       if (rows.length === 0) return;
       const style = await loading;
       const { strlen } = utils;
-      if (widths === undefined && hideEmptyColumns) columns = columns.filter((column) => rows.some((row) => column.value(row) !== ''));
-      const cells = rows.map((row) => columns.map((column) => cell(column.value(row))));
+      const shown = (column: Column<Row>, row: Row) => (column.display ?? column.value)(row);
+      if (widths === undefined && hideEmptyColumns) columns = columns.filter((column) => rows.some((row) => shown(column, row) !== ''));
+      const cells = rows.map((row) => columns.map((column) => cell(shown(column, row))));
       const widest = (i: number) => cells.reduce((max, row) => Math.max(max, strlen(row[i]!)), 0);
       const first = widths === undefined;
       widths ??= fitWidths(

@@ -81,7 +81,12 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
       return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
     },
   },
-  { header: 'CREATED', value: (s) => text(field(s, 'created_at')) },
+  {
+    header: 'CREATED',
+    value: (s) => text(field(s, 'created_at')),
+    // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
+    display: (s) => text(field(s, 'created_at')).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2'),
+  },
 ];
 
 export async function listRun(opts: ListOptions, deps: Deps): Promise<void> {
