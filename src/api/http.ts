@@ -4,7 +4,7 @@
 //
 // It is built on node:http/https rather than undici: importing undici costs about 50 ms per start
 // (its HTTP parser is WebAssembly), node's own client about 5 ms, and idm's start-up is a budget
-// (see docs/cli.md, "Start-up"). One attempt per call: retries belong to `send` in ./retry.ts.
+// (see README, "Start-up"). One attempt per call: retries belong to `send` in ./retry.ts.
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
 import type { Redactor } from './redact.js';

@@ -1,5 +1,5 @@
 // What idm says on stderr besides the final error: warnings, retry waits and --debug traces. One
-// rule (docs/cli.md, "--json on stderr"): with --json every line idm writes on stderr is one JSON
+// rule (README, "--json on stderr"): with --json every line idm writes on stderr is one JSON
 // object, {"warning": ...}, {"wait": ...} or {"debug": ...}, and a failure ends with {"error": ...}
 // (written by main()). Without --json they are words for people. Every warning goes through warn().
 import type { IO } from '../io/terminal.js';

@@ -1,5 +1,5 @@
-// The management client's contract, shared by every command. The implementation (undici, token
-// provider, retries, error mapping) is in ./client.ts and is loaded only when a command calls the API.
+// The management client's contract, shared by every command. The implementation (node:http, token
+// provider, retries, error mapping) is in ./client.ts.
 import { IdmError, type IdmErrorOptions } from '../cli/errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';

@@ -172,7 +172,7 @@ export async function fetchToken(options: {
   };
 }
 
-/** A cached token refused for a missing scope is replaced once it is this old (docs/cli.md, "The token cache"). */
+/** A cached token refused for a missing scope is replaced once it is this old (README, "The token cache"). */
 export const SCOPE_RECHECK_MS = 5 * 60_000;
 
 export interface TokenProviderOptions {

@@ -1,5 +1,5 @@
 // Seeds, generated streams, the control endpoints, HTTPS for the tenant, and close().
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { startSandbox, SeedError, DEFAULT_SEED, DEMO_IDS } from '../../src/sandbox/index.js';
@@ -74,10 +74,8 @@ describe('seed', () => {
   });
 
   it('the seed example of the documentation starts', async () => {
-    // docs/sandbox.md is being merged into the README's Sandbox section: whichever has it.
-    const read = (file: string) => (existsSync(new URL(`../../${file}`, import.meta.url)) ? readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8') : '');
-    const pattern = /#+ Seed format[\s\S]*?```json\n([\s\S]*?)```/;
-    const example = (pattern.exec(read('README.md')) ?? pattern.exec(read('docs/sandbox.md')))![1]!;
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const example = /#+ Seed format[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)![1]!;
     const documented = await startSandbox({ seed: JSON.parse(example) });
     try {
       expect(documented.stats()).toMatchObject({ streams: 2, connections: 3 });
