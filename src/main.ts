@@ -133,12 +133,19 @@ function report(error: unknown, io: IO, json: boolean, debug: boolean, command: 
   return print(unexpected, io, json);
 }
 
+/** An error is one or two lines: a message that quotes a huge pasted value is cut, not echoed whole. */
+const MAX_MESSAGE = 1000;
+function clip(text: string): string {
+  return text.length <= MAX_MESSAGE ? text : `${text.slice(0, MAX_MESSAGE)}… (${text.length - MAX_MESSAGE} more characters)`;
+}
+
 function print(error: IdmError, io: IO, json: boolean): number {
   if (json) {
-    io.err(`${JSON.stringify(error.toJSON())}\n`);
+    const { error: body } = error.toJSON();
+    io.err(`${JSON.stringify({ error: { ...body, message: clip(error.message) } })}\n`);
   } else {
-    io.err(`Error: ${error.message}\n`);
-    if (error.hint) io.err(`${error.hint}\n`);
+    io.err(`Error: ${clip(error.message)}\n`);
+    if (error.hint) io.err(`${clip(error.hint)}\n`);
   }
   return error.exitCode;
 }

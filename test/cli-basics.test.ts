@@ -73,6 +73,14 @@ describe('idm as a process', () => {
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^Usage: idm/);
   });
+
+  it('cuts a message that quotes a huge pasted value instead of echoing it whole', async () => {
+    const huge = 'x'.repeat(50_000);
+    const result = await runIdm(['streams', 'test', huge, '--event-type', 'user.created'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.length).toBeLessThan(2_500);
+    expect(result.stderr).toMatch(/… \(\d+ more characters\)/);
+  });
 });
 
 describe('help of every command', () => {
