@@ -68,21 +68,32 @@ const REASONS: Record<number, string> = {
   504: 'Gateway Timeout',
 };
 
-/** When the rate limit resets: X-RateLimit-Reset (Unix seconds) or Retry-After (seconds or a date). */
+/** Milliseconds the server asked us to wait: Retry-After (seconds) and X-RateLimit-Reset (Unix seconds), the later of the two. */
+export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
+  const waits: number[] = [];
+  const retryAfter = headers['retry-after']?.trim();
+  if (retryAfter && /^\d+(\.\d+)?$/.test(retryAfter)) waits.push(Number(retryAfter) * 1000);
+  else if (retryAfter && Number.isFinite(Date.parse(retryAfter))) waits.push(Date.parse(retryAfter) - now);
+  // A repeated header arrives joined with ", ": the last one wins. Seconds; tolerate milliseconds.
+  const resetText = headers['x-ratelimit-reset']?.split(',').at(-1)?.trim();
+  const reset = Number(resetText);
+  if (resetText && Number.isFinite(reset) && reset > 0) {
+    const resetMs = reset > 1e12 ? reset : reset * 1000;
+    // Against the server's own clock (its Date header) when ours is off by more than a second or two,
+    // so that a skewed local clock does not make idm wait for minutes, or not at all. Date has whole
+    // seconds: close clocks are better compared with the local one.
+    const serverNow = Date.parse(headers.date ?? '');
+    const skewed = Number.isFinite(serverNow) && Math.abs(serverNow - now) > 2_000;
+    waits.push(resetMs - (skewed ? serverNow : now));
+  }
+  return waits.length ? Math.max(0, ...waits) : undefined;
+}
+
+/** When the limit resets: the same reading of the headers as the retry policy's wait. */
 export function rateLimitReset(headers: Record<string, string>, now = Date.now()): Date | undefined {
-  // A repeated header arrives joined with ", ": the last one wins.
-  const reset = Number(headers['x-ratelimit-reset']?.split(',').at(-1));
-  if (headers['x-ratelimit-reset'] && Number.isFinite(reset) && reset > 0) {
-    // Seconds per the service; tolerate milliseconds from a proxy.
-    return new Date(reset > 1e12 ? reset : reset * 1000);
-  }
-  const retryAfter = headers['retry-after'];
-  if (retryAfter) {
-    if (/^\d+(\.\d+)?$/.test(retryAfter.trim())) return new Date(now + Number(retryAfter) * 1000);
-    const date = Date.parse(retryAfter);
-    if (Number.isFinite(date)) return new Date(date);
-  }
-  return undefined;
+  const wait = serverWaitMs(headers, now);
+  // Whole seconds, as the service counts them.
+  return wait === undefined ? undefined : new Date(Math.ceil((now + wait) / 1000) * 1000);
 }
 
 const GLOBAL_LIMIT = /global limit has been reached/i;

@@ -11,7 +11,7 @@
 // - At most 3 attempts per request, and at most --max-wait seconds of waiting in a whole run (one
 //   budget shared by every request, so that `--all` over many pages stays bounded too). A wait that
 //   would go beyond it is not started: idm fails at once with the reset time.
-import { errorFromAnswer, isRateLimited, NetworkError, type FailureContext } from './errors.js';
+import { errorFromAnswer, isRateLimited, NetworkError, serverWaitMs, type FailureContext } from './errors.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 import type { IO } from '../io/terminal.js';
 import { notice } from './notices.js';
@@ -66,28 +66,6 @@ interface Decision {
   what: string;
   rateLimited: boolean;
 }
-
-/** Milliseconds the server asked us to wait: Retry-After (seconds) and X-RateLimit-Reset (Unix seconds), the later of the two. */
-export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
-  const waits: number[] = [];
-  const retryAfter = headers['retry-after']?.trim();
-  if (retryAfter && /^\d+(\.\d+)?$/.test(retryAfter)) waits.push(Number(retryAfter) * 1000);
-  else if (retryAfter && Number.isFinite(Date.parse(retryAfter))) waits.push(Date.parse(retryAfter) - now);
-  // A repeated header arrives joined with ", ": the last one wins. Seconds; tolerate milliseconds.
-  const resetText = headers['x-ratelimit-reset']?.split(',').at(-1)?.trim();
-  const reset = Number(resetText);
-  if (resetText && Number.isFinite(reset) && reset > 0) {
-    const resetMs = reset > 1e12 ? reset : reset * 1000;
-    // Against the server's own clock (its Date header) when ours is off by more than a second or two,
-    // so that a skewed local clock does not make idm wait for minutes, or not at all. Date has whole
-    // seconds: close clocks are better compared with the local one.
-    const serverNow = Date.parse(headers.date ?? '');
-    const skewed = Number.isFinite(serverNow) && Math.abs(serverNow - now) > 2_000;
-    waits.push(resetMs - (skewed ? serverNow : now));
-  }
-  return waits.length ? Math.max(0, ...waits) : undefined;
-}
-
 function backoffMs(attempt: number, random: () => number): number {
   return random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
 }

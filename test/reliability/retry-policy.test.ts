@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { errorFromNetwork, NetworkError, RateLimitError, type FailureContext } from '../../src/api/errors.js';
 import { createTransport } from '../../src/api/http.js';
 import { Redactor } from '../../src/api/redact.js';
-import { announcingWait, retryBudget, retryDecision, send, serverWaitMs, type SendPolicy, type WaitNotice } from '../../src/api/retry.js';
+import { rateLimitReset, serverWaitMs } from '../../src/api/errors.js';
+import { announcingWait, retryBudget, retryDecision, send, type SendPolicy, type WaitNotice } from '../../src/api/retry.js';
 import { ApiError } from '../../src/api/types.js';
 import { fakeServer, json, type Handler } from '../cli/fake-server.js';
 import { captureIO } from '../cli/helpers.js';
@@ -75,6 +76,13 @@ describe('how long to wait', () => {
     expect(serverWaitMs({}, NOW)).toBeUndefined();
   });
 
+  it('reports the reset time the wait was measured with (the later header), so the hint cannot contradict the refusal', () => {
+    const headers = { 'retry-after': '30', 'x-ratelimit-reset': seconds(NOW + 1_000) };
+    expect(rateLimitReset(headers, NOW)?.getTime()).toBe(Math.ceil((NOW + 30_000) / 1000) * 1000);
+    const skewed = { 'x-ratelimit-reset': seconds(NOW + 600_000 + 5_000), date: new Date(NOW + 600_000).toUTCString() };
+    expect(rateLimitReset(skewed, NOW)?.getTime()).toBe(Math.ceil((NOW + 5_000) / 1000) * 1000);
+  });
+
   it('backs off faults exponentially with full jitter, capped', () => {
     const answer = { response: { status: 503, headers: {}, text: '' } };
     expect(retryDecision(answer, 1, true, () => 1, NOW)?.waitMs).toBe(500);
@@ -111,8 +119,12 @@ describe('rate limits (any method)', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.exitCode).toBe(5);
     expect(error.message).toMatch(/^Rate limited by 127\.0\.0\.1:\d+ while trying to list event streams \(429 too_many_requests: Global limit has been reached\), still after 3 attempts\.$/);
-    expect(error.hint).toContain(new Date(reset).toISOString().replace('.000Z', 'Z'));
-    expect(error.toJSON().error).toMatchObject({ status: 429, resetAt: new Date(reset).toISOString(), exitCode: 5 });
+    // The scripted server's clock (its Date header) is the test's NOW: the reset is read against it and
+    // reported on this machine's clock, one second from now.
+    expect(error.hint).toMatch(/^The limit resets at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in [12] s\)/);
+    expect(error.toJSON().error).toMatchObject({ status: 429, exitCode: 5 });
+    expect(Date.parse(error.toJSON().error.resetAt as string) - Date.now()).toBeGreaterThan(-1_000);
+    expect(Date.parse(error.toJSON().error.resetAt as string) - Date.now()).toBeLessThanOrEqual(2_000);
   });
 
   it('a reset beyond --max-wait: no waiting at all, exit 5 at once saying so', async () => {
@@ -123,7 +135,8 @@ describe('rate limits (any method)', () => {
     expect(waits).toEqual([]);
     expect(error.exitCode).toBe(5);
     expect(error.hint).toContain('later than --max-wait allows (60 s)');
-    expect(error.toJSON().error).toMatchObject({ resetAt: new Date(reset).toISOString() });
+    expect(error.hint).toMatch(/\(in 9[01] s\)/);
+    expect(Math.abs(Date.parse(error.toJSON().error.resetAt as string) - (Date.now() + 90_000))).toBeLessThan(2_000);
   });
 
   it('one budget for the whole run: what one request waited, the next cannot', async () => {
