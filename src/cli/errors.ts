@@ -57,6 +57,14 @@ export class UsageError extends IdmError {
   }
 }
 
+/** A no at a confirmation: nothing was done, and the exit code says so as for Ctrl-C (130). */
+export class CancelledError extends IdmError {
+  constructor(message = 'Cancelled: nothing was sent.', hint?: string) {
+    super(message, { exitCode: ExitCode.Interrupted, code: 'cancelled', hint });
+    this.name = 'CancelledError';
+  }
+}
+
 /** Ctrl-C at a prompt or during a request. */
 export class InterruptedError extends IdmError {
   constructor() {

@@ -3,7 +3,7 @@
 // scripts every value comes from flags, files or the environment. A secret is never a flag's value.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../cli/deps.js';
-import { UsageError } from '../cli/errors.js';
+import { CancelledError, UsageError } from '../cli/errors.js';
 import { examples } from '../cli/help.js';
 import { parseChoice } from '../cli/parse.js';
 import { createApiClient } from '../api/client.js';
@@ -181,7 +181,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       );
     }
     if (!(await (prompter ?? (await deps.prompter())).confirm(`Replace the default profile "${name}" (${was}) with client ${clientId} at ${tenant.host}?`, { default: false }))) {
-      throw new UsageError(`Profile "${name}" was left as it is.`, `To add a profile instead: ${add}`);
+      throw new CancelledError(`Cancelled: profile "${name}" was left as it is.`, `To add a profile instead: ${add}`);
     }
   }
 

@@ -176,7 +176,7 @@ describe('idm login without --profile: the default profile is replaced only on p
     const no = scripted({ 'Replace the default profile': 'no' });
     const declined = await login(flags, { tty: true, prompter: no });
     expect(no.asked).toEqual([`Replace the default profile "default" (client ${reader.clientId} at ${new URL(sandbox().url).host}) with client ${admin.clientId} at ${new URL(sandbox().url).host}?`]);
-    expect(declined.error?.exitCode).toBe(2);
+    expect(declined.error?.exitCode).toBe(130); // cancelled at a confirmation, as in the provisioning wizard
     expect(declined.error?.hint).toBe(`To add a profile instead: idm login --profile NAME --domain ${sandbox().url} --client-id ${admin.clientId}`);
     expect(config().profiles.default.clientId).toBe(reader.clientId);
 

@@ -4,8 +4,7 @@
 // for both synchronization settings. It ends with a summary and a confirmation: nothing is sent
 // before that, and Ctrl-C at any step (InterruptedError, exit 130) sends nothing.
 import type { Deps } from '../../cli/deps.js';
-import { IdmError } from '../../cli/errors.js';
-import { ExitCode } from '../../cli/exit-codes.js';
+import { CancelledError } from '../../cli/errors.js';
 import { capitalize } from '../../cli/help.js';
 import { ApiError } from '../../api/types.js';
 import type { Prompter } from '../../io/prompter.js';
@@ -60,7 +59,7 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
   for (const line of mappingSummary(body.mapping, initial)) say(`  ${line}`);
   say();
   if (!(await prompter.confirm(`Create directory provisioning for ${connectionId}?`, { default: true }))) {
-    throw new IdmError('Cancelled: nothing was sent.', { exitCode: ExitCode.Interrupted, code: 'cancelled' });
+    throw new CancelledError();
   }
   return { connectionId, body };
 }
