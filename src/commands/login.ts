@@ -118,7 +118,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const store = profiles.readProfiles(dir);
   // Without --profile (or IDM_PROFILE), login writes the default profile, `default` when there is none.
   const explicit = globals.profile;
-  const name = explicit ?? (store.defaultProfile && store.profiles[store.defaultProfile] ? store.defaultProfile : 'default');
+  const name = profiles.selectedProfileName(store, explicit);
   if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile "${name}" is not a valid profile name.`, 'Use letters, digits, dot, dash and underscore (at most 64).');
   const existing = store.profiles[name];
 

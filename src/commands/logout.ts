@@ -7,7 +7,7 @@ import { tokenCacheFile } from '../auth/tokens.js';
 import { parseDomain } from '../config/domain.js';
 import { removeIfExists } from '../config/files.js';
 import { configDir } from '../config/paths.js';
-import { readProfiles, removeSecret, unknownProfile } from '../config/profiles.js';
+import { readProfiles, removeSecret, selectedProfileName, unknownProfile } from '../config/profiles.js';
 
 export type LogoutOptions = Record<string, never>;
 
@@ -22,7 +22,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const globals = deps.globals();
   const dir = configDir(deps.io.env);
   const store = readProfiles(dir);
-  const name = globals.profile ?? store.defaultProfile ?? 'default';
+  const name = selectedProfileName(store, globals.profile);
   const profile = store.profiles[name];
   if (!profile && globals.profile !== undefined) throw unknownProfile(store, name);
   const removedSecret = removeSecret(dir, name);

@@ -66,6 +66,15 @@ export function readProfiles(dir: string): ProfileStore {
   };
 }
 
+/**
+ * The profile a command works on: the one named with --profile (or IDM_PROFILE), else the default
+ * profile while it exists, else `default`. Every command, login included, decides it here.
+ */
+export function selectedProfileName(store: ProfileStore, flag: string | undefined): string {
+  if (flag !== undefined) return flag;
+  return store.defaultProfile && store.profiles[store.defaultProfile] ? store.defaultProfile : 'default';
+}
+
 /** A profile picked with --profile (or IDM_PROFILE) that does not exist: the same error, exit 4, for every command. */
 export function unknownProfile(store: ProfileStore, name: string): IdmError {
   const known = Object.keys(store.profiles).sort();

@@ -9,7 +9,7 @@ import { parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import type { Warning } from '../api/notices.js';
 import { configDir, credentialsFile } from './paths.js';
-import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, unknownProfile } from './profiles.js';
+import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -78,7 +78,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   const dir = configDir(env);
   const store = readProfiles(dir);
   const warnings: Warning[] = [];
-  const name = profileFlag ?? store.defaultProfile ?? 'default';
+  const name = selectedProfileName(store, profileFlag);
   const profile = store.profiles[name];
 
   const envDomain = envValue(env, 'IDM_DOMAIN');

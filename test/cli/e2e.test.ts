@@ -2,7 +2,7 @@
 // as JSON through jq, --all, the error paths with their exit codes and --json error objects, --debug,
 // damaged settings files, and a final sweep that no secret ever appeared in any output.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, runIdm, type RunResult } from '../helpers/cli.js';
@@ -61,6 +61,16 @@ describe('idm as a process against the sandbox', () => {
     const lines = list.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(20);
     expect(lines.every((line) => /^est_\w{22}\t[^\t]+\t(enabled|disabled)\t\w+ [^\t]+\t[\w.,]+\t\d{4}-/.test(line))).toBe(true);
+  });
+
+  it('a default profile that no longer exists: every command, login included, works on `default`', async () => {
+    const fresh = await loggedIn('reader');
+    const file = join(fresh, 'config.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), defaultProfile: 'gone' }));
+    expect((await idm(['streams', 'list', '--take', '1'], { dir: fresh })).code).toBe(0);
+    const logout = await idm(['logout'], { dir: fresh });
+    expect(logout.code).toBe(0);
+    expect(existsSync(join(fresh, 'credentials', 'default.json'))).toBe(false);
   });
 
   it('the second run makes no token request', async () => {
