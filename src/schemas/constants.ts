@@ -36,11 +36,8 @@ export const CLOUD_REGIONS = [
   'il-central-1', 'me-central-1', 'me-south-1', 'mx-central-1', 'sa-east-1', 'us-gov-east-1',
   'us-gov-west-1', 'us-east-1', 'us-east-2', 'us-west-1', 'us-west-2',
 ] as const;
-export type CloudRegion = (typeof CLOUD_REGIONS)[number];
 
 export const STREAM_STATUSES = ['enabled', 'disabled'] as const;
-export const DESTINATION_TYPES = ['webhook', 'eventbus', 'action'] as const;
-export const WEBHOOK_AUTH_METHODS = ['basic', 'bearer', 'custom_header'] as const;
 export const SYNC_GROUPS = ['all', 'off', 'selected'] as const;
 export type SyncGroups = (typeof SYNC_GROUPS)[number];
 

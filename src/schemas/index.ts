@@ -232,10 +232,8 @@ export const TokenResponseSchema = z.looseObject({
 });
 
 export type EventStream = z.infer<typeof EventStreamSchema>;
-export type EventStreamCreate = z.infer<typeof EventStreamCreateSchema>;
 export type TestDelivery = z.infer<typeof TestDeliverySchema>;
 export type ProvisioningConfig = z.infer<typeof ProvisioningConfigSchema>;
-export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;
 
 /** One line per problem, each naming the field: `destination.configuration.webhook_endpoint: must begin with https://`. */
 export function describeIssues(error: z.ZodError, prefix = ''): string {

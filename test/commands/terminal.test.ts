@@ -29,12 +29,12 @@ function open(h: Harness, args: string[], as: 'admin' | 'reader' = 'admin'): Ter
 
 /** Keeps the default mapping and both settings' defaults, up to the confirmation; returns the screen. */
 async function toConfirmation(t: Terminal): Promise<string> {
-    await t.waitFor('What next?');
-    t.keys('Enter');
-    await t.waitFor('Synchronize users automatically');
-    t.keys('Enter');
-    await t.waitFor('Group synchronization');
-    t.keys('Enter');
+  await t.waitFor('What next?');
+  t.keys('Enter');
+  await t.waitFor('Synchronize users automatically');
+  t.keys('Enter');
+  await t.waitFor('Group synchronization');
+  t.keys('Enter');
   return t.waitFor('Create directory provisioning');
 }
 
