@@ -1,150 +1,203 @@
-// The management client every command uses: resolves the credentials (flags > environment >
-// profile), gets a token through the cache, and sends JSON requests with the bearer header, a
-// User-Agent and a timeout. Failures become typed ApiErrors in ./errors.ts; a 401 on a token from
-// the cache drops it and retries once with a new one.
-import type { GlobalOptions } from '../cli/deps.js';
-import { createTokenProvider, type TokenProvider } from '../auth/tokens.js';
-import { resolveCredentials, type Resolved } from '../config/resolve.js';
-import type { IO } from '../io/terminal.js';
+// The management client under every command: gets a token through the token source, sends JSON
+// requests with the bearer header, a User-Agent and a timeout under the one retry policy
+// (./retry.ts), maps failures to typed errors (./errors.ts), and reads answers as received.
+// It takes plain settings, never the CLI's flags; ./management/ is the typed client built on it.
+import { createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
+import { peekClaims } from '../auth/jwt.js';
+import type { Resolved } from '../config/resolve.js';
+import type { ApiError, Warning } from '../core/errors.js';
+import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
-import { UsageError } from '../cli/errors.js';
-import { checkPem, readTextFile } from '../cli/input.js';
-import { createTransport, type HttpResponse, type TransportOptions } from './http.js';
-import { announcingWait, retryBudget, send, type SendPolicy } from './retry.js';
-import { notice, warn } from './notices.js';
+import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
 import { Redactor } from './redact.js';
-import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
-import { USER_AGENT } from '../cli/version.js';
+import { exchange, MAX_ATTEMPTS, retryBudget, send, type SendPolicy, type WaitReporter } from './retry.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
 
-// The retry policy lives in ./retry.ts (shared with the token provider); send() is the one seam.
-export { send, type SendPolicy } from './retry.js';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface ManagementClient extends ApiClient {
-  readonly resolved: Resolved;
-  readonly tokens: TokenProvider;
+export interface ApiSettings {
+  credentials: Resolved;
+  /** Per request. */
+  timeoutMs: number;
+  /** Waiting for rate limits and retries in the whole run. */
+  maxWaitMs: number;
+  tls?: TlsMaterial;
+  /** --debug traces (secrets masked); undefined when off. */
+  debug?: (text: string) => void;
+  /** Announces and performs waits (a countdown at a terminal); default: silent. */
+  onWait?: WaitReporter;
+  /** A stop (Ctrl-C, SIGTERM): requests and waits end with its reason. */
+  signal?: AbortSignal;
+  /** The token cache cannot be used this run (said once). */
+  onCacheProblem?: (warning: Warning) => void;
+  /** Answers larger than this are a bad answer (default: http.ts MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
-export interface ClientSettings {
-  io: IO;
-  globals: GlobalOptions;
-  /** Already-resolved credentials (login verifies new ones); default: resolve from profile and env. */
-  resolved?: Resolved;
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+/** One operation of the management interface, as the typed client describes it. */
+export interface Operation {
+  method: HttpMethod;
+  /** Below the base URL (`https://<domain>/api/v2`), built with api/path.ts apiPath. */
+  path: string;
+  /** Arrays are sent as repeated parameters. */
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** What the request does, as a verb phrase for messages: "list event streams". */
+  action: string;
+  /** The scope the operation needs, named when the answer is 403. */
+  scope?: string;
+  /** Advice for particular statuses, e.g. `{ 400: 'Check --from ...' }`. */
+  hints?: Partial<Record<number, string>>;
+  /** See retry.ts exchange(): a retried POST answered 409 is read back and compared. */
+  readBack?: () => Promise<unknown | undefined>;
 }
 
-export async function createApiClient(settings: ClientSettings): Promise<ManagementClient> {
-  const { io, globals } = settings;
-  const resolved = settings.resolved ?? resolveCredentials(io.env, globals.profile);
-  for (const warning of resolved.warnings) warn(io, globals.json, warning);
+export interface ApiResponse {
+  status: number;
+  /** Header names in lower case. */
+  headers: Record<string, string>;
+  /** The JSON body as received (unknown fields kept); undefined for an empty 2xx answer. */
+  body: unknown;
+}
+
+export interface ApiClient {
+  /** `https://tenant.example.com/api/v2`. */
+  readonly baseUrl: string;
+  readonly credentials: Resolved;
+  readonly tokens: TokenSource;
+  request(operation: Operation): Promise<ApiResponse>;
+  /** A 2xx answer that cannot be read as the operation's answer. */
+  badAnswer(operation: Operation, status: number, problem: string): ApiError;
+  close(): Promise<void>;
+}
+
+export function createApiClient(settings: ApiSettings): ApiClient {
+  const { credentials, signal } = settings;
   const redactor = new Redactor();
-  redactor.add(resolved.client?.clientSecret);
-  const tls = await tlsSettings(globals, redactor);
-  const transport = createTransport({ redactor, tls, debug: globals.debug ? (text) => notice(io, globals.json, 'debug', text.trimEnd(), text) : undefined });
-  const timeoutMs = (globals.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+  redactor.add(credentials.client?.clientSecret);
+  redactor.add(credentials.client?.privateKeyPem);
+  redactor.add(credentials.accessToken);
+  redactor.add(settings.tls?.key);
+  const transport = createTransport({ redactor, tls: settings.tls, debug: settings.debug, signal, maxBodyBytes: settings.maxBodyBytes });
   // One budget of waiting for the whole run (token and management requests alike).
-  const budget = retryBudget((globals.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000);
-  const wait = announcingWait(io, globals.json);
-  const tokens = createTokenProvider({
-    transport,
-    redactor,
-    tenant: resolved.tenant,
-    dir: resolved.dir,
-    policy: { timeoutMs, idempotent: true, budget, wait },
-    client: resolved.client,
-    accessToken: resolved.accessToken,
-    fixCredentials: resolved.fixCredentials,
-  });
-  const baseUrl = `${resolved.tenant.base}/api/v2`;
+  const budget = retryBudget(settings.maxWaitMs);
+  const policy = (idempotent: boolean): SendPolicy => ({ timeoutMs: settings.timeoutMs, budget, wait: settings.onWait, signal, idempotent });
+  const { tenant } = credentials;
+  const baseUrl = `${tenant.base}/api/v2`;
 
-  async function request<T>(options: RequestOptions): Promise<ApiResponse<T>> {
-    const url = new URL(`${baseUrl}${options.path}`);
-    for (const [key, value] of Object.entries(options.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
+  const fetchToken: FetchToken = async (request) => {
+    for (const secret of request.secrets) redactor.add(secret);
     const context: FailureContext = {
-      endpoint: 'management',
-      action: options.action ?? `${options.method} ${options.path}`,
-      host: resolved.tenant.host,
-      scope: options.scope,
-      clientId: resolved.client?.clientId,
-      tokenSource: tokens.source,
-      fixCredentials: resolved.fixCredentials,
-      hints: options.hints,
+      endpoint: 'token',
+      action: 'get an access token',
+      host: tenant.host,
+      clientId: credentials.client?.clientId,
+      fixCredentials: credentials.fixCredentials,
       redact: (text) => redactor.text(text),
     };
-    const policy: SendPolicy = { timeoutMs, budget, wait, idempotent: options.method === 'GET' };
-    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const attempt = async (): Promise<{ response: HttpResponse; token: string }> => {
-      const token = await tokens.get();
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
-      if (body !== undefined) headers['content-type'] = 'application/json';
-      return { response: await send(transport, { method: options.method, url, headers, body }, context, policy), token };
-    };
-
-    let { response, token } = await attempt();
-    // A refused cached token (expired early, revoked, rotated keys): dropped, one new token, one retry.
-    if (response.status === 401 && tokens.invalidate(token)) {
-      ({ response, token } = await attempt());
-      if (response.status === 401) tokens.invalidate(token);
+    // Retried like a GET: asking again for a token changes nothing (but counts against the quota).
+    const response = await send(transport, { method: 'POST', url: request.url, headers: request.headers, body: request.body, secretAnswer: true }, context, policy(true));
+    if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
+    let body: Record<string, unknown> | undefined;
+    try {
+      body = JSON.parse(response.text) as Record<string, unknown>;
+    } catch {
+      throw badAnswer(context, response.status, 'a body that is not JSON');
     }
-    // A token minted before the client got a new scope lacks it until it expires: see scopeRefused.
-    if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.scopeRefused(token);
+    const accessToken = body?.access_token;
+    if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
+    redactor.add(accessToken);
+    // expires_in is set per API: never assume a day. Without it, the token's own exp, else one minute.
+    let expiresIn = typeof body!.expires_in === 'number' && body!.expires_in > 0 ? body!.expires_in : undefined;
+    if (expiresIn === undefined) {
+      const exp = peekClaims(accessToken)?.exp;
+      expiresIn = typeof exp === 'number' ? Math.max(0, exp - Date.now() / 1000) : 60;
+    }
+    return {
+      accessToken,
+      tokenType: typeof body!.token_type === 'string' ? body!.token_type : 'Bearer',
+      expiresIn,
+      scope: typeof body!.scope === 'string' ? body!.scope : undefined,
+    };
+  };
+
+  const tokens = createTokenSource({
+    tenant,
+    dir: credentials.dir,
+    client: credentials.client,
+    accessToken: credentials.accessToken,
+    fetchToken,
+    // A process fetching a token is bounded by its attempts and its waits; the others wait that long.
+    holdMs: MAX_ATTEMPTS * settings.timeoutMs + settings.maxWaitMs,
+    signal,
+    onCacheProblem: settings.onCacheProblem,
+  });
+
+  const contextOf = (operation: Operation): FailureContext => ({
+    endpoint: 'management',
+    action: operation.action,
+    host: tenant.host,
+    scope: operation.scope,
+    clientId: credentials.client?.clientId,
+    tokenSource: tokens.source,
+    fixCredentials: credentials.fixCredentials,
+    hints: operation.hints,
+    redact: (text) => redactor.text(text),
+  });
+
+  async function request(operation: Operation): Promise<ApiResponse> {
+    const url = new URL(`${baseUrl}${operation.path}`);
+    // The last guard of api/path.ts: nothing in the path was resolved away.
+    if (url.pathname !== `/api/v2${operation.path.split('?')[0]}`) throw new Error(`request path ${operation.path} does not stay a path of the management interface`);
+    for (const [key, value] of Object.entries(operation.query ?? {})) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, item);
+      else url.searchParams.set(key, String(value));
+    }
+    const context = contextOf(operation);
+    const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
+    // GET, PUT and DELETE change nothing more when repeated; POST and PATCH are sent again only when
+    // they cannot have reached the server (retry.ts).
+    const sendPolicy = policy(operation.method === 'GET' || operation.method === 'PUT' || operation.method === 'DELETE');
+    const result = await exchange({
+      tokens,
+      readBack: operation.readBack,
+      attempt: (token) => {
+        const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
+        if (body !== undefined) headers['content-type'] = 'application/json';
+        return send(transport, { method: operation.method, url, headers, body }, context, sendPolicy);
+      },
+    });
+    if ('readBack' in result) return { status: 200, headers: {}, body: result.readBack };
+    const { response } = result;
     if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
-    return { status: response.status, headers: response.headers, body: parseBody<T>(response, context) };
+    return { status: response.status, headers: response.headers, body: parseBody(response, context) };
   }
 
   return {
     baseUrl,
-    resolved,
+    credentials,
     tokens,
     request,
+    badAnswer: (operation, status, problem) => badAnswer(contextOf(operation), status, problem),
     async close() {
       transport.close();
     },
   };
 }
 
-/**
- * --ca-file, --client-cert and --client-key (or IDM_CA_FILE, IDM_CLIENT_CERT, IDM_CLIENT_KEY), read and
- * checked whenever given (they apply to HTTPS tenants). The CA is added to Node's own roots (NODE_EXTRA_CA_CERTS works too); certificate
- * verification is never turned off. The key is a secret: only ever a path, never printed.
- */
-async function tlsSettings(globals: GlobalOptions, redactor: Redactor): Promise<TransportOptions['tls']> {
-  const { caFile, clientCert, clientKey } = globals;
-  if (caFile === undefined && clientCert === undefined && clientKey === undefined) return undefined;
-  if ((clientCert === undefined) !== (clientKey === undefined)) {
-    throw new UsageError(
-      `${clientCert === undefined ? '--client-key' : '--client-cert'} needs ${clientCert === undefined ? '--client-cert' : '--client-key'} too.`,
-      'Mutual TLS takes both: the certificate (--client-cert, IDM_CLIENT_CERT) and its private key (--client-key, IDM_CLIENT_KEY).',
-    );
-  }
-  const read = (flag: string, variable: string, path: string, kind: 'certificate' | 'private key'): string => {
-    const hint = `Give the path of a PEM ${kind} file.`;
-    return checkPem(`${flag} (${variable})`, path, readTextFile(`${flag} (${variable})`, path, hint), kind, hint);
-  };
-  const settings: NonNullable<TransportOptions['tls']> = {};
-  if (caFile !== undefined) {
-    const { rootCertificates } = await import('node:tls');
-    settings.ca = [...rootCertificates, read('--ca-file', 'IDM_CA_FILE', caFile, 'certificate')];
-  }
-  if (clientCert !== undefined && clientKey !== undefined) {
-    settings.cert = read('--client-cert', 'IDM_CLIENT_CERT', clientCert, 'certificate');
-    settings.key = read('--client-key', 'IDM_CLIENT_KEY', clientKey, 'private key');
-    redactor.add(settings.key);
-  }
-  return settings;
-}
-
-/** JSON bodies as received (unknown fields kept); 204 and empty bodies are undefined. */
-function parseBody<T>(response: HttpResponse, context: FailureContext): T {
+/** JSON bodies as received (unknown fields kept); 204 and empty 2xx bodies are undefined. */
+function parseBody(response: HttpResponse, context: FailureContext): unknown {
   if (response.text.trim() === '') {
-    if (response.status === 204 || response.status === 202 || response.status === 201) return undefined as T;
+    if (response.status === 204 || response.status === 202 || response.status === 201) return undefined;
     throw badAnswer(context, response.status, 'an empty body');
   }
   try {
-    return JSON.parse(response.text) as T;
+    return JSON.parse(response.text);
   } catch {
     throw badAnswer(context, response.status, response.text.length > 0 && /^\s*[{[]/.test(response.text) ? 'truncated or invalid JSON' : 'a body that is not JSON');
   }

@@ -2,8 +2,10 @@
 // interface's `{statusCode, error, message, errorCode}`, the token endpoint's `{error,
 // error_description}`, bodies that are not JSON at all, and network errors. Each message says what
 // failed, the server's own words and status, and what to do; the exit code follows the documented table.
-import { ExitCode, type ExitCodeValue } from '../cli/exit-codes.js';
-import { ApiError } from './types.js';
+import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
+import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+
+export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 
 export interface FailureContext {
   endpoint: 'management' | 'token';
@@ -25,26 +27,6 @@ export interface FailureContext {
   hints?: Partial<Record<number, string>>;
   /** Masks the secrets idm knows of (Redactor.text): a server may quote one in its error message. */
   redact?: (text: string) => string;
-}
-
-/** A failure before any answer arrived. `requestSent` false means the server cannot have seen it. */
-export class NetworkError extends ApiError {
-  readonly requestSent: boolean;
-  constructor(message: string, options: ConstructorParameters<typeof ApiError>[1] & { requestSent: boolean }) {
-    super(message, options);
-    this.name = 'NetworkError';
-    this.requestSent = options.requestSent;
-  }
-}
-
-export class RateLimitError extends ApiError {
-  /** When the limit resets, if the server said. */
-  readonly resetAt: Date | undefined;
-  constructor(message: string, options: ConstructorParameters<typeof ApiError>[1] & { resetAt?: Date }) {
-    super(message, options);
-    this.name = 'RateLimitError';
-    this.resetAt = options.resetAt;
-  }
 }
 
 export interface ErrorAnswer {
@@ -169,8 +151,8 @@ function hintFor(status: number, words: ServerWords, context: FailureContext, sc
 /** How a request fared under the retry policy, for the message of the answer idm gave up on. */
 export interface RetryInfo {
   attempts: number;
-  /** Set when the next wait would have gone beyond --max-wait (its value in seconds). */
-  beyondMaxWaitSeconds?: number;
+  /** Set when idm gave up because the wait would have gone beyond --max-wait: what was left of it, and its whole. */
+  beyondMaxWait?: { leftSeconds: number; maxSeconds: number };
 }
 
 export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo): ApiError {
@@ -179,14 +161,15 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const words = serverWords(answer);
   if (words.message !== undefined && context.redact) words.message = context.redact(words.message);
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
-  const said = words.message ?? (words.json ? undefined : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
+  const said = words.message ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   const statusText = `${status}${code ? ` ${code}` : ''}`;
 
   if (isRateLimited(answer)) {
     const resetAt = rateLimitReset(answer.headers);
     const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) : undefined;
     const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
-    const beyond = retry?.beyondMaxWaitSeconds === undefined ? '' : `, later than --max-wait allows (${retry.beyondMaxWaitSeconds} s)`;
+    const budget = retry?.beyondMaxWait;
+    const beyond = budget === undefined ? '' : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;
     const again = beyond ? 'run again after that, or allow a longer wait with --max-wait SECONDS.' : 'run again after that.';
     return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said})${still}.`, {
       attempts: retry?.attempts,
@@ -266,6 +249,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       code: 'timeout',
       hint: 'Try again, or allow longer with --timeout SECONDS (IDM_TIMEOUT).',
       requestSent: true,
+      what: 'no answer in time',
       cause: error,
     });
   }
@@ -277,6 +261,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       code: 'tls',
       hint: 'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).',
       requestSent: false,
+      what: 'the TLS connection was refused',
       cause: error,
     });
   }
@@ -286,6 +271,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       code: 'tls',
       hint: "If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); verification is never turned off.",
       requestSent: false,
+      what: 'the TLS certificate could not be verified',
       cause: error,
     });
   }
@@ -296,6 +282,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     hint: 'Check the domain and your network connection, then try again.',
     // Refused, DNS, unreachable: nothing can have reached the server, whatever the socket said.
     requestSent: known?.sent === false ? false : (err?.requestSent ?? known?.sent ?? true),
+    what: known?.what ?? 'a network failure',
     cause: error,
   });
 }

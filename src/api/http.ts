@@ -14,6 +14,8 @@ export interface HttpRequest {
   url: URL;
   headers: Record<string, string>;
   body?: string;
+  /** A token endpoint's answer is traced with every string value masked. */
+  secretAnswer?: boolean;
 }
 
 export interface HttpResponse {
@@ -25,12 +27,22 @@ export interface HttpResponse {
   attempts?: number;
 }
 
+/** TLS material, already read and checked (api/tls.ts). Verification is never turned off. */
+export interface TlsMaterial {
+  ca?: string[];
+  cert?: string;
+  key?: string;
+}
+
 export interface TransportOptions {
   redactor: Redactor;
   /** Where --debug traces go (stderr); undefined when --debug is off. */
   debug?: (text: string) => void;
-  /** Extra TLS settings (issue 5: --ca-file, client certificates). Verification is never turned off. */
-  tls?: { ca?: string | Buffer | Array<string | Buffer>; cert?: string | Buffer; key?: string | Buffer };
+  tls?: TlsMaterial;
+  /** Ctrl-C, SIGTERM: the request in flight is abandoned and the stop reason is thrown. */
+  signal?: AbortSignal;
+  /** Answers larger than this are refused (default MAX_BODY_BYTES). */
+  maxBodyBytes?: number;
 }
 
 export interface Transport {
@@ -39,8 +51,11 @@ export interface Transport {
   close(): void;
 }
 
-/** Answers larger than this are refused rather than buffered (a page of 100 streams is ~100 KB). */
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/**
+ * Answers larger than this are a bad answer, not buffered: a page of 100 streams is about 100 KB,
+ * and a hostile server must not make idm hold gigabytes (README, "Reliability and security").
+ */
+export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 const DEBUG_BODY_CHARS = 4000;
 
 export function createTransport(options: TransportOptions): Transport {
@@ -77,25 +92,31 @@ export function createTransport(options: TransportOptions): Transport {
     options.debug(`${lines.join('\n')}\n`);
   }
 
-  function traceAnswer(response: HttpResponse, ms: number): void {
+  function traceAnswer(response: HttpResponse, ms: number, secretAnswer: boolean | undefined): void {
     if (!options.debug) return;
     const { redactor } = options;
     const lines = [`< ${response.status} (${ms} ms)`];
     for (const [name, value] of Object.entries(redactor.headers(response.headers))) lines.push(`< ${name}: ${value}`);
-    if (response.text) lines.push(`< ${clip(redactor.body(response.text, response.headers['content-type']))}`);
+    if (response.text) lines.push(`< ${clip(secretAnswer ? redactor.tokenAnswer(response.text) : redactor.body(response.text, response.headers['content-type']))}`);
     options.debug(`${lines.join('\n')}\n`);
   }
 
   return {
     async send(request, context, timeoutMs) {
+      const { signal } = options;
+      if (signal?.aborted) throw signal.reason;
       const { agent, request: open } = await agentFor(request.url.protocol);
       trace(request);
       const started = Date.now();
+      const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+      let onAbort = () => {};
       const response = await new Promise<HttpResponse>((resolve, reject) => {
         let finished = false; // the whole request was handed to the socket
         let timedOut = false;
         const fail = (error: unknown) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          if (signal?.aborted) return reject(signal.reason);
           if (error && typeof error === 'object') (error as { requestSent?: boolean }).requestSent = finished;
           reject(errorFromNetwork(error, context, timedOut ? timeoutMs / 1000 : undefined));
         };
@@ -107,10 +128,11 @@ export function createTransport(options: TransportOptions): Transport {
           let size = 0;
           res.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_BODY_BYTES) {
+            if (size > maxBytes) {
               clearTimeout(timer);
+              signal?.removeEventListener('abort', onAbort);
               // Settled first: destroying the answer makes it report 'aborted', which is not the cause.
-              reject(badAnswer(context, res.statusCode ?? 0, `an answer larger than ${MAX_BODY_BYTES / 1024 / 1024} MB`));
+              reject(badAnswer(context, res.statusCode ?? 0, `an answer larger than ${maxBytes / 1024 / 1024} MB`));
               res.removeAllListeners('error').removeAllListeners('aborted').on('error', () => {});
               req.removeAllListeners('error').on('error', () => {});
               res.destroy();
@@ -122,6 +144,7 @@ export function createTransport(options: TransportOptions): Transport {
           res.on('aborted', () => fail(Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' })));
           res.on('end', () => {
             clearTimeout(timer);
+            signal?.removeEventListener('abort', onAbort);
             const out: Record<string, string> = {};
             for (const [name, value] of Object.entries(res.headers)) {
               if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -133,11 +156,13 @@ export function createTransport(options: TransportOptions): Transport {
           timedOut = true;
           req.destroy(new Error('timeout'));
         }, timeoutMs);
+        onAbort = () => req.destroy(signal!.reason as Error);
+        signal?.addEventListener('abort', onAbort, { once: true });
         req.on('error', fail);
         req.on('finish', () => (finished = true));
         req.end(request.body);
       });
-      traceAnswer(response, Date.now() - started);
+      traceAnswer(response, Date.now() - started, request.secretAnswer);
       return response;
     },
     close() {

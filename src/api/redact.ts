@@ -1,6 +1,9 @@
-// Redaction for --debug: what idm prints about requests and responses never carries a secret. Two
-// nets: fields known to hold secrets are masked wherever they appear (headers, form and JSON bodies),
-// and every secret value idm knows of (client secret, tokens, assertions) is masked anywhere in the text.
+// Redaction for --debug and error messages: what idm prints about requests and responses never
+// carries a secret. Two nets: fields known to hold secrets are masked wherever they appear (headers,
+// form and JSON bodies), and every secret value idm knows of (client secret in each encoding idm
+// sends it, tokens, assertions, keys) is masked anywhere in the text. A token endpoint's answer is
+// shown with every string value masked: a token repeated under another key is a token still.
+import { MIN_SECRET_LENGTH } from '../core/secrets.js';
 
 const SECRET_KEYS = new Set([
   'access_token',
@@ -18,11 +21,6 @@ const SECRET_KEYS = new Set([
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 export const REDACTED = '[redacted]';
 
-/**
- * Secrets at least this long are masked by value wherever they appear. idm refuses shorter client
- * secrets (src/config/resolve.ts secretProblem); tokens, keys and assertions are far longer.
- */
-export const MIN_SECRET_LENGTH = 4;
 
 export class Redactor {
   private readonly values = new Set<string>();
@@ -64,12 +62,26 @@ export class Redactor {
     return this.text(result);
   }
 
+  /** A token endpoint's answer: JSON with every string value masked (the shape stays readable). */
+  tokenAnswer(text: string): string {
+    const at = text.search(/[{[]/);
+    if (at >= 0) {
+      try {
+        return this.text(`${text.slice(0, at)}${JSON.stringify(maskStrings(JSON.parse(text.slice(at))))}`);
+      } catch {
+        // not JSON: the value net below
+      }
+    }
+    return this.text(text);
+  }
+
   text(text: string): string {
     let result = text;
     for (const value of this.values) {
-      if (result.includes(value)) result = result.split(value).join(REDACTED);
-      const encoded = encodeURIComponent(value);
-      if (encoded !== value && result.includes(encoded)) result = result.split(encoded).join(REDACTED);
+      // As is, URL-encoded, and as it stands inside a JSON string (a PEM's newlines become \n there).
+      for (const form of new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)])) {
+        if (result.includes(form)) result = result.split(form).join(REDACTED);
+      }
     }
     return result;
   }
@@ -84,5 +96,12 @@ function redactValue(value: unknown): unknown {
     }
     return out;
   }
+  return value;
+}
+
+function maskStrings(value: unknown): unknown {
+  if (typeof value === 'string') return REDACTED;
+  if (Array.isArray(value)) return value.map(maskStrings);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskStrings(inner)]));
   return value;
 }

@@ -1,20 +1,27 @@
 // The retry policy: the one place that decides whether an exchange is tried again, after how long,
-// and when idm gives up. Every request (management and token endpoint) goes through send().
+// and when idm gives up. Every request (management and token endpoint) goes through send(), and
+// every management request through exchange().
 //
 // - Rate limited (429, or "Global limit has been reached" whatever the status): any method, since the
 //   server refused before doing anything. Wait until X-RateLimit-Reset / Retry-After, plus jitter.
 // - GET (and the token request, which changes nothing): also 5xx, 408 and network failures, with
 //   capped exponential backoff and full jitter (a Retry-After on the answer is honoured).
-// - POST: otherwise only when the request cannot have reached the server: the connection was refused
-//   or the name did not resolve (NetworkError.requestSent false), or a 503 with Retry-After (the
-//   service saying it did not take the request). A test event is never sent twice.
+// - POST, PATCH, PUT, DELETE: otherwise only when the request cannot have reached the server (the
+//   connection was refused, the name did not resolve), or a 503 with Retry-After (the service saying
+//   it did not take the request). A test event is never sent twice.
 // - At most 3 attempts per request, and at most --max-wait seconds of waiting in a whole run (one
 //   budget shared by every request, so that `--all` over many pages stays bounded too). A wait that
 //   would go beyond it is not started: idm fails at once with the reset time.
+// - A 401 to a token from the cache: the token is dropped and the request sent once more with a new
+//   one (exchange()).
+// - A 409 to a POST that was sent more than once: the first attempt may have done the work before its
+//   answer was lost; when the request says how to read back what exists, what exists is compared with
+//   what was sent, and a match is the success (exchange()).
+import { sleep } from '../core/time.js';
+import { capitalize } from '../core/text.js';
+import type { TokenSource } from '../auth/tokens.js';
 import { errorFromAnswer, isRateLimited, NetworkError, serverWaitMs, type FailureContext } from './errors.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
-import type { IO } from '../io/terminal.js';
-import { notice } from './notices.js';
 
 export const MAX_ATTEMPTS = 3;
 /** Backoff for faults: the first retry waits up to BASE, then twice that, never more than CAP. */
@@ -36,7 +43,14 @@ export interface WaitNotice {
   attempts: number;
 }
 
-export type WaitFn = (ms: number, notice: WaitNotice) => Promise<void>;
+/** Waits `ms` and says so (a countdown at a terminal); rejects when the run is stopped. */
+export type WaitReporter = (ms: number, notice: WaitNotice) => Promise<void>;
+
+/** The words of a wait, for people: one sentence, `left` milliseconds to go. */
+export function waitWords(notice: WaitNotice, leftMs: number): string {
+  const seconds = Math.max(1, Math.ceil(leftMs / 1000));
+  return `${capitalize(notice.what)} at ${notice.host} (${notice.action}): trying again in ${seconds} s, attempt ${notice.attempt} of ${notice.attempts}.`;
+}
 
 /** Waiting allowed in a whole run (--max-wait); shared by every request of the run. */
 export interface RetryBudget {
@@ -53,8 +67,9 @@ export interface SendPolicy {
   /** GET and the token request: repeating them changes nothing on the server. */
   idempotent: boolean;
   budget: RetryBudget;
-  /** Announces the wait on stderr and sleeps; default: sleep silently (tests pass their own). */
-  wait?: WaitFn;
+  /** Announces the wait and sleeps; default: sleep silently (until `signal`). */
+  wait?: WaitReporter;
+  signal?: AbortSignal;
   /** Seams for unit tests. */
   random?: () => number;
   now?: () => number;
@@ -66,6 +81,7 @@ interface Decision {
   what: string;
   rateLimited: boolean;
 }
+
 function backoffMs(attempt: number, random: () => number): number {
   return random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
 }
@@ -80,10 +96,9 @@ export function retryDecision(
 ): Decision | undefined {
   if ('error' in outcome) {
     const { error } = outcome;
-    if (error.code === 'tls') return undefined; // a certificate that failed verification fails again
+    if (error.code === 'tls') return undefined; // a certificate refused once is refused again
     if (!idempotent && error.requestSent) return undefined;
-    const what = error.code === 'timeout' ? 'no answer in time' : networkWords(error);
-    return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what, rateLimited: false };
+    return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what: error.what, rateLimited: false };
   }
   const { response } = outcome;
   const { status } = response;
@@ -100,14 +115,6 @@ export function retryDecision(
   return { waitMs, reason: `http_${status}`, what: `the service answered ${status}`, rateLimited: false };
 }
 
-function networkWords(error: NetworkError): string {
-  // "Could not X: could not reach H: the connection was refused (ECONNREFUSED)." -> "the connection was refused"
-  const match = /could not reach [^:]+(?::\d+)?: ([^(.]+)/.exec(error.message);
-  return match?.[1]?.trim() ?? 'a network failure';
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * One exchange under the retry policy. Resolves with the answer (any status that is not retried, or
  * the last one); rejects with the mapped ApiError when idm gives up on a rate limit or a fault.
@@ -115,7 +122,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export async function send(transport: Transport, request: HttpRequest, context: FailureContext, policy: SendPolicy): Promise<HttpResponse> {
   const random = policy.random ?? Math.random;
   const now = policy.now ?? Date.now;
-  const wait = policy.wait ?? ((ms: number) => sleep(ms));
+  const wait = policy.wait ?? ((ms: number) => sleep(ms, policy.signal));
   const { budget } = policy;
   for (let attempt = 1; ; attempt++) {
     let outcome: { response: HttpResponse } | { error: NetworkError };
@@ -135,9 +142,10 @@ export async function send(transport: Transport, request: HttpRequest, context: 
         budget.waitedMs += waitMs;
         continue;
       }
-      const beyondMaxWait = attempt < MAX_ATTEMPTS; // gave up for the budget, not the attempts
-      if ('error' in outcome) throw annotate(outcome.error, attempt, beyondMaxWait, budget);
-      throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWaitSeconds: beyondMaxWait ? budget.maxWaitMs / 1000 : undefined });
+      const beyondMaxWait =
+        attempt < MAX_ATTEMPTS ? { leftSeconds: Math.max(0, Math.floor(remaining / 1000)), maxSeconds: budget.maxWaitMs / 1000 } : undefined;
+      if ('error' in outcome) throw annotate(outcome.error, attempt, beyondMaxWait);
+      throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWait });
     }
     if ('error' in outcome) throw outcome.error;
     return { ...outcome.response, attempts: attempt };
@@ -145,42 +153,40 @@ export async function send(transport: Transport, request: HttpRequest, context: 
 }
 
 /** A network failure idm stopped retrying: say how often it tried. */
-function annotate(error: NetworkError, attempts: number, beyondMaxWait: boolean, budget: RetryBudget): NetworkError {
+function annotate(error: NetworkError, attempts: number, beyondMaxWait: { maxSeconds: number } | undefined): NetworkError {
   if (attempts > 1 || beyondMaxWait) {
-    const tried = attempts > 1 ? `Tried ${attempts} times${beyondMaxWait ? ` within --max-wait (${budget.maxWaitMs / 1000} s)` : ''}. ` : '';
-    (error as { hint: string | undefined }).hint = `${tried}${error.hint ?? ''}`.trim();
+    const tried = attempts > 1 ? `Tried ${attempts} times${beyondMaxWait ? ` within --max-wait (${beyondMaxWait.maxSeconds} s)` : ''}. ` : '';
+    error.hint = `${tried}${error.hint ?? ''}`.trim();
   }
   return error;
 }
 
-/**
- * The wait, said on stderr: with --json one JSON object per wait (src/api/notices.ts); otherwise at a
- * terminal a line that counts down and disappears when the wait is over, in CI or a pipe one line.
- */
-export function announcingWait(io: IO, json: boolean): WaitFn {
-  return async (ms, wait) => {
-    const seconds = (left: number) => Math.max(1, Math.ceil(left / 1000));
-    const words = (left: number) =>
-      `${capitalize(wait.what)} at ${wait.host} (${wait.action}): trying again in ${seconds(left)} s, attempt ${wait.attempt} of ${wait.attempts}.`;
-    if (json || !io.stderrIsTTY || io.isCI || io.env.TERM === 'dumb') {
-      const value = { reason: wait.reason, seconds: seconds(ms), attempt: wait.attempt, of: wait.attempts, host: wait.host, action: wait.action };
-      notice(io, json, 'wait', value, `${words(ms)}\n`);
-      await sleep(ms);
-      return;
-    }
-    const until = Date.now() + ms;
-    const show = () => io.err(`\r\x1b[K${words(until - Date.now())} (Ctrl-C to stop)`);
-    show();
-    const ticker = setInterval(show, 1_000);
-    try {
-      await sleep(ms);
-    } finally {
-      clearInterval(ticker);
-      io.err('\r\x1b[K');
-    }
-  };
+export interface ExchangeOptions {
+  tokens: TokenSource;
+  /** One request with this bearer token, under send()'s policy. */
+  attempt(token: string): Promise<HttpResponse>;
+  /** Non-idempotent requests that can be read back: what exists now, when it equals what was sent. */
+  readBack?: () => Promise<unknown | undefined>;
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+export type ExchangeResult = { response: HttpResponse } | { readBack: unknown };
+
+/** A management request: send(), plus the 401 refresh and the 409 read-back of a retried POST. */
+export async function exchange(options: ExchangeOptions): Promise<ExchangeResult> {
+  const { tokens } = options;
+  let token = await tokens.get();
+  let response = await options.attempt(token);
+  // A refused cached token (expired early, revoked, rotated keys): dropped, one new token, one retry.
+  if (response.status === 401 && tokens.invalidate(token)) {
+    token = await tokens.get();
+    response = await options.attempt(token);
+    if (response.status === 401) tokens.invalidate(token);
+  }
+  // A token minted before the client got a new scope lacks it until it expires: see scopeRefused.
+  if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.scopeRefused(token);
+  if (response.status === 409 && (response.attempts ?? 1) > 1 && options.readBack) {
+    const existing = await options.readBack();
+    if (existing !== undefined) return { readBack: existing };
+  }
+  return { response };
 }

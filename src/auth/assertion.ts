@@ -1,8 +1,8 @@
 // The client assertion for private_key_jwt: a JWT signed with the client's private key, made fresh
 // for every token request (unique jti, valid one minute). node:crypto only.
 import { createPrivateKey, randomUUID, sign, constants, type KeyObject } from 'node:crypto';
-import { UsageError } from '../cli/errors.js';
-import type { SigningAlg } from '../config/profiles.js';
+import { UsageError } from '../core/errors.js';
+import type { SigningAlg } from '../config/methods.js';
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 

@@ -1,19 +1,19 @@
-// Access tokens: the client-credentials grant, and the on-disk cache that makes a second run (and 20
-// parallel runs) cost no token request. Token issuance is metered per tenant, so one function,
-// obtainToken(), decides everything: a fresh cached token is used as is; otherwise one process takes
-// the lock and fetches while the others wait for its result and read it from the cache.
+// Access tokens: the client-credentials grant, and the on-disk cache that makes a second run (and a
+// hundred parallel runs) cost no token request. Token issuance is metered per tenant, so one
+// function, obtain(), decides: a fresh cached token is used as is; otherwise one process takes the
+// lock and fetches while the others wait for its result and read it from the cache. How a token
+// request is sent (transport, retries, error mapping) is not this module's business: the caller
+// hands in `fetchToken`.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { errorFromAnswer, badAnswer, type FailureContext } from '../api/errors.js';
-import type { Transport } from '../api/http.js';
-import { MAX_ATTEMPTS, send, type SendPolicy } from '../api/retry.js';
-import type { Redactor } from '../api/redact.js';
+import type { Warning } from '../core/errors.js';
 import type { Tenant } from '../config/domain.js';
-import { acquireLock, readTextIfExists, removeIfExists, writeFileAtomic } from '../config/files.js';
+import { acquireLock, isLock, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
-import { peekClaims } from './jwt.js';
-import { USER_AGENT } from '../cli/version.js';
+import { audienceOf, buildTokenRequest, type TokenRequest } from './request.js';
 
+export { audienceOf } from './request.js';
 
 export interface CachedToken {
   accessToken: string;
@@ -27,10 +27,17 @@ export interface CachedToken {
   audience: string;
 }
 
-/** The management audience of a tenant: its base URL plus `/api/v2/` (with the slash). */
-export function audienceOf(tenant: Tenant): string {
-  return `${tenant.base}/api/v2/`;
+/** What the token endpoint answered, read. */
+export interface TokenAnswer {
+  accessToken: string;
+  tokenType: string;
+  /** Seconds. */
+  expiresIn: number;
+  scope?: string;
 }
+
+/** Sends one token request (with retries) and reads its answer; throws the mapped error. */
+export type FetchToken = (request: TokenRequest) => Promise<TokenAnswer>;
 
 /** 64-bit FNV-1a of the UTF-8 text, as 16 hex digits: a short, stable, non-cryptographic fingerprint. */
 export function fnv1a64(text: string): string {
@@ -42,8 +49,8 @@ export function fnv1a64(text: string): string {
 /**
  * One file per (domain, client, audience); the audience follows from the domain. The name is a
  * readable prefix (host, client id cut and made safe) plus a hash of the full key, so that two
- * clients whose ids look alike never share a file (and evict each other's token every run). FNV-1a,
- * not node:crypto, which stays off the warm path; the file's content is checked against all three.
+ * clients whose ids look alike never share a file. FNV-1a, not node:crypto, which stays off the warm
+ * path; the file's content is checked against all three.
  */
 export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): string {
   const safe = (text: string) => text.replace(/[^A-Za-z0-9.-]/g, '_');
@@ -51,6 +58,8 @@ export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): s
   const key = fnv1a64(`${tenant.base}\n${clientId}\n${audienceOf(tenant)}`);
   return join(tokensDir(dir), `${scheme}${safe(tenant.host)}_${safe(clientId).slice(0, 64)}_${key}.json`);
 }
+
+const lockFileOf = (file: string) => `${file.slice(0, -'.json'.length)}.lock`;
 
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */
 export function isFresh(token: CachedToken, now = Date.now()): boolean {
@@ -81,18 +90,18 @@ export function readCachedToken(file: string, tenant: Tenant, clientId: string):
       return token;
     }
   } catch {
-    // truncated or garbage: rebuilt below
+    // truncated or garbage: removed below
   }
   try {
     removeIfExists(file);
   } catch {
-    // read-only directory: the next write reports it
+    // read-only directory
   }
   return undefined;
 }
 
 /** Drops the cached token, but only if it is still `accessToken` (another run may have replaced it). */
-export function dropCachedToken(file: string, accessToken: string): void {
+function dropCachedToken(file: string, accessToken: string): void {
   try {
     const text = readTextIfExists(file);
     if (text !== undefined && text.includes(JSON.stringify(accessToken))) removeIfExists(file);
@@ -101,142 +110,93 @@ export function dropCachedToken(file: string, accessToken: string): void {
   }
 }
 
-function formEncode(text: string): string {
-  return new URLSearchParams({ v: text }).toString().slice(2);
-}
-
-export interface TokenAnswer {
-  accessToken: string;
-  tokenType: string;
-  expiresIn: number;
-  scope?: string;
-}
-
-/** One client-credentials request to `<domain>/oauth/token` with the client's authentication method. */
-export async function fetchToken(options: {
-  transport: Transport;
-  redactor: Redactor;
-  tenant: Tenant;
-  client: ClientCredentials;
-  /** Retried like a GET: asking again for a token changes nothing (but counts against the quota). */
-  policy: SendPolicy;
-  /** What to do when the credentials are refused (FailureContext.fixCredentials). */
-  fixCredentials?: string;
-}): Promise<TokenAnswer> {
-  const { tenant, client, redactor } = options;
-  const audience = audienceOf(tenant);
-  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, audience });
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json',
-    'user-agent': USER_AGENT,
-  };
-  if (client.authMethod === 'private_key_jwt') {
-    const { makeClientAssertion } = await import('./assertion.js'); // node:crypto, only to sign
-    const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg });
-    redactor.add(assertion);
-    form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
-    form.set('client_assertion', assertion);
-  } else if (client.authMethod === 'basic') {
-    redactor.add(client.clientSecret);
-    // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
-    const pair = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
-    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
-  } else {
-    redactor.add(client.clientSecret);
-    form.set('client_secret', client.clientSecret ?? '');
-  }
-  const context: FailureContext = { endpoint: 'token', action: 'get an access token', host: tenant.host, clientId: client.clientId, fixCredentials: options.fixCredentials, redact: (text) => redactor.text(text) };
-  const response = await send(options.transport, { method: 'POST', url: new URL('/oauth/token', tenant.base), headers, body: form.toString() }, context, options.policy);
-  if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
-  let body: Record<string, unknown>;
+/**
+ * Removes the cached token of a client (logout), holding the token lock so that a run fetching a
+ * token at that moment cannot write it back afterwards. Returns whether there was one.
+ */
+export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal): Promise<boolean> {
+  const file = tokenCacheFile(dir, tenant, clientId);
+  if (!existsSync(tokensDir(dir))) return false; // no run has ever fetched a token here
+  const lock = await acquireLock(lockFileOf(file), { waitMs: 120_000, staleMs: 300_000, signal });
   try {
-    body = JSON.parse(response.text) as Record<string, unknown>;
-  } catch {
-    throw badAnswer(context, response.status, 'a body that is not JSON');
+    return removeIfExists(file);
+  } finally {
+    if (isLock(lock)) lock.release();
   }
-  const accessToken = body?.access_token;
-  if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
-  redactor.add(accessToken);
-  // expires_in is set per API: never assume a day. Without it, the token's own exp, else one minute.
-  let expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : undefined;
-  if (expiresIn === undefined) {
-    const exp = peekClaims(accessToken)?.exp;
-    expiresIn = typeof exp === 'number' ? Math.max(0, exp - Date.now() / 1000) : 60;
-  }
-  return {
-    accessToken,
-    tokenType: typeof body.token_type === 'string' ? body.token_type : 'Bearer',
-    expiresIn,
-    scope: typeof body.scope === 'string' ? body.scope : undefined,
-  };
 }
 
 /** A cached token refused for a missing scope is replaced once it is this old (README, "The token cache"). */
 export const SCOPE_RECHECK_MS = 5 * 60_000;
 
-export interface TokenProviderOptions {
-  transport: Transport;
-  redactor: Redactor;
+export interface TokenSourceOptions {
   tenant: Tenant;
   dir: string;
-  /** How token requests are sent: timeout, retries, the run's budget of waiting. */
-  policy: SendPolicy;
   /** Client credentials, or a ready token (IDM_ACCESS_TOKEN) used as is. */
   client?: ClientCredentials;
   accessToken?: string;
-  /** What to do when the credentials are refused (FailureContext.fixCredentials). */
-  fixCredentials?: string;
+  fetchToken: FetchToken;
+  /** The longest a process fetching a token can take (its attempts and waits): others wait that long. */
+  holdMs: number;
+  signal?: AbortSignal;
+  /** Called once when the cache cannot be used (an unwritable directory, a full disk). */
+  onCacheProblem?: (warning: Warning) => void;
+  now?: () => number;
 }
 
-export interface TokenProvider {
+export interface TokenSource {
   readonly source: 'client' | 'environment';
-  /** A token for the management API: from the cache when fresh, else fetched (once across processes). */
+  /** A token for the management API: this run's, a fresh cached one, or a new one (once across processes). */
   get(): Promise<string>;
   /**
    * The API refused `token` (401): drop it from the cache. Returns true when one new token may be
-   * fetched: only for a token read from the disk cache (revoked, rotated keys), once per run, never
-   * for IDM_ACCESS_TOKEN. A token fetched in this very run and refused would be refused again, and
-   * issuance is metered.
+   * fetched: for a token read from the disk cache (revoked, rotated keys) or one that has expired
+   * since, once per run, never for IDM_ACCESS_TOKEN. A token fetched in this run and refused would
+   * be refused again, and issuance is metered.
    */
   invalidate(token: string): boolean;
   /** Fetch a new token whatever the cache holds, and cache it (login: proves the credentials). */
   refresh(): Promise<CachedToken>;
-  /**
-   * The API answered 403 insufficient_scope to `token`: drop it if it is older than
-   * SCOPE_RECHECK_MS, so that a scope granted since is picked up soon, without a token per run.
-   */
+  /** The API answered 403 insufficient_scope to `token`: drop it if older than SCOPE_RECHECK_MS. */
   scopeRefused(token: string): void;
   /** The last token this run used or obtained, for showing scopes and expiry. */
   readonly cached: CachedToken | undefined;
 }
 
-export function createTokenProvider(options: TokenProviderOptions): TokenProvider {
-  const { tenant, dir, client, redactor } = options;
+export function createTokenSource(options: TokenSourceOptions): TokenSource {
+  const { tenant, dir, client } = options;
+  const now = options.now ?? Date.now;
   if (options.accessToken !== undefined) {
-    redactor.add(options.accessToken);
     const token = options.accessToken;
     const refresh = async (): Promise<CachedToken> => {
       throw new Error('refresh: IDM_ACCESS_TOKEN cannot be refreshed');
     };
     return { source: 'environment', get: async () => token, invalidate: () => false, scopeRefused: () => {}, refresh, cached: undefined };
   }
-  if (!client) throw new Error('createTokenProvider: no credentials');
+  if (!client) throw new Error('createTokenSource: no credentials');
   const file = tokenCacheFile(dir, tenant, client.clientId);
   let current: CachedToken | undefined;
+  let fetchedHere: CachedToken | undefined;
   let refetched = false;
-  /** Tokens this process obtained from the token endpoint (not read from the cache). */
-  const fetchedHere = new Set<string>();
+  let cacheUsable = true;
+
+  const cacheProblem = (error: unknown) => {
+    if (!cacheUsable) return;
+    cacheUsable = false;
+    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    options.onCacheProblem?.({
+      message: `The token cache in ${tokensDir(dir)} cannot be used (${code}): this run gets a token of its own.`,
+      hint: code === 'ENOSPC' ? 'Free some disk space.' : 'Make the directory writable by you (idm creates it 0700).',
+    });
+  };
 
   const fresh = (): CachedToken | undefined => {
-    const token = readCachedToken(file, tenant, client.clientId);
-    return token && isFresh(token) ? token : undefined;
+    const token = cacheUsable ? readCachedToken(file, tenant, client.clientId) : undefined;
+    return token && isFresh(token, now()) ? token : undefined;
   };
 
   async function fetchAndStore(): Promise<CachedToken> {
-    const obtainedAt = Date.now();
-    const answer = await fetchToken({ transport: options.transport, redactor, tenant, client: client!, policy: options.policy, fixCredentials: options.fixCredentials });
-    fetchedHere.add(answer.accessToken);
+    const obtainedAt = now();
+    const answer = await options.fetchToken(await buildTokenRequest(tenant, client!));
     const token: CachedToken = {
       accessToken: answer.accessToken,
       tokenType: answer.tokenType,
@@ -247,10 +207,13 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       clientId: client!.clientId,
       audience: audienceOf(tenant),
     };
-    try {
-      writeFileAtomic(file, `${JSON.stringify(token)}\n`);
-    } catch {
-      // An unwritable cache costs a token per run, but the command still works.
+    fetchedHere = token;
+    if (cacheUsable) {
+      try {
+        writeFileAtomic(file, `${JSON.stringify(token)}\n`);
+      } catch (error) {
+        cacheProblem(error); // costs a token per run, but the command works
+      }
     }
     return token;
   }
@@ -259,36 +222,40 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
   async function obtain(): Promise<CachedToken> {
     const cached = fresh();
     if (cached) return cached;
+    if (!cacheUsable) return fetchAndStore();
     let seen: CachedToken | undefined;
-    // A holder is bounded by its attempts and its waits (a rate-limited token endpoint makes it wait:
-    // better the others wait for its token than each ask for their own); a killed one is noticed at
-    // once by its pid.
-    const { timeoutMs, budget } = options.policy;
-    const holderMs = MAX_ATTEMPTS * timeoutMs + budget.maxWaitMs;
-    const lock = await acquireLock(`${file.slice(0, -'.json'.length)}.lock`, {
-      waitMs: holderMs + 5_000,
-      staleMs: holderMs + 10_000,
-      until: () => (seen = fresh()) !== undefined,
-    });
-    if (!lock) return seen ?? (await fetchAndStore()); // waited long enough: fetch without the lock
+    let lock: Awaited<ReturnType<typeof acquireLock>>;
     try {
-      return fresh() ?? (await fetchAndStore());
-    } finally {
-      lock.release();
+      lock = await acquireLock(lockFileOf(file), {
+        waitMs: options.holdMs + 5_000,
+        staleMs: options.holdMs + 10_000,
+        until: () => (seen = fresh()) !== undefined,
+        signal: options.signal,
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      cacheProblem(error); // the lock cannot even be created: no cache this run
+      return fetchAndStore();
     }
+    if (!isLock(lock)) return seen ?? (await fetchAndStore()); // the holder took longer than it may: fetch
+    return withLock(lock, async () => fresh() ?? (await fetchAndStore()));
   }
 
   return {
     source: 'client',
     async get() {
-      current = await obtain();
-      redactor.add(current.accessToken);
-      return current.accessToken;
+      // A token fetched in this run serves the rest of it (also one the server said expires at once).
+      const reusable = fetchedHere && (fetchedHere.expiresAt <= fetchedHere.obtainedAt || now() < fetchedHere.expiresAt);
+      current = reusable ? fetchedHere : await obtain();
+      return current!.accessToken;
     },
     invalidate(token) {
-      dropCachedToken(file, token);
-      if (refetched || fetchedHere.has(token)) return false;
+      if (cacheUsable) dropCachedToken(file, token);
+      const expiredSince = fetchedHere?.accessToken === token && fetchedHere.expiresAt > fetchedHere.obtainedAt && now() >= fetchedHere.expiresAt;
+      if (fetchedHere?.accessToken === token && !expiredSince) return false;
+      if (refetched) return false;
       refetched = true;
+      fetchedHere = undefined;
       return true;
     },
     async refresh() {
@@ -296,10 +263,18 @@ export function createTokenProvider(options: TokenProviderOptions): TokenProvide
       return current;
     },
     scopeRefused(token) {
-      if (current?.accessToken === token && Date.now() - current.obtainedAt > SCOPE_RECHECK_MS) dropCachedToken(file, token);
+      if (current?.accessToken === token && now() - current.obtainedAt > SCOPE_RECHECK_MS && cacheUsable) dropCachedToken(file, token);
     },
     get cached() {
       return current;
     },
   };
+}
+
+async function withLock<T>(lock: Lock, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } finally {
+    lock.release();
+  }
 }

@@ -1,10 +1,8 @@
-// Text for people, shared by every command's --help: one width (main.ts renders commander's help at
-// it too, so that help reads the same at any terminal, in a pipe, and from bin/idm.js's copy).
-export const HELP_WIDTH = 80;
+// Text for people, shared by every command's --help: one width (commander's help is rendered at it
+// too, so that help reads the same at any terminal, in a pipe, and from bin/idm.js's copy).
+import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
 
-export function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+export const HELP_WIDTH = 80;
 
 /** `text` wrapped at the help width, every line starting with `indent`. */
 export function paragraph(text: string, indent = ''): string {
@@ -61,4 +59,9 @@ export function examples(lines: readonly string[], heading = 'Examples:'): strin
     out.push(`  $ ${comment !== '' && beside ? `${first!.padEnd(column)}  ${comment}` : first}`, ...rest.map((line) => `      ${line}`));
   }
   return `\n${heading}\n${out.join('\n')}\n`;
+}
+
+/** The exit-code table of `idm --help` and the README, wrapped at the help width. */
+export function exitCodeHelp(): string {
+  return ['Exit codes:', ...EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)} ${paragraph(meaning, ' '.repeat(7)).trimStart()}`)].join('\n');
 }

@@ -1,6 +1,8 @@
 // Flag-value parsers shared by the builders. Each throws commander's InvalidArgumentError, which
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError } from 'commander';
+import { PROFILE_NAME } from '../config/paths.js';
+import { ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
 
 export function parseIntegerInRange(flag: string, min: number, max: number) {
   return (value: string): number => {
@@ -34,4 +36,22 @@ export function parsePath(flag: string) {
     if (value.trim() === '') throw new InvalidArgumentError(`${flag} must be the path of a file.`);
     return value;
   };
+}
+
+/** An id argument or flag of a documented shape (schemas/ids.ts): checked before anything is sent. */
+export function parseId(kind: IdKind, flag?: string) {
+  return (value: string): string => {
+    const id = value.trim();
+    const problem = idProblem(kind, id);
+    if (problem) throw new InvalidArgumentError(`${flag ? `${flag} ` : ''}"${value}" is not a ${ID_SHAPES[kind].name}. ${problem}`);
+    return id;
+  };
+}
+
+/** --profile: profile names become file names (config/paths.ts PROFILE_NAME). */
+export function parseProfileName(value: string): string {
+  if (!PROFILE_NAME.test(value)) {
+    throw new InvalidArgumentError(`--profile "${value}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
+  }
+  return value;
 }

@@ -1,28 +1,37 @@
-// The command tree. Builders only declare flags and hand parsed values to run functions; run
-// functions get their services from Deps and load heavy modules themselves, so that building this
-// tree (done on every start, and for completions) stays cheap.
+// The root command, its global flags, and the settings every command of the tree shares (help
+// layout, error handling). Commands are added by src/commands/index.ts; main.ts runs the result.
 import { Command, Option } from 'commander';
-import { authStatusCommand } from '../commands/auth/status.js';
-import { completionCommand } from '../commands/completion.js';
-import { loginCommand } from '../commands/login.js';
-import { logoutCommand } from '../commands/logout.js';
-import { provisioningCreateCommand } from '../commands/provisioning/create.js';
-import { sandboxStartCommand } from '../commands/sandbox/start.js';
-import { streamsListCommand } from '../commands/streams/list.js';
-import { streamsTestCommand } from '../commands/streams/test.js';
-import type { Deps } from './deps.js';
-import { exitCodeHelp } from './exit-codes.js';
-import { examples } from './help.js';
-import { parsePath, parsePositiveSeconds } from './parse.js';
+import { UsageError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
+import type { IO } from '../io/io.js';
+import { exitCodeHelp, examples, HELP_WIDTH } from './help.js';
+import { parsePath, parsePositiveSeconds, parseProfileName } from './parse.js';
 
-import { VERSION } from './version.js';
+export interface GlobalOptions {
+  json: boolean;
+  profile?: string;
+  /** false with --no-color. */
+  color: boolean;
+  /** false with --no-input. */
+  input: boolean;
+  debug: boolean;
+  /** Seconds per request (--timeout, IDM_TIMEOUT). */
+  timeout?: number;
+  /** Seconds to wait in total for rate limits and retries (--max-wait, IDM_MAX_WAIT). */
+  maxWait?: number;
+  /** PEM file of a private certificate authority to trust as well (--ca-file, IDM_CA_FILE). */
+  caFile?: string;
+  /** Client certificate and its key for mutual TLS: paths (--client-cert/--client-key, IDM_CLIENT_CERT/IDM_CLIENT_KEY). */
+  clientCert?: string;
+  clientKey?: string;
+}
 
-export function buildProgram(deps: Deps): Command {
-  const program = new Command('idm')
+export function createRootCommand(): Command {
+  return new Command('idm')
     .description('Administer the event streams and directory provisioning of an identity-platform tenant.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print JSON for scripts (errors too, on stderr)')
-    .option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)')
+    .addOption(new Option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)').argParser(parseProfileName))
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)')
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--debug', 'print requests and responses on stderr, secrets redacted')
@@ -38,30 +47,68 @@ export function buildProgram(deps: Deps): Command {
         'idm sandbox start  # a local tenant to try idm against',
         'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
         'idm streams list --take 20',
-        'idm streams test est_... --event-type user.created',
-        'idm provisioning create con_...  # asks at a terminal',
+        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkL --event-type user.created',
+        'idm provisioning create con_Xy12AbCdEf345678  # asks at a terminal',
       ])}\n${exitCodeHelp()}\n`,
     );
+}
 
-  program.addCommand(loginCommand(deps));
-  program.addCommand(logoutCommand(deps));
-  program.addCommand(new Command('auth').description('Inspect the stored credentials and token').addCommand(authStatusCommand(deps)));
-  program.addCommand(
-    new Command('streams')
-      .description('List event streams and send them test events')
-      .addCommand(streamsListCommand(deps))
-      .addCommand(streamsTestCommand(deps)),
-  );
-  program.addCommand(
-    new Command('provisioning')
-      .description('Configure directory provisioning of a connection')
-      .addCommand(provisioningCreateCommand(deps)),
-  );
-  program.addCommand(
-    new Command('sandbox')
-      .description('Run a local tenant on 127.0.0.1 that speaks the management interface')
-      .addCommand(sandboxStartCommand(deps)),
-  );
-  program.addCommand(completionCommand(deps, program));
-  return program;
+/** The global flags as parsed (IDM_PROFILE stands in for --profile, and is held to the same rule). */
+export function readGlobals(program: Command, env: NodeJS.ProcessEnv): GlobalOptions {
+  const opts = program.opts();
+  let profile = opts.profile as string | undefined;
+  if (profile === undefined && env.IDM_PROFILE !== undefined && env.IDM_PROFILE !== '') {
+    try {
+      profile = parseProfileName(env.IDM_PROFILE);
+    } catch (error) {
+      throw new UsageError(`IDM_PROFILE: ${(error as Error).message.replace(/^--profile /, '')}`);
+    }
+  }
+  return {
+    json: Boolean(opts.json),
+    profile,
+    color: opts.color !== false,
+    input: opts.input !== false,
+    debug: Boolean(opts.debug),
+    timeout: opts.timeout as number | undefined,
+    maxWait: opts.maxWait as number | undefined,
+    caFile: opts.caFile as string | undefined,
+    clientCert: opts.clientCert as string | undefined,
+    clientKey: opts.clientKey as string | undefined,
+  };
+}
+
+/** `idm streams list`: the words that run `command`. */
+export function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * Settings that addCommand() does not pass down, applied to every command of the tree: commander's
+ * output goes through the IO (help on stdout; its own error lines are replaced by idm's report), one
+ * help width, one wording, and the global flags under every command. `onParseError` learns which
+ * command failed to parse, so that the usage error names its --help.
+ */
+export function configureTree(command: Command, io: IO, onParseError: (command: Command) => void): void {
+  command.exitOverride((error) => {
+    onParseError(command);
+    throw error;
+  });
+  command.configureOutput({
+    writeOut: (text) => io.out(text),
+    // Only help goes here (after a missing command); with --json, the JSON error replaces it.
+    writeErr: (text) => (io.json ? undefined : io.err(text)),
+    outputError: () => {}, // reported by main(), in idm's own format
+    getOutHelpWidth: () => HELP_WIDTH,
+    getErrHelpWidth: () => HELP_WIDTH,
+  });
+  command.helpOption('-h, --help', 'show help');
+  if (command.commands.length > 0) command.helpCommand('help [command]', 'show help for a command');
+  command.configureHelp({ showGlobalOptions: true });
+  // JSON mode is state from the moment the parser sees --json, so that a usage error found later in
+  // the same command line is already reported as JSON.
+  command.on('option:json', () => void io.configure({ json: true }));
+  command.commands.forEach((child) => configureTree(child, io, onParseError));
 }

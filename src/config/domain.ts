@@ -1,19 +1,14 @@
 // A tenant's domain as the user gives it: a host (`tenant.example.com`, HTTPS implied) or a base URL
 // (`https://tenant.example.com`, `http://127.0.0.1:4010` for the sandbox). Plain http is for loopback
 // hosts only: anything that leaves the machine goes over HTTPS with certificate verification.
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from '../core/errors.js';
+import { isLoopbackHost } from '../core/net.js';
 
 export interface Tenant {
   /** `https://tenant.example.com` or `http://127.0.0.1:4010`: no trailing slash, no path. */
   base: string;
   /** Host and port, for messages. */
   host: string;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
-  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
 /** Returns a message describing what is wrong, or the tenant. `what` names the source (`--domain`). */
@@ -34,7 +29,7 @@ export function checkDomain(input: string): Tenant | string {
   const path = url.pathname.replace(/\/+$/, '');
   if (path !== '' && path !== '/api/v2') return `"${value}" must be the tenant's address without a path`;
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return `http:// is allowed only for loopback hosts (127.0.0.1, localhost, [::1]); use https://${url.host}`;
+    return `http:// is allowed only for loopback hosts (127.x.x.x, exactly localhost, [::1]); use https://${url.host}`;
   }
   return { base: `${url.protocol}//${url.host}`, host: url.host };
 }

@@ -1,32 +1,60 @@
-// Small file primitives for the config directory: private directories, atomic writes, tolerant
-// reads, and an exclusive lock file. Only node:fs (not even node:crypto: unique names need no
-// strong randomness, and this module is on every command's start-up path).
-import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// File primitives for idm's settings directory: private directories, atomic writes that never
+// follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
+// and exclusive lock files. Only node:fs (this module is on every command's start-up path).
+import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Warning } from '../api/notices.js';
+import { ConfigError, IdmError, type Warning } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { shellQuote } from '../core/text.js';
+import { sleep } from '../core/time.js';
 
-/** A name part no other process or call uses at the same time (the pid makes it unique across processes). */
+/** A name part no other process or call uses at the same time. */
 function unique(): string {
-  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  return `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** Creates `dir` (and parents) readable by the user only; an existing one is left as it is (see openToOthers). */
+/** Creates `dir` (and parents) readable by the user only; an existing one is left as it is. */
 export function ensurePrivateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
 }
 
+const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/**
+ * idm writes secrets and settings only into a directory that is the user's own and that no one else
+ * can write into: in a directory another user controls, a planted symlink or a swapped file would
+ * take idm's writes elsewhere. Refused with the fix (exit 2).
+ */
+export function checkWritableDir(dir: string): void {
+  let stats = lstatSync(dir, { throwIfNoEntry: false });
+  if (!stats) return; // idm creates it, 0700
+  const refuse = (problem: string, fix: string) => new ConfigError(`idm will not write into ${dir}: ${problem}.`, `Run: ${fix}`);
+  if (stats.isSymbolicLink()) stats = statSync(dir, { throwIfNoEntry: false }) ?? stats;
+  if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
+  const me = uid();
+  if (me !== undefined && stats.uid !== me) {
+    throw refuse(`it belongs to another user (uid ${stats.uid})`, `sudo chown ${me} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
+  }
+  if ((stats.mode & 0o022) !== 0) throw refuse(`other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, `chmod 700 ${shellQuote(dir)}`);
+}
+
 /**
  * Writes `data` to `path` so that a reader sees either the old or the new file, never half of one:
- * a temporary file beside it (mode 0600), then rename. Concurrent writers each rename a whole file.
+ * a new temporary file beside it (created exclusively, mode 0600: never through a symlink), then
+ * rename (which replaces a symlink at `path` rather than writing where it points).
  */
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
   ensurePrivateDir(dirname(path));
-  const temp = `${path}.tmp-${process.pid}-${unique()}`;
+  const temp = `${path}.tmp-${unique()}`;
+  let fd: number | undefined;
   try {
-    writeFileSync(temp, data, { mode });
-    chmodSync(temp, mode); // the umask may have taken bits away; never more than asked
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
+    writeSync(fd, data);
+    closeSync(fd);
+    fd = undefined;
     renameSync(temp, path);
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     try {
       unlinkSync(temp);
     } catch {
@@ -56,41 +84,65 @@ export function removeIfExists(path: string): boolean {
   }
 }
 
+/** Whether `path` is a symlink (a settings file never is: idm writes regular files only). */
+export function isSymlink(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+}
+
 /**
  * The one check (and wording) of a settings directory or secret file that other users can read
- * or enter: a warning with the chmod that fixes it, or undefined (also when it does not exist).
+ * or enter, or that belongs to someone else: a warning with the fix, or undefined.
  */
 export function openToOthers(path: string): Warning | undefined {
-  let stats;
-  try {
-    stats = statSync(path);
-  } catch {
-    return undefined;
-  }
+  const stats = statSync(path, { throwIfNoEntry: false });
+  if (!stats) return undefined;
+  const me = uid();
+  if (me !== undefined && stats.uid !== me) return { message: `${path} belongs to another user (uid ${stats.uid}).`, hint: 'idm reads it but will not write into it; use a directory of your own (IDM_CONFIG_DIR).' };
   const mode = stats.mode & 0o777;
   if ((mode & 0o077) === 0) return undefined;
   return stats.isDirectory()
-    ? { message: `${path} is open to other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 700 ${path}` }
-    : { message: `${path} is readable by other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 600 ${path}` };
+    ? { message: `${path} is open to other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 700 ${shellQuote(path)}` }
+    : { message: `${path} is readable by other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 600 ${shellQuote(path)}` };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lock files: `<path>` created with O_EXCL holding `pid time nonce`. A holder that died (SIGKILL)
-// is detected by its pid; a lock older than `staleMs` is broken whatever its pid says (pid reuse).
+// Lock files: `<path>` created exclusively, holding `pid start nonce time`. The holder's start time
+// (from /proc) tells a live holder from a dead one whose pid was reused; where /proc is missing, a
+// lock older than `staleMs` is broken whatever its pid says.
 
 export interface LockOptions {
-  /** Give up waiting after this long and return undefined (the caller proceeds without the lock). */
+  /** Give up after this long: the caller decides (fail, or go on without the lock). */
   waitMs: number;
-  /** A lock older than this is stale even if its pid is alive. */
+  /** Without /proc: a lock older than this is stale even if its pid is alive. */
   staleMs: number;
-  /** Checked between polls; when it returns true, stop waiting (e.g. another process did the work). */
+  /** Checked between polls; when it returns true, stop waiting (another process did the work). */
   until?: () => boolean;
+  /** A stop (Ctrl-C) ends the wait. */
+  signal?: AbortSignal;
   pollMs?: number;
 }
 
 export interface Lock {
   release(): void;
 }
+
+/** The lock could not be had in time: who holds it. */
+export interface LockHeld {
+  held: true;
+  holderPid?: number;
+}
+
+/** When `pid` started, in clock ticks since boot (Linux), or undefined where that cannot be read. */
+function startTime(pid: number | 'self'): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+let ownStart: string | undefined | null = null;
 
 function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -102,24 +154,54 @@ function processAlive(pid: number): boolean {
   }
 }
 
+interface Holder {
+  pid: number;
+  start: string;
+  time: number;
+}
+
+function parseHolder(content: string): Holder | undefined {
+  const [pid, start, , time] = content.trim().split(' ');
+  if (pid === undefined || start === undefined || time === undefined) return undefined;
+  return { pid: Number(pid), start, time: Number(time) };
+}
+
+function isStale(holder: Holder | undefined, ageMs: number, staleMs: number): boolean {
+  if (!holder) return ageMs > 2_000; // empty or torn (a holder between create and write, or garbage)
+  if (!processAlive(holder.pid)) return true;
+  const start = startTime(holder.pid);
+  if (start !== undefined && holder.start !== '-') return start !== holder.start; // a reused pid
+  return Date.now() - holder.time > staleMs;
+}
+
+/** Creates the lock file with our content; false when it exists. A failed write leaves no file. */
 function tryCreate(path: string, content: string): boolean {
+  let fd: number;
   try {
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeFileSync(fd, content);
-    } finally {
-      closeSync(fd);
-    }
-    return true;
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw error;
   }
+  try {
+    writeSync(fd, content);
+    closeSync(fd);
+  } catch (error) {
+    // A full disk: an empty lock would block everyone after us.
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed
+    }
+    removeIfExists(path);
+    throw error;
+  }
+  return true;
 }
 
 /** Removes the lock at `path` if it is still the stale one we read (`seen`); never a fresh one. */
 function breakStaleLock(path: string, seen: string): void {
-  const aside = `${path}.stale-${process.pid}-${unique()}`;
+  const aside = `${path}.stale-${unique()}`;
   try {
     renameSync(path, aside);
   } catch {
@@ -136,53 +218,56 @@ function breakStaleLock(path: string, seen: string): void {
   removeIfExists(aside);
 }
 
-function isStale(content: string | undefined, staleMs: number): boolean {
-  if (content === undefined) return false;
-  const [pidText, timeText] = content.split(' ');
-  const pid = Number(pidText);
-  const time = Number(timeText);
-  if (!Number.isFinite(time) || !processAlive(pid)) return true;
-  return Date.now() - time > staleMs;
+function ageMs(path: string): number {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats ? Date.now() - stats.mtimeMs : 0;
 }
 
-export async function acquireLock(path: string, options: LockOptions): Promise<Lock | undefined> {
+/** Takes the lock, or says who holds it after `waitMs` (or when `until` says the wait is over). */
+export async function acquireLock(path: string, options: LockOptions): Promise<Lock | LockHeld> {
+  if (ownStart === null) ownStart = startTime('self');
   ensurePrivateDir(dirname(path));
-  const content = `${process.pid} ${Date.now()} ${unique()}`;
+  const content = `${process.pid} ${ownStart ?? '-'} ${unique()} ${Date.now()}\n`;
   const deadline = Date.now() + options.waitMs;
-  const poll = options.pollMs ?? 25;
-  for (;;) {
+  const poll = options.pollMs ?? 20;
+  for (let tries = 0; ; tries++) {
     if (tryCreate(path, content)) {
       let released = false;
       const release = () => {
         if (released) return;
         released = true;
         process.off('exit', release);
-        if (readTextIfExists(path) === content) removeIfExists(path);
+        try {
+          if (readTextIfExists(path) === content) removeIfExists(path);
+        } catch {
+          // the directory went away or became unreadable: nothing of ours is left to remove
+        }
       };
-      // Ctrl-C ends the process from its SIGINT handler: the lock goes with it, not 30 s later.
+      // However the process ends (an uncaught error, a second Ctrl-C), the lock goes with it.
       process.on('exit', release);
       return { release };
     }
-    const holder = readTextIfExists(path);
-    // An empty file is a holder between open and write; only its age can make it stale.
-    if (holder !== undefined && holder !== '' && isStale(holder, options.staleMs)) {
-      breakStaleLock(path, holder);
+    const seen = readTextIfExists(path);
+    if (seen !== undefined && isStale(seen === '' ? undefined : parseHolder(seen), ageMs(path), options.staleMs)) {
+      breakStaleLock(path, seen);
       continue;
     }
-    if (holder === '' && Date.now() - mtimeMs(path) > options.staleMs) {
-      breakStaleLock(path, '');
-      continue;
-    }
-    if (options.until?.()) return undefined;
-    if (Date.now() >= deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, poll + Math.floor(Math.random() * poll)));
+    if (options.until?.() || Date.now() >= deadline) return { held: true, holderPid: seen ? parseHolder(seen)?.pid : undefined };
+    // Polls spread out as the wait grows, so that a hundred waiters do not spin on one file.
+    await sleep(Math.min(200, poll * (1 + tries / 10)) * (0.5 + Math.random()), options.signal);
   }
 }
 
-function mtimeMs(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return Date.now();
-  }
+export function isLock(lock: Lock | LockHeld): lock is Lock {
+  return !('held' in lock);
+}
+
+/** The error when a settings lock could not be had in time: nothing was written. */
+export function lockTimeout(what: string, path: string, holder: LockHeld): IdmError {
+  const by = holder.holderPid === undefined ? 'another idm process' : `idm process ${holder.holderPid}`;
+  return new IdmError(`Could not ${what}: ${path} is locked by ${by}; nothing was written.`, {
+    exitCode: ExitCode.Failure,
+    code: 'locked',
+    hint: `Run the command again when that process has finished${holder.holderPid === undefined ? '' : ` (or, if it hangs: kill ${holder.holderPid})`}.`,
+  });
 }

@@ -1,5 +1,5 @@
 // Where idm keeps its files. One directory (mode 0700):
-//   config.json          profiles and the default profile (written with conf)
+//   config.json          profiles and the default profile (written with conf, under config.json.lock)
 //   credentials/<p>.json a profile's client secret or private key (0600)
 //   tokens/<hash>.json   cached access tokens per (domain, client, audience) (0600)
 //   tokens/<hash>.lock   held by the one process that is fetching that token
@@ -13,17 +13,19 @@ export function configDir(env: NodeJS.ProcessEnv): string {
   return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'idm');
 }
 
-export const CONFIG_FILE = 'config.json';
-
 export function configFile(dir: string): string {
-  return join(dir, CONFIG_FILE);
+  return join(dir, 'config.json');
 }
 
-/** Profile names become file names: keep them to a safe alphabet (checked at login). */
+/** Profile names become file names: a safe alphabet, checked on write and on read. */
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+export function credentialsDir(dir: string): string {
+  return join(dir, 'credentials');
+}
+
 export function credentialsFile(dir: string, profile: string): string {
-  return join(dir, 'credentials', `${profile}.json`);
+  return join(credentialsDir(dir), `${profile}.json`);
 }
 
 export function tokensDir(dir: string): string {

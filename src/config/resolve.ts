@@ -1,13 +1,13 @@
 // Which tenant and credentials a command uses. Precedence: flags > environment > profile, field by
 // field: `--profile`/IDM_PROFILE pick the profile, IDM_DOMAIN / IDM_CLIENT_ID / IDM_CLIENT_SECRET /
 // IDM_PRIVATE_KEY / IDM_ACCESS_TOKEN override its fields, and with them no profile is needed at all.
-import { IdmError, UsageError } from '../cli/errors.js';
-import { checkPem, readTextFile } from '../cli/input.js';
-import { MIN_SECRET_LENGTH } from '../api/redact.js';
-import { ExitCode } from '../cli/exit-codes.js';
+import { IdmError, UsageError, type Warning } from '../core/errors.js';
+import { ExitCode } from '../core/exit-codes.js';
+import { MIN_SECRET_LENGTH } from '../core/secrets.js';
+import { shellCommand } from '../core/text.js';
+import { checkPem, readTextFile } from '../io/input.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
-import type { Warning } from '../api/notices.js';
 import { configDir, credentialsFile } from './paths.js';
 import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, unknownProfile } from './profiles.js';
 
@@ -47,8 +47,9 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
 /** A PEM given inline or as a path (IDM_PRIVATE_KEY, --private-key-file, the prompt). */
 export function readPrivateKey(value: string, what: string): string {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+  // The value may be a key pasted without its header: it is never quoted back.
   const hint = 'Give the path of a PEM private key file, or the PEM itself.';
-  return checkPem(what, value, readTextFile(what, value, hint), 'private key', hint);
+  return checkPem(what, 'the file it names', readTextFile(what, value, { hint, secret: true }), 'private key', hint);
 }
 
 /**
@@ -110,7 +111,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   // A stored secret belongs to the profile's own client at the profile's own domain: it is never
   // sent for another client (IDM_CLIENT_ID) nor to another domain (IDM_DOMAIN).
   if (!profile || profile.clientId !== clientId || parseDomain(profile.domain, `The domain of profile "${name}"`).base !== tenant.base) {
-    const store = `idm login --profile NAME --domain ${tenant.base} --client-id ${clientId}`;
+    const store = `${shellCommand(['idm', 'login', '--profile'])} NAME ${shellCommand(['--domain', tenant.base, '--client-id', clientId])}`;
     throw notLoggedIn(
       profile
         ? `Not logged in as client ${clientId} at ${tenant.host}: profile "${name}" holds the secret of client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host} only.`
@@ -120,7 +121,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   }
   const secret = readSecret(dir, name);
   if (!secret) {
-    throw notLoggedIn(`Profile "${name}" has no stored secret (logged out?).`, `Run 'idm login${name === 'default' ? '' : ` --profile ${name}`}' to store one.`);
+    throw notLoggedIn(`Profile "${name}" has no stored secret (logged out?).`, `Run '${shellCommand(['idm', 'login', ...(name === 'default' ? [] : ['--profile', name])])}' to store one.`);
   }
   const file = credentialsFile(dir, name);
   for (const path of [dir, file]) {
@@ -132,9 +133,9 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
       ? { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: profile.signingAlg }
       : { clientId, authMethod: profile.authMethod, clientSecret: secret.clientSecret };
   if (!client.clientSecret && !client.privateKeyPem) {
-    throw notLoggedIn(`Profile "${name}" stores no ${profile.authMethod === 'private_key_jwt' ? 'private key' : 'client secret'}.`, `Run 'idm login --profile ${name}' to store one.`);
+    throw notLoggedIn(`Profile "${name}" stores no ${profile.authMethod === 'private_key_jwt' ? 'private key' : 'client secret'}.`, `Run '${shellCommand(['idm', 'login', '--profile', name])}' to store one.`);
   }
-  return { ...base, source: 'profile', client, fixCredentials: `run: idm login --profile ${name}` };
+  return { ...base, source: 'profile', client, fixCredentials: `run: ${shellCommand(['idm', 'login', '--profile', name])}` };
 }
 
 function fromEnvironment(

@@ -1,19 +1,29 @@
 // The prompts idm asks, bound to the IO's stdin and stderr (stdout stays data). @inquirer/prompts is
-// loaded only when a prompt is really shown. Ctrl-C at any prompt becomes an InterruptedError (130).
-import { InterruptedError, UsageError } from '../cli/errors.js';
-import type { IO } from './terminal.js';
+// loaded only when a prompt is really shown. Ctrl-C (or SIGTERM, SIGHUP) at any prompt becomes the
+// IO's stop reason (InterruptedError: 130, 143, 129); the prompt restores the terminal itself.
+// Prompts follow the IO's colour decision (--no-color, NO_COLOR), and every text shown in them is
+// made safe (it may name a server's connection or attribute).
+import { InterruptedError, UsageError } from '../core/errors.js';
+import type { IO } from './io.js';
+import { safeText } from './safe.js';
 
 export interface Choice<T> {
   value: T;
   name?: string;
   description?: string;
+  /** Shown but not selectable; a string says why. */
+  disabled?: boolean | string;
+  checked?: boolean;
 }
+
+export type ChoiceOrSeparator<T> = Choice<T> | { separator: string };
 
 export interface Prompter {
   /** `prefill`: put the default in the line, ready to edit, instead of showing it as a hint. */
   input(message: string, options?: { default?: string; prefill?: boolean; validate?: (value: string) => true | string }): Promise<string>;
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
-  select<T>(message: string, choices: ReadonlyArray<Choice<T> | { separator: string }>, options?: { default?: T; pageSize?: number }): Promise<T>;
+  select<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { default?: T; pageSize?: number }): Promise<T>;
+  checkbox<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { pageSize?: number; required?: boolean }): Promise<T[]>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
 }
 
@@ -22,36 +32,70 @@ function isCancel(error: unknown): boolean {
   return name === 'ExitPromptError' || name === 'AbortPromptError';
 }
 
+const plain = (text: string) => text;
+/** Every style of the prompts idm uses, without colour (@inquirer's defaults use node:util styleText). */
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  spinner: { interval: 80, frames: ['-', '\\', '|', '/'] },
+  icon: { cursor: '❯', checked: '◉', unchecked: '◯', disabledChecked: '◎', disabledUnchecked: '-' },
+  style: {
+    answer: plain,
+    message: plain,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: plain,
+    highlight: plain,
+    key: (text: string) => `<${text}>`,
+    disabled: plain,
+    description: plain,
+    keysHelpTip: (keys: Array<[string, string]>) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
+    confirmDefault: (text: string) => text.charAt(0).toUpperCase() + text.slice(1),
+    renderSelectedChoices: (choices: Array<{ short: string }>) => choices.map((choice) => choice.short).join(', '),
+  },
+};
+
 export async function createPrompter(io: IO): Promise<Prompter> {
   if (!io.canPrompt) {
     throw new UsageError('Cannot prompt: not a terminal, or --no-input is set.', 'Pass the values as flags.');
   }
   const inquirer = await import('@inquirer/prompts');
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false } as const;
+  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal } as const;
+  const theme = io.colorStderr ? {} : { theme: PLAIN_THEME };
   const ask = async <T>(run: () => Promise<T>): Promise<T> => {
+    io.throwIfStopped();
     try {
       return await run();
     } catch (error) {
-      if (isCancel(error)) throw new InterruptedError();
-      throw error;
+      if (!isCancel(error)) throw error;
+      // Aborted by a signal: that signal's reason; Ctrl-C typed at the prompt: SIGINT.
+      if (io.signal.aborted) throw io.signal.reason;
+      throw new InterruptedError('SIGINT');
     }
   };
+  const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
+    choices.map((choice) =>
+      'separator' in choice
+        ? new inquirer.Separator(safeText(choice.separator))
+        : {
+            ...choice,
+            name: choice.name === undefined ? undefined : safeText(choice.name),
+            description: choice.description === undefined ? undefined : safeText(choice.description),
+            disabled: typeof choice.disabled === 'string' ? safeText(choice.disabled) : choice.disabled,
+          },
+    );
   return {
     input: (message, options = {}) =>
-      ask(() => inquirer.input({ message, default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: options.validate }, context)),
-    password: (message, options = {}) => ask(() => inquirer.password({ message, mask: '*', validate: options.validate }, context)),
-    select: <T>(message: string, choices: ReadonlyArray<Choice<T> | { separator: string }>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() =>
-        inquirer.select<T>(
-          {
-            message,
-            choices: choices.map((choice) => ('separator' in choice ? new inquirer.Separator(choice.separator) : choice)),
-            default: options.default,
-            pageSize: options.pageSize ?? 12,
-          },
+        inquirer.input(
+          { message: safeText(message), default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: options.validate, ...theme },
           context,
         ),
       ),
-    confirm: (message, options = {}) => ask(() => inquirer.confirm({ message, default: options.default ?? true }, context)),
+    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: options.validate, ...theme }, context)),
+    select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
+      ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: options.pageSize ?? 12, ...theme }, context)),
+    checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>
+      ask(() => inquirer.checkbox<T>({ message: safeText(message), choices: choicesOf(choices), pageSize: options.pageSize ?? 12, required: options.required, ...theme }, context)),
+    confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
   };
 }

@@ -2,10 +2,9 @@
 // kubectl, drawn by cli-table3, fitted to the terminal's width, and fed page by page.
 import Table from 'cli-table3';
 import utils from 'cli-table3/src/utils.js';
-import type { IO } from '../io/terminal.js';
-// Types only: a value imported from ./index.js would split it into a chunk of its own, one more file
-// for every run to load.
-import type { Column, Rows, RowsOptions, Styles } from './index.js';
+import type { IO } from '../io/io.js';
+import { safeText } from '../io/safe.js';
+import type { Column, Rows, RowsOptions } from './types.js';
 
 /** Spaces between two columns of a table. */
 const GAP = 2;
@@ -43,24 +42,17 @@ export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Colu
   return widths;
 }
 
-/** `style`: the header's bold; `cell`: a value made one line. */
-export function tableRows<Row>(
-  io: IO,
-  allColumns: ReadonlyArray<Column<Row>>,
-  { label, hideEmptyColumns }: RowsOptions,
-  loading: Promise<Styles>,
-  cell: (value: string) => string,
-): Rows<Row> {
+export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, { label, hideEmptyColumns }: RowsOptions): Rows<Row> {
   let columns = allColumns;
   let widths: number[] | undefined;
   return {
     async add(rows) {
       if (rows.length === 0) return;
-      const style = await loading;
+      const style = io.palette('stdout');
       const { strlen } = utils;
       const shown = (column: Column<Row>, row: Row) => (column.display ?? column.value)(row);
       if (widths === undefined && hideEmptyColumns) columns = columns.filter((column) => rows.some((row) => shown(column, row) !== ''));
-      const cells = rows.map((row) => columns.map((column) => cell(shown(column, row))));
+      const cells = rows.map((row) => columns.map((column) => safeText(shown(column, row))));
       const widest = (i: number) => cells.reduce((max, row) => Math.max(max, strlen(row[i]!)), 0);
       const first = widths === undefined;
       widths ??= fitWidths(

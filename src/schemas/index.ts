@@ -17,6 +17,7 @@ import {
   STREAM_STATUSES,
   SYNC_GROUPS,
 } from './constants.js';
+import { MAPPING_ROWS_MAX, mappingAttributeProblem, rowMapping } from './mapping.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
@@ -161,9 +162,18 @@ export const TestDeliverySchema = z.looseObject({
   event: EventEnvelopeSchema.optional(),
 });
 
+const mappingAttribute = (side: 'platform' | 'identity-provider') =>
+  z
+    .string()
+    .trim()
+    .superRefine((value, ctx) => {
+      const problem = mappingAttributeProblem(value, side);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 export const MappingEntrySchema = z.strictObject({
-  platform: z.string().trim().min(1, 'the platform attribute must not be empty'),
-  idp: z.string().trim().min(1, 'the identity-provider attribute must not be empty'),
+  platform: mappingAttribute('platform'),
+  idp: mappingAttribute('identity-provider'),
 });
 export type MappingEntry = z.infer<typeof MappingEntrySchema>;
 
@@ -171,17 +181,13 @@ export type MappingEntry = z.infer<typeof MappingEntrySchema>;
 export const MappingSchema = z
   .array(MappingEntrySchema)
   .min(1, 'needs at least one entry')
+  .max(MAPPING_ROWS_MAX, `has more than ${MAPPING_ROWS_MAX} entries`)
   .superRefine((entries, ctx) => {
-    const seen = new Set<string>();
+    if (entries.length > MAPPING_ROWS_MAX) return;
     entries.forEach((entry, index) => {
-      if (seen.has(entry.platform)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'platform'],
-          message: `platform attribute "${entry.platform}" is mapped more than once`,
-        });
+      if (rowMapping(entries.slice(0, index), entry.platform) >= 0) {
+        ctx.addIssue({ code: 'custom', path: [index, 'platform'], message: `platform attribute "${entry.platform}" is mapped more than once` });
       }
-      seen.add(entry.platform);
     });
   });
 

@@ -1,9 +1,8 @@
 // idm auth status: which credentials idm would use and what its cached token allows, read from the
 // settings and the cache only (no request). Never prints a secret or a token.
 import { Command } from 'commander';
-import type { Deps } from '../../cli/deps.js';
+import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { warn } from '../../api/notices.js';
 import { peekClaims } from '../../auth/jwt.js';
 import { readCachedToken, tokenCacheFile } from '../../auth/tokens.js';
 import { resolveCredentials } from '../../config/resolve.js';
@@ -27,7 +26,7 @@ function inWords(ms: number): string {
 export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
   const globals = deps.globals();
   const resolved = resolveCredentials(deps.io.env, globals.profile);
-  for (const warning of resolved.warnings) warn(deps.io, globals.json, warning);
+  for (const warning of resolved.warnings) deps.output.warn(warning);
   const now = Date.now();
 
   let expiresAt: number | undefined;
@@ -48,7 +47,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
   const source = resolved.source === 'environment' ? 'environment' : 'profile';
 
   if (globals.json) {
-    deps.output().printJson({
+    deps.output.printJson({
       profile: resolved.profile ?? null,
       source,
       domain: resolved.tenant.base,
@@ -66,7 +65,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
   } else {
     token = `expired at ${new Date(expiresAt).toISOString()}${resolved.client ? ' (the next command gets a new one)' : ''}`;
   }
-  await deps.output().printFields([
+  deps.output.printFields([
     ['Profile', resolved.profile ?? '(none)'],
     ['Credentials from', source === 'environment' ? 'environment (IDM_*)' : `profile "${resolved.profile}"`],
     ['Domain', resolved.tenant.base],

@@ -3,19 +3,20 @@
 // the strategy's default (keep, edit, remove, add rows; each value checked as it is typed) and asks
 // for both synchronization settings. It ends with a summary and a confirmation: nothing is sent
 // before that, and Ctrl-C at any step (InterruptedError, exit 130) sends nothing.
-import type { Deps } from '../../cli/deps.js';
-import { CancelledError } from '../../cli/errors.js';
-import { capitalize } from '../../cli/help.js';
-import { ApiError } from '../../api/types.js';
+import type { MappingRow, ProvisioningBody } from '../../api/management/index.js';
+import type { Deps } from '../../cli/factory.js';
+import { ApiError, CancelledError } from '../../core/errors.js';
+import { capitalize, plural } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
-import { SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
-import { MappingEntrySchema, type MappingEntry, type ProvisioningRequest } from '../../schemas/index.js';
-import { connectionIdProblem, describeCreate, provisioningPath } from './create.js';
+import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
+import { idProblem } from '../../schemas/ids.js';
+import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
+
 
 export interface WizardStart {
   connectionId?: string;
   /** What the flags gave (already checked). */
-  body: ProvisioningRequest;
+  body: ProvisioningBody;
   /** No setting came from a flag: ask for the mapping and both synchronization settings. */
   askSettings: boolean;
 }
@@ -26,14 +27,15 @@ const SYNC_GROUPS_HELP: Record<SyncGroups, string> = {
   selected: 'only the groups chosen in the dashboard',
 };
 
-export async function runProvisioningWizard(start: WizardStart, deps: Deps): Promise<{ connectionId: string; body: ProvisioningRequest }> {
+export async function runProvisioningWizard(start: WizardStart, deps: Deps): Promise<{ connectionId: string; body: ProvisioningBody }> {
   const prompter = await deps.prompter();
-  const say = (line = '') => deps.io.err(`${line}\n`);
+  const say = (line = '') => deps.output.say(line);
 
-  const connectionId = start.connectionId ?? (await prompter.input('Connection id (con_...)', { validate: connectionIdProblem })).trim();
+  const connectionId =
+    start.connectionId ?? (await prompter.input('Connection id (con_...)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
   let body = start.body;
   // The mapping the user started from (shown in full then), to sum up what they changed.
-  let initial: MappingEntry[] | undefined;
+  let initial: MappingRow[] | undefined;
 
   if (start.askSettings) {
     initial = await defaultMapping(connectionId, deps);
@@ -68,10 +70,10 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
  * The mapping in the summary: its size and, when it was edited from the default, only the rows that
  * differ from it (the whole mapping was shown when the editing began, and is printed once created).
  */
-export function mappingSummary(mapping: readonly MappingEntry[] | undefined, initial: readonly MappingEntry[] | undefined): string[] {
+export function mappingSummary(mapping: readonly MappingRow[] | undefined, initial: readonly MappingRow[] | undefined): string[] {
   const label = 'Mapping                    ';
   if (mapping === undefined) return [`${label}(the strategy's default, applied by the service)`];
-  const rows = `${mapping.length} row${mapping.length === 1 ? '' : 's'}`;
+  const rows = plural(mapping.length, 'row');
   if (initial === undefined) return [`${label}${rows}, from the flags`];
   const before = new Map(initial.map((row) => [row.platform, row.idp]));
   const after = new Map(mapping.map((row) => [row.platform, row.idp]));
@@ -90,32 +92,23 @@ export function mappingSummary(mapping: readonly MappingEntry[] | undefined, ini
 }
 
 /** The strategy's default mapping, the wizard's starting point. */
-async function defaultMapping(connectionId: string, deps: Deps): Promise<MappingEntry[]> {
-  const api = await deps.api();
+async function defaultMapping(connectionId: string, deps: Deps): Promise<MappingRow[]> {
+  const { provisioning } = await deps.api();
   try {
-    const { body } = await api.request<{ mapping?: unknown }>({
-      method: 'GET',
-      path: `${provisioningPath(connectionId)}/default-mapping`,
-      ...describeCreate(connectionId),
-      action: `read the default mapping of connection ${connectionId}`,
-      scope: SCOPES.readProvisioning,
-    });
-    const rows = Array.isArray(body?.mapping) ? body.mapping : [];
-    return rows.flatMap((row) => {
-      const parsed = MappingEntrySchema.safeParse(row);
-      return parsed.success ? [parsed.data] : [];
-    });
+    return (await provisioning.defaultMapping(connectionId)).rows.filter(
+      (row) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined,
+    );
   } catch (error) {
     // Without the read scope the wizard still works, from an empty mapping.
     if (error instanceof ApiError && error.status === 403) {
-      deps.output().note(`Cannot read the default mapping (${error.message}); starting from an empty one.`);
+      deps.output.note(`Cannot read the default mapping (${error.message}); starting from an empty one.`);
       return [];
     }
     throw error;
   }
 }
 
-function mappingLines(mapping: readonly MappingEntry[]): string[] {
+function mappingLines(mapping: readonly MappingRow[]): string[] {
   const width = Math.max(...mapping.map((row) => row.platform.length), 'platform'.length);
   const number = String(mapping.length).length;
   return mapping.map((row, index) => `${String(index + 1).padStart(number)}. ${row.platform.padEnd(width)} = ${row.idp}`);
@@ -123,28 +116,28 @@ function mappingLines(mapping: readonly MappingEntry[]): string[] {
 
 type Action = 'done' | 'edit' | 'remove' | 'add' | 'show';
 
-async function editMapping(prompter: Prompter, initial: MappingEntry[], say: (line?: string) => void): Promise<MappingEntry[]> {
+async function editMapping(prompter: Prompter, initial: MappingRow[], say: (line?: string) => void): Promise<MappingRow[]> {
   const rows = initial.map((row) => ({ ...row }));
   const show = () => {
     if (rows.length === 0) say("The mapping is empty (the service would apply the strategy's default).");
     else {
-      say(`Mapping (platform attribute = identity-provider attribute), ${rows.length} row${rows.length === 1 ? '' : 's'}:`);
+      say(`Mapping (platform attribute = identity-provider attribute), ${plural(rows.length, 'row')}:`);
       for (const line of mappingLines(rows)) say(`  ${line}`);
     }
   };
   say(initial.length > 0 ? "Starting from the strategy's default mapping." : 'The strategy has no default mapping to start from.');
   show();
 
-  // Each value is checked as it is typed: not empty (the schema's rule), and a platform attribute is mapped once.
+  // Each value is checked as it is typed, by the rules of the shared schema (schemas/mapping.ts).
   const platformRule = (except: number) => (value: string): true | string => {
-    const parsed = MappingEntrySchema.shape.platform.safeParse(value);
-    if (!parsed.success) return capitalize(parsed.error.issues[0]?.message ?? 'invalid');
-    const other = rows.findIndex((row, index) => index !== except && row.platform === parsed.data);
-    return other < 0 ? true : `"${parsed.data}" is already mapped (row ${other + 1}); edit or remove that row instead.`;
+    const problem = mappingAttributeProblem(value, 'platform');
+    if (problem) return capitalize(problem);
+    const other = rowMapping(rows, value.trim(), except);
+    return other < 0 ? true : `"${value.trim()}" is already mapped (row ${other + 1}); edit or remove that row instead.`;
   };
   const idpRule = (value: string): true | string => {
-    const parsed = MappingEntrySchema.shape.idp.safeParse(value);
-    return parsed.success ? true : capitalize(parsed.error.issues[0]?.message ?? 'invalid');
+    const problem = mappingAttributeProblem(value, 'identity-provider');
+    return problem ? capitalize(problem) : true;
   };
   const pickRow = (message: string) =>
     prompter.select<number>(
@@ -154,7 +147,7 @@ async function editMapping(prompter: Prompter, initial: MappingEntry[], say: (li
     );
 
   for (;;) {
-    const action = await prompter.select<Action>(`Mapping: ${rows.length} row${rows.length === 1 ? '' : 's'}. What next?`, [
+    const action = await prompter.select<Action>(`Mapping: ${plural(rows.length, 'row')}. What next?`, [
       { value: 'done', name: rows.length > 0 ? 'Keep this mapping and continue' : "Continue with the strategy's default" },
       ...(rows.length > 0
         ? [

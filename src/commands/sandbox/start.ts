@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
-import type { Deps } from '../../cli/deps.js';
-import { IdmError, UsageError } from '../../cli/errors.js';
+import type { Deps } from '../../cli/factory.js';
+import { IdmError, UsageError } from '../../core/errors.js';
 import { examples } from '../../cli/help.js';
 import { parseIntegerInRange } from '../../cli/parse.js';
 import type { FaultSpec, Sandbox, SandboxClient } from '../../sandbox/types.js';
@@ -20,12 +20,6 @@ export interface SandboxStartOptions {
   rateLimit?: { limit: number; refillPerSecond: number };
   /** Parsed JSON, checked against the fault schema when the sandbox loads. */
   faults: unknown[];
-}
-
-/** What the sandbox waits for before it stops (tests hand in their own). */
-export interface StopSignal {
-  once(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
-  off(event: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
 }
 
 export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
@@ -143,7 +137,7 @@ function dataLines(sandbox: Sandbox): string[] {
   ];
 }
 
-export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, signals: StopSignal = process): Promise<void> {
+export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps): Promise<void> {
   const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
   const [{ startSandbox, SeedError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
     import('../../sandbox/index.js'),
@@ -155,9 +149,9 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
     if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See README: Sandbox (faults).');
     return result.data as FaultSpec;
   });
-  const { globals } = deps;
-  const { json, debug } = globals();
-  const output = deps.output();
+  const { debug } = deps.globals();
+  const { output } = deps;
+  const json = output.json;
 
   let sandbox: Sandbox;
   try {
@@ -225,21 +219,15 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps, 
           '',
         );
       }
-      output.line(lines.join('\n').trimEnd());
+      for (const line of lines.join('\n').trimEnd().split('\n')) output.line(line);
       output.note(
         `\nTry: idm login --domain ${sandbox.url} --client-id ${sandbox.clients.admin.clientId} --client-secret-file ${files.admin.clientSecretFile}\n` +
           'Running until Ctrl-C.',
       );
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        signals.off('SIGINT', stop);
-        signals.off('SIGTERM', stop);
-        resolve();
-      };
-      signals.once('SIGINT', stop);
-      signals.once('SIGTERM', stop);
-    });
+    // Runs until stopped (Ctrl-C, SIGTERM, SIGHUP): that is how it ends, not a failure.
+    const { signal } = deps.io;
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   } finally {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,16 +1,19 @@
 // `idm streams test <stream-id>`: sends one test event to a stream and shows the delivery record.
 // Every input is checked before anything is sent, and the event is sent exactly once: a failed
 // delivery is a result (exit 3), not something to retry.
-import { Command, Option } from 'commander';
-import type { Deps } from '../../cli/deps.js';
-import { IdmError, UsageError } from '../../cli/errors.js';
-import { ExitCode } from '../../cli/exit-codes.js';
+import { Argument, Command, Option } from 'commander';
+import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { asText as text, type Column } from '../../output/index.js';
+import { parseId } from '../../cli/parse.js';
 import { didYouMean } from '../../cli/suggest.js';
-import { ApiError } from '../../api/types.js';
-import { EVENT_TYPES, LIMITS, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
-import { isPlainObject, jsonKind, parseJson, readFileOrStdin } from '../../cli/input.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import { ExitCode } from '../../core/exit-codes.js';
+import { isPlainObject, jsonKind } from '../../core/text.js';
+import { parseJson, readFileOrStdin } from '../../io/input.js';
+import { asText as text, type Column } from '../../output/index.js';
+import type { ApiRecord } from '../../api/management/index.js';
+import { EVENT_TYPES, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
 
 export interface StreamsTestOptions {
   streamId: string;
@@ -21,20 +24,22 @@ export interface StreamsTestOptions {
   dataFile?: string;
 }
 
+const EXAMPLE_ID = ID_SHAPES.stream.example;
+
 export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
   return new Command('test')
     .description('Send a test event to an event stream and show the delivery record')
-    .argument('<stream-id>', `the stream's id (${LIMITS.streamIdLength} characters, est_...)`)
+    .addArgument(new Argument('<stream-id>', `the stream's id (${ID_SHAPES.stream.words})`).argParser(parseId('stream')))
     .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below')
     .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile'))
     .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin')
     .addHelpText(
       'after',
       `${examples([
-        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type user.created',
-        `idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type user.updated --data '{"object":{"user_id":"u1"}}'`,
-        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa --event-type group.created --data-file payload.json --json',
-        'idm streams test est_2mNwzVbDq8sXe4RtY6uJkLp0Aa  # asks for the type',
+        `idm streams test ${EXAMPLE_ID} --event-type user.created`,
+        `idm streams test ${EXAMPLE_ID} --event-type user.updated --data '{"object":{"user_id":"u1"}}'`,
+        `idm streams test ${EXAMPLE_ID} --event-type group.created --data-file payload.json --json`,
+        `idm streams test ${EXAMPLE_ID}  # asks for the type`,
       ])}
 Event types:
 ${paragraph(EVENT_TYPES.join(' '), '  ')}
@@ -47,18 +52,7 @@ ${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its
 
 /** Checks what was given, asks for the event type when allowed, sends once, prints the record. */
 export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): Promise<void> {
-  const streamId = options.streamId.trim();
-  if (streamId.length !== LIMITS.streamIdLength) {
-    throw new UsageError(
-      `The stream id must be exactly ${LIMITS.streamIdLength} characters; "${options.streamId}" has ${options.streamId.length}.`,
-      "Run 'idm streams list' to see the ids.",
-    );
-  }
-  // Ids are ASCII (est_ and 22 letters or digits): anything else cannot be one (and a lone surrogate
-  // could not even be put in a URL).
-  if (!/^[\x21-\x7e]+$/.test(streamId)) {
-    throw new UsageError(`The stream id "${options.streamId}" has characters no stream id has (spaces, control or non-ASCII characters).`, "Run 'idm streams list' to see the ids.");
-  }
+  const { streamId } = options;
   if (options.eventType !== undefined && !isEventType(options.eventType)) {
     throw new UsageError(
       `--event-type "${options.eventType}" is not an event type.${didYouMean(options.eventType, EVENT_TYPES)}`,
@@ -66,7 +60,6 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
     );
   }
   const data = await readData(options, deps);
-
   if (options.eventType === undefined && !deps.io.canPrompt) {
     throw new UsageError('Missing --event-type.', "Pass --event-type TYPE; run 'idm streams test --help' for the list.");
   }
@@ -80,13 +73,10 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   };
   if (options.eventType !== undefined) check(options.eventType as EventType);
 
-  const api = await deps.api();
-  const path = `/event-streams/${encodeURIComponent(streamId)}`;
-  const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, path, deps)));
-
+  const { streams } = await deps.api();
+  const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, deps)));
   // Sent once: the client never repeats a POST that may have reached the service.
-  const { body: record } = await api.request({ method: 'POST', path: `${path}/test`, body, ...describe(`send a test event to stream ${streamId}`, SCOPES.testStream) });
-  await printDelivery(record, deps);
+  await printDelivery(await streams.test(streamId, body), deps);
 }
 
 async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record<string, unknown> | undefined> {
@@ -97,11 +87,7 @@ async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record
     value = parseJson(source, options.data);
   } else if (options.dataFile !== undefined) {
     source = options.dataFile === '-' ? '--data-file - (stdin)' : `--data-file ${options.dataFile}`;
-    // At a terminal, idm would wait without a word for JSON typed and ended with Ctrl-D.
-    if (options.dataFile === '-' && deps.io.stdinIsTTY) {
-      throw new UsageError('--data-file - reads stdin, which is a terminal here.', "Pipe the JSON in, or use --data '{...}' or --data-file <path>.");
-    }
-    value = parseJson(source, await readFileOrStdin('--data-file', options.dataFile, deps.io));
+    value = parseJson(source, await readFileOrStdin('--data-file', options.dataFile, deps.io, { hint: "Pipe the JSON in, or use --data '{...}' or --data-file <path>." }));
   } else {
     return undefined;
   }
@@ -112,17 +98,17 @@ async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record
 }
 
 /** At a terminal: the stream's subscribed types first, then the rest. */
-async function pickEventType(streamId: string, path: string, deps: Deps): Promise<EventType> {
-  const api = await deps.api();
+async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
+  const { streams } = await deps.api();
   let subscribed: EventType[] = [];
   try {
-    const { body } = await api.request<{ subscriptions?: Array<{ event_type?: unknown }> }>({ method: 'GET', path, ...describe(`read stream ${streamId}`, SCOPES.readStream) });
-    const types = (Array.isArray(body?.subscriptions) ? body.subscriptions : []).map((s) => String(s?.event_type));
+    const stream = await streams.get(streamId);
+    const types = (Array.isArray(stream.subscriptions) ? stream.subscriptions : []).map((s) => String((s as { event_type?: unknown })?.event_type));
     subscribed = EVENT_TYPES.filter((type) => types.includes(type));
   } catch (error) {
     // Without read:event_streams the list is still useful, just not sorted by subscription.
     if (!(error instanceof ApiError && error.status === 403)) throw error;
-    deps.output().note(`Cannot read the stream's subscriptions (${SCOPES.readStream} missing); showing every event type.`);
+    deps.output.note(`Cannot read the stream's subscriptions (${SCOPES.readStream} missing); showing every event type.`);
   }
   const rest = EVENT_TYPES.filter((type) => !subscribed.includes(type));
   const prompter = await deps.prompter();
@@ -137,11 +123,6 @@ async function pickEventType(streamId: string, path: string, deps: Deps): Promis
   );
 }
 
-/** How the client names the operation in messages, the scope a 403 is about, and the advice on 404. */
-function describe(action: string, scope: string) {
-  return { action, scope, hints: { 404: "Run 'idm streams list' to see the stream ids." } };
-}
-
 interface Attempt {
   status?: unknown;
   timestamp?: unknown;
@@ -150,15 +131,11 @@ interface Attempt {
 }
 
 /** The record as received with --json; otherwise its summary, attempts and envelope. Sets exit 3 on `failed`. */
-async function printDelivery(record: unknown, deps: Deps): Promise<void> {
-  const output = deps.output();
-  if (!isPlainObject(record)) throw new IdmError(`The service answered the test with ${jsonKind(record)} instead of a delivery record.`);
+async function printDelivery(record: ApiRecord, deps: Deps): Promise<void> {
+  const { output } = deps;
   const status = text(record.status);
   if (status === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
-  if (output.json) {
-    output.printJson(record);
-    return;
-  }
+  if (output.json) return output.printJson(record);
 
   const fields: Array<[string, string]> = [
     ['Delivery', text(record.id)],
@@ -171,7 +148,7 @@ async function printDelivery(record: unknown, deps: Deps): Promise<void> {
     fields.push(['Event id', text(event.id)], ['Event source', text(event.source)], ['Event time', text(event.time)]);
     if (text(event.type) !== text(record.event_type)) fields.push(['Event envelope type', text(event.type)]);
   }
-  await output.printFields(fields);
+  output.printFields(fields);
 
   const attempts = (Array.isArray(record.attempts) ? record.attempts : []).filter(isPlainObject) as Attempt[];
   const columns: Array<Column<Attempt>> = [
@@ -183,12 +160,7 @@ async function printDelivery(record: unknown, deps: Deps): Promise<void> {
       : []),
   ];
   await output.printRows(columns, attempts, { label: 'attempt', hideEmptyColumns: true });
-
   if (status === 'failed') output.note(`Delivery failed after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}.`);
   else if (status === 'success') output.note('Delivered.');
-  else {
-    output.note(
-      `Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails.`,
-    );
-  }
+  else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails.`);
 }

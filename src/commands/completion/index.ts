@@ -2,9 +2,9 @@
 // tree (the same text as completions/idm.<shell>). The hidden `--profiles` flag lists the profile
 // names for the scripts' TAB on --profile: read from the config directory, no network.
 import { Argument, Command, Option } from 'commander';
-import type { Deps } from '../cli/deps.js';
-import { UsageError } from '../cli/errors.js';
-import { examples } from '../cli/help.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { UsageError } from '../../core/errors.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -24,12 +24,12 @@ export function completionCommand(deps: Deps, program: Command): Command {
     )
     .action(async (shell: Shell | undefined, flags: { profiles?: boolean }) => {
       if (flags.profiles) {
-        const { listProfileNames } = await import('./completion-profiles.js');
+        const { listProfileNames } = await import('./profiles.js');
         for (const name of await listProfileNames(deps.io.env)) deps.io.out(`${name}\n`);
         return;
       }
       if (!shell) throw new UsageError('Missing the shell: idm completion <bash|zsh|fish>.', 'See README: Shell completion, for how to install it.');
-      const { completionScript } = await import('./completion-scripts.js');
+      const { completionScript } = await import('./scripts.js');
       deps.io.out(completionScript(shell, program));
     });
 }

@@ -2,19 +2,19 @@
 // proving them with a token request. At a terminal it asks for what the flags did not give; in
 // scripts every value comes from flags, files or the environment. A secret is never a flag's value.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Deps } from '../cli/deps.js';
-import { CancelledError, UsageError } from '../cli/errors.js';
-import { examples } from '../cli/help.js';
-import { parseChoice } from '../cli/parse.js';
-import { createApiClient } from '../api/client.js';
-import { warn } from '../api/notices.js';
-import * as input from '../cli/input.js';
-import { checkDomain, parseDomain } from '../config/domain.js';
-import { openToOthers } from '../config/files.js';
-import { configDir, PROFILE_NAME } from '../config/paths.js';
-import * as profiles from '../config/profiles.js';
-import * as resolve from '../config/resolve.js';
-import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../config/methods.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseChoice } from '../../cli/parse.js';
+import { checkDomain, parseDomain } from '../../config/domain.js';
+import { openToOthers } from '../../config/files.js';
+import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
+import { configDir } from '../../config/paths.js';
+import * as profiles from '../../config/profiles.js';
+import * as resolve from '../../config/resolve.js';
+import { saveProfile } from '../../config/store.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
+import { shellCommand, shellQuote } from '../../core/text.js';
+import * as input from '../../io/input.js';
 
 export interface LoginOptions {
   domain?: string;
@@ -103,15 +103,11 @@ const METHOD_CHOICES = [
   { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)' },
 ];
 
-/** A shell word as typed: quoted only when it has to be. */
-function shellWord(text: string): string {
-  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const { io } = deps;
   const globals = deps.globals();
-  const assertion = await import('../auth/assertion.js'); // node:crypto: loaded only by login and signing
+  const assertion = await import('../../auth/assertion.js'); // node:crypto: loaded only by login and signing
   const env = io.env;
   const envValue = (name: string) => resolve.envValue(env, name);
   const dir = configDir(env);
@@ -119,7 +115,6 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // Without --profile (or IDM_PROFILE), login writes the default profile, `default` when there is none.
   const explicit = globals.profile;
   const name = profiles.selectedProfileName(store, explicit);
-  if (!PROFILE_NAME.test(name)) throw new UsageError(`--profile "${name}" is not a valid profile name.`, 'Use letters, digits, dot, dash and underscore (at most 64).');
   const existing = store.profiles[name];
 
   // Flags first, then the environment; at a terminal, prompts for the rest.
@@ -128,7 +123,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let method: AuthMethod | undefined = opts.authMethod;
   let secret: string | undefined;
   let keyPem: string | undefined;
-  if (opts.clientSecretFile !== undefined) secret = resolve.checkClientSecret(await readSecret(input, '--client-secret-file', opts.clientSecretFile, io), '--client-secret-file');
+  if (opts.clientSecretFile !== undefined) secret = resolve.checkClientSecret(await readSecret('--client-secret-file', opts.clientSecretFile, io), '--client-secret-file');
   if (opts.privateKeyFile !== undefined) {
     keyPem =
       opts.privateKeyFile === '-'
@@ -173,7 +168,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // Another tenant or client must not silently take the place of the default profile.
   if (explicit === undefined && existing && (existing.clientId !== clientId || parseDomain(existing.domain, 'The profile domain').base !== tenant.base)) {
     const was = `client ${existing.clientId} at ${parseDomain(existing.domain, 'The profile domain').host}`;
-    const add = `idm login --profile NAME --domain ${shellWord(tenant.base)} --client-id ${shellWord(clientId!)}`;
+    const add = `idm login --profile NAME --domain ${shellQuote(tenant.base)} --client-id ${shellQuote(clientId!)}`;
     if (!io.canPrompt) {
       throw new UsageError(
         `The default profile "${name}" is ${was}; this login is for client ${clientId} at ${tenant.host}.`,
@@ -219,34 +214,30 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       : { clientId: clientId!, authMethod: method!, clientSecret: secret };
 
   // The command to run again when the credentials are refused: this one, never with a secret.
-  const rerun = [
-    `idm login --profile ${shellWord(name)} --domain ${shellWord(tenant.base)} --client-id ${shellWord(client.clientId)}`,
-    opts.authMethod ? `--auth-method ${opts.authMethod}` : '',
-    opts.clientSecretFile ? `--client-secret-file ${shellWord(opts.clientSecretFile)}` : '',
-    opts.privateKeyFile ? `--private-key-file ${shellWord(opts.privateKeyFile)}` : '',
-    opts.signingAlg ? `--signing-alg ${opts.signingAlg}` : '',
-  ].filter(Boolean).join(' ');
+  const rerun = shellCommand([
+    ...['idm', 'login', '--profile', name, '--domain', tenant.base, '--client-id', client.clientId],
+    ...(opts.authMethod ? ['--auth-method', opts.authMethod] : []),
+    ...(opts.clientSecretFile ? ['--client-secret-file', opts.clientSecretFile] : []),
+    ...(opts.privateKeyFile ? ['--private-key-file', opts.privateKeyFile] : []),
+    ...(opts.signingAlg ? ['--signing-alg', opts.signingAlg] : []),
+  ]);
 
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
-  if (io.stderrIsTTY && !globals.json) deps.output().note(`Checking the credentials with ${tenant.host}...`);
+  if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}...`);
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
   const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}` };
-  const api = await createApiClient({ io, globals, resolved });
-  let token;
-  try {
-    token = await api.tokens.refresh();
-  } finally {
-    await api.close();
-  }
-  const { isDefault } = await profiles.saveProfile(
+  const { client: api } = await deps.apiFor(resolved);
+  const token = await api.tokens.refresh();
+  const { isDefault } = await saveProfile(
     dir,
     name,
     { domain: tenant.base, clientId: client.clientId, authMethod: client.authMethod, ...(signingAlg ? { signingAlg } : {}) },
     method === 'private_key_jwt' ? { privateKeyPem: keyPem } : { clientSecret: secret },
+    { signal: io.signal },
   );
 
   const scopes = (token.scope ?? String(assertion.peekClaims(token.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
-  const output = deps.output();
+  const output = deps.output;
   if (globals.json) {
     output.printJson({
       profile: name,
@@ -259,15 +250,15 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     });
     return;
   }
-  io.err(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).\n`);
-  io.err(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}\n`);
+  output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
+  output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
   if (!scopes.includes('read:event_streams')) {
-    warn(io, false, { message: 'The token lacks read:event_streams, so idm streams list will be refused.', hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
+    output.warn({ message: 'The token lacks read:event_streams, so idm streams list will be refused.', hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
   }
 }
 
 /** A client secret from a file or piped stdin: one line. */
-async function readSecret(input: typeof import('../cli/input.js'), flag: string, path: string, io: Deps['io']): Promise<string> {
+async function readSecret(flag: string, path: string, io: Deps['io']): Promise<string> {
   const source = path === '-' ? 'stdin' : path;
   const secret = (await input.readFileOrStdin(flag, path, io, { secret: true })).trim();
   if (secret === '') throw new UsageError(`${flag}: ${source} is empty.`);

@@ -6,9 +6,9 @@
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/completions fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
-import { AUTH_METHODS, SIGNING_ALGS } from '../config/methods.js';
-import { EVENT_TYPES, SYNC_GROUPS } from '../schemas/constants.js';
-import type { Shell } from './completion.js';
+import { AUTH_METHODS, SIGNING_ALGS } from '../../config/methods.js';
+import { EVENT_TYPES, SYNC_GROUPS } from '../../schemas/constants.js';
+import type { Shell } from './index.js';
 
 /** What the value of a flag or argument completes to. */
 export type Values =

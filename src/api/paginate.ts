@@ -1,0 +1,64 @@
+// Checkpoint pagination (`from` / `take`, answered with a list and a `next` cursor), for every
+// paginated command. The iterator yields page after page and stops a server that would make it run
+// forever: a cursor seen before (A, B, A, ...), a page that brings nothing but another cursor, or
+// more than MAX_PAGES pages. It holds one short cursor per page, never the items.
+import { ApiError } from '../core/errors.js';
+import { hasUnsafeCharacters, isPlainObject, jsonKind } from '../core/text.js';
+import type { ApiClient, Operation } from './client.js';
+
+/** 1,000,000 items at 100 a page: beyond it a listing is a fault of the server (README). */
+export const MAX_PAGES = 10_000;
+
+export interface Page<Item = unknown> {
+  /** The answer as received, for --json. */
+  raw: unknown;
+  items: Item[];
+  /** The cursor of the following page; absent on the last one. */
+  next?: string;
+}
+
+const stopped = (what: string, problem: string) =>
+  new ApiError(`Could not ${what}: ${problem}.`, {
+    code: 'bad_response',
+    hint: 'A fault of the service; the pages can still be read one at a time with --from.',
+  });
+
+/** Pages from `from` on, following `next` until the last page. */
+export async function* paginate<Item>(fetchPage: (from: string | undefined) => Promise<Page<Item>>, from: string | undefined, what: string): AsyncGenerator<Page<Item>> {
+  const cursors = new Set<string>(from === undefined ? [] : [from]);
+  for (let count = 1; ; count++) {
+    const page = await fetchPage(from);
+    yield page;
+    if (page.next === undefined) return;
+    if (cursors.has(page.next)) throw stopped(what, 'the server returned a cursor twice, so following it would never end');
+    if (page.items.length === 0) throw stopped(what, 'the server returned an empty page that points to yet another page');
+    if (count >= MAX_PAGES) throw stopped(what, `the listing goes on beyond ${MAX_PAGES} pages`);
+    cursors.add(page.next);
+    from = page.next;
+  }
+}
+
+/**
+ * Reads a page answer: an object whose `key` is a list, or (`bareArray`) the list itself, as some
+ * endpoints answer when no `from`/`take` is sent. `next` must be a cursor that idm can print safely
+ * in a command for the user (no control characters); anything else in the answer is kept as is.
+ */
+export function readPage<Item = unknown>(
+  client: ApiClient,
+  operation: Operation,
+  status: number,
+  body: unknown,
+  key: string,
+  options: { bareArray?: boolean; maxItems: number },
+): Page<Item> {
+  const list = options.bareArray && Array.isArray(body) ? body : isPlainObject(body) ? body[key] : undefined;
+  if (!Array.isArray(list)) throw client.badAnswer(operation, status, isPlainObject(body) ? `no ${key} list` : `${jsonKind(body)} instead of a page of ${key}`);
+  // A page holds at most what was asked for: more is a server that wants idm to drown.
+  if (list.length > options.maxItems) throw client.badAnswer(operation, status, `${list.length} items on a page of at most ${options.maxItems}`);
+  if (Array.isArray(body)) return { raw: body, items: body as Item[] };
+  const next = (body as Record<string, unknown>).next;
+  if (next === undefined || next === null || next === '') return { raw: body, items: list as Item[] };
+  if (typeof next !== 'string') throw client.badAnswer(operation, status, `a next cursor that is ${jsonKind(next)}`);
+  if (hasUnsafeCharacters(next) || next.length > 4096) throw client.badAnswer(operation, status, 'a next cursor that holds control characters or is too long');
+  return { raw: body, items: list as Item[], next };
+}

@@ -1,0 +1,50 @@
+// What one client-credentials token request sends, for each way a client authenticates
+// (../shared/spec/wire-facts.md, "Token endpoint"): the secret in the form body (post), as HTTP Basic
+// (basic), or a signed assertion (private_key_jwt). The request lists every encoding of the secret
+// it carries, so that they are masked before anything is traced.
+import type { Tenant } from '../config/domain.js';
+import type { ClientCredentials } from '../config/resolve.js';
+import { USER_AGENT } from '../core/version.js';
+
+export interface TokenRequest {
+  url: URL;
+  headers: Record<string, string>;
+  /** application/x-www-form-urlencoded */
+  body: string;
+  /** The secret in every form this request carries it (raw, form-encoded, Basic, the assertion). */
+  secrets: string[];
+}
+
+/** The management audience of a tenant: its base URL plus `/api/v2/` (with the slash). */
+export function audienceOf(tenant: Tenant): string {
+  return `${tenant.base}/api/v2/`;
+}
+
+function formEncode(text: string): string {
+  return new URLSearchParams({ v: text }).toString().slice(2);
+}
+
+export async function buildTokenRequest(tenant: Tenant, client: ClientCredentials): Promise<TokenRequest> {
+  const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, audience: audienceOf(tenant) });
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': USER_AGENT };
+  const secrets: string[] = [];
+  if (client.authMethod === 'private_key_jwt') {
+    const { makeClientAssertion } = await import('./assertion.js'); // node:crypto, only to sign
+    const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg });
+    secrets.push(assertion);
+    form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    form.set('client_assertion', assertion);
+  } else {
+    const secret = client.clientSecret ?? '';
+    secrets.push(secret, formEncode(secret));
+    if (client.authMethod === 'basic') {
+      // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
+      const credentials = Buffer.from(`${formEncode(client.clientId)}:${formEncode(secret)}`).toString('base64');
+      secrets.push(credentials);
+      headers.authorization = `Basic ${credentials}`;
+    } else {
+      form.set('client_secret', secret);
+    }
+  }
+  return { url: new URL('/oauth/token', tenant.base), headers, body: form.toString(), secrets };
+}

@@ -1,0 +1,72 @@
+// What a command's run function receives (after the GitHub CLI's Factory): the IO, the output,
+// the parsed global flags, and services that are built on first use and only then load their
+// modules (the management client, the prompter). Tests hand run functions a factory of their own.
+import { createApiClient, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS, type ApiClient } from '../api/client.js';
+import { createManagement, type Management } from '../api/management/index.js';
+import { waitWords } from '../api/retry.js';
+import { loadTls } from '../api/tls.js';
+import { resolveCredentials, type Resolved } from '../config/resolve.js';
+import type { IO } from '../io/io.js';
+import { countdown } from '../io/progress.js';
+import type { Prompter } from '../io/prompter.js';
+import { createOutput, type Output } from '../output/index.js';
+import type { GlobalOptions } from './program.js';
+
+export interface Deps {
+  io: IO;
+  output: Output;
+  globals(): GlobalOptions;
+  /** The typed management client for the selected profile: credentials resolved, token cached. */
+  api(): Promise<Management>;
+  /** A management client for credentials that are not stored yet (login proves them with it). */
+  apiFor(credentials: Resolved): Promise<Management>;
+  prompter(): Promise<Prompter>;
+  /** Set by a command that finishes without an error but not with 0 (a failed test delivery: 3). */
+  exitCode?: number;
+  /** Releases what was built (keep-alive connections). */
+  close(): Promise<void>;
+}
+
+export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
+  const output = createOutput(io);
+  const clients: ApiClient[] = [];
+  let api: Promise<Management> | undefined;
+
+  async function build(credentials: Resolved): Promise<Management> {
+    const flags = globals();
+    for (const warning of credentials.warnings) output.warn(warning);
+    const tls = await loadTls(flags);
+    const client = createApiClient({
+      credentials,
+      timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+      maxWaitMs: (flags.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
+      tls,
+      debug: flags.debug ? (text) => io.notice('debug', text.trimEnd(), text) : undefined,
+      onWait: (ms, notice) =>
+        countdown(io, ms, (left) => waitWords(notice, left), {
+          reason: notice.reason,
+          seconds: Math.max(1, Math.ceil(ms / 1000)),
+          attempt: notice.attempt,
+          of: notice.attempts,
+          host: notice.host,
+          action: notice.action,
+        }),
+      signal: io.signal,
+      onCacheProblem: (warning) => output.warn(warning),
+    });
+    clients.push(client);
+    return createManagement(client);
+  }
+
+  return {
+    io,
+    output,
+    globals,
+    api: () => (api ??= build(resolveCredentials(io.env, globals().profile))),
+    apiFor: (credentials) => build(credentials),
+    prompter: () => import('../io/prompter.js').then(({ createPrompter }) => createPrompter(io)),
+    async close() {
+      await Promise.all(clients.map((client) => client.close()));
+    },
+  };
+}

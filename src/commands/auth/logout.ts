@@ -1,0 +1,41 @@
+// idm logout: remove a profile's stored secret and its cached tokens. The profile's settings
+// (domain, client id, method) stay, so `idm login` can store a new secret for it.
+import { Command } from 'commander';
+import { removeCachedToken } from '../../auth/tokens.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseDomain } from '../../config/domain.js';
+import { configDir, credentialsFile } from '../../config/paths.js';
+import { readProfiles, selectedProfileName, unknownProfile } from '../../config/profiles.js';
+import { updateSettings } from '../../config/store.js';
+import { existsSync } from 'node:fs';
+
+export type LogoutOptions = Record<string, never>;
+
+export function logoutCommand(deps: Deps, run = logoutRun): Command {
+  return new Command('logout')
+    .description("Remove a profile's secrets and cached tokens")
+    .addHelpText('after', examples(['idm logout', 'idm logout --profile prod']))
+    .action(() => run({}, deps));
+}
+
+export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void> {
+  const globals = deps.globals();
+  const { io, output } = deps;
+  const dir = configDir(io.env);
+  const store = readProfiles(dir);
+  const name = selectedProfileName(store, globals.profile);
+  const profile = store.profiles[name];
+  if (!profile && globals.profile !== undefined) throw unknownProfile(store, name);
+  const removedSecret = existsSync(credentialsFile(dir, name));
+  if (removedSecret) await updateSettings(dir, ({ removeSecret }) => removeSecret(name), { signal: io.signal });
+  // Under the token lock: a run fetching a token right now cannot write it back after us.
+  const removedToken = profile ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
+
+  if (output.json) return output.printJson({ profile: name, removedSecret, removedToken });
+  output.say(
+    removedSecret || removedToken
+      ? `Logged out of profile "${name}": removed its ${[removedSecret && 'secret', removedToken && 'cached token'].filter(Boolean).join(' and ')}.`
+      : `Profile "${name}" had no stored secret or cached token.`,
+  );
+}

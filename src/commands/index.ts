@@ -1,0 +1,40 @@
+// The command tree: the root command with its global flags (cli/program.ts) and every command, one
+// folder per noun. Builders only declare flags and hand parsed values to run functions, which load
+// heavy modules themselves, so that building this tree (on every start, and for completions) stays
+// cheap.
+import { Command } from 'commander';
+import type { Deps } from '../cli/factory.js';
+import { createRootCommand } from '../cli/program.js';
+import { loginCommand } from './auth/login.js';
+import { logoutCommand } from './auth/logout.js';
+import { authStatusCommand } from './auth/status.js';
+import { completionCommand } from './completion/index.js';
+import { provisioningCreateCommand } from './provisioning/create.js';
+import { sandboxStartCommand } from './sandbox/start.js';
+import { streamsListCommand } from './streams/list.js';
+import { streamsTestCommand } from './streams/test.js';
+
+export function buildProgram(deps: Deps): Command {
+  const program = createRootCommand();
+  program.addCommand(loginCommand(deps));
+  program.addCommand(logoutCommand(deps));
+  program.addCommand(new Command('auth').description('Inspect the stored credentials and token').addCommand(authStatusCommand(deps)));
+  program.addCommand(
+    new Command('streams')
+      .description('List event streams and send them test events')
+      .addCommand(streamsListCommand(deps))
+      .addCommand(streamsTestCommand(deps)),
+  );
+  program.addCommand(
+    new Command('provisioning')
+      .description('Configure directory provisioning of a connection')
+      .addCommand(provisioningCreateCommand(deps)),
+  );
+  program.addCommand(
+    new Command('sandbox')
+      .description('Run a local tenant on 127.0.0.1 that speaks the management interface')
+      .addCommand(sandboxStartCommand(deps)),
+  );
+  program.addCommand(completionCommand(deps, program));
+  return program;
+}

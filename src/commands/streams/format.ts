@@ -1,0 +1,44 @@
+// How streams are shown: one place for every command that prints them (list, show, create...).
+import { asText as text, type Column } from '../../output/index.js';
+import { LIMITS } from '../../schemas/constants.js';
+
+/** A stream as received: every field may be missing or unexpected, and is shown as it is. */
+export type StreamRecord = Record<string, unknown>;
+
+/** type plus where events go: the endpoint, the region (and account), or the action. */
+export function describeDestination(destination: unknown): string {
+  if (!destination || typeof destination !== 'object') return text(destination);
+  const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
+  const config = configuration && typeof configuration === 'object' ? configuration : {};
+  let where: string;
+  if (type === 'webhook') where = text(config.webhook_endpoint);
+  else if (type === 'eventbus') where = [text(config.cloud_region), config.cloud_account_id ? `(${text(config.cloud_account_id)})` : ''].filter(Boolean).join(' ');
+  else if (type === 'action') where = text(config.action_id);
+  else where = text(Object.values(config).find((value) => typeof value === 'string'));
+  return [text(type), where].filter(Boolean).join(' ');
+}
+
+// An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
+const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
+
+// At a terminal the free-text columns give way first when the table is too wide; the id never does.
+export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
+  { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
+  { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first' },
+  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
+  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), shrink: 'first' },
+  {
+    header: 'EVENT TYPES',
+    shrink: 'first',
+    value: (s) => {
+      const subscriptions = field(s, 'subscriptions');
+      return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
+    },
+  },
+  {
+    header: 'CREATED',
+    value: (s) => text(field(s, 'created_at')),
+    // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
+    display: (s) => text(field(s, 'created_at')).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2'),
+  },
+];

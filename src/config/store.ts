@@ -1,0 +1,66 @@
+// The one writer of idm's settings: config.json (with conf, the design's choice) and the profiles'
+// credentials files. Every write happens while holding config.json.lock, after re-reading the file
+// inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
+// command fails naming the holder, and nothing is written: never a write without the lock.
+import { ConfigError } from '../core/errors.js';
+import { checkWritableDir, ensurePrivateDir, acquireLock, isLock, isSymlink, lockTimeout, removeIfExists, writeFileAtomic } from './files.js';
+import { configFile, credentialsFile } from './paths.js';
+import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
+
+/** Long enough for a hundred parallel logins on a busy machine; each holds the lock for milliseconds. */
+const LOCK_WAIT_MS = 120_000;
+
+export interface SettingsChange {
+  /** The profiles as they are now (re-read inside the lock): change them in place. */
+  store: ProfileStore;
+  setSecret(profile: string, secret: StoredSecret): void;
+  removeSecret(profile: string): void;
+}
+
+export interface UpdateOptions {
+  signal?: AbortSignal;
+  /** Tests shorten the wait. */
+  waitMs?: number;
+}
+
+/** Applies `change` to the settings under the lock; returns what `change` returned. */
+export async function updateSettings<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions = {}): Promise<T> {
+  checkWritableDir(dir);
+  ensurePrivateDir(dir);
+  const file = configFile(dir);
+  const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
+  const lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: 60_000, signal: options.signal });
+  if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
+  try {
+    const store = readProfiles(dir);
+    const secrets = new Map<string, StoredSecret | undefined>();
+    const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
+    for (const [name, secret] of secrets) {
+      const path = credentialsFile(dir, name);
+      if (secret === undefined) removeIfExists(path);
+      else writeFileAtomic(path, `${JSON.stringify(secret)}\n`);
+    }
+    // conf writes through a symlink (to its target): idm writes regular files only.
+    if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: mv ${file} ${file}.bak`);
+    const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'config', projectName: 'idm', projectSuffix: '', configFileMode: 0o600 });
+    conf.store = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
+    return result;
+  } finally {
+    lock.release();
+  }
+}
+
+/** Saves a profile and its secret; the first profile saved becomes the default. */
+export async function saveProfile(dir: string, name: string, profile: Profile, secret: StoredSecret | undefined, options?: UpdateOptions): Promise<{ isDefault: boolean }> {
+  return updateSettings(
+    dir,
+    ({ store, setSecret, removeSecret }) => {
+      store.profiles[name] = profile;
+      if (secret) setSecret(name, secret);
+      else removeSecret(name);
+      if (!store.defaultProfile || !store.profiles[store.defaultProfile]) store.defaultProfile = name;
+      return { isDefault: store.defaultProfile === name };
+    },
+    options,
+  );
+}

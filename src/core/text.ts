@@ -1,0 +1,51 @@
+// Small pure helpers on text and JSON values that every layer shares.
+
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** `1 row`, `2 rows`. */
+export function plural(count: number, noun: string, nouns = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : nouns}`;
+}
+
+/** A message or hint that quotes a huge pasted value is cut, not echoed whole. */
+export function clip(text: string, max = 1000): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * A word of a command that idm prints for the user to run, quoted POSIX-style when it is not made of
+ * safe characters: `'it'\''s'`. Text from a server (a cursor, an id) can hold `;`, `$(...)` or
+ * control characters; quoted, it is one inert argument.
+ */
+export function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A command line for the user to run: every word quoted as needed. */
+export function shellCommand(words: ReadonlyArray<string | number>): string {
+  return words.map((word) => shellQuote(String(word))).join(' ');
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `null`, `an array` or the typeof: how a JSON value that has the wrong shape is described. */
+export function jsonKind(value: unknown): string {
+  if (value === undefined) return 'an empty body';
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Characters that text for a terminal must never carry as they are: \p{Cc} (C0, DEL, C1, which
+ * includes U+0085 and U+001C-U+001E), \p{Cf} (bidi controls, zero-width characters, the BOM),
+ * \p{Zl} and \p{Zp} (U+2028, U+2029) and \p{Cs} (lone surrogates). io/safe.ts escapes them in
+ * output; input checks refuse them in ids and names.
+ */
+export const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+export function hasUnsafeCharacters(text: string): boolean {
+  return UNSAFE_CHARACTER.test(text);
+}

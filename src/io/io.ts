@@ -1,0 +1,203 @@
+// Every terminal decision in one place (after the GitHub CLI's IOStreams): which streams are
+// terminals, colour and its palette, whether idm may prompt, JSON mode, and the signal that stops a
+// run. Commands and the layers under them ask this object; none of them looks at process.stdout,
+// NO_COLOR, or argv itself, and chalk (loaded here, only when colour is on) is the only maker of colour.
+import type { Readable, Writable } from 'node:stream';
+import { InterruptedError, StdoutClosedError, type StopSignal } from '../core/errors.js';
+
+export interface Streams {
+  stdin: Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => unknown };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable & { isTTY?: boolean; columns?: number };
+}
+
+export interface Palette {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+}
+
+export type NoticeKind = 'warning' | 'wait' | 'debug' | 'progress';
+
+export interface IO extends Streams {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdinIsTTY: boolean;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  /** Width of the terminal on stdout: its own, else COLUMNS, else 80. */
+  readonly columns: number;
+  /** Width of the terminal on stderr (progress lines must fit it). */
+  readonly stderrColumns: number;
+  /** Colour on stdout / on stderr (messages, hints, prompts). */
+  readonly color: boolean;
+  readonly colorStderr: boolean;
+  /** Prompts are allowed: stdin, stdout and stderr are terminals and --no-input is not set. */
+  readonly canPrompt: boolean;
+  /** Running in CI (CI set): one line per change instead of live updates. */
+  readonly isCI: boolean;
+  /** Live, redrawn lines (countdowns, spinners) may be drawn on stderr. */
+  readonly liveStderr: boolean;
+  /** --json: stdout carries JSON, and every line on stderr is one JSON object. */
+  readonly json: boolean;
+  /** Aborted when the run must stop: a signal (SIGINT, SIGTERM, SIGHUP) or stdout closed. */
+  readonly signal: AbortSignal;
+  /** Applies the global flags once they are parsed (loads chalk when colour is on). */
+  configure(flags: { color?: boolean; input?: boolean; json?: boolean }): Promise<void>;
+  palette(stream: 'stdout' | 'stderr'): Palette;
+  /** Stops the run: everything waiting on `signal` rejects with `reason`. */
+  stop(reason: InterruptedError | StdoutClosedError): void;
+  /** Throws the reason the run was stopped, if it was. */
+  throwIfStopped(): void;
+  out(text: string): void;
+  err(text: string): void;
+  /** A line for people on stderr, or `{"<kind>": value}` with --json. */
+  notice(kind: NoticeKind, value: unknown, text: string): void;
+  /** Raw mode off, cursor shown, a half-written progress line cleared (after a signal). */
+  restoreTerminal(): void;
+  /** Installs handlers that turn SIGINT, SIGTERM and SIGHUP into stop(); returns their removal. */
+  handleSignals(process: SignalSource): () => void;
+}
+
+export interface SignalSource {
+  on(event: StopSignal, listener: () => void): unknown;
+  off(event: StopSignal, listener: () => void): unknown;
+}
+
+// IDM_FORCE_TTY lets tests and the demo run idm in a pipe while it behaves as at a terminal
+// ("stdout", "stdin", "stderr", or "all"); the pseudo-terminal tests use real terminals instead.
+function forcedTTY(env: NodeJS.ProcessEnv, which: 'stdin' | 'stdout' | 'stderr'): boolean {
+  const forced = env.IDM_FORCE_TTY ?? '';
+  return forced === 'all' || forced.split(',').includes(which);
+}
+
+export function colorAllowed(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boolean | undefined): boolean {
+  if (flag === false) return false; // --no-color
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+const positive = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined);
+const identity = (text: string) => text;
+export const PLAIN: Palette = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
+
+export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
+  // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
+  // runs never use, and every run pays start-up.
+  let stdinIsTTY: boolean | undefined;
+  const stdoutIsTTY = Boolean(streams.stdout.isTTY) || forcedTTY(env, 'stdout');
+  let stderrIsTTY: boolean | undefined;
+  let colorFlag: boolean | undefined;
+  let inputFlag = true;
+  let json = false;
+  let palettes: { stdout: Palette; stderr: Palette } | undefined;
+  const controller = new AbortController();
+  // A reader that went away (EPIPE) ends the run quietly; any other write error is a real failure.
+  let watchingStdout = false;
+  const watchStdout = () => {
+    if (watchingStdout) return;
+    watchingStdout = true;
+    streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') io.stop(new StdoutClosedError());
+      else throw error;
+    });
+  };
+  const width = (stream: Streams['stdout' | 'stderr']) => positive(stream.columns) ?? positive(Number(env.COLUMNS)) ?? 80;
+
+  const io: IO = {
+    get stdin() {
+      return streams.stdin;
+    },
+    get stdout() {
+      return streams.stdout;
+    },
+    get stderr() {
+      return streams.stderr;
+    },
+    env,
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= Boolean(streams.stdin.isTTY) || forcedTTY(env, 'stdin'));
+    },
+    stdoutIsTTY,
+    get stderrIsTTY() {
+      return (stderrIsTTY ??= Boolean(streams.stderr.isTTY) || forcedTTY(env, 'stderr'));
+    },
+    get columns() {
+      return width(streams.stdout);
+    },
+    get stderrColumns() {
+      return width(streams.stderr);
+    },
+    get color() {
+      return colorAllowed(env, stdoutIsTTY, colorFlag);
+    },
+    get colorStderr() {
+      return colorAllowed(env, io.stderrIsTTY, colorFlag);
+    },
+    get canPrompt() {
+      return inputFlag && stdoutIsTTY && io.stdinIsTTY && io.stderrIsTTY;
+    },
+    isCI: Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0',
+    get liveStderr() {
+      return io.stderrIsTTY && !json && !io.isCI && env.TERM !== 'dumb';
+    },
+    get json() {
+      return json;
+    },
+    signal: controller.signal,
+    async configure(flags) {
+      if (flags.json !== undefined) json = flags.json;
+      if (flags.input !== undefined) inputFlag = flags.input;
+      if (flags.color === undefined) return;
+      colorFlag = flags.color;
+      palettes = undefined;
+      if (io.color || io.colorStderr) {
+        const { Chalk } = await import('chalk');
+        const make = (on: boolean): Palette => (on ? new Chalk({ level: 1 }) : PLAIN);
+        palettes = { stdout: make(io.color), stderr: make(io.colorStderr) };
+      }
+    },
+    palette(stream) {
+      return palettes?.[stream] ?? PLAIN;
+    },
+    stop(reason) {
+      if (!controller.signal.aborted) controller.abort(reason);
+    },
+    throwIfStopped() {
+      if (controller.signal.aborted) throw controller.signal.reason;
+    },
+    out(text) {
+      if (controller.signal.reason instanceof StdoutClosedError) return;
+      watchStdout();
+      streams.stdout.write(text);
+    },
+    err(text) {
+      streams.stderr.write(text);
+    },
+    notice(kind, value, text) {
+      io.err(json ? `${JSON.stringify({ [kind]: value })}\n` : text);
+    },
+    restoreTerminal() {
+      const { stdin } = streams;
+      if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
+      // Clears a progress line and shows the cursor (a prompt or spinner may have hidden it).
+      if (io.stderrIsTTY && !json) io.err('\r\x1b[K\x1b[?25h');
+    },
+    handleSignals(source) {
+      const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
+        const handler = () => {
+          // A second Ctrl-C while idm is stopping gets Node's default: the process ends at once.
+          source.off(signal, handler);
+          io.stop(new InterruptedError(signal));
+        };
+        source.on(signal, handler);
+        return [signal, handler] as const;
+      });
+      return () => handlers.forEach(([signal, handler]) => source.off(signal, handler));
+    },
+  };
+  return io;
+}

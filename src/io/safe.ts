@@ -1,0 +1,33 @@
+// Text that came from a server or a file is hostile until it is made safe here: every character of
+// core/text.ts UNSAFE_CHARACTER becomes a visible escape (`\x1b`, `\u202e`, `\n`), so that a stream
+// name can neither drive the terminal (retitle it, clear it, move the cursor) nor forge a line, a
+// column or a row for whoever reads the output, by eye or with any line splitter.
+import { UNSAFE_CHARACTER } from '../core/text.js';
+
+const UNSAFE_ALL = new RegExp(UNSAFE_CHARACTER.source, 'gu');
+const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+function escape(char: string): string {
+  const named = NAMED[char];
+  if (named) return named;
+  const code = char.codePointAt(0)!;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\u{${code.toString(16)}}`;
+}
+
+/** `text` with every unsafe character shown as its escape; safe text is returned as is. */
+export function safeText(text: string): string {
+  return UNSAFE_CHARACTER.test(text) ? text.replace(UNSAFE_ALL, escape) : text;
+}
+
+// What JSON.stringify leaves raw although a terminal may act on it (DEL, C1, format characters such
+// as bidi and zero-width ones, U+2028/U+2029): as \u escapes the document is the same JSON value, and inert.
+const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
+const unitEscapes = (match: string) => [...Array(match.length).keys()].map((i) => `\\u${match.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+
+/** JSON text of `value` that is safe on a terminal: the same document, with those characters escaped. */
+export function safeJson(value: unknown, indent?: number): string {
+  const text = JSON.stringify(value, null, indent);
+  return text === undefined ? 'null' : text.replace(JSON_UNSAFE, unitEscapes);
+}

@@ -1,0 +1,44 @@
+// `--all --json`: one JSON document equal to the first page with the lists of every page joined
+// (and no `next`), written as the pages arrive, so that memory stays flat however many there are.
+// The text is exactly what JSON.stringify(merged, null, 2) would print.
+import { isPlainObject } from '../core/text.js';
+import type { IO } from '../io/io.js';
+import { safeJson } from '../io/safe.js';
+
+export interface JsonPages {
+  /** One page as received; its `key` list is appended to the document. */
+  add(page: unknown): void;
+  /** Closes the document (after the last page). */
+  end(): void;
+}
+
+/** Indents every line but the first by `pad` (a value nested in the document). */
+const nested = (value: unknown, pad: string) => safeJson(value, 2).replace(/\n/g, `\n${pad}`);
+
+export function jsonPages(io: IO, key: string): JsonPages {
+  let after: Array<[string, unknown]> | undefined; // the first page's fields after the list
+  let items = 0;
+  return {
+    add(page) {
+      const list = isPlainObject(page) && Array.isArray(page[key]) ? (page[key] as unknown[]) : [];
+      let text = '';
+      if (after === undefined) {
+        const fields = Object.entries(isPlainObject(page) ? page : {}).filter(([name]) => name !== 'next');
+        const at = fields.findIndex(([name]) => name === key);
+        const before = at < 0 ? fields : fields.slice(0, at);
+        after = at < 0 ? [] : fields.slice(at + 1);
+        text += '{\n';
+        for (const [name, value] of before) text += `  ${safeJson(name)}: ${nested(value, '  ')},\n`;
+        text += `  ${safeJson(key)}: [`;
+      }
+      for (const item of list) text += `${items++ === 0 ? '\n' : ',\n'}    ${nested(item, '    ')}`;
+      io.out(text);
+    },
+    end() {
+      if (after === undefined) this.add({ [key]: [] });
+      let text = items === 0 ? ']' : '\n  ]';
+      for (const [name, value] of after!) text += `,\n  ${safeJson(name)}: ${nested(value, '  ')}`;
+      io.out(`${text}\n}\n`);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+// The shapes of tabular output, shared by ./index.ts and the lazily loaded ./table.ts.
+
+export interface Column<Row> {
+  header: string;
+  value: (row: Row) => string;
+  /**
+   * How the column gives way when the table is wider than the terminal: `first` for free text
+   * (names, endpoints, lists: the widest gives way first), `never` for ids; the others give way after
+   * the `first` ones.
+   */
+  shrink?: 'first' | 'never';
+  /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
+  width?: number;
+  /** A shorter form for people, shown in the terminal's table; tab-separated output keeps `value`. */
+  display?: (row: Row) => string;
+}
+
+export interface RowsOptions {
+  /**
+   * The rows belong to a record printed with printFields: piped, each line starts with this label
+   * (`attempt<TAB>...`), as the fields' lines start with theirs; at a terminal a blank line parts the
+   * table from the fields.
+   */
+  label?: string;
+  /**
+   * At a terminal, leave out the columns that the first page leaves empty (no error on a success).
+   * Piped lines keep every column, so that each value stays in its place.
+   */
+  hideEmptyColumns?: boolean;
+}
+
+/** A table that is given its rows page by page, so that memory does not grow with their number. */
+export interface Rows<Row> {
+  /**
+   * One page of rows. At a terminal the first page prints the header and decides the column widths;
+   * later pages keep them, cutting longer values with `…`.
+   */
+  add(rows: ReadonlyArray<Row>): Promise<void>;
+}
