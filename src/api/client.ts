@@ -190,12 +190,33 @@ export function createApiClient(settings: ApiSettings): ApiClient {
   };
 }
 
+/** No answer of the interface nests deeper than a few levels; a hostile one could overflow the stack of whatever walks it. */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deeply `text` nests arrays and objects (a scan that skips strings; no parsing). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth);
+    else if (c === 125 || c === 93) depth--;
+  }
+  return deepest;
+}
+
 /** JSON bodies as received (unknown fields kept); 204 and empty 2xx bodies are undefined. */
 function parseBody(response: HttpResponse, context: FailureContext): unknown {
   if (response.text.trim() === '') {
     if (response.status === 204 || response.status === 202 || response.status === 201) return undefined;
     throw badAnswer(context, response.status, 'an empty body');
   }
+  if (jsonDepth(response.text) > MAX_JSON_DEPTH) throw badAnswer(context, response.status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
   try {
     return JSON.parse(response.text);
   } catch {

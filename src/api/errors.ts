@@ -242,7 +242,7 @@ const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
 
 /** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
 export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
-  const err = error as NodeJS.ErrnoException & { requestSent?: boolean };
+  const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean };
   if (timeoutSeconds !== undefined) {
     return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s.`, {
       exitCode: ExitCode.Failure,
@@ -254,9 +254,11 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     });
   }
   const codeName = err?.code ?? '';
-  // The server's TLS alert about idm's own certificate: none given, or one it does not trust.
-  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName)) {
-    return new NetworkError(`Could not ${context.action}: ${context.host} refused the TLS connection: it wants a client certificate it trusts (mutual TLS) (${codeName}).`, {
+  // The server's TLS alert about idm's own certificate (none given, or one it does not trust), or a
+  // close right after the handshake of a connection that presented one (http.ts).
+  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName) || err?.clientCertRefused) {
+    const why = err?.clientCertRefused ? 'it closed the connection right after the TLS handshake, before answering' : codeName;
+    return new NetworkError(`Could not ${context.action}: ${context.host} refused the TLS connection: it wants a client certificate it trusts (mutual TLS) (${why}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
       hint: 'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).',

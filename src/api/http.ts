@@ -113,17 +113,26 @@ export function createTransport(options: TransportOptions): Transport {
       const response = await new Promise<HttpResponse>((resolve, reject) => {
         let finished = false; // the whole request was handed to the socket
         let timedOut = false;
+        // A server that will not take idm's client certificate closes a TLS 1.3 connection right after
+        // the handshake, before any answer: that is no "connection reset" to retry.
+        let freshHandshake = false;
+        let answered = false;
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           if (signal?.aborted) return reject(signal.reason);
-          if (error && typeof error === 'object') (error as { requestSent?: boolean }).requestSent = finished;
+          if (error && typeof error === 'object') {
+            (error as { requestSent?: boolean }).requestSent = finished;
+            const hungUp = (error as NodeJS.ErrnoException).code === 'ECONNRESET';
+            if (freshHandshake && hungUp && !answered && options.tls?.cert) (error as { clientCertRefused?: boolean }).clientCertRefused = true;
+          }
           reject(errorFromNetwork(error, context, timedOut ? timeoutMs / 1000 : undefined));
         };
         const headers: Record<string, string> = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
         const requestOptions: RequestOptions = { method: request.method, headers, agent };
         const req: ClientRequest = open(request.url, requestOptions, (res: IncomingMessage) => {
+          answered = true;
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -160,6 +169,11 @@ export function createTransport(options: TransportOptions): Transport {
         signal?.addEventListener('abort', onAbort, { once: true });
         req.on('error', fail);
         req.on('finish', () => (finished = true));
+        req.on('socket', (socket) => {
+          // Only a connection made for this request: a reused one finished its handshake long ago.
+          if (!('encrypted' in socket) || !socket.connecting) return;
+          socket.once('secureConnect', () => (freshHandshake = true));
+        });
         req.end(request.body);
       });
       traceAnswer(response, Date.now() - started, request.secretAnswer);

@@ -54,7 +54,8 @@ export async function loadTls(files: TlsFiles): Promise<TlsMaterial | undefined>
     try {
       key = crypto.createPrivateKey(keyPem);
     } catch (error) {
-      const encrypted = (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' || /encrypted|passphrase|decrypt/i.test((error as Error).message);
+      // OpenSSL asks for a passphrase and, with none to give, reports "interrupted or cancelled".
+      const encrypted = /ENCRYPTED/.test(keyPem) || (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' || /encrypted|passphrase|decrypt/i.test((error as Error).message);
       throw new UsageError(`${keyFlag}: the key cannot be read${encrypted ? ': it is encrypted' : ''}.`, encrypted ? 'Give an unencrypted key (openssl pkey -in KEY -out PLAIN).' : keyHint);
     }
     if (!new crypto.X509Certificate(cert).checkPrivateKey(key)) {

@@ -36,11 +36,11 @@ export async function buildTokenRequest(tenant: Tenant, client: ClientCredential
     form.set('client_assertion', assertion);
   } else {
     const secret = client.clientSecret ?? '';
-    secrets.push(secret, formEncode(secret));
+    // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
+    // Masked whatever the method: a server quoting it would give the secret away all the same.
+    const credentials = Buffer.from(`${formEncode(client.clientId)}:${formEncode(secret)}`).toString('base64');
+    secrets.push(secret, formEncode(secret), credentials);
     if (client.authMethod === 'basic') {
-      // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
-      const credentials = Buffer.from(`${formEncode(client.clientId)}:${formEncode(secret)}`).toString('base64');
-      secrets.push(credentials);
       headers.authorization = `Basic ${credentials}`;
     } else {
       form.set('client_secret', secret);

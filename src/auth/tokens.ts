@@ -6,9 +6,9 @@
 // hands in `fetchToken`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Warning } from '../core/errors.js';
+import { ConfigError, type Warning } from '../core/errors.js';
 import type { Tenant } from '../config/domain.js';
-import { acquireLock, isLock, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
+import { acquireLock, checkWritableDir, isLock, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
 import { audienceOf, buildTokenRequest, type TokenRequest } from './request.js';
@@ -182,11 +182,24 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const cacheProblem = (error: unknown) => {
     if (!cacheUsable) return;
     cacheUsable = false;
-    const code = (error as NodeJS.ErrnoException).code ?? 'an error';
+    const why = error instanceof ConfigError ? error.message.replace(/\.$/, '') : ((error as NodeJS.ErrnoException).code ?? 'an error');
     options.onCacheProblem?.({
-      message: `The token cache in ${tokensDir(dir)} cannot be used (${code}): this run gets a token of its own.`,
-      hint: code === 'ENOSPC' ? 'Free some disk space.' : 'Make the directory writable by you (idm creates it 0700).',
+      message: `The token cache in ${tokensDir(dir)} cannot be used (${why}): this run gets a token of its own.`,
+      hint: (error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'Free some disk space.' : error instanceof ConfigError ? error.hint : 'Make the directory writable by you (idm creates it 0700).',
     });
+  };
+
+  /** The cache is written only into directories that are the user's own (config/files.ts checkWritableDir). */
+  let dirsChecked = false;
+  const checkDirs = () => {
+    if (dirsChecked) return;
+    dirsChecked = true;
+    try {
+      checkWritableDir(dir);
+      checkWritableDir(tokensDir(dir));
+    } catch (error) {
+      cacheProblem(error);
+    }
   };
 
   const fresh = (): CachedToken | undefined => {
@@ -195,6 +208,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   };
 
   async function fetchAndStore(): Promise<CachedToken> {
+    checkDirs();
     const obtainedAt = now();
     const answer = await options.fetchToken(await buildTokenRequest(tenant, client!));
     const token: CachedToken = {
@@ -220,6 +234,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
 
   /** The one path to a token: cache, else lock + re-check + fetch; waiters pick up the holder's result. */
   async function obtain(): Promise<CachedToken> {
+    checkDirs(); // a token planted in someone else's directory is not read either
     const cached = fresh();
     if (cached) return cached;
     if (!cacheUsable) return fetchAndStore();

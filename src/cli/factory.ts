@@ -8,6 +8,7 @@ import { loadTls } from '../api/tls.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
 import type { IO } from '../io/io.js';
 import { countdown } from '../io/progress.js';
+import { safeText } from '../io/safe.js';
 import type { Prompter } from '../io/prompter.js';
 import { createOutput, type Output } from '../output/index.js';
 import type { GlobalOptions } from './program.js';
@@ -41,7 +42,8 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
       timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
       maxWaitMs: (flags.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       tls,
-      debug: flags.debug ? (text) => io.notice('debug', text.trimEnd(), text) : undefined,
+      // Traces quote the server's answers: made safe line by line, like every other output.
+      debug: flags.debug ? (text) => io.notice('debug', text.trimEnd(), text.split('\n').map(safeText).join('\n')) : undefined,
       onWait: (ms, notice) =>
         countdown(io, ms, (left) => waitWords(notice, left), {
           reason: notice.reason,

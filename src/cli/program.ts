@@ -35,11 +35,13 @@ export function createRootCommand(): Command {
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)')
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--debug', 'print requests and responses on stderr, secrets redacted')
-    .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30)').env('IDM_TIMEOUT').argParser(parsePositiveSeconds('--timeout')))
-    .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60)').env('IDM_MAX_WAIT').argParser(parsePositiveSeconds('--max-wait')))
-    .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA)').env('IDM_CA_FILE').argParser(parsePath('--ca-file')))
-    .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS').env('IDM_CLIENT_CERT').argParser(parsePath('--client-cert')))
-    .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself)').env('IDM_CLIENT_KEY').argParser(parsePath('--client-key')))
+    // Their IDM_* variables are read from the run's environment by readGlobals (not commander's
+    // .env(), which reads process.env), with the same parsers.
+    .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30) (env: IDM_TIMEOUT)').argParser(parsePositiveSeconds('--timeout')))
+    .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)').argParser(parsePositiveSeconds('--max-wait')))
+    .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)').argParser(parsePath('--ca-file')))
+    .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)').argParser(parsePath('--client-cert')))
+    .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)').argParser(parsePath('--client-key')))
     .showSuggestionAfterError(true)
     .addHelpText(
       'after',
@@ -53,28 +55,33 @@ export function createRootCommand(): Command {
     );
 }
 
-/** The global flags as parsed (IDM_PROFILE stands in for --profile, and is held to the same rule). */
+/** A flag's value, else its IDM_* variable's (set but blank counts as unset), through the same parser. */
+function flagOrEnv<T>(value: T | undefined, env: NodeJS.ProcessEnv, variable: string, parse: (text: string) => T): T | undefined {
+  if (value !== undefined) return value;
+  const text = env[variable];
+  if (text === undefined || text.trim() === '') return undefined;
+  try {
+    return parse(text);
+  } catch (error) {
+    // The parsers name the flag; the value came from the variable.
+    throw new UsageError(`${variable}: ${(error as Error).message.replace(/^--[a-z-]+ /, '')}`);
+  }
+}
+
+/** The global flags as parsed, with the IDM_* variables that stand in for them. */
 export function readGlobals(program: Command, env: NodeJS.ProcessEnv): GlobalOptions {
   const opts = program.opts();
-  let profile = opts.profile as string | undefined;
-  if (profile === undefined && env.IDM_PROFILE !== undefined && env.IDM_PROFILE !== '') {
-    try {
-      profile = parseProfileName(env.IDM_PROFILE);
-    } catch (error) {
-      throw new UsageError(`IDM_PROFILE: ${(error as Error).message.replace(/^--profile /, '')}`);
-    }
-  }
   return {
     json: Boolean(opts.json),
-    profile,
+    profile: flagOrEnv(opts.profile as string | undefined, env, 'IDM_PROFILE', parseProfileName),
     color: opts.color !== false,
     input: opts.input !== false,
     debug: Boolean(opts.debug),
-    timeout: opts.timeout as number | undefined,
-    maxWait: opts.maxWait as number | undefined,
-    caFile: opts.caFile as string | undefined,
-    clientCert: opts.clientCert as string | undefined,
-    clientKey: opts.clientKey as string | undefined,
+    timeout: flagOrEnv(opts.timeout as number | undefined, env, 'IDM_TIMEOUT', parsePositiveSeconds('--timeout')),
+    maxWait: flagOrEnv(opts.maxWait as number | undefined, env, 'IDM_MAX_WAIT', parsePositiveSeconds('--max-wait')),
+    caFile: flagOrEnv(opts.caFile as string | undefined, env, 'IDM_CA_FILE', parsePath('--ca-file')),
+    clientCert: flagOrEnv(opts.clientCert as string | undefined, env, 'IDM_CLIENT_CERT', parsePath('--client-cert')),
+    clientKey: flagOrEnv(opts.clientKey as string | undefined, env, 'IDM_CLIENT_KEY', parsePath('--client-key')),
   };
 }
 

@@ -38,6 +38,24 @@ export function checkWritableDir(dir: string): void {
   if ((stats.mode & 0o022) !== 0) throw refuse(`other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, `chmod 700 ${shellQuote(dir)}`);
 }
 
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EISDIR: 'a directory is in the way',
+  ENOTDIR: 'a file is in the way of a directory',
+};
+
+/** A settings write that the file system refused, as a clear error naming the file (exit 2). */
+export function writeFailure(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const problem = code ? FS_PROBLEMS[code] : undefined;
+  if (!problem) return error;
+  return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space and run the command again.' : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`, { cause: error });
+}
+
 /**
  * Writes `data` to `path` so that a reader sees either the old or the new file, never half of one:
  * a new temporary file beside it (created exclusively, mode 0600: never through a symlink), then

@@ -3,7 +3,7 @@
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
 import { ConfigError } from '../core/errors.js';
-import { checkWritableDir, ensurePrivateDir, acquireLock, isLock, isSymlink, lockTimeout, removeIfExists, writeFileAtomic } from './files.js';
+import { acquireLock, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
 import { configFile, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
 
@@ -26,25 +26,34 @@ export interface UpdateOptions {
 /** Applies `change` to the settings under the lock; returns what `change` returned. */
 export async function updateSettings<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions = {}): Promise<T> {
   checkWritableDir(dir);
-  ensurePrivateDir(dir);
   const file = configFile(dir);
   const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
-  const lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: 60_000, signal: options.signal });
+  let lock;
+  try {
+    ensurePrivateDir(dir);
+    lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: 60_000, signal: options.signal });
+  } catch (error) {
+    throw writeFailure(`${file}.lock`, error);
+  }
   if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
+  let writing = file;
   try {
     const store = readProfiles(dir);
     const secrets = new Map<string, StoredSecret | undefined>();
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
     for (const [name, secret] of secrets) {
-      const path = credentialsFile(dir, name);
-      if (secret === undefined) removeIfExists(path);
-      else writeFileAtomic(path, `${JSON.stringify(secret)}\n`);
+      writing = credentialsFile(dir, name);
+      if (secret === undefined) removeIfExists(writing);
+      else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
     }
+    writing = file;
     // conf writes through a symlink (to its target): idm writes regular files only.
     if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: mv ${file} ${file}.bak`);
     const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'config', projectName: 'idm', projectSuffix: '', configFileMode: 0o600 });
     conf.store = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
     return result;
+  } catch (error) {
+    throw writeFailure(writing, error);
   } finally {
     lock.release();
   }

@@ -189,9 +189,11 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
     handleSignals(source) {
       const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
         const handler = () => {
-          // A second Ctrl-C while idm is stopping gets Node's default: the process ends at once.
-          source.off(signal, handler);
           io.stop(new InterruptedError(signal));
+          // A second Ctrl-C while idm is stopping gets Node's default: the process ends at once. Not
+          // removed at once: a prompt's own handler (signal-exit), called after this one for the same
+          // signal, kills the process when it finds itself the only listener left.
+          setImmediate(() => source.off(signal, handler));
         };
         source.on(signal, handler);
         return [signal, handler] as const;

@@ -68,7 +68,7 @@ export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, {
         colWidths: widths.map((width, i) => (columns[i]!.shrink === 'never' ? Math.max(width, widest(i)) : width)),
         wordWrap: false,
       });
-      table.push(...cells);
+      for (const row of cells) table.push(row); // never a spread: the server decides how many rows
       const text = table.toString().split('\n').map((line) => line.trimEnd()).join('\n');
       io.out(`${first && label !== undefined ? '\n' : ''}${text}\n`);
     },

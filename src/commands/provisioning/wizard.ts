@@ -95,9 +95,14 @@ export function mappingSummary(mapping: readonly MappingRow[] | undefined, initi
 async function defaultMapping(connectionId: string, deps: Deps): Promise<MappingRow[]> {
   const { provisioning } = await deps.api();
   try {
-    return (await provisioning.defaultMapping(connectionId)).rows.filter(
-      (row) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined,
-    );
+    const { rows } = await provisioning.defaultMapping(connectionId);
+    const usable = (row: MappingRow) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
+    const left = rows.filter((row) => !usable(row));
+    if (left.length > 0) {
+      deps.output.say(`Left out ${plural(left.length, 'row')} of the default mapping that cannot be sent back (empty, too long, or with control characters):`);
+      for (const row of left) deps.output.say(`  ${row.platform} = ${row.idp}`);
+    }
+    return rows.filter(usable);
   } catch (error) {
     // Without the read scope the wizard still works, from an empty mapping.
     if (error instanceof ApiError && error.status === 403) {

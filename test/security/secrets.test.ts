@@ -1,0 +1,122 @@
+// Issue 11, items 4 and 6: no message quotes a value that may be a secret, and every encoding of a
+// secret idm sends (raw, form-encoded, Basic) and every token is masked before anything is traced.
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestCa } from '../reliability/tls-ca.js';
+import { recordSecrets } from '../helpers/sweep.js';
+import { hostileServer, idm, tempDir, tokenBody, type Answer, type Seen } from './harness.js';
+
+const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const BODY = PEM.split('\n').filter((line) => line && !line.startsWith('-----')).join('\n');
+recordSecrets([PEM, BODY]);
+
+/** No run of 24 characters of `secret` (ignoring line breaks) shows up in `text`. */
+function leaks(text: string, secret: string): string[] {
+  const flat = secret.replace(/\s+/g, '');
+  const haystack = text.replace(/\s+/g, '');
+  const found: string[] = [];
+  for (let at = 0; at + 24 <= flat.length; at += 12) if (haystack.includes(flat.slice(at, at + 24))) found.push(flat.slice(at, at + 24));
+  return found;
+}
+
+let answer: (request: Seen) => Answer | undefined = () => undefined;
+let server: Awaited<ReturnType<typeof hostileServer>>;
+const config = tempDir();
+beforeAll(async () => {
+  server = await hostileServer((request) => answer(request));
+});
+beforeEach(() => {
+  answer = () => undefined;
+  server.seen.length = 0;
+});
+afterAll(async () => {
+  await server.close();
+  config.cleanup();
+});
+
+describe('a value that may be a secret is never quoted back', () => {
+  const variants = [[], ['--json'], ['--debug']];
+  it.each(variants)('IDM_PRIVATE_KEY holding a PEM body without its header %s', async (...flags) => {
+    const result = await idm(['streams', 'list', ...flags], { env: { IDM_CONFIG_DIR: config.dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'c', IDM_PRIVATE_KEY: BODY } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('IDM_PRIVATE_KEY');
+    expect(result.stderr).toMatch(/the value has \d+ characters and looks like a key or certificate itself/);
+    expect(leaks(result.stdout + result.stderr, BODY)).toEqual([]);
+  });
+
+  it.each(variants)('IDM_CLIENT_KEY holding the key itself instead of its path %s', async (...flags) => {
+    const ca = await makeTestCa();
+    recordSecrets([ca.client.key]);
+    try {
+      const result = await idm(['streams', 'list', ...flags], { env: { ...server.env(config.dir), IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: ca.client.key } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('IDM_CLIENT_KEY');
+      expect(result.stderr).toMatch(/the value has \d+ characters and looks like a key or certificate itself/);
+      expect(leaks(result.stdout + result.stderr, ca.client.key)).toEqual([]);
+      expect(server.seen).toEqual([]);
+    } finally {
+      ca.cleanup();
+    }
+  });
+
+  it('--client-secret-file given the secret itself', async () => {
+    const secret = 'Zq8vLx3mPf0sT7nRb2cWy5hKd9jAe4uG';
+    recordSecrets([secret]);
+    const result = await idm(['login', '--domain', server.url, '--client-id', 'c', '--client-secret-file', secret], { env: { IDM_CONFIG_DIR: config.dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--client-secret-file: cannot read the file it names');
+    expect(result.stderr).not.toContain(secret);
+  });
+});
+
+describe('every encoding of the secret, and every token, is masked', () => {
+  const SECRET = 'p@ss w0rd/with+special=chars&more';
+  const basic = Buffer.from(`c:${encodeURIComponent(SECRET).replace(/%20/g, '+')}`).toString('base64');
+  const form = new URLSearchParams({ v: SECRET }).toString().slice(2);
+  recordSecrets([SECRET, basic, form]);
+  const env = (extra: Record<string, string> = {}) => ({ IDM_CONFIG_DIR: config.dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'c', IDM_CLIENT_SECRET: SECRET, ...extra });
+
+  it('a token endpoint 401 whose error_description quotes the Basic value', async () => {
+    answer = (request) =>
+      request.url.startsWith('/oauth/token')
+        ? { status: 401, body: { error: 'invalid_client', error_description: `Bad credentials ${request.headers.authorization} (${form})` } }
+        : undefined;
+    for (const flags of [[], ['--json'], ['--debug']]) {
+      const result = await idm(['streams', 'list', ...flags], { env: env({ IDM_AUTH_METHOD: 'basic' }) });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('[redacted]');
+      for (const secret of [SECRET, basic, form]) expect(result.stderr).not.toContain(secret);
+    }
+  });
+
+  it('an HTML error page quoting the secret, under --debug', async () => {
+    answer = (request) => (request.url.startsWith('/oauth/token') ? { status: 400, headers: { 'content-type': 'text/html' }, body: `<html><pre>client_secret=${form}\n${SECRET}\nBasic ${basic}</pre></html>` } : undefined);
+    for (const method of ['post', 'basic']) {
+      const result = await idm(['streams', 'list', '--debug'], { env: env({ IDM_AUTH_METHOD: method }) });
+      expect(result.code).toBe(4);
+      for (const secret of [SECRET, basic, form]) expect(result.stderr).not.toContain(secret);
+    }
+  });
+
+  it('a token answer that repeats the token under another key and behind a )]}\' prefix, under --debug', async () => {
+    const token = tokenBody().access_token as string;
+    const twin = `${token.slice(0, -4)}TWIN`;
+    recordSecrets([token, twin]);
+    answer = (request) => {
+      if (request.url.startsWith('/oauth/token')) return { body: `)]}',\n${JSON.stringify({ ...tokenBody(), id_token: twin, debug: { echo: token } })}` };
+      return { body: { eventStreams: [] } };
+    };
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--debug'], { env: { ...env(), IDM_CONFIG_DIR: home.dir } });
+      // The prefix makes the answer unreadable: a bad answer, and still nothing of the token shown.
+      expect(result.stderr).toContain('< 200');
+      expect(result.stderr).not.toContain(token);
+      expect(result.stderr).not.toContain(twin);
+      expect(result.stderr).not.toContain(token.split('.')[1]);
+    } finally {
+      home.cleanup();
+    }
+  });
+});

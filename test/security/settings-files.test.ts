@@ -1,0 +1,154 @@
+// Issue 11, items 7, 11 and 14: idm refuses to write into a settings directory that is not the
+// user's own or that others can write, never follows a planted symlink, validates profile names it
+// reads, and turns file-system errors into clear errors naming the file.
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileServer, idm, isRoot, tempDir } from './harness.js';
+
+let server: Awaited<ReturnType<typeof hostileServer>>;
+beforeAll(async () => {
+  server = await hostileServer(() => undefined);
+});
+afterAll(() => server.close());
+
+const login = (configDir: string) =>
+  idm(['login', '--domain', server.url, '--client-id', 'hostile-client', '--client-secret-file', '-'], { env: { IDM_CONFIG_DIR: configDir }, stdin: 'hostile-client-secret-0123456789\n' });
+
+describe('a settings directory that is not the user’s own', () => {
+  it('one that others can write (0777): login refuses with the chmod that fixes it, and writes nothing', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'idm');
+      mkdirSync(dir);
+      chmodSync(dir, 0o777);
+      const result = await login(dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`idm will not write into ${dir}: other users can write into it (mode 777)`);
+      expect(result.stderr).toContain(`Run: chmod 700 ${dir}`);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+      expect(existsSync(join(dir, 'credentials'))).toBe(false);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it.skipIf(!isRoot)('one that belongs to another user, with config.json a symlink to a victim: refused, the victim untouched', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'idm');
+      const victim = join(home.dir, 'victim.json');
+      writeFileSync(victim, '{"victim": true}\n', { mode: 0o644 });
+      mkdirSync(dir, { mode: 0o777 });
+      chmodSync(dir, 0o777);
+      symlinkSync(victim, join(dir, 'config.json'));
+      chownSync(dir, 65534, 65534);
+      const result = await login(dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('belongs to another user (uid 65534)');
+      expect(readFileSync(victim, 'utf8')).toBe('{"victim": true}\n');
+      expect((await import('node:fs')).statSync(victim).mode & 0o777).toBe(0o644);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('config.json a symlink in the user’s own directory: refused, the target untouched', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'idm');
+      mkdirSync(dir, { mode: 0o700 });
+      const victim = join(home.dir, 'victim.json');
+      writeFileSync(victim, '{}\n', { mode: 0o644 });
+      symlinkSync(victim, join(dir, 'config.json'));
+      const result = await login(dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('it is a symlink');
+      expect(readFileSync(victim, 'utf8')).toBe('{}\n');
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('reading still works, with a warning, and no token is cached there', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'idm');
+      mkdirSync(dir);
+      chmodSync(dir, 0o777);
+      server.seen.length = 0;
+      const result = await idm(['streams', 'test', 'est_hostile00000000000000a', '--event-type', 'user.created'], { env: server.env(dir) });
+      expect(result.stderr).toContain('The token cache in');
+      expect(result.stderr).toContain('other users can write into it');
+      expect(server.seen.some((request) => request.url.startsWith('/oauth/token'))).toBe(true);
+      expect(existsSync(join(dir, 'tokens'))).toBe(false);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('profile names read from config.json', () => {
+  it('a planted `../../victim` is refused (exit 2 naming the file); logout deletes nothing outside', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'a', 'idm');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const victim = join(home.dir, 'victim.json');
+      writeFileSync(victim, 'precious');
+      writeFileSync(join(dir, 'config.json'), JSON.stringify({ profiles: { '../../victim': { domain: server.url, clientId: 'c', authMethod: 'post' } } }));
+      const result = await idm(['logout', '--profile', '../../victim'], { env: { IDM_CONFIG_DIR: dir } });
+      expect(result.code).toBe(2);
+      expect(existsSync(victim)).toBe(true);
+      const read = await idm(['auth', 'status'], { env: { IDM_CONFIG_DIR: dir } });
+      expect(read.code).toBe(2);
+      expect(read.stderr).toContain(`The settings file ${join(dir, 'config.json')} has a profile whose name is not valid`);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it.each(['constructor', 'toString', '__proto__'])('--profile %s is just an unknown name (exit 4)', async (name) => {
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--profile', name], { env: { IDM_CONFIG_DIR: home.dir } });
+      if (name === '__proto__') {
+        expect(result.code).toBe(2); // not a valid profile name: it starts with an underscore
+      } else {
+        expect(result.code).toBe(4);
+        expect(result.stderr).toContain(`There is no profile named "${name}"`);
+      }
+      expect(result.stderr).not.toContain('Cannot read properties');
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('file-system errors name the file', () => {
+  it('config.json a directory: exit 2 naming it', async () => {
+    const home = tempDir();
+    try {
+      mkdirSync(join(home.dir, 'config.json'));
+      const result = await idm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`Cannot read ${join(home.dir, 'config.json')}: it is a directory.`);
+      expect(result.stderr).not.toContain('Unexpected error');
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a credentials file that is a directory: exit 4 naming it', async () => {
+    const home = tempDir();
+    try {
+      writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ defaultProfile: 'p', profiles: { p: { domain: server.url, clientId: 'c', authMethod: 'post' } } }));
+      mkdirSync(join(home.dir, 'credentials', 'p.json'), { recursive: true });
+      const result = await idm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`Cannot read ${join(home.dir, 'credentials', 'p.json')}: it is a directory.`);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
