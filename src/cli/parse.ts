@@ -2,7 +2,9 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError } from 'commander';
 import { PROFILE_NAME } from '../config/paths.js';
+import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
+import { didYouMean } from './suggest.js';
 
 export function parseIntegerInRange(flag: string, min: number, max: number) {
   return (value: string): number => {
@@ -54,4 +56,41 @@ export function parseProfileName(value: string): string {
     throw new InvalidArgumentError(`--profile "${value}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
   }
   return value;
+}
+
+const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A point in time for `--since` / `--until`: an RFC 3339 time (`2026-11-24T09:00:00Z`, offsets
+ * allowed) or a duration back from now (`30m`, `6h`, `7d`). Returned in the form the service
+ * requires: UTC, `Z`, no fractions (`2026-11-24T09:00:00Z`, 20 characters).
+ */
+export function parseTime(flag: string, now: () => number = Date.now) {
+  return (value: string): string => {
+    const text = value.trim();
+    const relative = /^(\d{1,6})\s*([smhdw])$/.exec(text);
+    let ms: number;
+    if (relative) ms = now() - Number(relative[1]) * UNITS[relative[2]!]!;
+    else if (/^\d{4}-\d\d-\d\d([Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)?)?$/.test(text)) ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
+    else ms = Number.NaN;
+    if (!Number.isFinite(ms)) throw new InvalidArgumentError(`${flag} must be an RFC 3339 time (2026-11-24T09:00:00Z) or a duration back from now (30m, 6h, 7d), not "${value}".`);
+    return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  };
+}
+
+/** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]. */
+export function collectList(flag: string, check: (item: string) => string = (item) => item) {
+  return (value: string, previous: string[] | undefined): string[] => {
+    const items = value.split(',').map((item) => item.trim()).filter(Boolean);
+    if (items.length === 0) throw new InvalidArgumentError(`${flag} must not be empty.`);
+    return [...(previous ?? []), ...items.map(check)];
+  };
+}
+
+/** One event type of the interface's list, or a usage error with "did you mean". */
+export function checkEventType(flag: string) {
+  return (value: string): string => {
+    if (isEventType(value)) return value;
+    throw new InvalidArgumentError(`${flag} "${value}" is not an event type.${didYouMean(value, EVENT_TYPES)} Run 'idm streams test --help' for the list.`);
+  };
 }

@@ -113,7 +113,9 @@ export function configureTree(command: Command, io: IO, onParseError: (command: 
   });
   command.helpOption('-h, --help', 'show help');
   if (command.commands.length > 0) command.helpCommand('help [command]', 'show help for a command');
-  command.configureHelp({ showGlobalOptions: true });
+  // Commands are listed by name (their arguments are in their own help): long terms would leave too
+  // little room for the descriptions to wrap at the help width.
+  command.configureHelp({ showGlobalOptions: true, subcommandTerm: (sub) => [sub.name(), ...sub.aliases()].join('|') });
   // JSON mode is state from the moment the parser sees --json, so that a usage error found later in
   // the same command line is already reported as JSON.
   command.on('option:json', () => void io.configure({ json: true }));

@@ -11,8 +11,17 @@ import { authStatusCommand } from './auth/status.js';
 import { completionCommand } from './completion/index.js';
 import { provisioningCreateCommand } from './provisioning/create.js';
 import { sandboxStartCommand } from './sandbox/start.js';
+import { streamsCreateCommand } from './streams/create.js';
+import { streamsDeleteCommand } from './streams/delete.js';
+import { deliveriesListCommand } from './streams/deliveries/list.js';
+import { deliveriesShowCommand } from './streams/deliveries/show.js';
 import { streamsListCommand } from './streams/list.js';
+import { streamsRedeliverCommand } from './streams/redeliver.js';
+import { streamsShowCommand } from './streams/show.js';
+import { streamsStateCommand } from './streams/state.js';
+import { streamsStatsCommand } from './streams/stats.js';
 import { streamsTestCommand } from './streams/test.js';
+import { streamsUpdateCommand } from './streams/update.js';
 
 export function buildProgram(deps: Deps): Command {
   const program = createRootCommand();
@@ -21,9 +30,23 @@ export function buildProgram(deps: Deps): Command {
   program.addCommand(new Command('auth').description('Inspect the stored credentials and token').addCommand(authStatusCommand(deps)));
   program.addCommand(
     new Command('streams')
-      .description('List event streams and send them test events')
+      .description('Event streams: list, show, create, change, test, and follow their deliveries')
       .addCommand(streamsListCommand(deps))
-      .addCommand(streamsTestCommand(deps)),
+      .addCommand(streamsShowCommand(deps))
+      .addCommand(streamsCreateCommand(deps))
+      .addCommand(streamsUpdateCommand(deps))
+      .addCommand(streamsStateCommand(deps, 'enable'))
+      .addCommand(streamsStateCommand(deps, 'disable'))
+      .addCommand(streamsDeleteCommand(deps))
+      .addCommand(streamsTestCommand(deps))
+      .addCommand(
+        new Command('deliveries')
+          .description("A stream's failed deliveries: list them, show one")
+          .addCommand(deliveriesListCommand(deps))
+          .addCommand(deliveriesShowCommand(deps)),
+      )
+      .addCommand(streamsRedeliverCommand(deps))
+      .addCommand(streamsStatsCommand(deps)),
   );
   program.addCommand(
     new Command('provisioning')

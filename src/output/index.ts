@@ -4,11 +4,14 @@
 // it; cli-table3 is loaded only when a terminal will see a table (./table.ts).
 import { clip } from '../core/text.js';
 import type { IdmError, Warning } from '../core/errors.js';
-import type { IO } from '../io/io.js';
+import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
 import type { Column, Rows, RowsOptions } from './types.js';
 
 export type { Column, Rows, RowsOptions } from './types.js';
+
+/** Part of a line: text, or text in one of the palette's styles. */
+export type Segment = string | readonly [keyof Palette, string];
 
 export interface Output {
   readonly json: boolean;
@@ -23,8 +26,8 @@ export interface Output {
   printRows<Row>(columns: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>, options?: RowsOptions): Promise<void>;
   /** Label/value pairs (a record's summary): aligned at a terminal, `label<TAB>value` when piped. */
   printFields(fields: ReadonlyArray<readonly [string, string]>): void;
-  /** A line of data on stdout (made safe). */
-  line(text: string): void;
+  /** A line of data on stdout, made safe; its parts may carry a style of the palette (colour at a terminal). */
+  line(text: string | ReadonlyArray<Segment>): void;
   /** A note for people on stderr (hints, progress); nothing with --json. */
   note(text: string): void;
   /** A line of a dialog on stderr (the wizard's mapping and summary, between its prompts). */
@@ -72,7 +75,9 @@ export function createOutput(io: IO): Output {
       io.out(fields.map(([label, value]) => `${bold(safeText(label).padEnd(width))}  ${safeText(value)}\n`).join(''));
     },
     line(text) {
-      io.out(`${safeText(text)}\n`);
+      const palette = io.palette('stdout');
+      const parts = typeof text === 'string' ? [text] : text;
+      io.out(`${parts.map((part) => (typeof part === 'string' ? safeText(part) : palette[part[0]](safeText(part[1])))).join('')}\n`);
     },
     note(text) {
       if (io.json) return;

@@ -71,6 +71,12 @@ export const SCOPES = {
   updateStream: 'update:event_streams',
   deleteStream: 'delete:event_streams',
   testStream: 'update:event_streams',
+  /** Also `read:event_streams` for the list (wire-facts.md); the one-delivery read needs this one. */
+  readDeliveries: 'read:event_deliveries',
+  redeliver: 'update:event_deliveries',
+  /** Not published; the stream's own read scope is the likely one (a 403 names the real one). */
+  streamStats: 'read:event_streams',
+  listConnections: 'read:connections',
   createProvisioning: 'create:directory_provisionings',
   readProvisioning: 'read:directory_provisionings',
   updateProvisioning: 'update:directory_provisionings',

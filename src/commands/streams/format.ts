@@ -1,4 +1,5 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
+import { isPlainObject } from '../../core/text.js';
 import { asText as text, type Column } from '../../output/index.js';
 import { LIMITS } from '../../schemas/constants.js';
 
@@ -20,6 +21,45 @@ export function describeDestination(destination: unknown): string {
 
 // An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
 const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
+
+/** The event types a stream subscribes to, as received. */
+export function eventTypesOf(stream: StreamRecord): string[] {
+  const subscriptions = stream.subscriptions;
+  return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)) : [];
+}
+
+const KNOWN = new Set(['id', 'name', 'status', 'subscriptions', 'destination', 'created_at', 'updated_at']);
+
+/**
+ * A stream as label/value pairs: the full destination (webhook URL and how it authenticates, region
+ * and account, or action), its event types and times; fields idm does not know are shown as they came.
+ */
+export function streamFields(stream: StreamRecord): Array<[string, string]> {
+  const destination = isPlainObject(stream.destination) ? stream.destination : {};
+  const config = isPlainObject(destination.configuration) ? destination.configuration : {};
+  const fields: Array<[string, string]> = [
+    ['ID', text(stream.id)],
+    ['Name', text(stream.name)],
+    ['Status', text(stream.status)],
+    ['Destination', text(destination.type)],
+  ];
+  if (destination.type === 'webhook') {
+    const auth = isPlainObject(config.webhook_authorization) ? config.webhook_authorization : {};
+    fields.push(['Webhook URL', text(config.webhook_endpoint)], ['Authorization', text(auth.method)]);
+    if (auth.username !== undefined) fields.push(['Username', text(auth.username)]);
+    if (auth.header_key !== undefined) fields.push(['Header', text(auth.header_key)]);
+  } else if (destination.type === 'eventbus') {
+    fields.push(['Region', text(config.cloud_region)], ['Account', text(config.cloud_account_id)]);
+    if (config.cloud_partner_event_source !== undefined) fields.push(['Partner event source', text(config.cloud_partner_event_source)]);
+  } else if (destination.type === 'action') {
+    fields.push(['Action', text(config.action_id)]);
+  } else if (Object.keys(config).length > 0) {
+    fields.push(['Configuration', JSON.stringify(config)]);
+  }
+  fields.push(['Event types', eventTypesOf(stream).join(', ')], ['Created', text(stream.created_at)], ['Updated', text(stream.updated_at)]);
+  for (const [key, value] of Object.entries(stream)) if (!KNOWN.has(key)) fields.push([key, text(value)]);
+  return fields;
+}
 
 // At a terminal the free-text columns give way first when the table is too wide; the id never does.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [

@@ -1,0 +1,97 @@
+// idm streams create: a stream from flags (scripts), from a JSON body (--from-file, flags override
+// its fields), or, at a terminal, from answers to what is missing. Checked against the shared schema
+// before anything is sent; the created stream is printed.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { checkEventType, collectList } from '../../cli/parse.js';
+import { UsageError } from '../../core/errors.js';
+import { isPlainObject, jsonKind, shellCommand } from '../../core/text.js';
+import { parseJson, readFileOrStdin } from '../../io/input.js';
+import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
+import { addDestinationOptions, askDestination, destinationKind, otherDestination, webhookDestination, type DestinationFlags } from './destination.js';
+import { streamFields } from './format.js';
+
+export interface CreateOptions extends DestinationFlags {
+  name?: string;
+  eventType?: string[];
+  disabled?: boolean;
+  fromFile?: string;
+}
+
+export function streamsCreateCommand(deps: Deps, run = createRun): Command {
+  const command = new Command('create')
+    .description('Create an event stream: a name, event types and one destination (webhook, event bus or action)')
+    .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`)
+    .option('--event-type <types>', 'an event type to subscribe to (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
+    .option('--disabled', 'create it disabled (default: enabled)')
+    .option('--from-file <path>', 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields');
+  addDestinationOptions(command, { eventbus: true });
+  return command
+    .addHelpText(
+      'after',
+      examples([
+        'idm streams create  # at a terminal: asks for each value',
+        'idm streams create --name orders --event-type user.created,user.deleted --webhook https://hooks.example.com/idm --auth bearer --secret-file token.txt',
+        'IDM_WEBHOOK_SECRET="$PASS" idm streams create --name audit --event-type user.created --webhook https://hooks.example.com/a --auth basic --username idm',
+        'idm streams create --name bus --event-type user.created --eventbus-account 123456789012 --eventbus-region us-east-1 --disabled',
+        'idm streams create --from-file stream.json --name copy-of-it --json',
+      ]),
+    )
+    .action((flags: CreateOptions) => run(flags, deps));
+}
+
+export async function createRun(options: CreateOptions, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  const base = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  const kind = destinationKind(options);
+  const body: Record<string, unknown> = { ...base };
+  if (options.name !== undefined) body.name = options.name;
+  if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
+  if (options.disabled) body.status = 'disabled';
+
+  const missing = [body.name === undefined ? '--name' : '', body.subscriptions === undefined ? '--event-type' : ''].filter(Boolean);
+  if (kind === 'webhook') {
+    const webhook = await webhookDestination(options, deps);
+    if (webhook.destination) body.destination = webhook.destination;
+    missing.push(...webhook.missing);
+  } else if (kind !== undefined) {
+    const other = otherDestination(options);
+    if (other.destination) body.destination = other.destination;
+    missing.push(...other.missing);
+  } else if (body.destination === undefined) {
+    missing.push('a destination (--webhook with --auth, --eventbus-account with --eventbus-region, or --action)');
+  }
+
+  if (missing.length > 0) {
+    if (!io.canPrompt || (kind !== undefined && body.destination === undefined)) {
+      throw new UsageError(`Missing ${missing.join(', ')}.`, "idm asks for them only at a terminal; run 'idm streams create --help' for the flags.");
+    }
+    const prompter = await deps.prompter();
+    if (body.name === undefined) body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim().length >= 1 && value.trim().length <= LIMITS.streamNameMax ? true : `1 to ${LIMITS.streamNameMax} characters.`) })).trim();
+    if (body.subscriptions === undefined) {
+      const types = await prompter.checkbox('Event types (space to choose, enter to go on)', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
+      body.subscriptions = types.map((type) => ({ event_type: type }));
+    }
+    if (body.destination === undefined) body.destination = await askDestination(deps);
+  }
+
+  const { EventStreamCreateSchema, describeIssues } = await import('../../schemas/index.js');
+  const parsed = EventStreamCreateSchema.safeParse(body);
+  if (!parsed.success) throw new UsageError(`Invalid stream: ${describeIssues(parsed.error)}.`, "Run 'idm streams create --help' for the flags.");
+
+  const { streams } = await deps.api();
+  const stream = await streams.create(parsed.data);
+  if (output.json) return output.printJson(stream);
+  output.printFields(streamFields(stream));
+  const [first] = parsed.data.subscriptions;
+  output.note(`Created stream ${String(stream.id)}. Try it: ${shellCommand(['idm', 'streams', 'test', String(stream.id), '--event-type', first!.event_type, '--wait'])}`);
+}
+
+/** --from-file: a JSON object, the body as the API takes it. */
+export async function readBody(path: string, deps: Deps): Promise<Record<string, unknown>> {
+  const source = path === '-' ? '--from-file - (stdin)' : `--from-file ${path}`;
+  const value = parseJson(source, await readFileOrStdin('--from-file', path, deps.io));
+  if (!isPlainObject(value)) throw new UsageError(`${source} must hold a JSON object (the request body), not ${jsonKind(value)}.`);
+  return value;
+}

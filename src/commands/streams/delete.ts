@@ -1,0 +1,52 @@
+// idm streams delete <stream-id>: asks at a terminal (showing the stream's name and destination),
+// needs --yes without one. The service answers 204 also for a stream that is already gone.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
+import { asText as text } from '../../output/index.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
+import { describeDestination } from './format.js';
+import { STREAM_ID_ARGUMENT } from './show.js';
+
+export interface DeleteOptions {
+  streamId: string;
+  yes: boolean;
+}
+
+export function streamsDeleteCommand(deps: Deps, run = deleteRun): Command {
+  return new Command('delete')
+    .description('Delete an event stream (asks first at a terminal; --yes in scripts)')
+    .addArgument(STREAM_ID_ARGUMENT())
+    .option('-y, --yes', 'delete without asking')
+    .addHelpText('after', examples([`idm streams delete ${ID_SHAPES.stream.example}`, `idm streams delete ${ID_SHAPES.stream.example} --yes --json`]))
+    .action((streamId: string, flags: { yes?: boolean }) => run({ streamId, yes: Boolean(flags.yes) }, deps));
+}
+
+export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  const { streamId } = options;
+  if (!options.yes && !io.canPrompt) {
+    throw new UsageError(`Deleting stream ${streamId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run 'idm streams delete ${streamId} --yes'.`);
+  }
+  const { streams } = await deps.api();
+  let gone = false;
+  if (!options.yes) {
+    // Asked with what is about to go: its name and where its events go.
+    let stream;
+    try {
+      stream = await streams.get(streamId);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+      gone = true;
+    }
+    if (stream) {
+      const prompter = await deps.prompter();
+      const what = `${text(stream.name)} (${describeDestination(stream.destination)})`;
+      if (!(await prompter.confirm(`Delete stream ${streamId}, ${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
+    }
+  }
+  if (!gone) await streams.delete(streamId);
+  // 204: nothing to print with --json.
+  output.note(gone ? `Stream ${streamId} was already gone.` : `Deleted stream ${streamId}.`);
+}

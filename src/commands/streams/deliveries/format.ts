@@ -1,0 +1,55 @@
+// How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
+import { isPlainObject } from '../../../core/text.js';
+import { asText as text, type Column } from '../../../output/index.js';
+
+export type DeliveryRecord = Record<string, unknown>;
+
+export interface Attempt {
+  status?: unknown;
+  timestamp?: unknown;
+  error_message?: unknown;
+  duration?: unknown;
+}
+
+export const attemptsOf = (delivery: DeliveryRecord): Attempt[] => (Array.isArray(delivery.attempts) ? delivery.attempts : []).filter(isPlainObject) as Attempt[];
+const last = (delivery: DeliveryRecord): Attempt | undefined => attemptsOf(delivery).at(-1);
+
+/** Seconds as the service gives them (a float), shown to the millisecond. */
+export function duration(value: unknown): string {
+  return typeof value === 'number' && Number.isFinite(value) ? `${Math.round(value * 1000) / 1000}s` : text(value);
+}
+
+// An entry that is not an object is shown as it is in the first column, never a crash.
+const field = (delivery: unknown, key: string): unknown => (isPlainObject(delivery) ? delivery[key] : key === 'id' ? delivery : undefined);
+
+export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
+  { header: 'EVENT ID', value: (d) => text(field(d, 'id')), shrink: 'never' },
+  { header: 'EVENT TYPE', value: (d) => text(field(d, 'event_type')) },
+  { header: 'STATUS', value: (d) => text(field(d, 'status')) },
+  { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
+  { header: 'LAST ATTEMPT', value: (d) => (isPlainObject(d) ? text(last(d)?.timestamp) : '') },
+  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first' },
+];
+
+export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
+  { header: 'Status', value: (a) => text(a.status) },
+  { header: 'Time', value: (a) => text(a.timestamp) },
+  { header: 'Error', value: (a) => text(a.error_message), shrink: 'first' },
+  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'Duration', value: (a: Attempt) => duration(a.duration) }] : []),
+];
+
+/** A delivery's summary as label/value pairs (the envelope's id, source and time when present). */
+export function deliveryFields(delivery: DeliveryRecord): Array<[string, string]> {
+  const fields: Array<[string, string]> = [
+    ['Delivery', text(delivery.id)],
+    ['Stream', text(delivery.event_stream_id)],
+    ['Event type', text(delivery.event_type)],
+    ['Status', text(delivery.status)],
+  ];
+  const event = isPlainObject(delivery.event) ? delivery.event : undefined;
+  if (event) {
+    fields.push(['Event id', text(event.id)], ['Event source', text(event.source)], ['Event time', text(event.time)]);
+    if (text(event.type) !== text(delivery.event_type)) fields.push(['Event envelope type', text(event.type)]);
+  }
+  return fields;
+}

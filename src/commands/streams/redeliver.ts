@@ -1,0 +1,63 @@
+// idm streams redeliver <stream-id> [<event-id>]: one event again, or every delivery that matches the
+// filters. The service answers 202 and retries in the background; 409 means a delivery is not in a
+// state that allows it (still being delivered).
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { UsageError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
+import { addDeliveryFilters } from './deliveries/list.js';
+import { EVENT_ID_ARGUMENT } from './deliveries/show.js';
+import { STREAM_ID_ARGUMENT } from './show.js';
+
+export interface RedeliverOptions {
+  streamId: string;
+  eventId?: string;
+  status?: string[];
+  eventType?: string[];
+  since?: string;
+  until?: string;
+}
+
+const S = ID_SHAPES.stream.example;
+
+export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command {
+  return addDeliveryFilters(
+    new Command('redeliver')
+      .description('Deliver failed events again: one by its id, or every one the filters match')
+      .addArgument(STREAM_ID_ARGUMENT())
+      .addArgument(EVENT_ID_ARGUMENT(false)),
+  )
+    .addHelpText(
+      'after',
+      examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`]),
+    )
+    .action((streamId: string, eventId: string | undefined, flags: Omit<RedeliverOptions, 'streamId' | 'eventId'>) => run({ ...flags, streamId, eventId }, deps));
+}
+
+export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promise<void> {
+  const { streamId, eventId } = options;
+  const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
+  const filtered = Object.values(filter).some((value) => value !== undefined);
+  if (eventId !== undefined && filtered) throw new UsageError('Give an event id or filters (--status, --event-type, --since, --until), not both.');
+  const { streams } = await deps.api();
+  const { output } = deps;
+  const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);
+  if (output.json) return output.printJson(answer ?? {});
+  const what =
+    eventId !== undefined
+      ? `event ${eventId}`
+      : filtered
+        ? `the deliveries matching ${[
+            options.status && `status ${options.status.join(',')}`,
+            options.eventType && `event type ${options.eventType.join(',')}`,
+            options.since && `since ${options.since}`,
+            options.until && `until ${options.until}`,
+          ]
+            .filter(Boolean)
+            .join(', ')}`
+        : 'every failed delivery';
+  output.note(`Asked the service to deliver ${what} of stream ${streamId} again; it retries in the background.`);
+  output.note(`Follow it with: ${shellCommand(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : ['idm', 'streams', 'deliveries', 'list', streamId])}`);
+}

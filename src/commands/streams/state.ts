@@ -1,0 +1,31 @@
+// idm streams enable <stream-id> / idm streams disable <stream-id>: `{"status": ...}` as a change.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { asText as text } from '../../output/index.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
+import { streamFields } from './format.js';
+import { STREAM_ID_ARGUMENT } from './show.js';
+
+export interface StateOptions {
+  streamId: string;
+  status: 'enabled' | 'disabled';
+}
+
+export function streamsStateCommand(deps: Deps, verb: 'enable' | 'disable', run = stateRun): Command {
+  const status = verb === 'enable' ? 'enabled' : 'disabled';
+  return new Command(verb)
+    .description(verb === 'enable' ? 'Enable an event stream: it forwards events again' : 'Disable an event stream: it stops forwarding events (and takes no test events)')
+    .addArgument(STREAM_ID_ARGUMENT())
+    .addHelpText('after', examples([`idm streams ${verb} ${ID_SHAPES.stream.example}`]))
+    .action((streamId: string) => run({ streamId, status }, deps));
+}
+
+export async function stateRun(options: StateOptions, deps: Deps): Promise<void> {
+  const { streams } = await deps.api();
+  const stream = await streams.update(options.streamId, { status: options.status });
+  const { output } = deps;
+  if (output.json) return output.printJson(stream);
+  output.printFields(streamFields(stream));
+  output.note(`Stream ${text(stream.id)} is ${text(stream.status)}.`);
+}

@@ -1,0 +1,113 @@
+// idm streams stats <stream-id>: successful and failed deliveries per hour or day. At a terminal a
+// chart to read at a glance (a row per bucket: its time, the two counts and a bar), then the window's
+// totals; piped, one tab-separated line per bucket; --json as received.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseTime } from '../../cli/parse.js';
+import { isPlainObject } from '../../core/text.js';
+import type { ApiRecord } from '../../api/management/index.js';
+import { asText as text } from '../../output/index.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
+import { STREAM_ID_ARGUMENT } from './show.js';
+
+export interface StatsOptions {
+  streamId: string;
+  since?: string;
+  until?: string;
+}
+
+export const SUCCESSFUL = 'platform.event_streams.successful_deliveries';
+export const FAILED = 'platform.event_streams.failed_deliveries';
+
+export function streamsStatsCommand(deps: Deps, run = statsRun): Command {
+  return new Command('stats')
+    .description('Show successful and failed deliveries of a stream, per hour or per day')
+    .addArgument(STREAM_ID_ARGUMENT())
+    .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days', parseTime('--since'))
+    .option('--until <time>', 'up to this time: RFC 3339, or back from now; default: now', parseTime('--until'))
+    .addHelpText(
+      'after',
+      `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}
+The service picks the buckets: a day each for long windows, an hour each for short ones. Piped,
+each line is: bucket time, successful, failed.
+`,
+    )
+    .action((streamId: string, flags: Omit<StatsOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
+}
+
+export interface Series {
+  buckets: string[];
+  successful: number[];
+  failed: number[];
+  totals: { successful: number; failed: number };
+  scale?: number;
+}
+
+/** The two metrics per bucket, read tolerantly (a missing metric or count is 0). */
+export function series(stats: ApiRecord): Series {
+  const buckets = (Array.isArray(stats.buckets) ? stats.buckets : []).map((bucket) => text(bucket));
+  const metrics = (Array.isArray(stats.metrics) ? stats.metrics : []).filter(isPlainObject);
+  const metric = (name: string) => metrics.find((m) => m.name === name);
+  const counts = (name: string) => buckets.map((_, i) => {
+    const data = metric(name)?.data;
+    const value = Array.isArray(data) ? data[i] : undefined;
+    return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  });
+  const total = (name: string, data: number[]) => {
+    const given = metric(name)?.window_total;
+    return typeof given === 'number' ? given : data.reduce((sum, n) => sum + n, 0);
+  };
+  const successful = counts(SUCCESSFUL);
+  const failed = counts(FAILED);
+  const window = isPlainObject(stats.window) ? stats.window : {};
+  const interval = isPlainObject(window.bucket_interval) ? window.bucket_interval.scale_factor : undefined;
+  return { buckets, successful, failed, totals: { successful: total(SUCCESSFUL, successful), failed: total(FAILED, failed) }, scale: typeof interval === 'number' ? interval : undefined };
+}
+
+/** `2026-11-24` for daily buckets, `2026-11-24 09:00` for hourly ones (UTC, as the service counts). */
+function bucketLabel(time: string, scale: number | undefined): string {
+  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(time);
+  if (!match) return time;
+  return scale !== undefined && scale >= 86_400 ? match[1]! : `${match[1]} ${match[2]}`;
+}
+
+export async function statsRun(options: StatsOptions, deps: Deps): Promise<void> {
+  const { streams } = await deps.api();
+  const stats = await streams.stats(options.streamId, { dateFrom: options.since, dateTo: options.until });
+  const { io, output } = deps;
+  if (output.json) return output.printJson(stats);
+  const data = series(stats);
+  if (!io.stdoutIsTTY) {
+    await output.printRows(
+      [
+        { header: 'BUCKET', value: (i: number) => data.buckets[i]! },
+        { header: 'SUCCESSFUL', value: (i: number) => String(data.successful[i]) },
+        { header: 'FAILED', value: (i: number) => String(data.failed[i]) },
+      ],
+      data.buckets.map((_, i) => i),
+    );
+    return;
+  }
+  const labels = data.buckets.map((bucket) => bucketLabel(bucket, data.scale));
+  const labelWidth = Math.max(5, ...labels.map((label) => label.length));
+  const digits = Math.max(6, String(data.totals.successful).length, String(data.totals.failed).length);
+  const room = Math.max(10, io.columns - labelWidth - 2 * (digits + 2) - 3);
+  const most = Math.max(1, ...data.buckets.map((_, i) => data.successful[i]! + data.failed[i]!));
+  const bar = (count: number) => Math.round((count / most) * room) || (count > 0 ? 1 : 0);
+  const counts = (ok: number, failed: number) => `  ${String(ok).padStart(digits)}  ${String(failed).padStart(digits)}`;
+  const window = isPlainObject(stats.window) ? stats.window : {};
+  const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
+  output.line([['bold', text(stats.name) || options.streamId], `  ${text(window.date_from)} → ${text(window.date_to)}, ${every} buckets (UTC)`]);
+  output.line('');
+  output.line([['bold', `${'TIME'.padEnd(labelWidth)}  ${'OK'.padStart(digits)}  ${'FAILED'.padStart(digits)}`]]);
+  labels.forEach((label, i) => {
+    const ok = data.successful[i]!;
+    const failed = data.failed[i]!;
+    output.line([`${label.padEnd(labelWidth)}${counts(ok, failed)}${ok + failed > 0 ? '  ' : ''}`, ['green', '█'.repeat(bar(ok))], ['red', '▒'.repeat(bar(failed))]]);
+  });
+  const all = data.totals.successful + data.totals.failed;
+  const share = all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
+  output.line([['bold', 'Total'.padEnd(labelWidth)], `${counts(data.totals.successful, data.totals.failed)}  (${share})`]);
+  output.note('█ successful  ▒ failed');
+}
