@@ -36,3 +36,28 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
     io.err(ERASE_LINE);
   }
 }
+
+export interface StatusLine {
+  /** Shows `text` (made safe): redrawn in place at a terminal, a line of its own elsewhere when it changed. */
+  set(text: string, value?: unknown): void;
+  /** Removes the line (at a terminal). */
+  clear(): void;
+}
+
+/** A status line on stderr for long work (following a delivery): one line per change in CI and pipes. */
+export function statusLine(io: IO): StatusLine {
+  let shown = '';
+  return {
+    set(text, value) {
+      const line = safeText(text);
+      if (line === shown) return;
+      shown = line;
+      if (io.liveStderr) io.err(`${ERASE_LINE}${fitLine(line, io.stderrColumns)}`);
+      else io.notice('progress', value ?? text, `${line}\n`);
+    },
+    clear() {
+      if (io.liveStderr && shown !== '') io.err(ERASE_LINE);
+      shown = '';
+    },
+  };
+}

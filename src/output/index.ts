@@ -10,8 +10,19 @@ import type { Column, Rows, RowsOptions } from './types.js';
 
 export type { Column, Rows, RowsOptions } from './types.js';
 
-/** Part of a line: text, or text in one of the palette's styles. */
-export type Segment = string | readonly [keyof Palette, string];
+/** Part of a line: text, or text in one or more of the palette's styles. */
+export type Segment = string | readonly [keyof Palette | ReadonlyArray<keyof Palette>, string];
+
+/** The segments made safe, then styled: a style's codes are the only escapes that reach the terminal. */
+function styled(parts: string | ReadonlyArray<Segment>, palette: Palette): string {
+  return (typeof parts === 'string' ? [parts] : parts)
+    .map((part) => {
+      if (typeof part === 'string') return safeText(part);
+      const styles = typeof part[0] === 'string' ? [part[0]] : part[0];
+      return styles.reduce((text, style) => palette[style](text), safeText(part[1]));
+    })
+    .join('');
+}
 
 export interface Output {
   readonly json: boolean;
@@ -30,8 +41,8 @@ export interface Output {
   line(text: string | ReadonlyArray<Segment>): void;
   /** A note for people on stderr (hints, progress); nothing with --json. */
   note(text: string): void;
-  /** A line of a dialog on stderr (the wizard's mapping and summary, between its prompts). */
-  say(text: string): void;
+  /** A line for people on stderr (a dialog's lines, an outcome), made safe; parts may carry styles. */
+  say(text: string | ReadonlyArray<Segment>): void;
   warn(warning: Warning): void;
   /** The one report of a failure: one or two lines, or one JSON object with --json. */
   error(error: IdmError): void;
@@ -75,16 +86,14 @@ export function createOutput(io: IO): Output {
       io.out(fields.map(([label, value]) => `${bold(safeText(label).padEnd(width))}  ${safeText(value)}\n`).join(''));
     },
     line(text) {
-      const palette = io.palette('stdout');
-      const parts = typeof text === 'string' ? [text] : text;
-      io.out(`${parts.map((part) => (typeof part === 'string' ? safeText(part) : palette[part[0]](safeText(part[1])))).join('')}\n`);
+      io.out(`${styled(text, io.palette('stdout'))}\n`);
     },
     note(text) {
       if (io.json) return;
       io.err(`${io.palette('stderr').dim(safeText(text))}\n`);
     },
     say(text) {
-      io.err(`${safeText(text)}\n`);
+      io.err(`${styled(text, io.palette('stderr'))}\n`);
     },
     warn(warning) {
       const label = io.palette('stderr').yellow('Warning:');

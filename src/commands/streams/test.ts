@@ -8,15 +8,25 @@ import { parseId } from '../../cli/parse.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { isPlainObject, jsonKind } from '../../core/text.js';
+import { isPlainObject, jsonKind, plural, shellCommand } from '../../core/text.js';
+import { statusLine } from '../../io/progress.js';
+import { parsePositiveSeconds } from '../../cli/parse.js';
+import { idProblem } from '../../schemas/ids.js';
+import { ATTEMPT_COLUMNS, attemptsOf, deliveryFields } from './deliveries/format.js';
+import { successfulSince, waitForOutcome, type Outcome } from './wait.js';
+
+const DEFAULT_WAIT_SECONDS = 60;
 import { parseJson, readFileOrStdin } from '../../io/input.js';
-import { asText as text, type Column } from '../../output/index.js';
+import { asText as text } from '../../output/index.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { EVENT_TYPES, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
 export interface StreamsTestOptions {
   streamId: string;
+  /** Follow the delivery until its outcome is known, for at most waitTimeout seconds. */
+  wait?: boolean;
+  waitTimeout?: number;
   eventType?: string;
   /** --data: the payload as JSON text. */
   data?: string;
@@ -33,18 +43,21 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
     .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below')
     .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile'))
     .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin')
+    .option('--wait', 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)')
+    .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(parsePositiveSeconds('--wait-timeout')))
     .addHelpText(
       'after',
       `${examples([
         `idm streams test ${EXAMPLE_ID} --event-type user.created`,
         `idm streams test ${EXAMPLE_ID} --event-type user.updated --data '{"object":{"user_id":"u1"}}'`,
         `idm streams test ${EXAMPLE_ID} --event-type group.created --data-file payload.json --json`,
+        `idm streams test ${EXAMPLE_ID} --event-type user.created --wait --wait-timeout 30  # CI: did it arrive?`,
         `idm streams test ${EXAMPLE_ID}  # asks for the type`,
       ])}
 Event types:
 ${paragraph(EVENT_TYPES.join(' '), '  ')}
 
-${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), and the usual codes for other errors (see idm --help).')}
+${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), 6 with --wait when its outcome was still not known when the wait ended, and the usual codes for other errors (see idm --help). The service lists only failed deliveries: --wait counts a delivery as made when the stream\'s statistics show one more successful delivery and the event has no failed record (README: streams test --wait).')}
 `,
     )
     .action((streamId: string, flags: Omit<StreamsTestOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
@@ -73,10 +86,53 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   };
   if (options.eventType !== undefined) check(options.eventType as EventType);
 
-  const { streams } = await deps.api();
+  if (options.waitTimeout !== undefined && !options.wait) throw new UsageError('--wait-timeout goes with --wait.');
+  const api = await deps.api();
   const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, deps)));
+  // What the stream's statistics counted before the test: --wait's evidence of a new success.
+  const since = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const successful = options.wait ? await successfulSince(api, streamId, since) : undefined;
   // Sent once: the client never repeats a POST that may have reached the service.
-  await printDelivery(await streams.test(streamId, body), deps);
+  const record = await api.streams.test(streamId, body);
+  if (!options.wait) return printDelivery(record, deps);
+
+  if (!deps.output.json) await printDelivery(record, deps, { summary: false });
+  const eventId = typeof record.id === 'string' ? record.id : isPlainObject(record.event) && typeof record.event.id === 'string' ? record.event.id : undefined;
+  if (eventId === undefined || idProblem('event', eventId)) throw api.client.badAnswer({ method: 'POST', path: '', action: `send a test event to stream ${streamId}` }, 202, 'a delivery record without an event id to follow');
+  const status = statusLine(deps.io);
+  const timeoutMs = (options.waitTimeout ?? DEFAULT_WAIT_SECONDS) * 1000;
+  let outcome: Outcome;
+  try {
+    outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline: successful === undefined ? undefined : { since, successful }, timeoutMs, signal: deps.io.signal, status });
+  } finally {
+    status.clear();
+  }
+  await printOutcome(outcome, record, { streamId, eventId, timeoutMs, statistics: successful !== undefined }, deps);
+}
+
+/** The end of `--wait`: what is known, the exit code, and what to do next. */
+async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number; statistics: boolean }, deps: Deps): Promise<void> {
+  const { output } = deps;
+  const next = [
+    `See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`,
+    `Send it again: ${shellCommand(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`,
+  ];
+  if (outcome.kind === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
+  if (outcome.kind === 'unknown') deps.exitCode = ExitCode.DeliveryUnknown;
+  if (output.json) return output.printJson(outcome.record ?? sent);
+  if (outcome.kind === 'delivered') {
+    output.say([['green', outcome.evidence === 'record' ? 'Delivered.' : "Delivered: the stream's statistics count one more successful delivery, and the event has no failed record."]]);
+    return;
+  }
+  if (outcome.kind === 'failed') {
+    const attempts = attemptsOf(outcome.record);
+    await output.printRows(ATTEMPT_COLUMNS(attempts), attempts, { label: 'attempt', hideEmptyColumns: true });
+    output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}; the service will not retry it.`]]);
+  } else {
+    const tried = outcome.record ? ` It has failed ${plural(attemptsOf(outcome.record).length, 'time')} so far; the service may still retry it.` : '';
+    output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${what.statistics ? '' : ' (The stream\'s statistics could not be read, so a success could not be seen.)'}`]]);
+  }
+  for (const line of next) output.note(line);
 }
 
 async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record<string, unknown> | undefined> {
@@ -123,44 +179,28 @@ async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
   );
 }
 
-interface Attempt {
-  status?: unknown;
-  timestamp?: unknown;
-  error_message?: unknown;
-  duration?: unknown;
-}
-
-/** The record as received with --json; otherwise its summary, attempts and envelope. Sets exit 3 on `failed`. */
-async function printDelivery(record: ApiRecord, deps: Deps): Promise<void> {
+/**
+ * The record as received with --json; otherwise its summary, attempts and envelope. Sets exit 3 on
+ * `failed`. `summary`: the closing words (not with --wait, which says what followed).
+ */
+async function printDelivery(record: ApiRecord, deps: Deps, options: { summary?: boolean } = {}): Promise<void> {
   const { output } = deps;
   const status = text(record.status);
   if (status === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
   if (output.json) return output.printJson(record);
 
-  const fields: Array<[string, string]> = [
-    ['Delivery', text(record.id)],
-    ['Stream', text(record.event_stream_id)],
-    ['Event type', text(record.event_type)],
-    ['Status', status],
-  ];
-  const event = isPlainObject(record.event) ? record.event : undefined;
-  if (event) {
-    fields.push(['Event id', text(event.id)], ['Event source', text(event.source)], ['Event time', text(event.time)]);
-    if (text(event.type) !== text(record.event_type)) fields.push(['Event envelope type', text(event.type)]);
-  }
-  output.printFields(fields);
-
-  const attempts = (Array.isArray(record.attempts) ? record.attempts : []).filter(isPlainObject) as Attempt[];
-  const columns: Array<Column<Attempt>> = [
-    { header: 'Status', value: (a) => text(a.status) },
-    { header: 'Time', value: (a) => text(a.timestamp) },
-    { header: 'Error', value: (a) => text(a.error_message), shrink: 'first' },
-    ...(attempts.some((a) => a.duration !== undefined)
-      ? [{ header: 'Duration', value: (a: Attempt) => (typeof a.duration === 'number' ? `${a.duration}s` : text(a.duration)) }]
-      : []),
-  ];
+  output.printFields(deliveryFields(record));
+  const attempts = attemptsOf(record);
+  const columns = ATTEMPT_COLUMNS(attempts);
   await output.printRows(columns, attempts, { label: 'attempt', hideEmptyColumns: true });
-  if (status === 'failed') output.note(`Delivery failed after ${attempts.length} attempt${attempts.length === 1 ? '' : 's'}.`);
-  else if (status === 'success') output.note('Delivered.');
-  else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails.`);
+  if (options.summary === false) return;
+  if (status === 'failed') {
+    output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}.`]]);
+    const eventId = text(record.id);
+    if (!idProblem('event', eventId)) {
+      output.note(`See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', text(record.event_stream_id), eventId])}`);
+      output.note(`Send it again: ${shellCommand(['idm', 'streams', 'redeliver', text(record.event_stream_id), eventId])}`);
+    }
+  } else if (status === 'success') output.say([['green', 'Delivered.']]);
+  else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails. Follow it with --wait.`);
 }
