@@ -9,7 +9,16 @@ import { loginCommand } from './auth/login.js';
 import { logoutCommand } from './auth/logout.js';
 import { authStatusCommand } from './auth/status.js';
 import { completionCommand } from './completion/index.js';
+import { connectionsListCommand } from './connections/list.js';
 import { provisioningCreateCommand } from './provisioning/create.js';
+import { provisioningDefaultMappingCommand } from './provisioning/default-mapping.js';
+import { provisioningDeleteCommand } from './provisioning/delete.js';
+import { groupsChangeCommand } from './provisioning/groups/change.js';
+import { groupsListCommand } from './provisioning/groups/list.js';
+import { provisioningListCommand } from './provisioning/list.js';
+import { provisioningShowCommand } from './provisioning/show.js';
+import { provisioningSyncCommand } from './provisioning/sync.js';
+import { provisioningUpdateCommand } from './provisioning/update.js';
 import { sandboxStartCommand } from './sandbox/start.js';
 import { streamsCreateCommand } from './streams/create.js';
 import { streamsDeleteCommand } from './streams/delete.js';
@@ -50,8 +59,25 @@ export function buildProgram(deps: Deps): Command {
   );
   program.addCommand(
     new Command('provisioning')
-      .description('Configure directory provisioning of a connection')
-      .addCommand(provisioningCreateCommand(deps)),
+      .description('Directory provisioning of connections: set it up, change it, synchronize, choose groups')
+      .addCommand(provisioningListCommand(deps))
+      .addCommand(provisioningShowCommand(deps))
+      .addCommand(provisioningCreateCommand(deps))
+      .addCommand(provisioningUpdateCommand(deps))
+      .addCommand(provisioningDeleteCommand(deps))
+      .addCommand(provisioningDefaultMappingCommand(deps))
+      .addCommand(provisioningSyncCommand(deps))
+      .addCommand(
+        new Command('groups')
+          .description('The groups synchronized when group synchronization is "selected"')
+          .addCommand(groupsListCommand(deps))
+          .addCommand(groupsChangeCommand(deps, 'add'))
+          .addCommand(groupsChangeCommand(deps, 'remove'))
+          .addCommand(groupsChangeCommand(deps, 'set')),
+      ),
+  );
+  program.addCommand(
+    new Command('connections').description("The tenant's connections").addCommand(connectionsListCommand(deps)),
   );
   program.addCommand(
     new Command('sandbox')

@@ -38,6 +38,9 @@ export const CLOUD_REGIONS = [
 ] as const;
 
 export const STREAM_STATUSES = ['enabled', 'disabled'] as const;
+
+/** Strategies whose connections support inbound directory provisioning (wire-facts.md: only this one is known). */
+export const PROVISIONING_STRATEGIES = ['google-apps'] as const;
 export const SYNC_GROUPS = ['all', 'off', 'selected'] as const;
 export type SyncGroups = (typeof SYNC_GROUPS)[number];
 

@@ -1,11 +1,12 @@
 // The typed management client: every operation idm knows, by resource. A new operation is one
 // method in one of these files, and nothing else in api/.
 import type { ApiClient } from '../client.js';
+import { connectionsApi } from './connections.js';
 import { provisioningApi } from './provisioning.js';
 import { streamsApi } from './streams.js';
 
 export type { ApiRecord } from './records.js';
-export type { MappingRow, ProvisioningBody } from './provisioning.js';
+export type { GroupEntry, MappingRow, ProvisioningBody } from './provisioning.js';
 export type { Page } from '../paginate.js';
 
 export function createManagement(client: ApiClient) {
@@ -13,6 +14,7 @@ export function createManagement(client: ApiClient) {
     client,
     streams: streamsApi(client),
     provisioning: provisioningApi(client),
+    connections: connectionsApi(client),
   };
 }
 

@@ -1,17 +1,20 @@
-// The interactive side of `idm provisioning create`, only ever run at a terminal: asks for the
-// connection id when it is missing and, when no setting was given as a flag, builds the mapping from
-// the strategy's default (keep, edit, remove, add rows; each value checked as it is typed) and asks
-// for both synchronization settings. It ends with a summary and a confirmation: nothing is sent
-// before that, and Ctrl-C at any step (InterruptedError, exit 130) sends nothing.
-import type { MappingRow, ProvisioningBody } from '../../api/management/index.js';
+// The interactive side of `idm provisioning create` and `update`, only ever run at a terminal.
+// create: picks the connection (a list of the tenant's connections whose strategy supports
+// directory provisioning, configured ones shown but not selectable; or the id, checked before any
+// other question, asked again after a 404), then builds the mapping from the strategy's default.
+// update: starts from the current configuration. Both edit the mapping (keep, edit, remove, add
+// rows; each value checked as it is typed), ask for both synchronization settings, show a summary
+// and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
+import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
+import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
-import { ApiError, CancelledError } from '../../core/errors.js';
-import { capitalize, plural } from '../../core/text.js';
+import { ApiError, CancelledError, IdmError } from '../../core/errors.js';
+import { capitalize, plural, shellCommand } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
-import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
+import { asText as text } from '../../output/index.js';
+import { PROVISIONING_STRATEGIES, SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
-
 
 export interface WizardStart {
   connectionId?: string;
@@ -24,32 +27,142 @@ export interface WizardStart {
 const SYNC_GROUPS_HELP: Record<SyncGroups, string> = {
   off: 'users only, no groups',
   all: 'every group of the directory',
-  selected: 'only the groups chosen in the dashboard',
+  selected: 'only the groups chosen (idm provisioning groups)',
 };
+
+/** Why a connection cannot get a new configuration, with what to run instead; undefined when it can. */
+export type Refusal = { message: string; hint: string };
+
+/**
+ * Checks a connection before any question: provisioning already configured (one GET of its
+ * configuration), or unknown, or of a strategy without directory provisioning (the GET of the
+ * default mapping, the wizard's starting point, which it returns).
+ */
+export async function checkConnection(api: Management, connectionId: string): Promise<{ refusal: Refusal } | { defaultMapping: MappingRow[] | undefined }> {
+  try {
+    const existing = await api.provisioning.get(connectionId);
+    return {
+      refusal: {
+        message: `Connection ${connectionId}${existing.connection_name ? ` (${text(existing.connection_name)})` : ''} has directory provisioning already.`,
+        hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}', change it with '${shellCommand(['idm', 'provisioning', 'update', connectionId])}'.`,
+      },
+    };
+  } catch (error) {
+    if (!(error instanceof ApiError && (error.status === 404 || error.status === 403))) throw error;
+  }
+  try {
+    return { defaultMapping: (await api.provisioning.defaultMapping(connectionId)).rows };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 404) return { refusal: { message: `There is no connection ${connectionId} in the tenant.`, hint: "Check the id (idm connections list shows the tenant's connections)." } };
+    if (error.status === 400) return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning: ${error.message.replace(/^Could not [^:]*: /, '')}`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
+    if (error.status === 403) return { defaultMapping: undefined };
+    throw error;
+  }
+}
+
+/** The connection to configure: chosen from a list of the tenant's, or typed (and checked) when it cannot be listed. */
+async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; defaultMapping: MappingRow[] | undefined }> {
+  const api = await deps.api();
+  const connections: ApiRecord[] = [];
+  try {
+    for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) connections.push(...(page.items as ApiRecord[]).slice(0, 1000 - connections.length));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+    deps.output.note(`Cannot list the tenant's connections (the token lacks ${SCOPES.listConnections}); type the connection id instead.`);
+    return typeConnection(prompter, deps);
+  }
+  const configured = new Set<string>();
+  try {
+    for await (const page of api.provisioning.pages({})) for (const item of page.items as ApiRecord[]) configured.add(text(item?.connection_id));
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 403)) throw error;
+  }
+  const choices = connections
+    .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
+    .map((connection) => ({
+      value: text(connection.id),
+      name: `${text(connection.name)}  ${text(connection.id)}  (${text(connection.strategy)})`,
+      disabled: configured.has(text(connection.id)) ? 'configured already: idm provisioning update' : false,
+    }));
+  if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
+    throw new IdmError(
+      choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
+      { code: 'no_connection', hint: choices.length === 0 ? 'Create one in the dashboard (Authentication > Enterprise).' : "Change one with 'idm provisioning update <connection-id>'." },
+    );
+  }
+  for (;;) {
+    const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12 });
+    const checked = await checkConnection(api, connectionId);
+    if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
+    deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
+  }
+}
+
+/** The id, typed and checked; asked again when the service does not know it or it cannot be set up. */
+async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; defaultMapping: MappingRow[] | undefined }> {
+  const api = await deps.api();
+  for (;;) {
+    const connectionId = (await prompter.input('Connection id (con_...)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
+    const checked = await checkConnection(api, connectionId);
+    if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
+    deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
+  }
+}
+
+/** The rows of a mapping the wizard can offer back (the others are named and left out). */
+function usableRows(rows: MappingRow[], deps: Deps, what: string): MappingRow[] {
+  const usable = (row: MappingRow) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
+  const left = rows.filter((row) => !usable(row));
+  if (left.length > 0) {
+    deps.output.say(`Left out ${plural(left.length, 'row')} of ${what} that cannot be sent back (empty, too long, or with control characters):`);
+    for (const row of left) deps.output.say(`  ${row.platform} = ${row.idp}`);
+  }
+  return rows.filter(usable);
+}
+
+/** The mapping and both synchronization settings, asked from `from` on. */
+async function askSettings(prompter: Prompter, deps: Deps, from: { mapping: MappingRow[]; what: string; synchronizeAutomatically: boolean; synchronizeGroups: SyncGroups }) {
+  const say = (line = '') => deps.output.say(line);
+  const mapping = await editMapping(prompter, from.mapping, from.what, say);
+  const synchronizeAutomatically = await prompter.confirm('Synchronize users automatically (every 30 minutes)?', { default: from.synchronizeAutomatically });
+  const synchronizeGroups = await prompter.select<SyncGroups>(
+    'Group synchronization',
+    SYNC_GROUPS.map((value) => ({ value, name: value, description: SYNC_GROUPS_HELP[value] })),
+    { default: from.synchronizeGroups },
+  );
+  return { mapping, synchronizeAutomatically, synchronizeGroups };
+}
+
+const syncGroupsOf = (value: unknown): SyncGroups => ((SYNC_GROUPS as readonly unknown[]).includes(value) ? (value as SyncGroups) : 'off');
 
 export async function runProvisioningWizard(start: WizardStart, deps: Deps): Promise<{ connectionId: string; body: ProvisioningBody }> {
   const prompter = await deps.prompter();
   const say = (line = '') => deps.output.say(line);
+  const api = await deps.api();
 
-  const connectionId =
-    start.connectionId ?? (await prompter.input('Connection id (con_...)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
+  let connectionId = start.connectionId;
+  let defaults: MappingRow[] | undefined;
+  if (connectionId === undefined) {
+    ({ connectionId, defaultMapping: defaults } = await pickConnection(prompter, deps));
+  } else {
+    // Checked before any question: stop at once rather than after the whole dialog.
+    const checked = await checkConnection(api, connectionId);
+    if ('refusal' in checked) throw new IdmError(checked.refusal.message, { code: 'cannot_create', hint: checked.refusal.hint });
+    defaults = checked.defaultMapping;
+  }
   let body = start.body;
   // The mapping the user started from (shown in full then), to sum up what they changed.
   let initial: MappingRow[] | undefined;
 
   if (start.askSettings) {
-    initial = await defaultMapping(connectionId, deps);
-    const mapping = await editMapping(prompter, initial, say);
-    const synchronizeAutomatically = await prompter.confirm('Synchronize users automatically (periodically)?', { default: false });
-    const synchronizeGroups = await prompter.select<SyncGroups>(
-      'Group synchronization',
-      SYNC_GROUPS.map((value) => ({ value, name: value, description: SYNC_GROUPS_HELP[value] })),
-      { default: 'off' },
-    );
+    if (defaults === undefined) deps.output.note(`Cannot read the default mapping (the token lacks ${SCOPES.readProvisioning}); starting from an empty one.`);
+    initial = usableRows(defaults ?? [], deps, 'the default mapping');
+    const settings = await askSettings(prompter, deps, { mapping: initial, what: "the strategy's default mapping", synchronizeAutomatically: false, synchronizeGroups: 'off' });
     body = {
-      ...(mapping.length > 0 ? { mapping } : {}),
-      synchronize_automatically: synchronizeAutomatically,
-      synchronize_groups: synchronizeGroups,
+      ...(settings.mapping.length > 0 ? { mapping: settings.mapping } : {}),
+      synchronize_automatically: settings.synchronizeAutomatically,
+      synchronize_groups: settings.synchronizeGroups,
     };
   }
 
@@ -67,10 +180,39 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
 }
 
 /**
+ * `idm provisioning update` at a terminal without flags: the current configuration, edited; the body
+ * holds only what changed (a mapping is sent whole, as the service replaces it).
+ */
+export async function runUpdateWizard(connectionId: string, current: ApiRecord, deps: Deps): Promise<ProvisioningBody> {
+  const prompter = await deps.prompter();
+  const say = (line = '') => deps.output.say(line);
+  const before = usableRows(mappingRows(current.mapping), deps, 'the current mapping');
+  const was = { synchronizeAutomatically: current.synchronize_automatically === true, synchronizeGroups: syncGroupsOf(current.synchronize_groups) };
+  const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was });
+  const body: ProvisioningBody = {};
+  const mappingChanged = JSON.stringify(settings.mapping) !== JSON.stringify(before);
+  if (mappingChanged && settings.mapping.length > 0) body.mapping = settings.mapping;
+  if (settings.synchronizeAutomatically !== was.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
+  if (settings.synchronizeGroups !== was.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
+  if (Object.keys(body).length === 0) {
+    say('Nothing changed.');
+    throw new CancelledError('Nothing to change: nothing was sent.');
+  }
+  say();
+  say('Changes');
+  if (body.synchronize_automatically !== undefined) say(`  Synchronize automatically  ${was.synchronizeAutomatically ? 'yes' : 'no'} → ${body.synchronize_automatically ? 'yes' : 'no'}`);
+  if (body.synchronize_groups !== undefined) say(`  Synchronize groups         ${was.synchronizeGroups} → ${body.synchronize_groups}`);
+  if (body.mapping !== undefined) for (const line of mappingSummary(body.mapping, before, 'the current mapping')) say(`  ${line}`);
+  say();
+  if (!(await prompter.confirm(`Change the directory provisioning of ${connectionId}?`, { default: true }))) throw new CancelledError();
+  return body;
+}
+
+/**
  * The mapping in the summary: its size and, when it was edited from the default, only the rows that
  * differ from it (the whole mapping was shown when the editing began, and is printed once created).
  */
-export function mappingSummary(mapping: readonly MappingRow[] | undefined, initial: readonly MappingRow[] | undefined): string[] {
+export function mappingSummary(mapping: readonly MappingRow[] | undefined, initial: readonly MappingRow[] | undefined, what = "the strategy's default"): string[] {
   const label = 'Mapping                    ';
   if (mapping === undefined) return [`${label}(the strategy's default, applied by the service)`];
   const rows = plural(mapping.length, 'row');
@@ -81,36 +223,14 @@ export function mappingSummary(mapping: readonly MappingRow[] | undefined, initi
   const added = mapping.filter((row) => !before.has(row.platform));
   const removed = initial.filter((row) => !after.has(row.platform));
   if (initial.length === 0) return [`${label}${rows}, added here`, ...added.map((row) => `  added    ${row.platform} = ${row.idp}`)];
-  if (changed.length + added.length + removed.length === 0) return [`${label}${rows}: the strategy's default, unchanged`];
+  if (changed.length + added.length + removed.length === 0) return [`${label}${rows}: ${what}, unchanged`];
   const counts = [`${changed.length} changed`, `${removed.length} removed`, `${added.length} added`].filter((count) => !count.startsWith('0 '));
   return [
-    `${label}${rows}: the strategy's default with ${counts.join(', ')}`,
+    `${label}${rows}: ${what} with ${counts.join(', ')}`,
     ...changed.map((row) => `  changed  ${row.platform} = ${row.idp} (was ${before.get(row.platform)})`),
     ...removed.map((row) => `  removed  ${row.platform} = ${row.idp}`),
     ...added.map((row) => `  added    ${row.platform} = ${row.idp}`),
   ];
-}
-
-/** The strategy's default mapping, the wizard's starting point. */
-async function defaultMapping(connectionId: string, deps: Deps): Promise<MappingRow[]> {
-  const { provisioning } = await deps.api();
-  try {
-    const { rows } = await provisioning.defaultMapping(connectionId);
-    const usable = (row: MappingRow) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
-    const left = rows.filter((row) => !usable(row));
-    if (left.length > 0) {
-      deps.output.say(`Left out ${plural(left.length, 'row')} of the default mapping that cannot be sent back (empty, too long, or with control characters):`);
-      for (const row of left) deps.output.say(`  ${row.platform} = ${row.idp}`);
-    }
-    return rows.filter(usable);
-  } catch (error) {
-    // Without the read scope the wizard still works, from an empty mapping.
-    if (error instanceof ApiError && error.status === 403) {
-      deps.output.note(`Cannot read the default mapping (${error.message}); starting from an empty one.`);
-      return [];
-    }
-    throw error;
-  }
 }
 
 function mappingLines(mapping: readonly MappingRow[]): string[] {
@@ -121,7 +241,7 @@ function mappingLines(mapping: readonly MappingRow[]): string[] {
 
 type Action = 'done' | 'edit' | 'remove' | 'add' | 'show';
 
-async function editMapping(prompter: Prompter, initial: MappingRow[], say: (line?: string) => void): Promise<MappingRow[]> {
+async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, say: (line?: string) => void): Promise<MappingRow[]> {
   const rows = initial.map((row) => ({ ...row }));
   const show = () => {
     if (rows.length === 0) say("The mapping is empty (the service would apply the strategy's default).");
@@ -130,7 +250,7 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], say: (line
       for (const line of mappingLines(rows)) say(`  ${line}`);
     }
   };
-  say(initial.length > 0 ? "Starting from the strategy's default mapping." : 'The strategy has no default mapping to start from.');
+  say(initial.length > 0 ? `Starting from ${what}.` : `There is no mapping to start from (${what} is empty).`);
   show();
 
   // Each value is checked as it is typed, by the rules of the shared schema (schemas/mapping.ts).

@@ -1,0 +1,34 @@
+// The tenant's connections (`GET /connections`): the one read idm needs, to offer connections whose
+// strategy supports directory provisioning. Checkpoint pagination answers `{connections, next?}`
+// when `from` or `take` is sent, and a bare list otherwise: both are read.
+import { LIMITS, SCOPES } from '../../schemas/constants.js';
+import type { ApiClient, Operation } from '../client.js';
+import { paginate, readPage, type Page } from '../paginate.js';
+
+export interface ConnectionsQuery {
+  strategy?: string[];
+  from?: string;
+  take?: number;
+}
+
+export function connectionsApi(client: ApiClient) {
+  const list = async (query: ConnectionsQuery): Promise<Page> => {
+    const operation: Operation = {
+      method: 'GET',
+      path: '/connections',
+      query: { strategy: query.strategy, from: query.from, take: query.take },
+      action: 'list connections',
+      scope: SCOPES.listConnections,
+      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --strategy and --take (1-100).' },
+    };
+    const { status, body } = await client.request(operation);
+    return readPage(client, operation, status, body, 'connections', { bareArray: true, maxItems: query.take ?? 100_000 });
+  };
+  return {
+    list,
+    /** Every page; `take` is sent, so that the service pages (without it, it answers everything at once). */
+    pages: (query: ConnectionsQuery) => paginate((from) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }), query.from, 'list every connection'),
+  };
+}
+
+export type ConnectionsApi = ReturnType<typeof connectionsApi>;

@@ -1,0 +1,85 @@
+// What every paginated command does with its pages (streams, deliveries, connections, provisioning,
+// groups): one page, or every page with --all, as a table at a terminal, TSV when piped, or JSON as
+// received (--all --json: one document equal to the merged pages, written as they arrive). At a
+// terminal, a note names the command for the next page, shell-quoted.
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { Page } from '../api/paginate.js';
+import { shellCommand } from '../core/text.js';
+import type { Column } from '../output/index.js';
+import { jsonPages } from '../output/json-pages.js';
+import { LIMITS } from '../schemas/constants.js';
+import type { Deps } from './factory.js';
+import { parseIntegerInRange } from './parse.js';
+
+export interface ListingFlags {
+  take?: number;
+  from?: string;
+  all: boolean;
+}
+
+export interface Listing<Row> {
+  /** The key of the list in a page (`eventStreams`, `deliveries`, ...). */
+  key: string;
+  columns: ReadonlyArray<Column<Row>>;
+  /** Said at a terminal when there is nothing: "No event streams." */
+  empty: string;
+  /** Starts the next-page note: "More streams". */
+  more: string;
+  /** The command that reads the next page, without --from/--take/--profile: ['idm', 'streams', 'list']. */
+  again: Array<string | number>;
+  page(query: { from?: string; take?: number }): Promise<Page>;
+  pages(query: { from?: string; take?: number }): AsyncIterable<Page>;
+}
+
+function parseCursor(value: string): string {
+  // The cursor is opaque (the server judges it); only an empty one is certainly wrong.
+  if (value.trim() === '') throw new InvalidArgumentError('--from must not be empty.');
+  return value;
+}
+
+/** --take, --from and --all, the same on every paginated command; `what` names the rows ("streams"). */
+export function addListingOptions(command: Command, what: string): Command {
+  return command
+    .addOption(
+      new Option('--take <n>', `${what} per page (${LIMITS.takeMin}-${LIMITS.takeMax}; default ${LIMITS.takeDefault}, 100 with --all)`).argParser(
+        parseIntegerInRange('--take', LIMITS.takeMin, LIMITS.takeMax),
+      ),
+    )
+    .option('--from <cursor>', 'start at this cursor (the `next` of a previous page)', parseCursor)
+    .option('--all', 'follow `next` to the last page');
+}
+
+/** The listing flags as commander parsed them. */
+export function listingFlags(flags: { take?: number; from?: string; all?: boolean }): ListingFlags {
+  return { take: flags.take, from: flags.from, all: Boolean(flags.all) };
+}
+
+export async function printListing<Row>(flags: ListingFlags, listing: Listing<Row>, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  // --all asks for the largest pages: fewer round trips for the same rows.
+  const query = { from: flags.from, take: flags.take ?? (flags.all ? LIMITS.takeMax : undefined) };
+  if (!flags.all) {
+    const page = await listing.page(query);
+    if (output.json) return output.printJson(page.raw); // exactly as received
+    await output.printRows(listing.columns, page.items as Row[]);
+    if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
+    if (page.next !== undefined && (io.stdoutIsTTY || io.stderrIsTTY)) {
+      const { profile } = deps.globals();
+      output.note(`${listing.more}: ${shellCommand([...listing.again, '--from', page.next, '--take', query.take ?? LIMITS.takeDefault, ...(profile ? ['--profile', profile] : [])])}`);
+    }
+    return;
+  }
+  // Every page, printed as it arrives: memory does not grow with the number of rows.
+  const json = output.json ? jsonPages(io, listing.key) : undefined;
+  const table = output.rows(listing.columns);
+  let shown = 0;
+  for await (const page of listing.pages(query)) {
+    // A bare list (some endpoints' answer without paging) is the whole answer, as received.
+    if (json && Array.isArray(page.raw)) return output.printJson(page.raw);
+    if (json) json.add(page.raw);
+    else await table.add(page.items as Row[]);
+    shown += page.items.length;
+  }
+  json?.end();
+  if (!json && shown === 0 && io.stdoutIsTTY) output.note(listing.empty);
+}

@@ -1,0 +1,76 @@
+// idm connections list: the tenant's connections, and for those whose strategy supports directory
+// provisioning, whether it is configured (from the provisioning list; '?' without its scope).
+import { Command } from 'commander';
+import type { ApiRecord } from '../../api/management/index.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { addListingOptions, printListing, type ListingFlags } from '../../cli/listing.js';
+import { collectList } from '../../cli/parse.js';
+import { ApiError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/text.js';
+import { asText as text, type Column } from '../../output/index.js';
+import { PROVISIONING_STRATEGIES } from '../../schemas/constants.js';
+
+export interface ConnectionsListOptions extends ListingFlags {
+  strategy?: string[];
+}
+
+export function connectionsListCommand(deps: Deps, run = connectionsListRun): Command {
+  return addListingOptions(
+    new Command('list')
+      .description("List the tenant's connections; for strategies that support directory provisioning, whether it is configured")
+      .option('--strategy <strategy>', 'only connections of this strategy, e.g. google-apps (repeat, or comma-separate)', collectList('--strategy')),
+    'connections',
+  )
+    .addHelpText('after', examples(['idm connections list', 'idm connections list --strategy google-apps', "idm connections list --all --json | jq -r '.connections[].id'"]))
+    .action((flags: { strategy?: string[]; take?: number; from?: string; all?: boolean }) => run({ strategy: flags.strategy, take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps));
+}
+
+/** The connections that have provisioning; undefined when they cannot be read (no scope). */
+async function configuredConnections(deps: Deps): Promise<Set<string> | undefined> {
+  const { provisioning } = await deps.api();
+  const ids = new Set<string>();
+  try {
+    for await (const page of provisioning.pages({})) for (const item of page.items as ApiRecord[]) ids.add(text(item?.connection_id));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 403) return undefined;
+    throw error;
+  }
+  return ids;
+}
+
+export async function connectionsListRun(options: ConnectionsListOptions, deps: Deps): Promise<void> {
+  const { connections } = await deps.api();
+  // Only tables and TSV show the provisioning column; --json is the service's own answer.
+  const configured = deps.output.json ? undefined : await configuredConnections(deps);
+  let unknown = false;
+  const provisioningOf = (connection: ApiRecord): string => {
+    if (!isPlainObject(connection) || !(PROVISIONING_STRATEGIES as readonly unknown[]).includes(connection.strategy)) return '-';
+    if (!configured) {
+      unknown = true;
+      return '?';
+    }
+    return configured.has(text(connection.id)) ? 'configured' : 'not configured';
+  };
+  const columns: ReadonlyArray<Column<ApiRecord>> = [
+    { header: 'ID', value: (c) => (isPlainObject(c) ? text(c.id) : text(c)), shrink: 'never' },
+    { header: 'NAME', value: (c) => text(c?.name), shrink: 'first' },
+    { header: 'STRATEGY', value: (c) => text(c?.strategy) },
+    { header: 'PROVISIONING', value: provisioningOf },
+  ];
+  const strategy = options.strategy;
+  await printListing<ApiRecord>(
+    options,
+    {
+      key: 'connections',
+      columns,
+      empty: 'No connections.',
+      more: 'More connections',
+      again: ['idm', 'connections', 'list', ...(strategy?.length ? ['--strategy', strategy.join(',')] : [])],
+      page: (query) => connections.list({ ...query, strategy }),
+      pages: (query) => connections.pages({ ...query, strategy }),
+    },
+    deps,
+  );
+  if (unknown) deps.output.note("PROVISIONING '?': the token cannot read the provisioning list (read:directory_provisionings).");
+}

@@ -1,0 +1,41 @@
+// idm provisioning delete <connection-id>: asks at a terminal, needs --yes without one.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
+import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
+
+export interface ProvisioningDeleteOptions {
+  connectionId: string;
+  yes: boolean;
+}
+
+export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command {
+  return new Command('delete')
+    .description('Delete the directory-provisioning configuration of a connection (asks first at a terminal; --yes in scripts)')
+    .addArgument(CONNECTION_ID_ARGUMENT())
+    .option('-y, --yes', 'delete without asking')
+    .addHelpText('after', examples([`idm provisioning delete ${EXAMPLE_CONNECTION}`, `idm provisioning delete ${EXAMPLE_CONNECTION} --yes`]))
+    .action((connectionId: string, flags: { yes?: boolean }) => run({ connectionId, yes: Boolean(flags.yes) }, deps));
+}
+
+export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps): Promise<void> {
+  const { connectionId } = options;
+  if (!options.yes && !deps.io.canPrompt) {
+    throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run '${shellCommand(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
+  }
+  const { provisioning } = await deps.api();
+  if (!options.yes) {
+    // What is about to go: the connection's name and how much it maps (a 404 is reported as is).
+    const current = await provisioning.get(connectionId);
+    const prompter = await deps.prompter();
+    const name = typeof current.connection_name === 'string' ? ` (${current.connection_name})` : '';
+    const rows = Array.isArray(current.mapping) ? `, ${current.mapping.length} mapped attributes` : '';
+    if (!(await prompter.confirm(`Delete the directory provisioning of ${connectionId}${name}${rows}? Users and groups stop synchronizing.`, { default: false }))) {
+      throw new CancelledError('Cancelled: the configuration was not deleted.');
+    }
+  }
+  await provisioning.delete(connectionId);
+  deps.output.note(`Deleted the directory provisioning of ${connectionId}.`);
+}

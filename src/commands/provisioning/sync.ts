@@ -1,0 +1,59 @@
+// idm provisioning sync <connection-id>: asks for a synchronization now. The service refuses a
+// second one within 30 minutes of the last (400) and while one runs (409): both are explained, the
+// first with when it can be asked again, when the configuration says when the last one ran.
+import { Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { ApiError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
+import { asText as text } from '../../output/index.js';
+import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
+
+/** The service allows one synchronization per connection in this long (wire-facts.md). */
+const SYNC_INTERVAL_MS = 30 * 60_000;
+
+export function provisioningSyncCommand(deps: Deps, run = syncRun): Command {
+  return new Command('sync')
+    .description('Synchronize users (and groups) of a connection now, instead of at the next automatic run')
+    .addArgument(CONNECTION_ID_ARGUMENT())
+    .addHelpText('after', examples([`idm provisioning sync ${EXAMPLE_CONNECTION}`, `idm provisioning sync ${EXAMPLE_CONNECTION} --json | jq -r .synchronization_id`]))
+    .action((connectionId: string) => run({ connectionId }, deps));
+}
+
+export async function syncRun(options: { connectionId: string }, deps: Deps): Promise<void> {
+  const { connectionId } = options;
+  const { provisioning } = await deps.api();
+  const { output } = deps;
+  let answer;
+  try {
+    answer = await provisioning.synchronize(connectionId);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400 && /last 30 minutes/i.test(error.message)) {
+      error.hint = await whenAgain(connectionId, deps);
+    }
+    throw error;
+  }
+  if (output.json) return output.printJson(answer);
+  output.printFields([
+    ['Connection', text(answer.connection_id)],
+    ['Synchronization', text(answer.synchronization_id)],
+    ['Status', text(answer.status)],
+  ]);
+  output.note(`Follow it with: ${shellCommand(['idm', 'provisioning', 'show', connectionId])} (the last synchronization's time, status and error).`);
+}
+
+/** "It can be asked again at HH:MM (in N min)", from the configuration's last synchronization time. */
+async function whenAgain(connectionId: string, deps: Deps): Promise<string> {
+  try {
+    const { provisioning } = await deps.api();
+    const last = Date.parse(text((await provisioning.get(connectionId)).last_synchronization_at));
+    if (Number.isFinite(last)) {
+      const at = new Date(last + SYNC_INTERVAL_MS);
+      const minutes = Math.max(1, Math.ceil((at.getTime() - Date.now()) / 60_000));
+      return `The last one ran at ${new Date(last).toISOString().replace(/\.\d{3}Z$/, 'Z')}: ask again after ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${minutes} min). Automatic synchronization runs every 30 minutes.`;
+    }
+  } catch {
+    // the hint below is true without the time
+  }
+  return 'A connection can be synchronized once every 30 minutes; ask again later. Automatic synchronization runs every 30 minutes.';
+}

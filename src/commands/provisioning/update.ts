@@ -1,0 +1,102 @@
+// idm provisioning update <connection-id>: a PATCH from flags. --mapping (repeatable) or
+// --mapping-file replace the whole mapping, as PATCH does; --add-mapping and --remove-mapping read
+// the current one, change it and write it whole. At a terminal without flags: the wizard, from the
+// current configuration, with a summary of what changes and a confirmation.
+import { Command, Option } from 'commander';
+import type { ProvisioningBody } from '../../api/management/index.js';
+import { mappingRows } from '../../api/management/provisioning.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseChoice } from '../../cli/parse.js';
+import { UsageError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
+import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
+import { rowMapping } from '../../schemas/mapping.js';
+import { checkProvisioningBody, parseMappingFlag, readMappingFile } from './body.js';
+import { printConfiguration } from './format.js';
+import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
+
+export interface ProvisioningUpdateOptions {
+  connectionId: string;
+  mapping?: string[];
+  mappingFile?: string;
+  addMapping?: string[];
+  removeMapping?: string[];
+  syncAutomatically?: boolean;
+  syncGroups?: SyncGroups;
+  /** Set when both --sync-automatically and --no-sync-automatically were given. */
+  syncBoth?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command {
+  const seen = new Set<string>();
+  const command = new Command('update')
+    .description('Change the directory-provisioning configuration of a connection: mapping, synchronization')
+    .addArgument(CONNECTION_ID_ARGUMENT())
+    .option('--mapping <platform=idp>', 'the whole mapping, one row each (replaces it)', collect)
+    .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin')
+    .option('--add-mapping <platform=idp>', 'map one more attribute (repeat for each)', collect)
+    .option('--remove-mapping <platform>', 'stop mapping this platform attribute (repeat for each)', collect)
+    .option('--sync-automatically', 'synchronize users every 30 minutes')
+    .option('--no-sync-automatically', 'stop synchronizing users automatically')
+    .addOption(new Option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`).argParser(parseChoice('--sync-groups', SYNC_GROUPS)))
+    .addHelpText(
+      'after',
+      examples([
+        `idm provisioning update ${EXAMPLE_CONNECTION}  # at a terminal: edit the current settings`,
+        `idm provisioning update ${EXAMPLE_CONNECTION} --add-mapping nickname=name.givenName --remove-mapping is_admin`,
+        `idm provisioning update ${EXAMPLE_CONNECTION} --sync-automatically --sync-groups selected`,
+        `idm provisioning update ${EXAMPLE_CONNECTION} --mapping-file mapping.json --json`,
+      ]),
+    );
+  // Both switches given: commander keeps the last; idm says it is a contradiction.
+  command.on('option:sync-automatically', () => seen.add('on'));
+  command.on('option:no-sync-automatically', () => seen.add('off'));
+  return command.action((connectionId: string, flags: Omit<ProvisioningUpdateOptions, 'connectionId' | 'syncBoth'>) =>
+    run({ connectionId, ...flags, syncBoth: seen.size === 2 }, deps),
+  );
+}
+
+export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps): Promise<void> {
+  const { connectionId } = options;
+  if (options.syncBoth) throw new UsageError('--sync-automatically and --no-sync-automatically contradict each other: give one.');
+  const replacing = [options.mapping !== undefined && '--mapping', options.mappingFile !== undefined && '--mapping-file'].filter(Boolean);
+  const editing = [options.addMapping !== undefined && '--add-mapping', options.removeMapping !== undefined && '--remove-mapping'].filter(Boolean);
+  if (replacing.length > 1 || (replacing.length > 0 && editing.length > 0)) {
+    throw new UsageError(`${[...replacing, ...editing].join(' and ')} contradict each other: ${replacing[0]} replaces the whole mapping.`, 'Give the whole mapping, or change it with --add-mapping / --remove-mapping.');
+  }
+  const body: Record<string, unknown> = {};
+  if (options.mapping !== undefined) body.mapping = options.mapping.map(parseMappingFlag);
+  if (options.mappingFile !== undefined) body.mapping = await readMappingFile(options.mappingFile, deps.io);
+  if (options.syncAutomatically !== undefined) body.synchronize_automatically = options.syncAutomatically;
+  if (options.syncGroups !== undefined) body.synchronize_groups = options.syncGroups;
+  const adding = (options.addMapping ?? []).map(parseMappingFlag);
+
+  const { provisioning } = await deps.api();
+  if (editing.length > 0) {
+    // Read, change, write the whole list: the service replaces the mapping it is sent.
+    const rows = mappingRows((await provisioning.get(connectionId)).mapping);
+    for (const platform of options.removeMapping ?? []) {
+      const at = rowMapping(rows, platform.trim());
+      if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}'.`);
+      rows.splice(at, 1);
+    }
+    for (const row of adding) {
+      const at = rowMapping(rows, row.platform);
+      if (at >= 0) throw new UsageError(`--add-mapping ${row.platform}=${row.idp}: "${row.platform}" is mapped already (to ${rows[at]!.idp}).`, `Replace it with --remove-mapping ${row.platform} --add-mapping ${row.platform}=${row.idp}.`);
+      rows.push(row);
+    }
+    body.mapping = rows;
+  }
+  let checked: ProvisioningBody;
+  if (Object.keys(body).length === 0) {
+    if (!deps.io.canPrompt) throw new UsageError('Nothing to change.', `Give --mapping, --add-mapping, --remove-mapping, --sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`);
+    const { runUpdateWizard } = await import('./wizard.js');
+    checked = await runUpdateWizard(connectionId, await provisioning.get(connectionId), deps);
+  } else {
+    checked = await checkProvisioningBody(body, options.mappingFile !== undefined ? '--mapping-file' : options.mapping !== undefined ? '--mapping' : 'the mapping');
+  }
+  await printConfiguration(await provisioning.update(connectionId, checked), deps, 'Updated');
+}
