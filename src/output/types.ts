@@ -9,10 +9,18 @@ export interface Column<Row> {
    * the `first` ones.
    */
   shrink?: 'first' | 'never';
+  /** `host`: a cut keeps a URL's host and the end of its path (destinations), rather than the start. */
+  cut?: 'end' | 'host';
   /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
   width?: number;
   /** A shorter form for people, shown in the terminal's table; tab-separated output keeps `value`. */
   display?: (row: Row) => string;
+  /**
+   * How the column gives way at a narrow terminal, before any cell is cut: at stage `compact` it
+   * shows `compactValue` instead (EVENT TYPES as a count), at stage `drop` it is left out (CREATED
+   * first). Stages are tried in order; names are cut only from stage CUT_FROM_STAGE (output/table.ts).
+   */
+  narrow?: { drop?: number; compact?: number; compactHeader?: string; compactValue?: (row: Row) => string };
 }
 
 export interface RowsOptions {

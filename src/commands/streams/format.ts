@@ -61,24 +61,33 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
   return fields;
 }
 
-// At a terminal the free-text columns give way first when the table is too wide; the id never does.
+/** For people: a webhook as its host and path (no `webhook https://`: a URL says what it is); the others with their kind. */
+const destinationDisplay = (s: StreamRecord) => describeDestination(field(s, 'destination')).replace(/^webhook https:\/\//, '');
+
+/** The stream's event types, comma-separated. */
+const eventTypes = (s: StreamRecord) => {
+  const subscriptions = field(s, 'subscriptions');
+  return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
+};
+
+// At a narrow terminal CREATED goes first, then EVENT TYPES becomes a count, then the free-text
+// columns are cut (the widest first); the id is never cut.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
   { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first' },
-  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
-  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), shrink: 'first' },
+  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax, narrow: { drop: 4 } },
+  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host' },
   {
     header: 'EVENT TYPES',
     shrink: 'first',
-    value: (s) => {
-      const subscriptions = field(s, 'subscriptions');
-      return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
-    },
+    value: eventTypes,
+    narrow: { compact: 2, compactHeader: 'TYPES', compactValue: (s) => String(eventTypesOf(s).length), drop: 3 },
   },
   {
     header: 'CREATED',
     value: (s) => text(field(s, 'created_at')),
     // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
     display: (s) => text(field(s, 'created_at')).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2'),
+    narrow: { drop: 1 },
   },
 ];
