@@ -56,8 +56,10 @@ export function readPage<Item = unknown>(
   // A page holds at most what was asked for: more is a server that wants idm to drown.
   if (list.length > options.maxItems) throw client.badAnswer(operation, status, `${list.length} items on a page of at most ${options.maxItems}`);
   if (Array.isArray(body)) return { raw: body, items: body as Item[] };
-  const next = (body as Record<string, unknown>).next;
-  if (next === undefined || next === null || next === '') return { raw: body, items: list as Item[] };
+  const given = (body as Record<string, unknown>).next;
+  if (given === undefined || given === null || given === '') return { raw: body, items: list as Item[] };
+  // A number is read as the cursor it stands for; anything else is not a cursor.
+  const next = typeof given === 'number' && Number.isFinite(given) ? String(given) : given;
   if (typeof next !== 'string') throw client.badAnswer(operation, status, `a next cursor that is ${jsonKind(next)}`);
   if (hasUnsafeCharacters(next) || next.length > 4096) throw client.badAnswer(operation, status, 'a next cursor that holds control characters or is too long');
   return { raw: body, items: list as Item[], next };

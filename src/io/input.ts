@@ -66,7 +66,7 @@ export async function readFileOrStdin(flag: string, path: string, io: IO, option
   if (io.stdinIsTTY) {
     throw new UsageError(
       `${flag} - reads stdin, which is a terminal here.`,
-      options.secret ? `Pipe the value in, or leave out ${flag} to be asked for it at the terminal.` : `Pipe the content in, or give ${flag} a file path.`,
+      options.hint ?? (options.secret ? `Pipe the value in, or leave out ${flag} to be asked for it at the terminal.` : `Pipe the content in, or give ${flag} a file path.`),
     );
   }
   return readStdin(io);

@@ -1,27 +1,32 @@
-// Test deliveries. A webhook destination gets a real HTTPS POST of a CloudEvents 1.0 envelope with its
-// stored authorization; eventbus and action destinations, which cannot exist on this machine, are
-// delivered to a simulated receiver that accepts every event and keeps it (GET /sandbox/deliveries).
-// Delivery is synchronous: the 202 answer already says whether it succeeded.
+// Test deliveries, as the real service makes them (wire-facts.md, "The event-stream lifecycle"):
+// asynchronous by default, the 202 answer `pending` with no attempt yet, then attempts in the
+// background. A connection error, a timeout or a 5xx is tried 4 times in all, at +1 s, +2 s and
+// +4 s (Timing.retryDelaysMs); a 4xx from the receiver is not retried. A webhook destination gets a
+// real HTTPS POST of a CloudEvents 1.0 envelope with its stored authorization; eventbus and action
+// destinations, which cannot exist on this machine, go to a simulated receiver that accepts every
+// event. With Timing.delivery `sync`, the event is delivered (twice at most) before the answer,
+// which then says how it went: the sandbox's first behaviour, kept for whoever wants it.
 import { request } from 'node:https';
 import { rootCertificates } from 'node:tls';
-import type { TestDelivery } from '../schemas/index.js';
+import { isLoopbackHost } from '../core/net.js';
 import { newEventId } from './ids.js';
-import { isoNow } from './http.js';
 import { sampleEventData } from './samples.js';
 import type { StoredStream } from './store.js';
-import type { Tenant } from './tenant.js';
+import { inBackground, isoAt, type Tenant } from './tenant.js';
 
-/** Bounds of a webhook delivery. */
-export const DELIVERY = { timeoutMs: 3000, attempts: 2, gapMs: 250 } as const;
+/** Bounds of one webhook attempt, and of the synchronous mode. */
+export const DELIVERY = { timeoutMs: 3000, syncAttempts: 2, syncGapMs: 250 } as const;
+export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const LOOPBACK_ONLY = 'sandbox delivers only to loopback addresses (127.0.0.1, ::1, localhost)';
 
 export type Attempt = {
-  status: 'success' | 'failed';
+  /** `retrying` marks a redelivery asked for; the others are the outcome of an attempt. */
+  status: 'success' | 'failed' | 'retrying';
   timestamp: string;
   /** Seconds, as the real service reports it. */
-  duration: number;
+  duration?: number;
   error_message?: string;
-  /** HTTP status the receiver answered, when it answered. */
+  /** HTTP status the receiver answered, when it answered (the sandbox's own addition). */
   response_status?: number;
 };
 
@@ -34,16 +39,23 @@ export type EventEnvelope = {
   data: unknown;
 };
 
-/** What the sandbox keeps of every test delivery (the answer's record, with the envelope always). */
-export interface DeliveryLogEntry {
-  record: TestDelivery;
-  destination: 'webhook' | 'eventbus' | 'action';
-  event: EventEnvelope;
+/** A delivery's state: `pending` before its first attempt, `retrying` between attempts. */
+export type DeliveryStatus = 'pending' | 'retrying' | 'failed' | 'success';
+
+export interface DeliveryRecord {
+  id: string;
+  event_stream_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: Attempt[];
+  event?: EventEnvelope;
 }
 
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+/** What the sandbox keeps of every test delivery: its record (attempts growing), the envelope always. */
+export interface DeliveryLogEntry {
+  record: DeliveryRecord;
+  destination: 'webhook' | 'eventbus' | 'action';
+  event: EventEnvelope;
 }
 
 function authorizationHeaders(stream: StoredStream): Record<string, string> {
@@ -60,28 +72,30 @@ function authorizationHeaders(stream: StoredStream): Record<string, string> {
   }
 }
 
-function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string, string>, body: string): Promise<Attempt> {
-  const timestamp = isoNow();
+/** One POST to the webhook; its outcome as an attempt (and whether it may be tried again). */
+function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string, string>, body: string): Promise<Attempt & { retryable: boolean }> {
+  const timestamp = isoAt(tenant);
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
-  const failed = (message: string, responseStatus?: number): Attempt => ({
-    status: 'failed',
+  const failed = (message: string, retryable: boolean, responseStatus?: number) => ({
+    status: 'failed' as const,
     timestamp,
     duration: seconds(),
     error_message: message,
+    retryable,
     ...(responseStatus === undefined ? {} : { response_status: responseStatus }),
   });
   let url: URL;
   try {
     url = new URL(endpoint);
   } catch {
-    return Promise.resolve(failed(`invalid webhook endpoint: ${endpoint}`));
+    return Promise.resolve(failed(`invalid webhook endpoint: ${endpoint}`, false));
   }
-  if (!isLoopbackHost(url.hostname)) return Promise.resolve(failed(`${LOOPBACK_ONLY}; refused ${url.host}`));
+  if (!isLoopbackHost(url.hostname)) return Promise.resolve(failed(`${LOOPBACK_ONLY}; refused ${url.host}`, false));
 
   return new Promise((resolve) => {
     let done = false;
-    const finish = (attempt: Attempt) => {
+    const finish = (attempt: Attempt & { retryable: boolean }) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
@@ -98,71 +112,110 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
         signal: tenant.closing,
       },
       (res) => {
-        res.resume();
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 200)));
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) {
-            finish({ status: 'success', timestamp, duration: seconds(), response_status: status });
-          } else {
-            finish(failed(`the endpoint answered HTTP ${status} ${res.statusMessage ?? ''}`.trim(), status));
-          }
+          if (status >= 200 && status < 300) finish({ status: 'success', timestamp, duration: seconds(), response_status: status, retryable: false });
+          // As the real service words it: `404 - {"error":"..."}`. Only a 5xx is tried again.
+          else finish(failed(`${status} - ${text.trim() || (res.statusMessage ?? '')}`.trim(), status >= 500, status));
         });
-        res.on('error', (error) => finish(failed(error.message)));
+        res.on('error', (error) => finish(failed(`Post "${endpoint}": ${error.message}`, true)));
       },
     );
     const timer = setTimeout(() => {
-      finish(failed(`no answer within ${DELIVERY.timeoutMs / 1000} s`));
+      finish(failed(`Post "${endpoint}": no answer within ${DELIVERY.timeoutMs / 1000} s`, true));
       req.destroy();
     }, DELIVERY.timeoutMs);
-    req.on('error', (error) => finish(failed(error.message)));
+    req.on('error', (error) => finish(failed(`Post "${endpoint}": ${error.message}`, true)));
     req.end(body);
   });
 }
 
-async function deliverWebhook(tenant: Tenant, stream: StoredStream, event: EventEnvelope): Promise<Attempt[]> {
+/** One attempt at the stream's destination (a simulated receiver for eventbus and action). */
+async function attemptOnce(tenant: Tenant, stream: StoredStream, event: EventEnvelope): Promise<Attempt & { retryable: boolean }> {
   const { destination } = stream.record;
-  if (destination.type !== 'webhook') return [];
-  const body = JSON.stringify(event);
-  const attempts: Attempt[] = [];
-  for (let n = 0; n < DELIVERY.attempts; n++) {
-    if (n > 0) await new Promise((resolve) => setTimeout(resolve, DELIVERY.gapMs));
-    if (tenant.closing.aborted) break;
-    const attempt = await attemptWebhook(tenant, destination.configuration.webhook_endpoint, authorizationHeaders(stream), body);
-    attempts.push(attempt);
-    if (attempt.status === 'success' || attempt.error_message?.startsWith(LOOPBACK_ONLY)) break;
-  }
-  return attempts;
+  if (destination.type !== 'webhook') return { status: 'success', timestamp: isoAt(tenant), duration: 0, retryable: false };
+  const { retryable, ...attempt } = await attemptWebhook(tenant, destination.configuration.webhook_endpoint, authorizationHeaders(stream), JSON.stringify(event));
+  return { ...attempt, retryable };
 }
 
-/** POST /event-streams/{id}/test, after validation: delivers and answers the delivery record. */
+const wait = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
+
+/** The attempts of a delivery on the real schedule, recorded as they happen. */
+async function deliver(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): Promise<void> {
+  const delays = tenant.timing.retryDelaysMs;
+  for (let n = 0; n <= delays.length; n++) {
+    if (n > 0) await wait(delays[n - 1]!, tenant.closing);
+    if (tenant.closing.aborted) return;
+    const { retryable, ...attempt } = await attemptOnce(tenant, stream, entry.event);
+    entry.record.attempts.push(attempt);
+    if (attempt.status === 'success') {
+      entry.record.status = 'success';
+      return;
+    }
+    entry.record.status = retryable && n < delays.length ? 'retrying' : 'failed';
+    if (entry.record.status === 'failed') return;
+  }
+}
+
+/** POST /event-streams/{id}/test, after validation: the record of the 202 answer. */
 export async function deliverTestEvent(
   tenant: Tenant,
   stream: StoredStream,
-  request: { event_type: string; data?: Record<string, unknown> | undefined },
-): Promise<TestDelivery> {
+  input: { event_type: string; data?: Record<string, unknown> | undefined },
+): Promise<DeliveryRecord> {
   const id = newEventId();
   const event: EventEnvelope = {
     specversion: '1.0',
     id,
     source: `urn:platform:${new URL(tenant.url).host}`,
-    type: request.event_type,
-    time: isoNow(),
+    type: input.event_type,
+    time: isoAt(tenant),
     // A given `data` is the raw payload; without one, a sample like the real service's.
-    data: request.data ?? sampleEventData(request.event_type),
+    data: input.data ?? sampleEventData(input.event_type),
   };
-  const type = stream.record.destination.type;
-  const attempts: Attempt[] =
-    type === 'webhook' ? await deliverWebhook(tenant, stream, event) : [{ status: 'success', timestamp: isoNow(), duration: 0 }];
-  const succeeded = attempts.at(-1)?.status === 'success';
-  const record: TestDelivery = {
-    id,
-    event_stream_id: stream.record.id,
-    status: succeeded ? 'success' : 'failed',
-    event_type: request.event_type,
-    attempts,
-    // interface.md: the envelope is part of the record only when delivery failed.
-    ...(succeeded ? {} : { event }),
+  const entry: DeliveryLogEntry = {
+    record: { id, event_stream_id: stream.record.id, event_type: input.event_type, status: 'pending', attempts: [], event },
+    destination: stream.record.destination.type,
+    event,
   };
-  tenant.deliveries.push({ record, destination: type, event });
-  return record;
+  tenant.deliveries.push(entry);
+  if (tenant.timing.delivery === 'sync') return deliverNow(tenant, entry, stream);
+  inBackground(tenant, () => deliver(tenant, entry, stream));
+  // As the real service answers: `pending`, no attempt yet, the envelope included.
+  return { ...entry.record, attempts: [] };
+}
+
+/** The synchronous mode: at most two attempts before answering; the envelope only when it failed. */
+async function deliverNow(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): Promise<DeliveryRecord> {
+  for (let n = 0; n < DELIVERY.syncAttempts; n++) {
+    if (n > 0) await wait(DELIVERY.syncGapMs, tenant.closing);
+    if (tenant.closing.aborted) break;
+    const { retryable, ...attempt } = await attemptOnce(tenant, stream, entry.event);
+    entry.record.attempts.push(attempt);
+    if (attempt.status === 'success' || !retryable) break;
+  }
+  const succeeded = entry.record.attempts.at(-1)?.status === 'success';
+  entry.record.status = succeeded ? 'success' : 'failed';
+  const { event, ...record } = entry.record;
+  return succeeded ? record : { ...record, event };
+}
+
+/** Whether a delivery may be redelivered: it failed, and no attempt of it is under way. */
+export function redeliverable(entry: DeliveryLogEntry): boolean {
+  return entry.record.status === 'failed';
+}
+
+/** Redelivers: a `retrying` attempt appended, then attempts on the real schedule, in the background. */
+export function redeliver(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): void {
+  entry.record.attempts.push({ status: 'retrying', timestamp: isoAt(tenant) });
+  entry.record.status = 'retrying';
+  inBackground(tenant, () => deliver(tenant, entry, stream));
 }

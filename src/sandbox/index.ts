@@ -11,6 +11,7 @@ import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, readBody, Reply, tokenError, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
+import { DEFAULT_RETRY_DELAYS_MS } from './delivery.js';
 import { startInbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
@@ -75,6 +76,8 @@ function checkOptions(options: SandboxOptions): void {
   if (rateLimit !== undefined && !(rateLimit.limit >= 1 && rateLimit.refillPerSecond > 0)) {
     throw new RangeError('rateLimit needs limit >= 1 and refillPerSecond > 0');
   }
+  if (options.retryDelaysMs !== undefined && !options.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) throw new RangeError('retryDelaysMs must be milliseconds >= 0');
+  if (options.syncDurationMs !== undefined && !(Number.isFinite(options.syncDurationMs) && options.syncDurationMs >= 0)) throw new RangeError('syncDurationMs must be milliseconds >= 0');
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -112,6 +115,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       buckets: { api: new TokenBucket(rateLimit), token: new TokenBucket(rateLimit) },
       requests: [],
       closing: closing.signal,
+      now: options.now ?? Date.now,
+      timing: {
+        delivery: options.delivery ?? seed.delivery ?? 'async',
+        retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+        syncDurationMs: options.syncDurationMs ?? 2_000,
+      },
+      background: new Set(),
     };
     applySeed(tenant, seed);
     seededIds = tenant.streams.all().map((stream) => stream.record.id);
@@ -174,6 +184,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     stats: () => stats(tenant),
     addFault: (fault: FaultSpec) => void faults.add(fault),
     clearFaults: () => faults.clear(),
+    idle: async () => {
+      // Work may start more work (a redelivery's attempts): wait until none is left.
+      while (tenant.background.size > 0) await Promise.all([...tenant.background]);
+    },
     close: () =>
       (closed ??= (async () => {
         closing.abort();

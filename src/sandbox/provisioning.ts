@@ -1,13 +1,19 @@
-// /api/v2/connections/{id}/directory-provisioning: create (201), read, update, delete (204), and the
-// strategy's default mapping. Messages as the real service's (wire-facts.md).
+// /api/v2/connections/{id}/directory-provisioning: create (201), read, update, delete (204), the
+// strategy's default mapping, the list of every configuration, synchronizations and synchronized
+// groups. Messages as the real service's (wire-facts.md).
+import { LIMITS } from '../schemas/constants.js';
 import { ProvisioningRequestSchema, type ProvisioningConfig, type ProvisioningRequest } from '../schemas/index.js';
-import { apiError, empty, isoNow, json, parseJsonBody, validateBody, type Reply } from './http.js';
+import { apiError, empty, json, parseJsonBody, validateBody, type Reply } from './http.js';
+import { randomAlphanumeric } from './ids.js';
 import type { ApiContext } from './router.js';
 import { defaultMapping } from './samples.js';
-import type { Connection } from './tenant.js';
+import { decodeCursor, encodeCursor } from './store.js';
+import { inBackground, isoAt, type Connection, type DirectoryGroup, type Tenant } from './tenant.js';
 
 const UNSUPPORTED = 'The connection strategy does not support inbound directory provisioning';
-const NOT_CONFIGURED = 'Directory provisioning is not enabled on the specified connection';
+const NOT_CONFIGURED = 'Directory provisioning configuration not found';
+/** One synchronization per connection in this long (wire-facts.md). */
+const SYNC_INTERVAL_MS = 30 * 60_000;
 
 function findConnection(ctx: ApiContext): Connection {
   const connection = ctx.tenant.connections.get(ctx.params[0]!);
@@ -24,11 +30,11 @@ function configured(connection: Connection): ProvisioningConfig {
  * Creates a connection's configuration: omitted fields get the strategy's default mapping, automatic
  * synchronization off, and group synchronization `off`. Also used by the seed.
  */
-export function enableProvisioning(connection: Connection, request: ProvisioningRequest): ProvisioningConfig {
+export function enableProvisioning(tenant: Pick<Tenant, 'now'>, connection: Connection, request: ProvisioningRequest): ProvisioningConfig {
   const mapping = defaultMapping(connection.strategy);
   if (!mapping) throw apiError(400, UNSUPPORTED);
   if (connection.provisioning) throw apiError(409, 'Directory provisioning is already enabled on the specified connection');
-  const now = isoNow();
+  const now = isoAt(tenant);
   connection.provisioning = {
     connection_id: connection.id,
     connection_name: connection.name,
@@ -46,7 +52,7 @@ export function enableProvisioning(connection: Connection, request: Provisioning
 export function createProvisioning(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   const request = validateBody(ProvisioningRequestSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
-  return json(201, enableProvisioning(connection, request));
+  return json(201, enableProvisioning(ctx.tenant, connection, request));
 }
 
 /** GET */
@@ -64,7 +70,7 @@ export function updateProvisioning(ctx: ApiContext): Reply {
     ...(request.mapping === undefined ? {} : { mapping: request.mapping }),
     ...(request.synchronize_automatically === undefined ? {} : { synchronize_automatically: request.synchronize_automatically }),
     ...(request.synchronize_groups === undefined ? {} : { synchronize_groups: request.synchronize_groups }),
-    updated_at: isoNow(),
+    updated_at: isoAt(ctx.tenant),
   };
   return json(200, connection.provisioning);
 }
@@ -82,4 +88,105 @@ export function getDefaultMapping(ctx: ApiContext): Reply {
   const mapping = defaultMapping(findConnection(ctx).strategy);
   if (!mapping) throw apiError(400, UNSUPPORTED);
   return json(200, { mapping });
+}
+
+const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
+
+/** `take` and `from` of a paged list: the slice and the next cursor. */
+function page<T>(ctx: ApiContext, all: T[]): { items: T[]; next?: string } {
+  const take = ctx.query.has('take') ? Number(ctx.query.get('take')) : LIMITS.takeDefault;
+  const after = ctx.query.has('from') ? decodeCursor(ctx.query.get('from')!) : 0;
+  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax || after === undefined) throw badPaging();
+  return { items: all.slice(after, after + take), ...(after + take < all.length ? { next: encodeCursor(after + take) } : {}) };
+}
+
+/** GET /connections-directory-provisionings: every configuration, in the order the connections were made. */
+export function listProvisionings(ctx: ApiContext): Reply {
+  const all = [...ctx.tenant.connections.values()].flatMap((connection) => (connection.provisioning ? [connection.provisioning] : []));
+  const { items, next } = page(ctx, all);
+  return json(200, { directory_provisionings: items, ...(next ? { next } : {}) });
+}
+
+/**
+ * POST .../synchronizations: 201 `{connection_id, synchronization_id, status}`, then a simulated run
+ * (Timing.syncDurationMs) that sets the last synchronization's time and status (`completed`, or
+ * `failed` with the connection's seeded `syncError`). 400 within 30 minutes of the last one asked
+ * for; 409 while one runs.
+ */
+export function synchronize(ctx: ApiContext): Reply {
+  const { tenant } = ctx;
+  const connection = findConnection(ctx);
+  configured(connection);
+  if (connection.synchronizing) throw apiError(409, 'A synchronization has already been requested or is in progress for the connection');
+  const now = tenant.now();
+  if (connection.lastSyncRequestedAt !== undefined && now - connection.lastSyncRequestedAt < SYNC_INTERVAL_MS) {
+    throw apiError(400, 'Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again.', 'too_many_requests');
+  }
+  const id = `dsync_${randomAlphanumeric(16)}`;
+  connection.synchronizing = id;
+  connection.lastSyncRequestedAt = now;
+  inBackground(tenant, async () => {
+    if (tenant.timing.syncDurationMs > 0) await new Promise((resolve) => setTimeout(resolve, tenant.timing.syncDurationMs));
+    delete connection.synchronizing;
+    if (!connection.provisioning) return; // deleted meanwhile
+    connection.provisioning.last_synchronization_at = isoAt(tenant);
+    connection.provisioning.last_synchronization_status = connection.syncError === undefined ? 'completed' : 'failed';
+    if (connection.syncError === undefined) delete connection.provisioning.last_synchronization_error;
+    else connection.provisioning.last_synchronization_error = connection.syncError;
+  });
+  return json(201, { connection_id: connection.id, synchronization_id: id, status: 'pending' });
+}
+
+/** GET .../synchronized-groups: as they were sent, `q=name:<prefix>*` matching the directory's names. */
+export function listSynchronizedGroups(ctx: ApiContext): Reply {
+  const connection = findConnection(ctx);
+  configured(connection);
+  const q = ctx.query.get('q');
+  let groups = connection.synchronizedGroups;
+  if (q !== null) {
+    const prefix = /^name:(.*)\*$/.exec(q)?.[1];
+    if (prefix === undefined) throw apiError(400, "Query validation error: 'q' must be name:<prefix>*.", 'invalid_query_string');
+    const nameOf = (group: DirectoryGroup) => group.name ?? connection.groups.find((known) => known.id === group.id)?.name ?? '';
+    groups = groups.filter((group) => nameOf(group).toLowerCase().startsWith(prefix.toLowerCase()));
+  }
+  const { items, next } = page(ctx, groups);
+  return json(200, { groups: items, ...(next ? { next } : {}) });
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The `{groups: [...]}` body of PUT, POST and DELETE, checked as the service does (400 invalid_body). */
+function groupEntries(ctx: ApiContext): DirectoryGroup[] {
+  const body = parseJsonBody(ctx.body, ctx.headers['content-type']) as { groups?: unknown } | null;
+  const invalid = (detail: string) => apiError(400, `Payload validation error: ${detail}`, 'invalid_body');
+  if (!body || typeof body !== 'object' || !Array.isArray(body.groups)) throw invalid("'Missing required property: groups'.");
+  return body.groups.map((entry: unknown, index) => {
+    const group = entry as Record<string, unknown> | null;
+    if (!group || typeof group !== 'object' || Array.isArray(group)) throw invalid(`'Expected type object' on property groups[${index}].`);
+    if (typeof group.id !== 'string' || group.id === '') throw invalid(`'Missing required property: id' on property groups[${index}].`);
+    const extra = Object.keys(group).find((key) => !['id', 'name', 'email', 'direct_members_count'].includes(key));
+    if (extra) throw invalid(`'Additional properties not allowed: ${extra}' on property groups[${index}].`);
+    if (group.email !== undefined && (typeof group.email !== 'string' || !EMAIL.test(group.email))) {
+      throw invalid(`'Object didn't pass validation for format email: ${String(group.email)}' on property groups[${index}].email (Google Workspace Directory group email).`);
+    }
+    if (group.direct_members_count !== undefined && !Number.isInteger(group.direct_members_count)) throw invalid(`'Expected type integer' on property groups[${index}].direct_members_count.`);
+    return group as unknown as DirectoryGroup;
+  });
+}
+
+/** PUT (replace), POST (add), DELETE (remove) .../synchronized-groups: 204. */
+export function changeSynchronizedGroups(ctx: ApiContext, how: 'set' | 'add' | 'remove'): Reply {
+  const connection = findConnection(ctx);
+  configured(connection);
+  const entries = groupEntries(ctx);
+  if (how === 'set') connection.synchronizedGroups = entries;
+  else if (how === 'remove') connection.synchronizedGroups = connection.synchronizedGroups.filter((group) => !entries.some((entry) => entry.id === group.id));
+  else {
+    for (const entry of entries) {
+      const at = connection.synchronizedGroups.findIndex((group) => group.id === entry.id);
+      if (at >= 0) connection.synchronizedGroups[at] = entry;
+      else connection.synchronizedGroups.push(entry);
+    }
+  }
+  return empty(204);
 }

@@ -3,13 +3,19 @@
 // own path, body and existence checks (400, 404, 409).
 import { SCOPES } from '../schemas/constants.js';
 import { apiError, type Reply } from './http.js';
+import { listConnections } from './connections.js';
 import {
+  changeSynchronizedGroups,
   createProvisioning,
   deleteProvisioning,
   getDefaultMapping,
   getProvisioning,
+  listProvisionings,
+  listSynchronizedGroups,
+  synchronize,
   updateProvisioning,
 } from './provisioning.js';
+import { getDelivery, listDeliveries, redeliverMany, redeliverOne, streamStats } from './deliveries.js';
 import { createStream, deleteStream, getStream, listStreams, testStream, updateStream } from './streams.js';
 import type { Tenant } from './tenant.js';
 import { authorize } from './tokens.js';
@@ -26,7 +32,8 @@ export interface ApiContext {
 interface Route {
   method: string;
   pattern: RegExp;
-  scope: string;
+  /** Any of these scopes. */
+  scope: string | readonly string[];
   handler: (ctx: ApiContext) => Reply | Promise<Reply>;
 }
 
@@ -40,11 +47,23 @@ const ROUTES: Route[] = [
   { method: 'PATCH', pattern: new RegExp(`^/event-streams/${SEGMENT}$`), scope: SCOPES.updateStream, handler: updateStream },
   { method: 'DELETE', pattern: new RegExp(`^/event-streams/${SEGMENT}$`), scope: SCOPES.deleteStream, handler: deleteStream },
   { method: 'POST', pattern: new RegExp(`^/event-streams/${SEGMENT}/test$`), scope: SCOPES.testStream, handler: testStream },
+  { method: 'GET', pattern: new RegExp(`^/event-streams/${SEGMENT}/deliveries$`), scope: [SCOPES.readStream, SCOPES.readDeliveries], handler: listDeliveries },
+  { method: 'GET', pattern: new RegExp(`^/event-streams/${SEGMENT}/deliveries/${SEGMENT}$`), scope: SCOPES.readDeliveries, handler: getDelivery },
+  { method: 'POST', pattern: new RegExp(`^/event-streams/${SEGMENT}/redeliver$`), scope: SCOPES.redeliver, handler: redeliverMany },
+  { method: 'POST', pattern: new RegExp(`^/event-streams/${SEGMENT}/redeliver/${SEGMENT}$`), scope: SCOPES.redeliver, handler: redeliverOne },
+  { method: 'GET', pattern: new RegExp(`^/event-streams/${SEGMENT}/stats$`), scope: SCOPES.streamStats, handler: streamStats },
   { method: 'POST', pattern: new RegExp(`${PROVISIONING}$`), scope: SCOPES.createProvisioning, handler: createProvisioning },
   { method: 'GET', pattern: new RegExp(`${PROVISIONING}$`), scope: SCOPES.readProvisioning, handler: getProvisioning },
   { method: 'PATCH', pattern: new RegExp(`${PROVISIONING}$`), scope: SCOPES.updateProvisioning, handler: updateProvisioning },
   { method: 'DELETE', pattern: new RegExp(`${PROVISIONING}$`), scope: SCOPES.deleteProvisioning, handler: deleteProvisioning },
   { method: 'GET', pattern: new RegExp(`${PROVISIONING}/default-mapping$`), scope: SCOPES.readProvisioning, handler: getDefaultMapping },
+  { method: 'POST', pattern: new RegExp(`${PROVISIONING}/synchronizations$`), scope: SCOPES.createProvisioning, handler: synchronize },
+  { method: 'GET', pattern: new RegExp(`${PROVISIONING}/synchronized-groups$`), scope: SCOPES.readProvisioning, handler: listSynchronizedGroups },
+  { method: 'PUT', pattern: new RegExp(`${PROVISIONING}/synchronized-groups$`), scope: SCOPES.updateProvisioning, handler: (ctx) => changeSynchronizedGroups(ctx, 'set') },
+  { method: 'POST', pattern: new RegExp(`${PROVISIONING}/synchronized-groups$`), scope: SCOPES.updateProvisioning, handler: (ctx) => changeSynchronizedGroups(ctx, 'add') },
+  { method: 'DELETE', pattern: new RegExp(`${PROVISIONING}/synchronized-groups$`), scope: SCOPES.updateProvisioning, handler: (ctx) => changeSynchronizedGroups(ctx, 'remove') },
+  { method: 'GET', pattern: /^\/connections-directory-provisionings$/, scope: SCOPES.readProvisioning, handler: listProvisionings },
+  { method: 'GET', pattern: /^\/connections$/, scope: SCOPES.listConnections, handler: listConnections },
 ];
 
 /** Handles a request below /api/v2; `path` is the rest (e.g. `/event-streams`). Throws error Replies. */

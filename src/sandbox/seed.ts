@@ -15,7 +15,7 @@ import { Reply } from './http.js';
 import { newConnectionId, newStreamId } from './ids.js';
 import { enableProvisioning } from './provisioning.js';
 import { splitSecret } from './store.js';
-import type { Tenant } from './tenant.js';
+import type { Connection, Tenant } from './tenant.js';
 
 const RateLimitSchema = z.strictObject({
   limit: z.number().int().positive(),
@@ -28,12 +28,25 @@ const SeedStreamSchema = EventStreamCreateSchema.extend({
   updated_at: z.iso.datetime().optional(),
 });
 
+const DirectoryGroupSchema = z.strictObject({
+  id: z.string().min(1),
+  name: z.string().optional(),
+  email: z.string().optional(),
+  direct_members_count: z.number().int().nonnegative().optional(),
+});
+
 const SeedConnectionSchema = z.strictObject({
-  id: z.string().min(1).optional(),
+  id: z.string().regex(/^con_[A-Za-z0-9]{16}$/, 'must be con_ and 16 letters or digits').optional(),
   name: z.string().min(1),
   strategy: z.string().min(1),
   /** Present: the connection already has a directory-provisioning configuration (POST answers 409). */
   provisioning: ProvisioningRequestSchema.optional(),
+  /** The groups of its directory (names for searches of the synchronized groups). */
+  groups: z.array(DirectoryGroupSchema).optional(),
+  /** Groups synchronized when `synchronize_groups` is `selected`. */
+  synchronizedGroups: z.array(DirectoryGroupSchema).optional(),
+  /** Every synchronization of this connection fails with this error. */
+  syncError: z.string().min(1).optional(),
 });
 
 export const SeedSchema = z.strictObject({
@@ -41,6 +54,8 @@ export const SeedSchema = z.strictObject({
   connections: z.array(SeedConnectionSchema).optional(),
   tokenLifetime: z.number().int().positive().optional(),
   rateLimit: RateLimitSchema.optional(),
+  /** `sync`: test events are delivered before the answer (the default is `async`, as the service). */
+  delivery: z.enum(['async', 'sync']).optional(),
 });
 export type Seed = z.infer<typeof SeedSchema>;
 
@@ -58,8 +73,17 @@ export const DEMO_IDS = {
   action: 'est_demoAction000000000000',
   googleApps: 'con_googleAppsDemo01',
   googleAppsConfigured: 'con_googleAppsTaken1',
+  googleAppsFailing: 'con_googleAppsFails1',
   database: 'con_usernamePasswd01',
+  saml: 'con_samlEnterprise01',
 } as const;
+
+const DEMO_GROUPS = [
+  { id: '03ep43zb1xk6ay0', name: 'Engineering', email: 'engineering@example.com', direct_members_count: 12 },
+  { id: '03ep43zb2fw2ma9', name: 'Sales', email: 'sales@example.com', direct_members_count: 7 },
+  { id: '03ep43zb3kd91ls', name: 'Support', email: 'support@example.com', direct_members_count: 5 },
+  { id: '03ep43zb4qq0zfe', name: 'Everyone', email: 'everyone@example.com', direct_members_count: 24 },
+];
 
 /** The built-in seed (used without --seed). Its webhook secrets are documented on purpose. */
 export const DEFAULT_SEED = {
@@ -124,9 +148,18 @@ export const DEFAULT_SEED = {
     },
   ],
   connections: [
-    { id: DEMO_IDS.googleApps, name: 'google-workspace', strategy: 'google-apps' },
-    { id: DEMO_IDS.googleAppsConfigured, name: 'google-workspace-configured', strategy: 'google-apps', provisioning: {} },
+    { id: DEMO_IDS.googleApps, name: 'google-workspace', strategy: 'google-apps', groups: DEMO_GROUPS },
+    {
+      id: DEMO_IDS.googleAppsConfigured,
+      name: 'google-workspace-configured',
+      strategy: 'google-apps',
+      provisioning: { synchronize_groups: 'selected' },
+      groups: DEMO_GROUPS,
+      synchronizedGroups: [DEMO_GROUPS[0]],
+    },
+    { id: DEMO_IDS.googleAppsFailing, name: 'google-workspace-broken', strategy: 'google-apps', provisioning: {}, syncError: 'The directory refused the credentials: invalid_grant.' },
     { id: DEMO_IDS.database, name: 'Username-Password-Authentication', strategy: 'platform' },
+    { id: DEMO_IDS.saml, name: 'enterprise-saml', strategy: 'samlp' },
   ],
 } as const;
 
@@ -141,7 +174,7 @@ export function parseSeed(raw: unknown, placeholders: { inbox: string; closed: s
 }
 
 export function applySeed(tenant: Tenant, seed: Seed): void {
-  const now = new Date().toISOString();
+  const now = new Date(tenant.now()).toISOString();
   (seed.streams ?? []).forEach((input, index) => {
     const { destination, secret } = splitSecret(input.destination);
     const created = input.created_at ?? now;
@@ -160,11 +193,18 @@ export function applySeed(tenant: Tenant, seed: Seed): void {
   (seed.connections ?? []).forEach((input, index) => {
     const id = input.id ?? newConnectionId();
     if (tenant.connections.has(id)) throw new SeedError(`Invalid seed: connections.${index}.id: ${id} is used twice`);
-    const connection = { id, name: input.name, strategy: input.strategy };
+    const connection: Connection = {
+      id,
+      name: input.name,
+      strategy: input.strategy,
+      groups: input.groups ?? [],
+      synchronizedGroups: input.synchronizedGroups ?? [],
+      ...(input.syncError === undefined ? {} : { syncError: input.syncError }),
+    };
     tenant.connections.set(id, connection);
     if (input.provisioning) {
       try {
-        enableProvisioning(connection, input.provisioning);
+        enableProvisioning(tenant, connection, input.provisioning);
       } catch (error) {
         const message = error instanceof Reply ? (error.body as { message?: string }).message : String(error);
         throw new SeedError(`Invalid seed: connections.${index}.provisioning: ${message}`);
@@ -178,7 +218,7 @@ export function applySeed(tenant: Tenant, seed: Seed): void {
  * the three destination types; their webhooks point at the inbox with a bearer token.
  */
 export function generateStreams(tenant: Tenant, count: number): void {
-  const now = new Date().toISOString();
+  const now = new Date(tenant.now()).toISOString();
   const width = String(count).length;
   for (let n = 1; n <= count; n++) {
     const kind = n % 3;

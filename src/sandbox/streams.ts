@@ -9,7 +9,8 @@ import {
   type EventStream,
 } from '../schemas/index.js';
 import { deliverTestEvent } from './delivery.js';
-import { apiError, empty, isoNow, json, parseJsonBody, validateBody, type Reply } from './http.js';
+import { apiError, empty, json, parseJsonBody, validateBody, type Reply } from './http.js';
+import { isoAt } from './tenant.js';
 import { newStreamId } from './ids.js';
 import { decodeCursor, encodeCursor, splitSecret, type StoredStream } from './store.js';
 import type { ApiContext } from './router.js';
@@ -28,7 +29,7 @@ function streamIdParam(raw: string): string {
   return raw;
 }
 
-function findStream(ctx: ApiContext): StoredStream {
+export function findStream(ctx: ApiContext): StoredStream {
   const stored = ctx.tenant.streams.get(streamIdParam(ctx.params[0]!));
   if (!stored) throw apiError(404, 'The requested stream does not exist.');
   return stored;
@@ -57,7 +58,7 @@ export function listStreams(ctx: ApiContext): Reply {
 export function createStream(ctx: ApiContext): Reply {
   const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
   const { destination, secret } = splitSecret(input.destination);
-  const now = isoNow();
+  const now = isoAt(ctx.tenant);
   const record: EventStream = {
     id: newStreamId(),
     name: input.name,
@@ -80,7 +81,7 @@ export function getStream(ctx: ApiContext): Reply {
 export function updateStream(ctx: ApiContext): Reply {
   const stored = findStream(ctx);
   const input = validateBody(EventStreamUpdateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
-  const record: EventStream = { ...stored.record, updated_at: isoNow() };
+  const record: EventStream = { ...stored.record, updated_at: isoAt(ctx.tenant) };
   if (input.name !== undefined) record.name = input.name;
   if (input.status !== undefined) record.status = input.status;
   if (input.subscriptions !== undefined) record.subscriptions = input.subscriptions;
@@ -100,9 +101,13 @@ export function deleteStream(ctx: ApiContext): Reply {
   return empty(204);
 }
 
-/** POST /event-streams/{id}/test: 202 with the delivery record, delivered before answering. */
+/**
+ * POST /event-streams/{id}/test: 202 with the delivery record (README: Sandbox, "Deliveries"). A
+ * disabled stream takes no test event: 400, the sandbox's choice where the service is not recorded.
+ */
 export async function testStream(ctx: ApiContext): Promise<Reply> {
   const stored = findStream(ctx);
   const input = validateBody(TestEventRequestSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  if (stored.record.status === 'disabled') throw apiError(400, 'Test events cannot be sent to a disabled event stream.', 'invalid_body');
   return json(202, await deliverTestEvent(ctx.tenant, stored, input));
 }

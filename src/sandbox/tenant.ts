@@ -12,11 +12,38 @@ export interface RegisteredClient extends SandboxClient {
   publicKey: KeyObject;
 }
 
+/** A group of the connection's directory, as the synchronized-groups endpoints describe one. */
+export interface DirectoryGroup {
+  id: string;
+  name?: string;
+  email?: string;
+  direct_members_count?: number;
+}
+
 export interface Connection {
   id: string;
   name: string;
   strategy: string;
   provisioning?: ProvisioningConfig;
+  /** The groups of its directory (seed), for names in searches. */
+  groups: DirectoryGroup[];
+  /** The groups synchronized when `synchronize_groups` is `selected`, as they were sent. */
+  synchronizedGroups: DirectoryGroup[];
+  /** Set: every synchronization of this connection fails with this error (seed `syncError`). */
+  syncError?: string;
+  /** The synchronization running now, and when the last one was asked for (the 30-minute rule). */
+  synchronizing?: string;
+  lastSyncRequestedAt?: number;
+}
+
+/** How test deliveries and synchronizations take time: a switch for tests, the real schedule by default. */
+export interface Timing {
+  /** `async` (default): 202 `pending`, delivered in the background; `sync`: delivered before answering. */
+  delivery: 'async' | 'sync';
+  /** Waits before the 2nd, 3rd and 4th attempt after a connection error (real: 1, 2, 4 s). */
+  retryDelaysMs: readonly number[];
+  /** How long a simulated synchronization runs. */
+  syncDurationMs: number;
 }
 
 export interface Tenant {
@@ -41,4 +68,20 @@ export interface Tenant {
   requests: RecordedRequest[];
   /** Aborted by close(), so that no delivery outlives the sandbox. */
   closing: AbortSignal;
+  /** The tenant's clock (tests may set it): timestamps, statistics windows, the 30-minute rule. */
+  now(): number;
+  timing: Timing;
+  /** Work running in the background (deliveries, synchronizations): Sandbox.idle() waits for it. */
+  background: Set<Promise<unknown>>;
+}
+
+/** The tenant's time as the service writes it: ISO 8601 with milliseconds and Z. */
+export function isoAt(tenant: Pick<Tenant, 'now'>): string {
+  return new Date(tenant.now()).toISOString();
+}
+
+/** Runs `work` in the background, tracked so that Sandbox.idle() can wait for it. */
+export function inBackground(tenant: Tenant, work: () => Promise<unknown>): void {
+  const running = work().catch(() => undefined).finally(() => tenant.background.delete(running));
+  tenant.background.add(running);
 }

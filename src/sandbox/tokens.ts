@@ -178,7 +178,7 @@ export function tokenEndpoint(tenant: Tenant, request: TokenRequest): Reply {
 }
 
 /** Checks the bearer token of a management request and the scope of its operation; throws the 401/403. */
-export function authorize(tenant: Tenant, authorization: string | undefined, scope: string): void {
+export function authorize(tenant: Tenant, authorization: string | undefined, scope: string | readonly string[]): void {
   if (authorization === undefined || authorization === '') throw apiError(401, 'Missing authentication');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw apiError(401, 'Bad HTTP authentication header format');
@@ -195,7 +195,8 @@ export function authorize(tenant: Tenant, authorization: string | undefined, sco
     throw apiError(401, 'Expired token received for JSON Web Token validation.');
   }
   const scopes = typeof granted === 'string' ? granted.split(' ') : [];
-  if (!scopes.includes(scope)) throw apiError(403, `Insufficient scope; expected any of: ${scope}.`, 'insufficient_scope');
+  const accepted = typeof scope === 'string' ? [scope] : scope;
+  if (!accepted.some((one) => scopes.includes(one))) throw apiError(403, `Insufficient scope; expected any of: ${accepted.join(', ')}.`, 'insufficient_scope');
 }
 
 /** Every scope an operation of the sandbox needs: what the `admin` client is granted. */

@@ -69,9 +69,20 @@ export interface SandboxOptions {
   signingKeyPem?: string;
   /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */
   onRequest?: (request: RecordedRequest) => void;
+  /**
+   * Test deliveries: `async` (default, as the real service: 202 `pending`, attempts in the background)
+   * or `sync` (delivered before the 202 answer, which says how it went). A seed's `delivery` too.
+   */
+  delivery?: 'async' | 'sync';
+  /** Waits before the 2nd, 3rd and 4th attempt after a connection error (default 1000, 2000, 4000 ms; tests: 0). */
+  retryDelaysMs?: readonly number[];
+  /** How long a simulated directory synchronization runs (default 2000 ms; tests: 0). */
+  syncDurationMs?: number;
+  /** The tenant's clock (default Date.now): timestamps, statistics windows, the 30-minute rule. */
+  now?: () => number;
 }
 
-/** One test delivery: the record the API answered, the destination type, and the envelope (always). */
+/** One test delivery: its record (attempts growing as they happen), the destination type, and the envelope. */
 export interface SandboxDelivery {
   record: { id: string; event_stream_id: string; status: string; event_type: string; attempts: Array<Record<string, unknown>>; event?: unknown };
   destination: 'webhook' | 'eventbus' | 'action';
@@ -113,5 +124,7 @@ export interface Sandbox {
   stats(): { tokensIssued: number; streams: number; connections: number; requests: number; inbox: number; deliveries: number; faults: number };
   addFault(fault: FaultSpec): void;
   clearFaults(): void;
+  /** Resolves when no delivery or synchronization is running in the background. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,9 +1,11 @@
-// POST /event-streams/{id}/test: real HTTPS deliveries to the inbox, failures, simulated receivers.
+// POST /event-streams/{id}/test in the synchronous mode (`delivery: 'sync'`: delivered before the
+// answer): real HTTPS deliveries to the inbox, failures, simulated receivers, request errors. The
+// asynchronous default, deliveries, redelivery and statistics: ./lifecycle.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestDeliverySchema } from '../../src/schemas/index.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
 
-const sb = useSandbox();
+const sb = useSandbox({ delivery: 'sync' });
 let token = '';
 beforeAll(async () => {
   token = await getToken(sb());
@@ -87,10 +89,7 @@ describe('failed webhook deliveries', () => {
     const id = await createWebhook({ method: 'bearer', token: 't' }, `${sb().inboxUrl}/status/500`);
     const res = await sendTest(id);
     expect(res.body.status).toBe('failed');
-    expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual([
-      'the endpoint answered HTTP 500 Internal Server Error',
-      'the endpoint answered HTTP 500 Internal Server Error',
-    ]);
+    expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual([expect.stringMatching(/^500 - /), expect.stringMatching(/^500 - /)]);
     expect(sb().inbox().filter((entry) => entry.path === '/inbox/status/500')).toHaveLength(2);
   });
 
@@ -108,6 +107,8 @@ describe('simulated receivers', () => {
     ['eventbus', 'est_demoEventbus0000000000'],
     ['action', 'est_demoAction000000000000'],
   ])('%s: recorded as delivered to a simulated receiver', async (destination, id) => {
+    // The demo action stream is disabled, and a disabled stream takes no test event.
+    expect((await call(sb(), 'PATCH', `/api/v2/event-streams/${id}`, { token, body: { status: 'enabled' } })).status).toBe(200);
     const res = await sendTest(id, { event_type: 'group.created' });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ event_stream_id: id, status: 'success', attempts: [{ status: 'success' }] });

@@ -105,7 +105,7 @@ describe('read, update, delete, default mapping', () => {
     expect(deleted.text).toBe('');
     const gone = await call(sb(), 'GET', path(id), { token });
     expect(gone.status).toBe(404);
-    expect(gone.body.message).toBe('Directory provisioning is not enabled on the specified connection');
+    expect(gone.body.message).toBe('Directory provisioning configuration not found');
     expect((await call(sb(), 'DELETE', path(id), { token })).status).toBe(404);
     expect((await call(sb(), 'PATCH', path(id), { token, body: {} })).status).toBe(404);
     // Deleted, it can be created again.

@@ -16,7 +16,7 @@ import {
 } from '../../src/schemas/index.js';
 import { call, getToken, recordSandboxSecrets, tokenRequest, useSandbox } from '../helpers/sandbox.js';
 
-const sb = useSandbox({ streams: 150 });
+const sb = useSandbox({ streams: 150, retryDelaysMs: [0, 0, 0] });
 const api = '/api/v2';
 
 describe('the sandbox answers as src/schemas defines', () => {
@@ -42,17 +42,19 @@ describe('the sandbox answers as src/schemas defines', () => {
     expect(EventStreamSchema.parse(res.body)).toEqual(res.body);
   });
 
-  it('test deliveries: a success, and a failure with its envelope', async () => {
+  it('test deliveries: the pending answer, and a failed delivery with its attempts and envelope', async () => {
     const token = await getToken(sb());
     const test = (id: string) => call(sb(), 'POST', `${api}/event-streams/${id}/test`, { token, body: { event_type: 'user.created' } });
-    const delivered = await test(DEMO_IDS.inboxBearer);
-    expect(delivered.status).toBe(202);
-    expect(TestDeliverySchema.parse(delivered.body)).toMatchObject({ status: 'success', attempts: [{ status: 'success' }] });
+    const pending = await test(DEMO_IDS.inboxBearer);
+    expect(pending.status).toBe(202);
+    expect(TestDeliverySchema.parse(pending.body)).toMatchObject({ status: 'pending', attempts: [] });
     const failed = await test(DEMO_IDS.closedPort);
-    expect(failed.status).toBe(202);
-    const record = TestDeliverySchema.parse(failed.body);
+    await sb().idle();
+    const read = await call(sb(), 'GET', `${api}/event-streams/${DEMO_IDS.closedPort}/deliveries/${failed.body.id}`, { token });
+    const record = TestDeliverySchema.parse(read.body);
     expect(record.status).toBe('failed');
     expect(record.event).toBeDefined();
+    expect(record.attempts).toHaveLength(4);
     expect(record.attempts.every((attempt) => attempt.error_message !== undefined)).toBe(true);
   });
 

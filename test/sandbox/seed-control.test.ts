@@ -8,6 +8,8 @@ import { call, getToken, useSandbox } from '../helpers/sandbox.js';
 
 const seed = {
   tokenLifetime: 600,
+  // Delivered before the answer: the seed's switch to the synchronous mode.
+  delivery: 'sync',
   streams: [
     {
       id: 'est_seededSeededSeeded0001',

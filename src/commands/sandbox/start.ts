@@ -5,15 +5,17 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { examples } from '../../cli/help.js';
-import { parseIntegerInRange } from '../../cli/parse.js';
+import { parseChoice, parseIntegerInRange } from '../../cli/parse.js';
 import type { FaultSpec, Sandbox, SandboxClient } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
   port: number;
+  /** Test deliveries: async (as the service) or sync (delivered before the answer). */
+  delivery?: 'async' | 'sync';
   seedFile?: string;
   streams?: number;
   tokenLifetime?: number;
@@ -30,6 +32,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
+    .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').argParser(parseChoice('--delivery', ['async', 'sync'] as const)))
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
@@ -50,6 +53,7 @@ See README: Sandbox, for the seed format, control endpoints and fault switches.
       run(
         {
           port: flags.port,
+          delivery: flags.delivery,
           seedFile: flags.seed,
           streams: flags.streams,
           tokenLifetime: flags.tokenLifetime,
@@ -162,6 +166,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       tokenLifetime: options.tokenLifetime,
       rateLimit: options.rateLimit,
       faults,
+      delivery: options.delivery,
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
       onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
     });

@@ -1,0 +1,170 @@
+// /api/v2/event-streams/{id}/deliveries, /redeliver and /stats, from what the sandbox really
+// delivered (./delivery.ts). Shapes and messages as in the recordings (wire-facts.md): deliveries in
+// the `{deliveries, next?}` wrapper, failed ones only; redeliver 202 `{}` or 409; statistics in hourly
+// or daily buckets of successful and failed attempts.
+import { EVENT_TYPES, LIMITS } from '../schemas/constants.js';
+import { redeliver, redeliverable, type DeliveryLogEntry } from './delivery.js';
+import { apiError, json, parseJsonBody, type Reply } from './http.js';
+import type { ApiContext } from './router.js';
+import { findStream } from './streams.js';
+import { decodeCursor, encodeCursor } from './store.js';
+
+/** Listed and redeliverable: deliveries that have failed (finally, or so far). */
+const LISTED = new Set(['failed', 'retrying']);
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+const queryError = (name: string, rule: string) => apiError(400, `Query validation error: '${name}' ${rule}.`, 'invalid_query_string');
+
+/** `date_from` / `date_to` of deliveries and redeliver: RFC 3339, `Z`, no fractions (at most 20 characters). */
+function zTime(name: string, value: string | undefined | null): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (value.length > 20 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value) || !Number.isFinite(Date.parse(value))) {
+    throw queryError(name, 'must be a date-time like 2025-07-29T04:00:00Z');
+  }
+  return Date.parse(value);
+}
+
+/** A stats time: RFC 3339, offsets allowed. */
+function anyTime(name: string, value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const ms = Date.parse(value);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value) || !Number.isFinite(ms)) throw queryError(name, 'must be an RFC 3339 date-time');
+  return ms;
+}
+
+function deliveriesOf(ctx: ApiContext, streamId: string): DeliveryLogEntry[] {
+  return ctx.tenant.deliveries.filter((entry) => entry.record.event_stream_id === streamId);
+}
+
+function matches(entry: DeliveryLogEntry, filter: { statuses?: string[]; eventTypes?: string[]; from?: number; to?: number }): boolean {
+  const time = Date.parse(entry.event.time);
+  return (
+    (filter.statuses === undefined || filter.statuses.includes(entry.record.status)) &&
+    (filter.eventTypes === undefined || filter.eventTypes.includes(entry.record.event_type)) &&
+    (filter.from === undefined || time >= filter.from) &&
+    (filter.to === undefined || time <= filter.to)
+  );
+}
+
+const list = (value: string | null) => (value === null || value === '' ? undefined : value.split(',').map((item) => item.trim()));
+
+/** The record as the service shows it: with the envelope. */
+const shown = (entry: DeliveryLogEntry) => ({ ...entry.record, event: entry.event });
+
+/** GET /event-streams/{id}/deliveries: newest first, failed ones only. */
+export function listDeliveries(ctx: ApiContext): Reply {
+  const stream = findStream(ctx);
+  const q = ctx.query;
+  const takeText = q.get('take');
+  const take = takeText === null ? LIMITS.takeDefault : Number(takeText);
+  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax) throw apiError(400, 'Invalid query string paging options', 'invalid_query_string');
+  const fromText = q.get('from');
+  const after = fromText === null ? 0 : decodeCursor(fromText);
+  if (after === undefined) throw apiError(400, 'Invalid query string paging options', 'invalid_query_string');
+  const eventTypes = list(q.get('event_types'));
+  const unknown = eventTypes?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown) throw queryError('event_types', `has a value that is not an event type: ${unknown}`);
+  const filter = { statuses: list(q.get('statuses')), eventTypes, from: zTime('date_from', q.get('date_from')), to: zTime('date_to', q.get('date_to')) };
+  const all = deliveriesOf(ctx, stream.record.id)
+    .filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter))
+    .reverse();
+  const items = all.slice(after, after + take);
+  return json(200, { deliveries: items.map(shown), ...(after + take < all.length ? { next: encodeCursor(after + take) } : {}) });
+}
+
+function findDelivery(ctx: ApiContext, streamId: string, eventId: string): DeliveryLogEntry {
+  if (!/^evt_[A-Za-z0-9]{22}$/.test(eventId)) {
+    throw apiError(400, `Path validation error: 'Object didn't pass validation for format event-id: ${eventId}' on property event_id (Unique identifier for the event).`, 'invalid_uri');
+  }
+  const entry = deliveriesOf(ctx, streamId).find((one) => one.record.id === eventId);
+  // The service keeps failed deliveries only: a pending or successful one is not found.
+  if (!entry || !LISTED.has(entry.record.status)) throw apiError(404, 'The requested event does not exist.');
+  return entry;
+}
+
+/** GET /event-streams/{id}/deliveries/{event_id} */
+export function getDelivery(ctx: ApiContext): Reply {
+  const stream = findStream(ctx);
+  return json(200, shown(findDelivery(ctx, stream.record.id, ctx.params[1]!)));
+}
+
+/** POST /event-streams/{id}/redeliver/{event_id}: 202 `{}`; 409 while it is being delivered. */
+export function redeliverOne(ctx: ApiContext): Reply {
+  const stream = findStream(ctx);
+  const entry = findDelivery(ctx, stream.record.id, ctx.params[1]!);
+  if (!redeliverable(entry)) throw apiError(409, 'The event is not in a state that allows redelivery.');
+  redeliver(ctx.tenant, entry, stream);
+  return json(202, {});
+}
+
+/** POST /event-streams/{id}/redeliver: every failed delivery the body's filters match (AND). */
+export function redeliverMany(ctx: ApiContext): Reply {
+  const stream = findStream(ctx);
+  const body = ctx.body.trim() === '' ? {} : parseJsonBody(ctx.body, ctx.headers['content-type']);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw apiError(400, 'Payload validation error: the body must be an object.', 'invalid_body');
+  const { date_from, date_to, statuses, event_types, ...rest } = body as Record<string, unknown>;
+  const extra = Object.keys(rest)[0];
+  if (extra !== undefined) throw apiError(400, `Payload validation error: 'Additional properties not allowed: ${extra}'.`, 'invalid_body');
+  const strings = (name: string, value: unknown) => {
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw apiError(400, `Payload validation error: '${name}' must be an array of strings.`, 'invalid_body');
+    return value as string[];
+  };
+  const text = (name: string, value: unknown) => {
+    if (value !== undefined && typeof value !== 'string') throw apiError(400, `Payload validation error: '${name}' must be a string.`, 'invalid_body');
+    return value as string | undefined;
+  };
+  const filter = {
+    statuses: strings('statuses', statuses),
+    eventTypes: strings('event_types', event_types),
+    from: zTime('date_from', text('date_from', date_from)),
+    to: zTime('date_to', text('date_to', date_to)),
+  };
+  const chosen = deliveriesOf(ctx, stream.record.id).filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter));
+  if (chosen.some((entry) => !redeliverable(entry))) throw apiError(409, 'One or more events is not in a state that allows redelivery.');
+  for (const entry of chosen) redeliver(ctx.tenant, entry, stream);
+  return json(202, {});
+}
+
+const SUCCESSFUL = 'platform.event_streams.successful_deliveries';
+const FAILED = 'platform.event_streams.failed_deliveries';
+const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
+
+/**
+ * GET /event-streams/{id}/stats. As recorded: without a query, 14 days to the next full hour in daily
+ * buckets (15 of them, at 00:00Z); a window of a day or less, hourly buckets from its start's hour to
+ * its end's hour. Counts are the stream's attempts in each bucket: successful and failed.
+ */
+export function streamStats(ctx: ApiContext): Reply {
+  const stream = findStream(ctx);
+  const now = ctx.tenant.now();
+  const given = { from: anyTime('date_from', ctx.query.get('date_from')), to: anyTime('date_to', ctx.query.get('date_to')) };
+  const to = given.to ?? (given.from === undefined ? floorTo(now, HOUR) + HOUR : now);
+  const from = given.from ?? floorTo(now, HOUR) - 14 * DAY;
+  if (from > to) throw queryError('date_from', 'must not be after date_to');
+  const scale = to - from <= DAY ? HOUR : DAY;
+  const window = { from: floorTo(from, HOUR), to: floorTo(to, HOUR) };
+  const buckets: number[] = [];
+  for (let at = floorTo(window.from, scale); at <= window.to; at += scale) buckets.push(at);
+  const successful = buckets.map(() => 0);
+  const failed = buckets.map(() => 0);
+  for (const entry of deliveriesOf(ctx, stream.record.id)) {
+    for (const attempt of entry.record.attempts) {
+      const at = Date.parse(attempt.timestamp);
+      const index = buckets.findIndex((start) => at >= start && at < start + scale);
+      if (index < 0) continue;
+      if (attempt.status === 'success') successful[index]!++;
+      else if (attempt.status === 'failed') failed[index]!++;
+    }
+  }
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const metric = (name: string, data: number[]) => ({ name, window_total: data.reduce((sum, n) => sum + n, 0), type: 'sum', data });
+  return json(200, {
+    id: stream.record.id,
+    name: stream.record.name,
+    window: { date_from: iso(window.from), date_to: iso(window.to), bucket_interval: { scale_factor: scale / 1000 } },
+    buckets: buckets.map(iso),
+    metrics: [metric(SUCCESSFUL, successful), metric(FAILED, failed)],
+  });
+}

@@ -1,0 +1,37 @@
+// The statistics window with the sandbox's clock set (SandboxOptions.now): the recorded rules,
+// without depending on the hour the test runs at.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+
+const NOW = Date.parse('2025-07-29T04:31:28.381Z'); // the time of a recorded call
+const sb = useSandbox({ now: () => NOW });
+let token = '';
+beforeAll(async () => {
+  token = await getToken(sb());
+});
+const stats = (query = '') => call(sb(), 'GET', `/api/v2/event-streams/est_demoInboxBearer0000000/stats${query}`, { token });
+
+describe('stats windows, as recorded', () => {
+  it('no query: 14 days to the next full hour, 15 daily buckets at 00:00Z', async () => {
+    const res = await stats();
+    expect(res.body.window).toEqual({ date_from: '2025-07-15T04:00:00.000Z', date_to: '2025-07-29T05:00:00.000Z', bucket_interval: { scale_factor: 86400 } });
+    expect(res.body.buckets).toHaveLength(15);
+    expect(res.body.buckets[0]).toBe('2025-07-15T00:00:00.000Z');
+    expect(res.body.buckets.at(-1)).toBe('2025-07-29T00:00:00.000Z');
+  });
+
+  it('a 20-minute window: one hourly bucket (offsets allowed)', async () => {
+    const res = await stats('?date_from=2025-07-29T09:51:54%2B05:30&date_to=2025-07-29T10:11:54%2B05:30');
+    expect(res.body.window).toEqual({ date_from: '2025-07-29T04:00:00.000Z', date_to: '2025-07-29T04:00:00.000Z', bucket_interval: { scale_factor: 3600 } });
+    expect(res.body.buckets).toEqual(['2025-07-29T04:00:00.000Z']);
+  });
+
+  it('a window across two hours: two hourly buckets', async () => {
+    const res = await stats('?date_from=2025-08-01T11:23:42%2B05:30&date_to=2025-08-01T11:43:42%2B05:30');
+    expect(res.body.buckets).toEqual(['2025-08-01T05:00:00.000Z', '2025-08-01T06:00:00.000Z']);
+  });
+
+  it('a bad time: 400', async () => {
+    expect((await stats('?date_from=yesterday')).status).toBe(400);
+  });
+});
