@@ -126,7 +126,11 @@ export function synchronize(ctx: ApiContext): Reply {
   connection.synchronizing = id;
   connection.lastSyncRequestedAt = now;
   inBackground(tenant, async () => {
-    if (tenant.timing.syncDurationMs > 0) await new Promise((resolve) => setTimeout(resolve, tenant.timing.syncDurationMs));
+    // At least a turn of the event loop, so that a request right after this one finds it running.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, tenant.timing.syncDurationMs);
+      tenant.closing.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
     delete connection.synchronizing;
     if (!connection.provisioning) return; // deleted meanwhile
     connection.provisioning.last_synchronization_at = isoAt(tenant);
