@@ -2,10 +2,10 @@
 // command reference must cover every command the program has.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EXIT_CODE_TABLE } from '../src/cli/exit-codes.js';
+import { EXIT_CODE_TABLE } from '../src/core/exit-codes.js';
 import { buildProgram } from '../src/cli/program.js';
-import { createDeps } from '../src/cli/deps.js';
-import { createIO } from '../src/io/terminal.js';
+import { createDeps } from '../src/cli/factory.js';
+import { createIO } from '../src/io/io.js';
 import type { Command } from 'commander';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -3,11 +3,11 @@
 import { CommanderError, type Command } from 'commander';
 import { describe, expect, it, vi } from 'vitest';
 import { streamsListCommand } from '../../src/commands/streams/list.js';
-import { loginCommand } from '../../src/commands/login.js';
-import { logoutCommand } from '../../src/commands/logout.js';
+import { loginCommand } from '../../src/commands/auth/login.js';
+import { logoutCommand } from '../../src/commands/auth/logout.js';
 import { authStatusCommand } from '../../src/commands/auth/status.js';
-import { UsageError } from '../../src/cli/errors.js';
-import { captureIO, testDeps } from './helpers.js';
+import { UsageError } from '../../src/core/errors.js';
+import { captureIO, testDeps } from '../helpers/deps.js';
 
 const deps = testDeps(captureIO());
 

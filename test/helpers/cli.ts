@@ -1,10 +1,13 @@
-// Runs the built CLI (bin/idm.js, after `npm run build`) as a real process with a hermetic config
-// directory, and captures what it printed and how it exited.
+// Runs idm with a hermetic config directory and captures what it printed and how it exited: in
+// process through main() (runInProcess: most tests), or the built bin/idm.js as a real process
+// (runIdm: what only a process shows, such as signals, a closed pipe, start-up).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { main } from '../../src/main.js';
 import { recordConfigDirSecrets, recordRun, recordSecrets } from './sweep.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/idm.js', import.meta.url));
@@ -47,6 +50,41 @@ export function cliEnv(configDir: string, extra: Record<string, string | undefin
   return env;
 }
 
+class Capture extends Writable {
+  text = '';
+  constructor(
+    readonly isTTY: boolean,
+    readonly columns: number | undefined,
+  ) {
+    super();
+  }
+  override _write(chunk: Buffer | string, _encoding: string, done: () => void): void {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+export interface InProcessOptions extends RunOptions {
+  /** stdout, stderr (and stdin) are terminals; prompts still need a real one (tmux). */
+  tty?: boolean;
+  /** Terminal width (with tty). */
+  columns?: number;
+}
+
+/**
+ * idm in this process: main() with captured streams and the same hermetic environment as runIdm.
+ * No process signals are handled (the run cannot be interrupted) and nothing touches process.env.
+ */
+export async function runInProcess(args: readonly string[], options: InProcessOptions & { configDir: string }): Promise<RunResult> {
+  const stdout = new Capture(Boolean(options.tty), options.columns);
+  const stderr = new Capture(Boolean(options.tty), options.columns);
+  const stdin = Object.assign(new PassThrough(), { isTTY: Boolean(options.tty) });
+  stdin.end(options.input ?? '');
+  const code = await main(['node', 'idm', ...args], { stdin, stdout, stderr }, cliEnv(options.configDir, options.env));
+  sweep(args, options, stdout.text, stderr.text);
+  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+}
+
 export function runIdm(args: readonly string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
@@ -58,7 +96,8 @@ export function runIdm(args: readonly string[], options: RunOptions & { configDi
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+    // Generous: a killed run is a failure of the test, never a measure of speed.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput, type Column } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
-import { captureIO } from '../cli/helpers.js';
+import { captureIO } from '../helpers/deps.js';
 
 interface Row {
   id: string;

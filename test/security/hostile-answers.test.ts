@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from './harness.js';
+import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 let answer: (request: Seen) => Answer | undefined = () => undefined;
 let server: Awaited<ReturnType<typeof hostileServer>>;

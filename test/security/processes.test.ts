@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, utimesSync, wri
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, isLock } from '../../src/config/files.js';
-import { BIN, hostileServer, idm, isRoot, spawnIdm, tempDir, tokenBody, type Answer, type Seen } from './harness.js';
+import { BIN, hostileServer, idm, isRoot, spawnIdm, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 let answer: (request: Seen) => Answer | 'stall' | undefined = () => undefined;
 let server: Awaited<ReturnType<typeof hostileServer>>;

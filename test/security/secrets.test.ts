@@ -2,9 +2,9 @@
 // secret idm sends (raw, form-encoded, Basic) and every token is masked before anything is traced.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeTestCa } from '../reliability/tls-ca.js';
+import { makeTestCa } from '../helpers/tls-ca.js';
 import { recordSecrets } from '../helpers/sweep.js';
-import { hostileServer, idm, tempDir, tokenBody, type Answer, type Seen } from './harness.js';
+import { hostileServer, idm, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PEM = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileServer, idm, isRoot, tempDir } from './harness.js';
+import { hostileServer, idm, isRoot, tempDir } from '../helpers/hostile-server.js';
 
 let server: Awaited<ReturnType<typeof hostileServer>>;
 beforeAll(async () => {

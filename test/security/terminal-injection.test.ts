@@ -3,7 +3,7 @@
 // line, the wizard's mapping, --debug traces); --json stays the same JSON value, with those
 // characters escaped. TSV keeps one record per line for every line splitter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters } from './harness.js';
+import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters } from '../helpers/hostile-server.js';
 
 // Everything a hostile name can carry: OSC (retitle), CSI (clear, erase), CR, BS, NUL, NEL, C1 CSI,
 // DEL, bidi overrides and isolates, zero-width space, line and paragraph separators, the separators

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { recordSandboxSecrets } from '../helpers/sandbox.js';
 import { recordSecrets } from '../helpers/sweep.js';
-import { makeTestCa, type TestCa } from '../reliability/tls-ca.js';
-import { idm, tempDir } from './harness.js';
+import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
+import { idm, tempDir } from '../helpers/hostile-server.js';
 
 let ca: TestCa;
 let other: TestCa;

@@ -1,0 +1,191 @@
+// Bad answers from the server, through the built binary: the sandbox's faults answer in place of the
+// service (HTML pages, truncated or empty bodies, wrong types, 65 MB, redirects), and a raw TCP server
+// speaks broken HTTP. Each gives a clear error and exit 1, or a tolerant display; never a crash
+// (an "Unexpected error" or a stack trace) and never a hang.
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultSpec } from '../../src/sandbox/index.js';
+import { runInProcess, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+const STREAM = 'est_demoInboxBearer0000000';
+const CONNECTION = 'con_googleAppsDemo01';
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+/** No crash: neither the catch-all message nor a stack trace, and the process exited by itself. */
+function noCrash(result: RunResult): void {
+  expect(result.signal).toBeNull();
+  expect(result.stderr).not.toContain('Unexpected error');
+  expect(result.stderr).not.toMatch(/\n\s+at /);
+}
+
+const json = (status: number, body: unknown, extra: Partial<FaultSpec> = {}): FaultSpec => ({
+  kind: 'status',
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  ...extra,
+});
+
+const LIST = ['streams', 'list'];
+const TEST = ['streams', 'test', STREAM, '--event-type', 'user.created'];
+const CREATE = ['provisioning', 'create', CONNECTION];
+const paths = { list: '/api/v2/event-streams', test: `/api/v2/event-streams/${STREAM}/test`, create: `/api/v2/connections/${CONNECTION}/directory-provisioning` };
+
+describe('answers idm cannot use: exit 1 with what was wrong', () => {
+  const host = () => new URL(h.sandbox.url).host;
+  it.each([
+    ['an HTML 502 page (three times: a GET is retried)', LIST, paths.list, { kind: 'status', status: 502, body: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>', count: 3 }, /answered 502 Bad Gateway with a body that is not JSON/],
+    ['truncated JSON', LIST, paths.list, json(200, '{"eventStreams": [{"id": "est_'), /answered 200 with truncated or invalid JSON/],
+    ['a 200 with an empty body', LIST, paths.list, json(200, ''), /answered 200 with an empty body/],
+    ['eventStreams that is not a list', LIST, paths.list, json(200, { eventStreams: { id: 'est_1' } }), /answered 200 with no eventStreams list/],
+    ['an array instead of the page', LIST, paths.list, json(200, [{ id: 'est_1' }]), /answered 200 with an array instead of a page of eventStreams/],
+    ['JSON null', LIST, paths.list, json(200, 'null'), /answered 200 with null instead of a page of eventStreams/],
+    ['a test answered with an array', TEST, paths.test, json(202, [1, 2]), /answered 202 with an array instead of a delivery record/],
+    ['a test answered 202 with no body', TEST, paths.test, json(202, ''), /answered 202 with an empty body instead of a delivery record/],
+    ['a 201 with no body for provisioning', CREATE, paths.create, json(201, ''), /answered 201 with an empty body instead of a provisioning configuration/],
+    ['a 301 redirect', LIST, paths.list, { kind: 'status', status: 301, headers: { location: 'https://elsewhere.example.com/api/v2/event-streams' } }, /answered 301, a redirect to https:\/\/elsewhere\.example\.com\/api\/v2\/event-streams\.\nidm does not follow redirects/],
+    ['a 307 redirect of a POST', TEST, paths.test, { kind: 'status', status: 307, headers: { location: '/elsewhere' } }, /answered 307, a redirect to \/elsewhere\./],
+  ] as Array<[string, string[], string, FaultSpec, RegExp]>)('%s', async (_name, args, path, fault, message) => {
+    h.sandbox.addFault({ path, ...fault });
+    const result = await h.idm(args);
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/(^|\n)Error: /);
+    expect(result.stderr).toMatch(message);
+    if (message.source.includes('answered 2') || message.source.includes('answered 3')) expect(result.stderr).toContain(host());
+  });
+
+  it('an answer larger than 8 MB is refused, not buffered, and not asked for again', async () => {
+    h.sandbox.addFault({ path: paths.list, kind: 'status', status: 200, body: 'x'.repeat(9 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const result = await h.idm(LIST);
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not list event streams: ${host()} answered 200 with an answer larger than 8 MB.`);
+    expect(h.calls('GET')).toHaveLength(1);
+  });
+
+  it.each([
+    ['access_token is not a string', { access_token: 5, expires_in: 60 }, /answered 200 with no access_token/],
+    ['an array', [1], /answered 200 with no access_token/],
+    ['an HTML page', '<html>login</html>', /answered 200 with a body that is not JSON/],
+  ] as Array<[string, unknown, RegExp]>)('the token endpoint answers 200 with %s: exit 1', async (_name, body, message) => {
+    h.sandbox.addFault({ path: '/oauth/token', ...json(200, body) });
+    const result = await cold(LIST);
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it('the token endpoint redirects (a wrong domain behind a login page): exit 1, not followed', async () => {
+    h.sandbox.addFault({ path: '/oauth/token', kind: 'status', status: 302, headers: { location: 'https://login.example.com/' } });
+    const result = await cold(LIST);
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error: Could not get an access token:');
+    expect(result.stderr).toContain('a redirect to https://login.example.com/');
+  });
+});
+
+describe('odd but usable answers: shown as they are', () => {
+  it('entries that are not objects, a stream without destination, odd subscriptions: a row each, exit 0', async () => {
+    const page = { eventStreams: [null, 7, { id: 'est_noDestination000000000', name: 'bare' }, { id: 'est_oddTypes0000000000000', subscriptions: [null, 3, { event_type: { a: 1 } }], destination: { type: 'webhook', configuration: null } }], next: 42 };
+    h.sandbox.addFault({ path: paths.list, ...json(200, page) });
+    const piped = await h.idm(LIST);
+    noCrash(piped);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe('\t\t\t\t\t\n7\t\t\t\t\t\nest_noDestination000000000\tbare\t\t\t\t\nest_oddTypes0000000000000\t\t\twebhook\t,,{"a":1}\t\n');
+    h.sandbox.addFault({ path: paths.list, ...json(200, page) });
+    const table = await h.idm(LIST, { env: { IDM_FORCE_TTY: 'stdout', NO_COLOR: '1' } });
+    noCrash(table);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('est_noDestination000000000');
+    expect(table.stderr).toContain('More streams: idm streams list --from 42 --take 50'); // a numeric cursor, read as one
+    h.sandbox.addFault({ path: paths.list, ...json(200, page) });
+    const asJson = await h.idm([...LIST, '--json']);
+    expect(JSON.parse(asJson.stdout)).toEqual(page); // exactly as received
+  });
+
+  it('a delivery record with wrong types: the fields it has, exit 0 (or 3 when it says failed)', async () => {
+    h.sandbox.addFault({ path: paths.test, ...json(202, { status: 5, attempts: {}, event: [] }) });
+    const odd = await h.idm(TEST);
+    noCrash(odd);
+    expect(odd.code).toBe(0);
+    expect(odd.stdout).toContain('Status\t5\n');
+    h.sandbox.addFault({ path: paths.test, ...json(202, { status: 'failed', attempts: [null, 'x', { status: 1 }], event: { id: null } }) });
+    const failed = await h.idm(TEST);
+    noCrash(failed);
+    expect(failed.code).toBe(3);
+    expect(failed.stdout).toContain('attempt\t1\t\t\n');
+  });
+
+  it('a provisioning configuration with wrong types: exit 0, the mapping rows it can read', async () => {
+    h.sandbox.addFault({ path: paths.create, ...json(201, { connection_id: 7, mapping: [null, 1, { platform: {}, idp: 'x' }] }) });
+    const result = await h.idm(CREATE);
+    noCrash(result);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('Connection\t7\nmapping\t{}\tx\n');
+  });
+});
+
+describe('broken HTTP from a raw TCP server', () => {
+  let server: Server;
+  let behave: (socket: Socket) => void = () => {};
+  const sockets = new Set<Socket>();
+  let url = '';
+  beforeAll(async () => {
+    server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+      socket.once('data', () => behave(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  // Short bounds: each case is tried 3 times (a GET), within a small --max-wait.
+  const run = (args: string[] = ['--timeout', '0.5', '--max-wait', '0.2', ...LIST]) => {
+    const { dir, cleanup } = tempConfigDir();
+    // A ready token: the raw server plays the management API only.
+    return runInProcess(args, { configDir: dir, env: { IDM_DOMAIN: url, IDM_ACCESS_TOKEN: 'raw-server-token-not-a-jwt' } }).finally(cleanup);
+  };
+
+  it.each([
+    ['not HTTP at all', (s: Socket) => s.end('hello, this is not HTTP\r\n\r\n'), /could not reach 127\.0\.0\.1:\d+: /],
+    ['a body shorter than its Content-Length, then closed', (s: Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"eventStreams": ['), /the connection (was reset|closed)/],
+    ['headers, then a body that never ends', (s: Socket) => s.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"eventStreams": ['), /did not answer within 0.5 s/],
+    ['a status line and nothing more', (s: Socket) => s.write('HTTP/1.1 200 OK\r\n'), /did not answer within 0.5 s/],
+  ] as Array<[string, (s: Socket) => void, RegExp]>)('%s: exit 1, never a hang', async (_name, answer, message) => {
+    behave = answer;
+    const result = await run();
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+  });
+});
+
+/** A run with an empty token cache, so that it asks the token endpoint. */
+async function cold(args: string[]): Promise<RunResult> {
+  const { dir, cleanup } = tempConfigDir();
+  const admin = h.sandbox.clients.admin;
+  try {
+    return await runInProcess(args, { configDir: dir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret } });
+  } finally {
+    cleanup();
+  }
+}

@@ -1,0 +1,138 @@
+// HTTPS tenants: the sandbox served with a certificate from a throwaway CA. Verification is always on:
+// without the CA idm refuses (exit 1, the certificate named); --ca-file, IDM_CA_FILE and
+// NODE_EXTRA_CA_CERTS make it trust the CA. A sandbox that requires client certificates (mutual TLS)
+// lets idm in only with --client-cert and --client-key.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { runIdm, tempConfigDir } from '../helpers/cli.js';
+import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
+import { recordSecrets } from '../helpers/sandbox.js';
+
+let ca: TestCa;
+let other: TestCa;
+let tenant: Sandbox;
+let mutual: Sandbox;
+const config = tempConfigDir();
+
+beforeAll(async () => {
+  [ca, other] = await Promise.all([makeTestCa(), makeTestCa('another CA')]);
+  recordSecrets([ca.server.key, ca.client.key, other.server.key, other.client.key]);
+  [tenant, mutual] = await Promise.all([
+    startSandbox({ tls: ca.server }),
+    startSandbox({ tls: { ...ca.server, ca: ca.caPem, requestCert: true } }),
+  ]);
+  recordSecrets([tenant, mutual].flatMap((sb) => [sb.clients.admin.clientSecret, sb.clients.admin.privateKeyPem]));
+});
+afterAll(async () => {
+  await Promise.all([tenant?.close(), mutual?.close()]);
+  ca?.cleanup();
+  other?.cleanup();
+  config.cleanup();
+});
+
+function idm(sb: Sandbox, args: string[], env: Record<string, string> = {}) {
+  const admin = sb.clients.admin;
+  return runIdm([...args, 'streams', 'list', '--take', '1'], {
+    configDir: config.dir,
+    env: { IDM_DOMAIN: sb.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret, ...env },
+  });
+}
+
+describe('a tenant with a certificate from a private CA', () => {
+  it('without the CA: exit 1, the certificate named as the cause and --ca-file as the fix; nothing reached the API', async () => {
+    const result = await idm(tenant, []);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const host = new URL(tenant.url).host;
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of ${host} could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE).\n` +
+        'If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); verification is never turned off.\n',
+    );
+    expect(tenant.requests).toEqual([]);
+  });
+
+  it('a CA that did not sign it does not help', async () => {
+    const result = await idm(tenant, ['--ca-file', other.caFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('could not be verified');
+  });
+
+  it('works with --ca-file, IDM_CA_FILE, or NODE_EXTRA_CA_CERTS', async () => {
+    for (const [args, env] of [
+      [['--ca-file', ca.caFile], {}],
+      [[], { IDM_CA_FILE: ca.caFile }],
+      [[], { NODE_EXTRA_CA_CERTS: ca.caFile }],
+    ] as const) {
+      const result = await idm(tenant, [...args], { ...env });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    }
+  });
+
+  it('login over HTTPS with --ca-file stores the profile; later runs need the CA again (IDM_CA_FILE)', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const secret = join(dir, 'secret.txt');
+      writeFileSync(secret, tenant.clients.reader.clientSecret, { mode: 0o600 });
+      const login = await runIdm(['login', '--ca-file', ca.caFile, '--domain', tenant.url, '--client-id', tenant.clients.reader.clientId, '--client-secret-file', secret], { configDir: dir });
+      expect(login.code).toBe(0);
+      const list = await runIdm(['streams', 'list', '--take', '1', '--json'], { configDir: dir, env: { IDM_CA_FILE: ca.caFile } });
+      expect(list.code).toBe(0);
+      expect(JSON.parse(list.stdout).eventStreams).toHaveLength(1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('a --ca-file that is missing or not a certificate is a usage error naming the flag (exit 2), nothing sent', async () => {
+    const before = tenant.requests.length;
+    const missing = await idm(tenant, ['--ca-file', join(ca.dir, 'nope.pem')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^Error: --ca-file \(IDM_CA_FILE\): cannot read .*nope\.pem: no such file\./);
+    const notPem = await idm(tenant, ['--ca-file', ca.client.keyFile]);
+    expect(notPem.code).toBe(2);
+    expect(notPem.stderr).toContain('does not hold a PEM certificate');
+    expect(notPem.stderr).not.toContain('PRIVATE KEY');
+    expect(tenant.requests.length).toBe(before);
+  });
+});
+
+describe('mutual TLS', () => {
+  it('without a client certificate the handshake is refused: exit 1, and the fix is named', async () => {
+    const result = await idm(mutual, ['--ca-file', ca.caFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/refused the TLS connection: it wants a client certificate it trusts \(mutual TLS\)/);
+    expect(result.stderr).toContain('--client-cert PATH and --client-key PATH');
+    expect(mutual.requests).toEqual([]);
+  });
+
+  it('with --client-cert and --client-key (or IDM_CLIENT_CERT and IDM_CLIENT_KEY) it works', async () => {
+    const flags = await idm(mutual, ['--ca-file', ca.caFile, '--client-cert', ca.client.certFile, '--client-key', ca.client.keyFile]);
+    expect(flags.stderr).toBe('');
+    expect(flags.code).toBe(0);
+    const env = await idm(mutual, [], { IDM_CA_FILE: ca.caFile, IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: ca.client.keyFile });
+    expect(env.code).toBe(0);
+    expect(env.stdout).toMatch(/^est_/);
+  });
+
+  it('a certificate from another CA is refused', async () => {
+    const result = await idm(mutual, ['--ca-file', ca.caFile, '--client-cert', other.client.certFile, '--client-key', other.client.keyFile]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    // TLS 1.3 checks the client's certificate after the client considers the handshake done: idm sees
+    // either the server's alert or the connection reset that follows it.
+    expect(result.stderr).toMatch(/refused the TLS connection|the connection was reset/);
+  });
+
+  it('one of --client-cert / --client-key without the other is a usage error (exit 2)', async () => {
+    const result = await idm(mutual, ['--ca-file', ca.caFile, '--client-cert', ca.client.certFile]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Error: --client-cert needs --client-key too.');
+    const key = await idm(mutual, ['--client-key', ca.client.keyFile]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('Error: --client-key needs --client-cert too.');
+  });
+});

@@ -1,0 +1,319 @@
+// login / logout / auth status run functions against the sandbox: every client authentication
+// method by flags, secrets from a file and from stdin, prompts (with a scripted Prompter) for what
+// flags leave out, what is stored where and with which modes, and what status shows.
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loginRun, type LoginOptions } from '../../../src/commands/auth/login.js';
+import { logoutRun } from '../../../src/commands/auth/logout.js';
+import { authStatusRun } from '../../../src/commands/auth/status.js';
+import { listRun } from '../../../src/commands/streams/list.js';
+import type { Prompter } from '../../../src/io/prompter.js';
+import { tempConfigDir } from '../../helpers/cli.js';
+import { useSandbox } from '../../helpers/sandbox.js';
+import { runCommand, type RunSetup } from '../../helpers/deps.js';
+
+const sandbox = useSandbox();
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => ({ dir, cleanup } = tempConfigDir()));
+afterEach(() => cleanup());
+
+const run = (fn: Parameters<typeof runCommand>[0], setup: RunSetup = {}) => runCommand(fn, { ...setup, env: { IDM_CONFIG_DIR: dir, ...setup.env } });
+
+const login = (opts: LoginOptions, setup: RunSetup = {}) => run((deps) => loginRun(opts, deps), setup);
+const status = (setup: RunSetup = {}) => run((deps) => authStatusRun({}, deps), setup);
+
+function secretFile(content: string): string {
+  const file = join(dir, '..', `${dir.split('/').pop()}-secret.txt`);
+  writeFileSync(file, content);
+  return file;
+}
+
+const tokenBodies = (since: number) => sandbox().requests.slice(since).filter((r) => r.path === '/oauth/token');
+
+describe('idm login by flags', () => {
+  it('post: reads the secret from a file, proves it with a token request, stores profile and secret apart (0600, dir 0700)', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const before = sandbox().requests.length;
+    const { stderr, stdout, error } = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(`${clientSecret}\n`) });
+    expect(error).toBeUndefined();
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`Logged in to ${new URL(sandbox().url).host} as client ${clientId} (profile "default", the default; post)`);
+    expect(stderr).toMatch(/Token scopes: read:event_streams .*create:directory_provisionings/);
+    const [token] = tokenBodies(before);
+    expect(new URLSearchParams(token!.body).get('client_secret')).toBe(clientSecret);
+
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config).toEqual({ profiles: { default: { domain: sandbox().url, clientId, authMethod: 'post' } }, defaultProfile: 'default' });
+    expect(JSON.stringify(config)).not.toContain(clientSecret);
+    const credentials = join(dir, 'credentials', 'default.json');
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ clientSecret });
+    expect(statSync(credentials).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    for (const file of readdirSync(join(dir, 'tokens'))) expect(statSync(join(dir, 'tokens', file)).mode & 0o777).toBe(0o600);
+
+    // The next command uses the token login cached: no token request.
+    const issued = sandbox().tokensIssued();
+    const list = await run((deps) => listRun({ all: false, take: 1 }, deps));
+    expect(list.error).toBeUndefined();
+    expect(sandbox().tokensIssued()).toBe(issued);
+  });
+
+  it('basic: the secret from stdin (-) goes in an HTTP Basic header, not the body', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    const before = sandbox().requests.length;
+    const { error, stderr } = await login({ domain: sandbox().url, clientId, clientSecretFile: '-', authMethod: 'basic' }, { stdin: `${clientSecret}\n`, profile: 'ci' });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain('profile "ci", the default; basic');
+    expect(stderr).toContain('Token scopes: read:event_streams\n');
+    const [token] = tokenBodies(before);
+    expect(token!.headers.authorization).toBe(`Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`);
+    expect(token!.body).not.toContain(clientSecret);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.ci.authMethod).toBe('basic');
+  });
+
+  it('private_key_jwt: signs a fresh assertion per token request and stores the key, not a secret', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    const keyFile = secretFile(privateKeyPem);
+    const before = sandbox().requests.length;
+    const { error, stderr } = await login({ domain: sandbox().url, clientId, privateKeyFile: keyFile }, { profile: 'jwt' });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain('private_key_jwt');
+    const form = new URLSearchParams(tokenBodies(before)[0]!.body);
+    expect(form.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+    const [header, payload] = form.get('client_assertion')!.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    expect(header).toEqual({ alg: 'RS256', typ: 'JWT' });
+    expect(payload).toMatchObject({ iss: clientId, sub: clientId, aud: `${sandbox().url}/` });
+    expect(payload.exp - payload.iat).toBeLessThanOrEqual(300);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.jwt).toEqual({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt', signingAlg: 'RS256' });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'jwt.json'), 'utf8'))).toEqual({ privateKeyPem });
+
+    // Cold cache (logout), two runs of the command: a new assertion each time a token is needed.
+    await run((deps) => logoutRun({}, deps), { profile: 'jwt' });
+    const mark = sandbox().requests.length;
+    for (const signingAlg of ['PS256', 'RS384'] as const) {
+      const again = await login({ domain: sandbox().url, clientId, privateKeyFile: keyFile, signingAlg }, { profile: 'jwt' });
+      expect(again.error).toBeUndefined();
+    }
+    const assertions = tokenBodies(mark).map((r) => new URLSearchParams(r.body).get('client_assertion'));
+    expect(assertions).toHaveLength(2);
+    expect(assertions[0]).not.toBe(assertions[1]);
+    expect(JSON.parse(Buffer.from(assertions[0]!.split('.')[0]!, 'base64url').toString()).alg).toBe('PS256');
+  });
+
+  it('wrong credentials: exit 4 with the token endpoint words, and nothing is saved', async () => {
+    const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('wrong-secret') });
+    expect(error?.exitCode).toBe(4);
+    expect(error?.message).toBe('Could not get an access token: Client authentication failed (401 invalid_client).');
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    expect(existsSync(join(dir, 'credentials', 'default.json'))).toBe(false);
+  });
+
+  it('without a terminal, names every missing flag (exit 2) and sends nothing', async () => {
+    const before = sandbox().requests.length;
+    const { error } = await login({});
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('Missing --domain, --client-id, --client-secret-file (or --private-key-file).');
+    expect(sandbox().requests.length).toBe(before);
+  });
+
+  it('a known profile needs only the new secret (rotation); the old cached token is replaced', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'rot' });
+    const issued = sandbox().tokensIssued();
+    const { error } = await login({ clientSecretFile: secretFile(clientSecret) }, { profile: 'rot' });
+    expect(error).toBeUndefined();
+    expect(sandbox().tokensIssued()).toBe(issued + 1); // login always proves the secret, cache or not
+  });
+
+  it('takes IDM_DOMAIN, IDM_CLIENT_ID and IDM_CLIENT_SECRET when flags are absent', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const { error } = await login({}, { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
+    expect(error).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret });
+  });
+
+  it('--json prints the result as one object on stdout', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    const { stdout, stderr } = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { json: true });
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout)).toMatchObject({ profile: 'default', default: true, domain: sandbox().url, clientId, authMethod: 'post', scopes: ['read:event_streams'] });
+    expect(stdout).not.toContain(clientSecret);
+  });
+});
+
+describe('idm login without --profile: the default profile is replaced only on purpose', () => {
+  const config = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+  it('same domain and client: a new secret for the default profile, whatever its name', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod' })).error).toBeUndefined();
+    const { error, stderr } = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain('(profile "prod", the default; post)');
+    expect(Object.keys(config().profiles)).toEqual(['prod']);
+  });
+
+  it('another client, no terminal: a usage error naming both ways out; nothing sent, nothing changed', async () => {
+    const { reader, admin } = sandbox().clients;
+    await login({ domain: sandbox().url, clientId: reader.clientId, clientSecretFile: secretFile(reader.clientSecret) });
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const sent = sandbox().requests.length;
+    const { error } = await login({ domain: sandbox().url, clientId: admin.clientId, clientSecretFile: secretFile(admin.clientSecret) });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe(`The default profile "default" is client ${reader.clientId} at ${new URL(sandbox().url).host}; this login is for client ${admin.clientId} at ${new URL(sandbox().url).host}.`);
+    expect(error?.hint).toBe('Pass --profile NAME to add a profile for it, or --profile default to replace "default".');
+    expect(sandbox().requests.length).toBe(sent);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: reader.clientSecret });
+  });
+
+  it('another client at a terminal: asks (default no); no keeps the profile, yes replaces it', async () => {
+    const { reader, admin } = sandbox().clients;
+    await login({ domain: sandbox().url, clientId: reader.clientId, clientSecretFile: secretFile(reader.clientSecret) });
+    const flags = { domain: sandbox().url, clientId: admin.clientId, clientSecretFile: secretFile(admin.clientSecret) };
+    const no = scripted({ 'Replace the default profile': 'no' });
+    const declined = await login(flags, { tty: true, prompter: no });
+    expect(no.asked).toEqual([`Replace the default profile "default" (client ${reader.clientId} at ${new URL(sandbox().url).host}) with client ${admin.clientId} at ${new URL(sandbox().url).host}?`]);
+    expect(declined.error?.exitCode).toBe(130); // cancelled at a confirmation, as in the provisioning wizard
+    expect(declined.error?.hint).toBe(`To add a profile instead: idm login --profile NAME --domain ${sandbox().url} --client-id ${admin.clientId}`);
+    expect(config().profiles.default.clientId).toBe(reader.clientId);
+
+    const replaced = await login(flags, { tty: true, prompter: scripted({ 'Replace the default profile': 'yes' }) });
+    expect(replaced.error).toBeUndefined();
+    expect(config().profiles.default.clientId).toBe(admin.clientId);
+  });
+});
+
+describe('idm login: secrets from stdin, and what a failure says', () => {
+  it('--private-key-file - is refused when stdin is a terminal, like --client-secret-file -', async () => {
+    const sent = sandbox().requests.length;
+    for (const flags of [{ privateKeyFile: '-' }, { clientSecretFile: '-' }]) {
+      const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, ...flags }, { tty: true, prompter: scripted({}) });
+      expect(error?.exitCode).toBe(2);
+      expect(error?.message).toBe(`${Object.keys(flags)[0] === 'privateKeyFile' ? '--private-key-file' : '--client-secret-file'} - reads stdin, which is a terminal here.`);
+    }
+    expect(sandbox().requests.length).toBe(sent);
+  });
+
+  it('refused credentials: the hint names the exact command to run again, with the profile and without the secret', async () => {
+    const file = secretFile('wrong-secret');
+    const { clientId } = sandbox().clients.admin;
+    const { error } = await login({ domain: sandbox().url, clientId, clientSecretFile: file, authMethod: 'basic' }, { profile: 'sb2' });
+    expect(error?.exitCode).toBe(4);
+    expect(error?.hint).toBe(`Check the client id and its secret or private key, then run: idm login --profile sb2 --domain ${sandbox().url} --client-id ${clientId} --auth-method basic --client-secret-file ${file}`);
+  });
+
+  it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
+    const sent = sandbox().requests.length;
+    const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('--client-secret-file: the client secret is too short (3 characters).');
+    expect(sandbox().requests.length).toBe(sent);
+  });
+});
+
+/** A Prompter that answers from a script and records what it was asked. */
+function scripted(answers: Record<string, string>): Prompter & { asked: string[] } {
+  const asked: string[] = [];
+  const answer = (message: string) => {
+    asked.push(message);
+    const key = Object.keys(answers).find((k) => message.startsWith(k));
+    if (key === undefined) throw new Error(`unexpected prompt: ${message}`);
+    return answers[key]!;
+  };
+  return {
+    asked,
+    input: async (message, options) => {
+      const value = answer(message);
+      const verdict = options?.validate?.(value);
+      if (verdict !== undefined && verdict !== true) throw new Error(`validation failed: ${verdict}`);
+      return value;
+    },
+    password: async (message) => answer(message),
+    select: async <T,>(message: string) => answer(message) as T,
+    confirm: async (message) => answer(message) === 'yes',
+  };
+}
+
+describe('idm login at a terminal', () => {
+  it('asks for domain, client id, method and the secret (masked), then logs in', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const prompter = scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId, 'How does the client': 'basic', 'Client secret': clientSecret });
+    const { error, stderr } = await login({}, { tty: true, prompter });
+    expect(error).toBeUndefined();
+    expect(prompter.asked).toEqual(['Tenant domain (host or https:// URL)', 'Client ID', 'How does the client authenticate?', 'Client secret']);
+    expect(stderr).toContain('Checking the credentials with');
+    expect(stderr).toContain('(profile "default", the default; basic)');
+  });
+
+  it('asks only for what flags did not give; a key path for private_key_jwt', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    const prompter = scripted({ 'Private key file': secretFile(privateKeyPem) });
+    const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
+    expect(error).toBeUndefined();
+    expect(prompter.asked).toEqual(['Private key file (PEM)']);
+  });
+});
+
+describe('idm logout and idm auth status', () => {
+  it('status shows profile, domain, method, expiry and scopes but never a secret or token; logout removes both', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    const tokenFile = join(dir, 'tokens', readdirSync(join(dir, 'tokens'))[0]!);
+    const token = JSON.parse(readFileSync(tokenFile, 'utf8')).accessToken as string;
+
+    const shown = await status();
+    expect(shown.stdout).toContain(`Domain\t${sandbox().url}\n`);
+    expect(shown.stdout).toContain(`Client ID\t${clientId}\n`);
+    expect(shown.stdout).toContain('Method\tpost\n');
+    expect(shown.stdout).toMatch(/Token\tcached, valid until \d{4}-.*\(in 2[34] h \d+ min\)\n/);
+    expect(shown.stdout).toContain('Scopes\tread:event_streams\n');
+    const json = await status({ json: true });
+    expect(JSON.parse(json.stdout)).toMatchObject({ profile: 'default', source: 'profile', authMethod: 'post', token: { state: 'valid', scopes: ['read:event_streams'] } });
+    for (const text of [shown.stdout, shown.stderr, json.stdout]) {
+      expect(text).not.toContain(clientSecret);
+      expect(text).not.toContain(token);
+    }
+
+    const out = await run((deps) => logoutRun({}, deps));
+    expect(out.stderr).toBe('Logged out of profile "default": removed its secret and cached token.\n');
+    expect(existsSync(tokenFile)).toBe(false);
+    expect(existsSync(join(dir, 'credentials', 'default.json'))).toBe(false);
+    const after = await status();
+    expect(after.error?.exitCode).toBe(4);
+    expect(after.error?.message).toBe('Profile "default" has no stored secret (logged out?).');
+  });
+
+  it('warns when the secret file or the directory is open to other users', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    chmodSync(join(dir, 'credentials', 'default.json'), 0o644);
+    chmodSync(dir, 0o755);
+    const { stderr, error } = await run((deps) => listRun({ all: false, take: 1 }, deps));
+    expect(error).toBeUndefined();
+    expect(stderr).toBe(
+      `Warning: ${dir} is open to other users (mode 755).\nRun: chmod 700 ${dir}\n` +
+        `Warning: ${join(dir, 'credentials', 'default.json')} is readable by other users (mode 644).\nRun: chmod 600 ${join(dir, 'credentials', 'default.json')}\n`,
+    );
+    // auth status says the same (it reads the same files).
+    expect((await status()).stderr).toBe(stderr);
+  });
+
+  it('status with nothing configured: exit 4 and how to log in', async () => {
+    const { error } = await status();
+    expect(error?.exitCode).toBe(4);
+    expect(error?.hint).toContain("Run 'idm login'");
+  });
+
+  it('environment variables override the profile field by field (flags > environment > profile)', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    const admin = sandbox().clients.admin;
+    const json = await status({ json: true, env: { IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret } });
+    expect(JSON.parse(json.stdout)).toMatchObject({ source: 'environment', clientId: admin.clientId, domain: sandbox().url });
+    const missing = await status({ profile: 'nope' });
+    expect(missing.error?.message).toBe('There is no profile named "nope".');
+  });
+});

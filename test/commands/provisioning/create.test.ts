@@ -1,0 +1,214 @@
+// idm provisioning create from flags, against the sandbox through the built binary: the body the
+// sandbox received, the output with and without a terminal, --json, local validation that sends
+// nothing, and the service's 400, 403, 404 and 409. The wizard's prompts are driven in a real terminal
+// in terminal.test.ts; its summary is in wizard-summary.test.ts.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectionsSeed, gappsId, startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+let h: Harness;
+let next = 0;
+/** A google-apps connection no test has configured yet. */
+const fresh = () => gappsId(++next);
+const files = mkdtempSync(join(tmpdir(), 'idm-mapping-'));
+
+beforeAll(async () => {
+  h = await startHarness({ seed: connectionsSeed(20) });
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(files, { recursive: true, force: true });
+});
+beforeEach(() => h.mark());
+
+const posts = () => h.calls('POST');
+
+describe('idm provisioning create: from flags', () => {
+  it('sends exactly what the flags say and prints the configuration (piped: label<TAB>value lines)', async () => {
+    const id = fresh();
+    const result = await h.idm([
+      'provisioning', 'create', id,
+      '--mapping', 'external_id=id', '--mapping', 'email=primaryEmail',
+      '--sync-automatically', '--sync-groups', 'selected',
+    ]);
+    expect(result.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.path).toBe(`/api/v2/connections/${id}/directory-provisioning`);
+    expect(posts()[0]!.json).toEqual({
+      mapping: [
+        { platform: 'external_id', idp: 'id' },
+        { platform: 'email', idp: 'primaryEmail' },
+      ],
+      synchronize_automatically: true,
+      synchronize_groups: 'selected',
+    });
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `Connection\t${id}`,
+        'Strategy\tgoogle-apps',
+        'Synchronize automatically\tyes',
+        'Synchronize groups\tselected',
+        'mapping\texternal_id\tid',
+        'mapping\temail\tprimaryEmail',
+      ]),
+    );
+    expect(result.stderr).toMatch(/Created directory provisioning for .* with 2 mapped attributes/);
+  });
+
+  it('at a terminal, prints the settings and the mapping as a table', async () => {
+    const id = fresh();
+    const result = await h.idm(['provisioning', 'create', id, '--mapping', 'email=primaryEmail', '--no-sync-automatically'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({ mapping: [{ platform: 'email', idp: 'primaryEmail' }], synchronize_automatically: false });
+    expect(result.stdout).toMatch(new RegExp(`Connection\\s+${id}`));
+    expect(result.stdout).toMatch(/Synchronize automatically\s+no/);
+    expect(result.stdout).toMatch(/\n\nPlatform attribute\s+Identity-provider attribute\nemail\s+primaryEmail\n/);
+    expect(result.stdout).not.toMatch(/[\t│┌]/);
+  });
+
+  it('with --json prints the configuration as received', async () => {
+    const id = fresh();
+    const result = await h.idm(['provisioning', 'create', id, '--sync-groups', 'all', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const record = JSON.parse(result.stdout);
+    expect(record).toMatchObject({ connection_id: id, strategy: 'google-apps', synchronize_groups: 'all' });
+    expect(record.mapping.length).toBeGreaterThan(1); // the strategy's default, filled in by the service
+    expect(posts()[0]!.json).toEqual({ synchronize_groups: 'all' });
+  });
+
+  it('with --no-input at a terminal and no settings, never asks and sends an empty body', async () => {
+    const id = fresh();
+    const result = await h.idm(['--no-input', 'provisioning', 'create', id], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.json).toEqual({});
+    expect(h.calls('GET')).toEqual([]); // no default mapping fetched: no wizard
+    expect(result.stderr).not.toMatch(/\?/);
+  });
+
+  it('with stderr redirected (idm provisioning create 2>log), never asks: a missing id is a usage error', async () => {
+    // stdin and stdout are terminals, stderr (where prompts are drawn) is not.
+    const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stdout', NO_COLOR: '1' }, timeoutMs: 10_000 });
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Missing the connection id/);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('without a terminal and no settings, sends an empty body', async () => {
+    const id = fresh();
+    const result = await h.idm(['provisioning', 'create', id]);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({});
+  });
+
+  it('reads the mapping from a file', async () => {
+    const id = fresh();
+    const file = join(files, 'mapping.json');
+    writeFileSync(file, JSON.stringify([{ platform: 'email', idp: 'primaryEmail' }, { platform: 'name', idp: 'name.fullName' }]));
+    const result = await h.idm(['provisioning', 'create', id, '--mapping-file', file]);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({ mapping: [{ platform: 'email', idp: 'primaryEmail' }, { platform: 'name', idp: 'name.fullName' }] });
+  });
+
+  it('reads the mapping from stdin with --mapping-file -', async () => {
+    const id = fresh();
+    const result = await h.idm(['provisioning', 'create', id, '--mapping-file', '-'], { input: '[{"platform":"email","idp":"primaryEmail"}]' });
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({ mapping: [{ platform: 'email', idp: 'primaryEmail' }] });
+  });
+});
+
+describe('idm provisioning create: local validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, string[], RegExp, string?, Record<string, string>?]> = [
+    ['a missing connection id without a terminal', [], /Missing the connection id/],
+    ['a missing connection id with --no-input', ['--no-input'], /Missing the connection id/],
+    ['a --mapping without =', ['CONN', '--mapping', 'email'], /must be platform=idp/],
+    ['an empty platform attribute', ['CONN', '--mapping', '=primaryEmail'], /entry 1 \(platform\): the platform attribute must not be empty/],
+    ['an empty identity-provider attribute', ['CONN', '--mapping', 'email= '], /entry 1 \(idp\): the identity-provider attribute must not be empty/],
+    ['a platform attribute mapped twice', ['CONN', '--mapping', 'email=a', '--mapping', 'email=b'], /entry 2 \(platform\): platform attribute "email" is mapped more than once/],
+    ['an empty mapping file', ['CONN', '--mapping-file', '-'], /needs at least one entry/, '[]'],
+    ['a mapping file that is not JSON', ['CONN', '--mapping-file', '-'], /is not valid JSON/, '[{'],
+    ['a mapping file that is not an array', ['CONN', '--mapping-file', '-'], /must hold a JSON array.*not an object/, '{"platform":"a","idp":"b"}'],
+    ['an entry with an unknown field', ['CONN', '--mapping-file', '-'], /entry 1/, '[{"platform":"a","idp":"b","extra":1}]'],
+    ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
+    ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /cannot be used with/],
+    ['a connection id with a slash', ['con_a/b'], /"con_a\/b" is not a connection id\. A connection id is con_ and 16 letters or digits/],
+    ['--mapping-file - when stdin is a terminal', ['CONN', '--mapping-file', '-'], /--mapping-file - reads stdin, which is a terminal here/, undefined, { IDM_FORCE_TTY: 'stdin' }],
+  ];
+  for (const [name, args, message, input, env] of cases) {
+    it(name, async () => {
+      const id = fresh();
+      const isGlobal = args[0] === '--no-input';
+      const argv = isGlobal ? ['--no-input', 'provisioning', 'create', ...args.slice(1)] : ['provisioning', 'create', ...args.map((a) => (a === 'CONN' ? id : a))];
+      const result = await h.idm(argv, { input, env: env ?? (isGlobal ? { IDM_FORCE_TTY: 'all' } : undefined) });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+});
+
+describe('idm provisioning create: errors of the service', () => {
+  it('409: says provisioning already exists on the connection and how to see or change it (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_takenTaken000001', '--sync-groups', 'off']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('con_takenTaken000001');
+    expect(result.stderr).toMatch(/409/);
+    expect(result.stderr).toMatch(/already exists/);
+    expect(result.stderr).toContain("see it with 'idm provisioning show con_takenTaken000001', change it with 'idm provisioning update con_takenTaken000001'");
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('404: names the connection (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_doesNotExist0001']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/con_doesNotExist0001.*does not exist.*404/);
+  });
+
+  it("400: shows the server's message (a strategy without provisioning)", async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_database00000001']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The connection strategy does not support inbound directory provisioning');
+    expect(result.stderr).toMatch(/400/);
+  });
+
+  it('403: names the missing scope create:directory_provisionings (exit 4)', async () => {
+    const result = await h.idm(['provisioning', 'create', fresh()], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('create:directory_provisionings');
+  });
+
+  // The wizard reads the default mapping before its first question: a connection that does not
+  // exist, or does not support provisioning, ends it there (stdin need not be a terminal for that).
+  it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_doesNotExist0001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Error: There is no connection con_doesNotExist0001 in the tenant.');
+    expect(h.calls('GET').map((call) => call.path)).toEqual([
+      '/api/v2/connections/con_doesNotExist0001/directory-provisioning',
+      '/api/v2/connections/con_doesNotExist0001/directory-provisioning/default-mapping',
+    ]);
+    expect(posts()).toEqual([]);
+  });
+
+  it('at a terminal, a strategy without provisioning ends the wizard with the service message (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'create', 'con_database00000001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('does not support inbound directory provisioning');
+    expect(posts()).toEqual([]);
+  });
+
+  it('with --json, an error is one JSON object on stderr and stdout stays empty', async () => {
+    const result = await h.idm(['--json', 'provisioning', 'create', 'con_takenTaken000001']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 409, exitCode: 1 } });
+  });
+});

@@ -1,0 +1,180 @@
+// idm sandbox start: its flags (builder with a spy run), and the built binary as a real process.
+import { spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Deps } from '../../../src/cli/factory.js';
+import { sandboxStartCommand, type SandboxStartOptions } from '../../../src/commands/sandbox/start.js';
+import { BIN, cliEnv, runIdm, tempConfigDir } from '../../helpers/cli.js';
+
+function parseFlags(args: string[]): SandboxStartOptions {
+  let got: SandboxStartOptions | undefined;
+  const command = sandboxStartCommand({} as Deps, async (options) => {
+    got = options;
+  });
+  command.exitOverride();
+  command.configureOutput({ writeErr: () => {}, writeOut: () => {} });
+  new Command('sandbox').exitOverride().addCommand(command).parse(['start', ...args], { from: 'user' });
+  return got!;
+}
+
+describe('idm sandbox start: flags', () => {
+  it('defaults to a free port, no seed file, no faults', () => {
+    expect(parseFlags([])).toEqual({ port: 0, faults: [], seedFile: undefined, streams: undefined, tokenLifetime: undefined, rateLimit: undefined });
+  });
+
+  it('reads every flag', () => {
+    const options = parseFlags([
+      '--port', '4010', '--seed', 'seed.json', '--streams', '10000', '--token-lifetime', '60', '--rate-limit', '50/2.5',
+      '--fault', '{"kind":"status","status":503}', '--fault', '{"kind":"reset","path":"/oauth/token"}',
+    ]);
+    expect(options).toEqual({
+      port: 4010,
+      seedFile: 'seed.json',
+      streams: 10_000,
+      tokenLifetime: 60,
+      rateLimit: { limit: 50, refillPerSecond: 2.5 },
+      faults: [{ kind: 'status', status: 503 }, { kind: 'reset', path: '/oauth/token' }],
+    });
+  });
+
+  it.each([
+    [['--port', '70000']],
+    [['--port', 'abc']],
+    [['--streams', '-1']],
+    [['--token-lifetime', '0']],
+    [['--rate-limit', '50']],
+    [['--rate-limit', '0/1']],
+    [['--fault', 'not json']],
+    [['--fault', '[1]']],
+  ])('refuses %j', (args) => {
+    expect(() => parseFlags(args)).toThrow();
+  });
+});
+
+describe('idm sandbox start: usage errors as a process (exit 2, nothing on stdout)', () => {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+  const configDir = () => {
+    const { dir, cleanup } = tempConfigDir();
+    cleanups.push(cleanup);
+    return dir;
+  };
+
+  it.each([
+    [['--rate-limit', 'lots'], '--rate-limit'],
+    [['--fault', '{"kind":"explode"}'], '--fault number 1'],
+    [['--seed', '/nonexistent/seed.json'], 'seed file'],
+  ])('%j', async (args, message) => {
+    const result = await runIdm(['sandbox', 'start', ...args], { configDir: configDir() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(message);
+  });
+});
+
+describe('idm sandbox start: a port in use', () => {
+  it('exits 1 naming the port, with the fix', async () => {
+    const { startSandbox } = await import('../../../src/sandbox/index.js');
+    const taken = await startSandbox({ seed: {} });
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const port = new URL(taken.url).port;
+      const result = await runIdm(['sandbox', 'start', '--port', port], { configDir: dir });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+      expect(result.stderr).toContain('--port 0');
+    } finally {
+      cleanup();
+      await taken.close();
+    }
+  });
+});
+
+describe('idm sandbox start as a process', () => {
+  it('prints one JSON line, answers a token request, and exits 0 on SIGINT', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', '--json'], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const firstLine = await new Promise<string>((resolve, reject) => {
+        const lines = createInterface({ input: child.stdout });
+        lines.once('line', resolve);
+        child.once('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
+      });
+      const info = JSON.parse(firstLine);
+      expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(info.inboxUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/inbox$/);
+      expect(info.clients.reader.scopes).toEqual(['read:event_streams']);
+      // The wizard asks for a connection id: the line names them, and where each stands.
+      expect(info.connections).toEqual([
+        { id: 'con_googleAppsDemo01', name: 'google-workspace', strategy: 'google-apps', provisioning: 'not configured' },
+        { id: 'con_googleAppsTaken1', name: 'google-workspace-configured', strategy: 'google-apps', provisioning: 'configured' },
+        { id: 'con_usernamePasswd01', name: 'Username-Password-Authentication', strategy: 'platform', provisioning: 'unsupported' },
+      ]);
+      for (const name of ['admin', 'reader']) {
+        const client = info.clients[name];
+        expect(statSync(client.privateKeyFile).mode & 0o777).toBe(0o600);
+        expect(statSync(client.clientSecretFile).mode & 0o777).toBe(0o600);
+      }
+
+      const { clientId, clientSecret } = info.clients.admin;
+      const res = await fetch(info.tokenUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: info.audience }),
+      });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { token_type: string }).token_type).toBe('Bearer');
+      const stats = await (await fetch(`${info.controlUrl}/stats`)).json();
+      expect(stats).toMatchObject({ tokensIssued: 1, streams: 6, connections: 3 });
+
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+      expect(existsSync(info.stateDir)).toBe(false); // the key files go with the sandbox
+    } finally {
+      child.kill('SIGKILL');
+      cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start for people', () => {
+  it('prints the seeded stream ids and the connections (id, strategy, provisioning), then runs until SIGINT', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--streams', '5'], { env: cliEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes('Running until Ctrl-C.')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+      });
+      expect(stdout).toContain('Streams        11 (the 6 below and 5 more: idm streams list)\n  est_demoInboxBearer0000000  demo-inbox-bearer\n');
+      expect(stdout).toContain('  est_demoClosedPort00000000  demo-closed-port\n');
+      expect(stdout).toContain(
+        [
+          'Connections    3',
+          '  con_googleAppsDemo01  google-apps  provisioning not configured',
+          '  con_googleAppsTaken1  google-apps  provisioning configured',
+          '  con_usernamePasswd01  platform     provisioning unsupported',
+        ].join('\n'),
+      );
+      expect(stdout).not.toContain('generated-001');
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,115 @@
+// The built idm as a process: version, help, and how usage errors read.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { runIdm, tempConfigDir } from '../helpers/cli.js';
+
+describe('idm as a process', () => {
+  const dirs: Array<() => void> = [];
+  afterEach(() => dirs.splice(0).forEach((cleanup) => cleanup()));
+  const config = () => {
+    const { dir, cleanup } = tempConfigDir();
+    dirs.push(cleanup);
+    return dir;
+  };
+
+  it('prints the version from package.json and exits 0', async () => {
+    const result = await runIdm(['--version'], { configDir: config() });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(result.stderr).toBe('');
+  });
+
+  it('lists the exit-code table in --help', async () => {
+    const result = await runIdm(['--help'], { configDir: config() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Exit codes:');
+    expect(result.stdout).toMatch(/130\s+interrupted \(Ctrl-C\), or cancelled by answering no at a confirmation/);
+  });
+
+  it('reports an unknown option as a usage error (exit 2) on stderr only, naming the command for help', async () => {
+    const result = await runIdm(['streams', 'list', '--bogus'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe("Error: Unknown option '--bogus'\nRun 'idm streams list --help' for usage.\n");
+  });
+
+  it('a bad flag value: the parser\'s own message, said once', async () => {
+    const result = await runIdm(['streams', 'list', '--take', '0'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("Error: --take must be from 1 to 100, not 0.\nRun 'idm streams list --help' for usage.\n");
+  });
+
+  it('an unknown command: the message and its suggestion on one line, the hint on the second', async () => {
+    const result = await runIdm(['streams', 'lst'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("Error: Unknown command 'lst'. Did you mean list?\nRun 'idm streams --help' for usage.\n");
+  });
+
+  it('with --json, reports a usage error as one JSON object on stderr', async () => {
+    const result = await runIdm(['--json', 'streams', 'nope'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'usage', exitCode: 2, hint: "Run 'idm streams --help' for usage." } });
+  });
+
+  it.each([[[]], [['streams']], [['provisioning']]])('a missing command (idm %j) is a usage error: exit 2, the help on stderr', async (args) => {
+    const result = await runIdm(args, { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^Usage: ${['idm', ...args].join(' ')} \\[options\\] \\[command\\]`));
+  });
+
+  it('a missing command with --json: one JSON usage error on stderr, no help text', async () => {
+    const result = await runIdm(['--json', 'streams'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: { code: 'usage', message: 'Missing the command: idm streams <command>.', hint: "Run 'idm streams --help' for usage.", exitCode: 2 },
+    });
+  });
+
+  it.each([[['--help']], [['streams', '--help']], [['help', 'streams']]])('asked for, help (idm %j) is on stdout with exit 0', async (args) => {
+    const result = await runIdm(args, { configDir: config() });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^Usage: idm/);
+  });
+
+  it('cuts a message that quotes a huge pasted value instead of echoing it whole', async () => {
+    const huge = 'x'.repeat(50_000);
+    const result = await runIdm(['streams', 'test', huge, '--event-type', 'user.created'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.length).toBeLessThan(2_500);
+    expect(result.stderr).toMatch(/… \(\d+ more characters\)/);
+  });
+});
+
+describe('help of every command', () => {
+  const { dir, cleanup } = tempConfigDir();
+  afterAll(cleanup);
+  const COMMANDS = [
+    [],
+    ['login'],
+    ['logout'],
+    ['auth'],
+    ['auth', 'status'],
+    ['streams'],
+    ['streams', 'list'],
+    ['streams', 'test'],
+    ['provisioning'],
+    ['provisioning', 'create'],
+    ['sandbox'],
+    ['sandbox', 'start'],
+    ['completion'],
+  ];
+
+  it.each(COMMANDS)('idm %s --help: one wording, the global flags, no meaningless default, 80 columns', async (...words) => {
+    const result = await runIdm([...words, '--help'], { configDir: dir, env: { COLUMNS: '200', IDM_FORCE_TTY: 'stdout' } });
+    expect(result.code).toBe(0);
+    const help = result.stdout;
+    expect(help).toMatch(/^ {2}-h, --help\s+show help$/m);
+    expect(help).not.toContain('display help');
+    expect(help).not.toContain('(default: false)');
+    if (words.length > 0) expect(help).toMatch(/Global Options:\n(.*\n)*\s+--json\s+print JSON/);
+    for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+  });
+});

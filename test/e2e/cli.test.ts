@@ -1,0 +1,306 @@
+// The built binary as a process against the sandbox: login by flags, listing piped / at a terminal /
+// as JSON through jq, --all, the error paths with their exit codes and --json error objects, --debug,
+// damaged settings files, and a final sweep that no secret ever appeared in any output.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { fakeServer } from '../helpers/fake-server.js';
+import { cachedTokenFile, insufficientScope, useConfigDirs } from '../helpers/deps.js';
+
+const sandbox = useSandbox({ streams: 1_050 });
+const outputs: string[] = []; // everything every run printed, for the secrets sweep
+const configDir = useConfigDirs();
+
+async function idm(args: string[], options: { dir: string; env?: Record<string, string | undefined>; input?: string }): Promise<RunResult> {
+  const result = await runIdm(args, { configDir: options.dir, env: options.env, input: options.input });
+  outputs.push(result.stdout, result.stderr);
+  return result;
+}
+
+/** A config dir logged in as the admin client (secret from a file). */
+async function loggedIn(client: 'admin' | 'reader' = 'admin'): Promise<string> {
+  const dir = configDir();
+  const secretFile = join(dir, 'secret.txt');
+  writeFileSync(secretFile, `${sandbox().clients[client].clientSecret}\n`, { mode: 0o600 });
+  const result = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients[client].clientId, '--client-secret-file', secretFile], { dir });
+  expect(result.code).toBe(0);
+  return dir;
+}
+
+/** stderr of a --json failure: JSON lines (waits, warnings), the error last; stdout empty. */
+function jsonError(result: RunResult): Record<string, unknown> {
+  expect(result.stdout).toBe('');
+  const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+  expect(Object.keys(lines.at(-1)!)).toEqual(['error']);
+  return lines.at(-1)!.error!;
+}
+
+const hasJq = spawnSync('jq', ['--version']).status === 0;
+
+describe('idm as a process against the sandbox', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await loggedIn();
+  });
+
+  it('login by flags with the secret on stdin, then streams list piped: TSV, one stream per line', async () => {
+    const fresh = configDir();
+    const login = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.reader.clientId, '--client-secret-file', '-', '--profile', 'ci'], {
+      dir: fresh,
+      input: sandbox().clients.reader.clientSecret,
+    });
+    expect(login.code).toBe(0);
+    expect(login.stdout).toBe('');
+    expect(login.stderr).toContain('Token scopes: read:event_streams');
+    const list = await idm(['streams', 'list', '--take', '20', '--profile', 'ci'], { dir: fresh });
+    expect(list.code).toBe(0);
+    expect(list.stderr).toBe('');
+    const lines = list.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(20);
+    expect(lines.every((line) => /^est_\w{22}\t[^\t]+\t(enabled|disabled)\t\w+ [^\t]+\t[\w.,]+\t\d{4}-/.test(line))).toBe(true);
+  });
+
+  it('a default profile that no longer exists: every command, login included, works on `default`', async () => {
+    const fresh = await loggedIn('reader');
+    const file = join(fresh, 'config.json');
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), defaultProfile: 'gone' }));
+    expect((await idm(['streams', 'list', '--take', '1'], { dir: fresh })).code).toBe(0);
+    const logout = await idm(['logout'], { dir: fresh });
+    expect(logout.code).toBe(0);
+    expect(existsSync(join(fresh, 'credentials', 'default.json'))).toBe(false);
+  });
+
+  it('the second run makes no token request', async () => {
+    const fresh = await loggedIn('reader');
+    const issued = sandbox().tokensIssued();
+    for (let i = 0; i < 2; i++) expect((await idm(['streams', 'list', '--take', '1'], { dir: fresh })).code).toBe(0);
+    expect(sandbox().tokensIssued()).toBe(issued);
+  });
+
+  it('at a terminal (IDM_FORCE_TTY=stdout): a table, and the next-page command on stderr', async () => {
+    const result = await idm(['streams', 'list', '--take', '20'], { dir, env: { IDM_FORCE_TTY: 'stdout', NO_COLOR: '1', COLUMNS: '200' } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ID\s+NAME\s+STATUS\s+DESTINATION\s+EVENT TYPES\s+CREATED\n/);
+    expect(result.stdout.match(/^est_\w{22}  /gm)).toHaveLength(20);
+    expect(result.stdout).not.toContain('\u001b[');
+    expect(result.stderr).toMatch(/^More streams: idm streams list --from \S+ --take 20\n$/);
+  });
+
+  it('colour at a terminal only, and never with NO_COLOR, --no-color or TERM=dumb', async () => {
+    const bold = '\u001b[1m';
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { IDM_FORCE_TTY: 'stdout' } })).stdout).toContain(bold);
+    expect((await idm(['streams', 'list', '--take', '1', '--no-color'], { dir, env: { IDM_FORCE_TTY: 'stdout' } })).stdout).not.toContain('\u001b[');
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { IDM_FORCE_TTY: 'stdout', TERM: 'dumb' } })).stdout).not.toContain('\u001b[');
+    expect((await idm(['streams', 'list', '--take', '1'], { dir, env: { FORCE_COLOR: '1' } })).stdout).toMatch(/^est_\w{22}\t/); // piped: TSV stays plain
+  });
+
+  it.skipIf(!hasJq)('--json | jq sees the interface shape exactly', async () => {
+    const env = cliEnv(dir);
+    // Asynchronously: the sandbox answers from this process's event loop.
+    const piped = await new Promise<{ status: number | null; stdout: string }>((resolve) => {
+      const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" streams list --take 7 --json | jq -c '{n: (.eventStreams | length), keys: keys, first: (.eventStreams[0] | keys)}'`], { env });
+      let stdout = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.on('close', (status) => resolve({ status, stdout }));
+    });
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.stdout)).toEqual({ n: 7, keys: ['eventStreams', 'next'], first: ['created_at', 'destination', 'id', 'name', 'status', 'subscriptions', 'updated_at'] });
+  });
+
+  it('--all over more than 1,000 streams: TSV streamed page by page, --json merged without next', async () => {
+    const tsv = await idm(['streams', 'list', '--all'], { dir });
+    expect(tsv.code).toBe(0);
+    const ids = tsv.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0]);
+    expect(ids.length).toBeGreaterThanOrEqual(1_050);
+    expect(new Set(ids).size).toBe(ids.length);
+    const json = await idm(['streams', 'list', '--all', '--json'], { dir });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.next).toBeUndefined();
+    expect(parsed.eventStreams.map((s: { id: string }) => s.id)).toEqual(ids);
+  });
+
+  it('403 with --json: exit 4, one JSON error on stderr naming the scope', async () => {
+    sandbox().addFault(insufficientScope);
+    const result = await idm(['streams', 'list', '--json'], { dir });
+    expect(result.code).toBe(4);
+    expect(jsonError(result)).toMatchObject({ status: 403, code: 'insufficient_scope', scope: 'read:event_streams', exitCode: 4 });
+  });
+
+  it('429: exit 5, the reset time in the message', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 120;
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(reset) } });
+    const result = await idm(['streams', 'list'], { dir });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Error: Rate limited by 127.0.0.1');
+    expect(result.stderr).toContain(new Date(reset * 1000).toISOString().replace('.000Z', 'Z'));
+    expect(result.stderr.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('--json: everything on stderr is JSON lines (warnings, waits, the error last) that jq reads', async () => {
+    const open = await loggedIn('reader');
+    chmodSync(open, 0o755);
+    chmodSync(join(open, 'credentials', 'default.json'), 0o644);
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000)) }, count: 3 });
+    const result = await idm(['streams', 'list', '--json', '--max-wait', '10'], { dir: open });
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => Object.keys(line))).toEqual([['warning'], ['warning'], ['wait'], ['wait'], ['error']]);
+    expect(lines[0].warning).toEqual({ message: `${open} is open to other users (mode 755).`, hint: `Run: chmod 700 ${open}` });
+    expect(lines[1].warning.hint).toBe(`Run: chmod 600 ${join(open, 'credentials', 'default.json')}`);
+    expect(lines[2].wait).toMatchObject({ reason: 'rate_limited', attempt: 2, of: 3, host: new URL(sandbox().url).host });
+    expect(lines[4].error).toMatchObject({ status: 429, exitCode: 5 });
+    if (hasJq) expect(spawnSync('jq', ['-c', '.'], { input: result.stderr, encoding: 'utf8' }).status).toBe(0);
+  });
+
+  it('400 bad paging: exit 1 with the server message', async () => {
+    const result = await idm(['streams', 'list', '--from', '%%%garbage', '--json'], { dir });
+    expect(result.code).toBe(1);
+    expect(jsonError(result)).toMatchObject({ status: 400, code: 'invalid_query_string', message: 'Could not list event streams: Invalid query string paging options (400 invalid_query_string).', exitCode: 1 });
+  });
+
+  it('--take out of range: exit 2 and no request at all', async () => {
+    const before = sandbox().requests.length;
+    const result = await idm(['streams', 'list', '--take', '101'], { dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--take must be from 1 to 100, not 101');
+    expect(sandbox().requests.length).toBe(before);
+  });
+
+  it('network failure (nothing listening): exit 1, the host named, no stack trace', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: 'http://127.0.0.1:9', IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
+    expect(result.code).toBe(1);
+    expect(jsonError(result)).toMatchObject({ code: 'network', exitCode: 1 });
+    expect(result.stderr.trimEnd().split('\n').slice(0, -1).map((line) => JSON.parse(line).wait)).toEqual([
+      expect.objectContaining({ reason: 'network', attempt: 2, of: 3, host: '127.0.0.1:9' }),
+      expect.objectContaining({ reason: 'network', attempt: 3, of: 3, host: '127.0.0.1:9' }),
+    ]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a stored secret goes only to its profile's own domain and client: another IDM_DOMAIN is not logged in (exit 4), nothing sent", async () => {
+    const elsewhere = await fakeServer((_req, res) => res.end());
+    try {
+      const result = await idm(['streams', 'list', '--json'], { dir, env: { IDM_DOMAIN: elsewhere.url } });
+      expect(result.code).toBe(4);
+      expect(elsewhere.seen).toEqual([]);
+      const error = jsonError(result);
+      expect(error).toMatchObject({ code: 'no_credentials', exitCode: 4 });
+      expect(error.message).toContain(`client ${sandbox().clients.admin.clientId} at ${new URL(elsewhere.url).host}`);
+      expect(error.hint).toContain(`idm login --profile NAME --domain ${elsewhere.url} --client-id ${sandbox().clients.admin.clientId}`);
+      // The same for another client at the profile's own domain.
+      const other = await idm(['streams', 'list'], { dir, env: { IDM_CLIENT_ID: sandbox().clients.reader.clientId } });
+      expect(other.code).toBe(4);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('http:// to a non-loopback host is refused before anything is sent (exit 2)', async () => {
+    const result = await idm(['streams', 'list'], { dir, env: { IDM_DOMAIN: 'http://tenant.example.com' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('http:// is allowed only for loopback hosts');
+  });
+
+  it('no credentials at all: exit 4 and how to log in', async () => {
+    const result = await idm(['streams', 'list', '--json'], { dir: configDir() });
+    expect(result.code).toBe(4);
+    expect(jsonError(result)).toMatchObject({ code: 'no_credentials', exitCode: 4 });
+  });
+
+  it('CI without a profile: IDM_DOMAIN, IDM_CLIENT_ID and IDM_PRIVATE_KEY (a path), or IDM_ACCESS_TOKEN', async () => {
+    const ci = configDir();
+    const keyFile = join(ci, 'key.pem');
+    writeFileSync(keyFile, sandbox().clients.admin.privateKeyPem, { mode: 0o600 });
+    const env = { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_PRIVATE_KEY: keyFile };
+    const result = await idm(['streams', 'list', '--take', '2'], { dir: ci, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
+
+    const token = JSON.parse(readFileSync(cachedTokenFile(ci)!, 'utf8')).accessToken as string;
+    const issued = sandbox().tokensIssued();
+    const withToken = await idm(['streams', 'list', '--take', '1'], { dir: configDir(), env: { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: token } });
+    expect(withToken.code).toBe(0);
+    expect(sandbox().tokensIssued()).toBe(issued);
+  });
+
+  it('--debug shows requests and answers on stderr with every secret and token redacted', async () => {
+    const fresh = configDir();
+    const env = { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret };
+    const result = await idm(['streams', 'list', '--take', '1', '--debug'], { dir: fresh, env });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('> POST http://127.0.0.1');
+    expect(result.stderr).toContain('client_secret=[redacted]');
+    expect(result.stderr).toContain('"access_token":"[redacted]"');
+    expect(result.stderr).toContain('> authorization: Bearer [redacted]');
+    expect(result.stderr).toContain('< 200');
+    const token = JSON.parse(readFileSync(cachedTokenFile(fresh)!, 'utf8')).accessToken as string;
+    expect(result.stderr).not.toContain(token);
+    expect(result.stderr).not.toContain(sandbox().clients.admin.clientSecret);
+
+    const basic = await idm(['streams', 'list', '--take', '1', '--debug'], { dir: configDir(), env: { ...env, IDM_AUTH_METHOD: 'basic' } });
+    expect(basic.stderr).toContain('> authorization: Basic [redacted]');
+  });
+
+  it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {
+    const broken = configDir();
+    writeFileSync(join(broken, 'config.json'), '{"profiles": {"default": {"domain": ');
+    const result = await idm(['streams', 'list'], { dir: broken });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`Error: The settings file ${join(broken, 'config.json')} is not valid JSON.\nFix it, or move it away and run 'idm login' again to recreate it.\n`);
+  });
+
+  it('a damaged token cache is discarded and rebuilt', async () => {
+    const fresh = await loggedIn('reader');
+    const tokens = join(fresh, 'tokens');
+    const file = join(tokens, readdirSync(tokens).find((f) => f.endsWith('.json'))!);
+    for (const garbage of ['{"accessToken": "eyJ', '', 'null', '[]']) {
+      writeFileSync(file, garbage);
+      const issued = sandbox().tokensIssued();
+      const result = await idm(['streams', 'list', '--take', '1'], { dir: fresh });
+      expect(result.code).toBe(0);
+      expect(sandbox().tokensIssued()).toBe(issued + 1);
+      expect(JSON.parse(readFileSync(file, 'utf8')).accessToken).toMatch(/^eyJ/);
+    }
+  });
+
+  it('an unknown --profile is exit 4 with the same words for every command', async () => {
+    const results = await Promise.all([['logout'], ['auth', 'status'], ['streams', 'list']].map((args) => idm([...args, '--profile', 'nope'], { dir })));
+    for (const result of results) {
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe(`Error: There is no profile named "nope".\nKnown profiles: default. Create it with 'idm login --profile nope'.\n`);
+    }
+  });
+
+  it('logout, then auth status says how to log in again', async () => {
+    const fresh = await loggedIn('reader');
+    expect((await idm(['logout'], { dir: fresh })).code).toBe(0);
+    const status = await idm(['auth', 'status'], { dir: fresh });
+    expect(status.code).toBe(4);
+    expect(status.stderr).toContain("Run 'idm login' to store one.");
+  });
+
+  afterAll(() => {
+    sandbox().clearFaults();
+  });
+});
+
+describe('secrets', () => {
+  it('never appear in any output of the runs above', () => {
+    const { admin, reader } = sandbox().clients;
+    const secrets = [admin.clientSecret, reader.clientSecret];
+    const keyLines = [admin.privateKeyPem, reader.privateKeyPem].map((pem) => pem.split('\n')[5]!);
+    // Every access token the sandbox issued appears in its own token answers; collect them from the bearer headers it saw.
+    const tokens = new Set(sandbox().requests.map((r) => /^Bearer (\S+)/.exec(r.headers.authorization ?? '')?.[1]).filter((t): t is string => Boolean(t)));
+    expect(outputs.length).toBeGreaterThan(20);
+    expect(tokens.size).toBeGreaterThan(3);
+    const all = outputs.join('\n');
+    for (const secret of [...secrets, ...keyLines, ...tokens]) expect(all.includes(secret)).toBe(false);
+  });
+});
+

@@ -1,0 +1,110 @@
+// Many idm processes at once against one config directory: one token request for 20 cold runs, a
+// lock left by a killed process does not block the next run, and parallel logins lose no profile.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, runIdm } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { envCredentials, useConfigDirs } from '../helpers/deps.js';
+
+const sandbox = useSandbox();
+const configDir = useConfigDirs();
+afterEach(() => sandbox().clearFaults());
+
+const credentials = () => envCredentials(sandbox(), 'reader');
+
+describe('parallel runs', () => {
+  it('20 cold `idm streams list` started at once make one token request in total', async () => {
+    const dir = configDir();
+    const issued = sandbox().tokensIssued();
+    const runs = await Promise.all(Array.from({ length: 20 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 60_000 })));
+    for (const run of runs) {
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^est_\w{22}\t/);
+    }
+    expect(sandbox().tokensIssued() - issued).toBe(1);
+    // Lock released, cache valid JSON, no temporary files left.
+    expect(readdirSync(join(dir, 'tokens'))).toEqual([expect.stringMatching(new RegExp(`^http_127\\.0\\.0\\.1_${new URL(sandbox().url).port}_${sandbox().clients.reader.clientId}_[0-9a-f]{16}\\.json$`))]);
+  });
+
+  it('a lock left by a process killed with SIGKILL does not block the next run', async () => {
+    const dir = configDir();
+    // The first run takes the lock, then its token request hangs; it is killed while holding the lock.
+    sandbox().addFault({ path: '/oauth/token', kind: 'stall', count: 1 });
+    const seen = sandbox().requests.length;
+    const holder = spawn(process.execPath, [BIN, 'streams', 'list'], { env: cliEnv(dir, credentials()), stdio: 'ignore' });
+    const tokens = join(dir, 'tokens');
+    // Killed only once its token request has reached the sandbox (and hangs there): the lock is held.
+    const holding = () => existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock')) && sandbox().requests.slice(seen).some((r) => r.path === '/oauth/token');
+    for (let i = 0; i < 200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
+    const lock = readdirSync(tokens).find((f) => f.endsWith('.lock'));
+    expect(lock).toBeDefined();
+    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.pid} \\d+ \\w+$`));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+
+    // A live holder would make it wait its whole timeout (30 s + 5 s); a dead one is noticed at once.
+    const issued = sandbox().tokensIssued();
+    const next = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 15_000 });
+    expect(next.signal).toBeNull();
+    expect(next.code).toBe(0);
+    expect(sandbox().tokensIssued() - issued).toBe(1);
+    expect(readdirSync(tokens).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('parallel logins into one config directory lose no profile and leave valid files', async () => {
+    const dir = configDir();
+    const secret = join(dir, '..', `${dir.split('/').pop()}-secret`);
+    writeFileSync(secret, sandbox().clients.reader.clientSecret);
+    const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
+    const runs = await Promise.all(
+      names.map((name) =>
+        runIdm(['login', '--profile', name, '--domain', sandbox().url, '--client-id', sandbox().clients.reader.clientId, '--client-secret-file', secret], {
+          configDir: dir,
+          timeoutMs: 60_000,
+        }),
+      ),
+    );
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(Object.keys(config.profiles).sort()).toEqual(names);
+    expect(names).toContain(config.defaultProfile);
+    expect(readdirSync(join(dir, 'credentials')).sort()).toEqual(names.map((n) => `${n}.json`));
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp') || f.endsWith('.lock'))).toEqual([]);
+  });
+
+  it('200 runs, 40 at a time (logins to 60 profiles, 140 listings through the token cache), leave every file valid JSON and lose no profile', async () => {
+    const dir = configDir();
+    const secret = join(dir, '..', `${dir.split('/').pop()}-secret-200`);
+    writeFileSync(secret, sandbox().clients.reader.clientSecret);
+    const names = Array.from({ length: 60 }, (_, i) => `p${String(i).padStart(2, '0')}`);
+    const login = (name: string) => () =>
+      runIdm(['login', '--profile', name, '--domain', sandbox().url, '--client-id', sandbox().clients.reader.clientId, '--client-secret-file', secret], { configDir: dir, timeoutMs: 120_000 });
+    const list = () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 120_000 });
+    // Interleaved: every third run is a login.
+    const jobs = Array.from({ length: 200 }, (_, i) => (i % 10 < 3 && names[Math.floor(i / 10) * 3 + (i % 10)] ? login(names[Math.floor(i / 10) * 3 + (i % 10)]!) : list));
+    expect(jobs.filter((job) => job !== list)).toHaveLength(60);
+    const results: Array<Awaited<ReturnType<typeof list>>> = [];
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        while (next < jobs.length) results.push(await jobs[next++]!());
+      }),
+    );
+    expect(results).toHaveLength(200);
+    for (const run of results) expect(run.code, run.stderr).toBe(0);
+
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(Object.keys(config.profiles).sort()).toEqual(names);
+    for (const sub of ['credentials', 'tokens']) {
+      for (const file of readdirSync(join(dir, sub))) {
+        expect(file, `${sub}/${file} left behind`).toMatch(/\.json$/);
+        expect(() => JSON.parse(readFileSync(join(dir, sub, file), 'utf8')), `${sub}/${file}`).not.toThrow();
+      }
+    }
+    expect(readdirSync(join(dir, 'credentials')).sort()).toEqual(names.map((n) => `${n}.json`));
+    expect(readdirSync(dir).filter((f) => f !== 'config.json' && f !== 'credentials' && f !== 'tokens')).toEqual([]);
+  }, 180_000);
+});

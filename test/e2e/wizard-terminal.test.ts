@@ -1,0 +1,266 @@
+// The prompts of streams test and the provisioning wizard, driven in a real pseudo-terminal (tmux)
+// against the sandbox: what the user sees, the keys they press, the exit code, and what the sandbox
+// received (or did not).
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers/harness.js';
+import { PROVISIONING_STRATEGIES } from '../../src/sandbox/samples.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
+
+const DEFAULT_ROWS = PROVISIONING_STRATEGIES['google-apps']!.length;
+
+// CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
+const run = hasTmux || Boolean(process.env.CI);
+
+let terminal: Terminal | undefined;
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+});
+
+/** `idm args` in a new terminal, as the sandbox's admin client (or its reader, without write scopes). */
+function open(h: Harness, args: string[], as: 'admin' | 'reader' = 'admin'): Terminal {
+  const client = h.sandbox.clients[as];
+  terminal = Terminal.start(args, {
+    configDir: h.configDir,
+    env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret },
+  });
+  return terminal;
+}
+
+/** Keeps the default mapping and both settings' defaults, up to the confirmation; returns the screen. */
+async function toConfirmation(t: Terminal): Promise<string> {
+  await t.waitFor('What next?');
+  t.keys('Enter');
+  await t.waitFor('Synchronize users automatically');
+  t.keys('Enter');
+  await t.waitFor('Group synchronization');
+  t.keys('Enter');
+  return t.waitFor('Create directory provisioning');
+}
+
+describe.skipIf(!run)('provisioning wizard in a terminal', () => {
+  let h: Harness;
+  let next = 0;
+  beforeAll(async () => {
+    h = await startHarness({ seed: connectionsSeed(6) });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+  const posts = () => h.calls('POST');
+
+  it('creates a configuration from an edited default mapping, after a summary and a confirmation', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection id');
+    t.type(id);
+    t.keys('Enter');
+
+    // The default mapping of google-apps is the starting point.
+    let screen = await t.waitFor('What next?');
+    expect(screen).toContain("Starting from the strategy's default mapping.");
+    expect(screen).toMatch(/1\. app_metadata\.external_id\s+= id/);
+    expect(h.calls('GET').map((call) => call.path)).toEqual([`/api/v2/connections/${id}/directory-provisioning/default-mapping`]);
+
+    // Edit row 1: keep the platform attribute, change the identity-provider one.
+    t.keys('Down', 'Enter');
+    await t.waitFor('Row to edit');
+    t.keys('Enter');
+    await t.waitFor('Platform attribute');
+    t.keys('Enter');
+    await t.waitFor('Identity-provider attribute for app_metadata.external_id');
+    t.keys('C-u');
+    t.type('externalId');
+    t.keys('Enter');
+    await t.waitFor('Row 1 is now app_metadata.external_id = externalId');
+
+    // Remove row 2 (email = primaryEmail).
+    await t.waitFor('What next?', 2);
+    t.keys('Down', 'Down', 'Enter');
+    await t.waitFor('Row to remove');
+    t.keys('Down', 'Enter');
+    await t.waitFor('Removed email = primaryEmail');
+
+    // Add a row.
+    await t.waitFor('What next?', 3);
+    t.keys('Down', 'Down', 'Down', 'Enter');
+    await t.waitFor('Platform attribute', 2);
+    t.type('department');
+    t.keys('Enter');
+    await t.waitFor('Identity-provider attribute for department');
+    t.type('organizations');
+    t.keys('Enter');
+    await t.waitFor('Added');
+
+    // Keep it, then the two synchronization settings.
+    await t.waitFor('What next?', 4);
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.type('y');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Up', 'Enter'); // from the default "off" to "all"
+
+    screen = await t.waitFor(`Create directory provisioning for ${id}?`);
+    expect(screen).toMatch(new RegExp(`Summary\\s+Connection\\s+${id}`));
+    expect(screen).toMatch(/Synchronize automatically\s+yes/);
+    expect(screen).toMatch(/Synchronize groups\s+all/);
+    // The summary: the counts and only the rows that differ from the default shown at the start.
+    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default with 1 changed, 1 removed, 1 added`));
+    const summary = screen.slice(screen.lastIndexOf('Summary'));
+    expect(summary).toMatch(/changed\s+app_metadata\.external_id = externalId \(was id\)/);
+    expect(summary).toMatch(/removed\s+email = primaryEmail/);
+    expect(summary).toMatch(/added\s+department = organizations/);
+    expect(summary).not.toContain('given_name'); // an unchanged row
+    expect(posts()).toEqual([]); // nothing sent before the confirmation
+    t.keys('Enter');
+
+    expect(await t.exitCode()).toBe(0);
+    expect(posts()).toHaveLength(1);
+    const body = posts()[0]!.json as { mapping: Array<{ platform: string; idp: string }> };
+    expect(posts()[0]!.path).toBe(`/api/v2/connections/${id}/directory-provisioning`);
+    expect(body).toMatchObject({ synchronize_automatically: true, synchronize_groups: 'all' });
+    expect(body.mapping).toHaveLength(DEFAULT_ROWS);
+    expect(body.mapping[0]).toEqual({ platform: 'app_metadata.external_id', idp: 'externalId' });
+    expect(body.mapping.some((row) => row.platform === 'email')).toBe(false);
+    expect(body.mapping.at(-1)).toEqual({ platform: 'department', idp: 'organizations' });
+    expect(t.screen()).toMatch(new RegExp(`Connection\\s+${id}`)); // the created configuration, printed
+  });
+
+  it('rejects invalid values as they are typed and asks again', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection id');
+    t.type('con bad');
+    t.keys('Enter');
+    await t.waitFor('A connection id has no spaces');
+    t.keys('C-u');
+    t.type(id);
+    t.keys('Enter');
+
+    await t.waitFor('What next?');
+    t.keys('Down', 'Down', 'Down', 'Enter'); // Add a row
+    await t.waitFor('Platform attribute');
+    t.type('email'); // row 2 of the default mapping
+    t.keys('Enter');
+    await t.waitFor('"email" is already mapped (row 2)');
+    t.keys('C-u');
+    t.type('department');
+    t.keys('Enter');
+    await t.waitFor('Identity-provider attribute for department');
+    t.type('   ');
+    t.keys('Enter');
+    await t.waitFor('The identity-provider attribute must not be empty');
+    t.keys('C-u');
+    t.type('orgUnitPath');
+    t.keys('Enter');
+
+    await t.waitFor('What next?', 2);
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    await t.waitFor('Create directory provisioning');
+    t.keys('Enter');
+
+    expect(await t.exitCode()).toBe(0);
+    const body = posts()[0]!.json as { mapping: Array<{ platform: string; idp: string }> };
+    expect(body).toMatchObject({ synchronize_automatically: false, synchronize_groups: 'off' });
+    expect(body.mapping.filter((row) => row.platform === 'email')).toEqual([{ platform: 'email', idp: 'primaryEmail' }]);
+    expect(body.mapping.at(-1)).toEqual({ platform: 'department', idp: 'orgUnitPath' });
+  });
+
+  it('Ctrl-C at the first prompt exits 130 and sends nothing', async () => {
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection id');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('Ctrl-C at the confirmation exits 130 and sends no POST', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create', id]);
+    await toConfirmation(t);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toEqual([]);
+    expect(h.calls('GET')).toHaveLength(1); // the default mapping only
+  });
+
+  it('answering no at the confirmation exits 130, says nothing was sent, and sends nothing', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create', id]);
+    const screen = await toConfirmation(t);
+    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default, unchanged`));
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toContain('Cancelled: nothing was sent.');
+    expect(posts()).toEqual([]);
+  });
+
+  it('without the scope to read the default mapping, starts from an empty one', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create', id], 'reader'); // read:event_streams only
+    const screen = await t.waitFor('What next?');
+    expect(screen).toContain('Cannot read the default mapping');
+    expect(screen).toContain('The mapping is empty');
+    expect(screen).toContain("Continue with the strategy's default");
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toEqual([]);
+  });
+
+  it('with the settings given as flags, asks only for the connection id, then confirms', async () => {
+    const id = gappsId(++next);
+    const t = open(h, ['provisioning', 'create', '--sync-groups', 'selected']);
+    await t.waitFor('Connection id');
+    t.type(id);
+    t.keys('Enter');
+    const screen = await t.waitFor('Create directory provisioning');
+    expect(screen).not.toContain('What next?');
+    expect(screen).toMatch(/Synchronize groups\s+selected/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(posts()[0]!.json).toEqual({ synchronize_groups: 'selected' });
+    expect(h.calls('GET')).toEqual([]);
+  });
+});
+
+describe.skipIf(!run)('streams test in a terminal', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+  const STREAM = 'est_demoInboxHeader0000000'; // subscribed to organization.created and organization.updated
+
+  it("asks for the event type with the stream's subscriptions first, and sends the one picked", async () => {
+    const t = open(h, ['streams', 'test', STREAM]);
+    const screen = await t.waitFor('Event type to send');
+    // The two subscribed types come first, before the others.
+    const lines = screen.split('\n');
+    const first = lines.findIndex((line) => line.includes('organization.created'));
+    expect(first).toBeGreaterThan(-1);
+    expect(lines[first + 1]).toContain('organization.updated');
+    expect(screen).toContain('not subscribed');
+    expect(screen.indexOf('organization.created')).toBeLessThan(screen.indexOf('group.created'));
+    t.keys('Down', 'Enter'); // organization.updated
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls('GET').map((call) => call.path)).toEqual([`/api/v2/event-streams/${STREAM}`]);
+    const tests = h.calls('POST');
+    expect(tests).toHaveLength(1);
+    expect(tests[0]!.json).toEqual({ event_type: 'organization.updated' });
+    expect(t.screen()).toMatch(/Status\s+success/);
+  });
+
+  it('Ctrl-C at the event-type prompt exits 130 and sends no test event', async () => {
+    const t = open(h, ['streams', 'test', STREAM]);
+    await t.waitFor('Event type to send');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+// Shared by the tests of streams test and provisioning create: one sandbox per file, credentials for
+// the built idm through the environment (no profile needed), and the requests the sandbox received.
+import type { RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { runIdm, runInProcess, tempConfigDir, type InProcessOptions, type RunResult } from './cli.js';
+import { recordSandboxSecrets } from './sandbox.js';
+
+export interface Harness {
+  sandbox: Sandbox;
+  configDir: string;
+  /**
+   * Runs idm as `client` (admin by default) against the sandbox: in process, or (`process: true`)
+   * the built bin/idm.js as a real process.
+   */
+  idm(args: readonly string[], options?: InProcessOptions & { client?: 'admin' | 'reader'; process?: boolean }): Promise<RunResult>;
+  /** Management requests (not token requests) received since `mark()`. */
+  calls(method?: string): Array<RecordedRequest & { json: unknown }>;
+  /** Every request (token ones too) received since `mark()`. */
+  received(): RecordedRequest[];
+  mark(): void;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
+  const { startSandbox } = await import('../../src/sandbox/index.js');
+  const sandbox = await startSandbox({ port: 0, ...options });
+  recordSandboxSecrets(sandbox, options.seed);
+  const { dir: configDir, cleanup } = tempConfigDir();
+  let from = 0;
+  return {
+    sandbox,
+    configDir,
+    idm(args, options = {}) {
+      const client = sandbox.clients[options.client ?? 'admin'];
+      return (options.process ? runIdm : runInProcess)(args, {
+        ...options,
+        configDir,
+        env: { IDM_DOMAIN: sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret, ...options.env },
+      });
+    },
+    calls(method) {
+      return sandbox.requests
+        .slice(from)
+        .filter((request) => request.path.startsWith('/api/v2/') && (method === undefined || request.method === method))
+        .map((request) => ({ ...request, json: request.body ? JSON.parse(request.body) : undefined }));
+    },
+    received() {
+      return sandbox.requests.slice(from);
+    },
+    mark() {
+      from = sandbox.requests.length;
+    },
+    async close() {
+      await sandbox.close();
+      cleanup();
+    },
+  };
+}
+
+/** The environment that makes idm behave as at a terminal while its output is captured by a pipe. */
+export const TTY_OUT = { IDM_FORCE_TTY: 'stdout', NO_COLOR: '1' };
+
+/** A seed with `count` fresh google-apps connections (con_gapps..01, ...), one already configured, one unsupported. */
+export function connectionsSeed(count: number) {
+  return {
+    connections: [
+      ...Array.from({ length: count }, (_, i) => ({ id: gappsId(i + 1), name: `google-${i + 1}`, strategy: 'google-apps' })),
+      { id: 'con_takenTaken000001', name: 'google-taken', strategy: 'google-apps', provisioning: {} },
+      { id: 'con_database00000001', name: 'users-database', strategy: 'platform' },
+    ],
+  };
+}
+
+export function gappsId(n: number): string {
+  return `con_gapps${String(n).padStart(11, '0')}`;
+}

@@ -1,0 +1,40 @@
+// Shared by the end-to-end retry tests: one sandbox per file with the demo streams and a few fresh
+// google-apps connections, the built idm as its admin client, and the statuses the sandbox recorded.
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { DEFAULT_SEED } from '../../src/sandbox/index.js';
+import { runInProcess, tempConfigDir, type RunResult } from './cli.js';
+import { connectionsSeed, startHarness, type Harness } from './harness.js';
+
+export const INBOX = 'est_demoInboxBearer0000000';
+
+/** Starts the harness for the file; faults are cleared and the request log marked before each test. */
+export function useHarness(): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startHarness({ seed: { streams: DEFAULT_SEED.streams, connections: connectionsSeed(4).connections } });
+  });
+  afterAll(() => h?.close());
+  beforeEach(() => {
+    h!.sandbox.clearFaults();
+    h!.mark();
+  });
+  return () => h!;
+}
+
+/** Statuses of the requests to `path` since the mark (0: reset or stalled). */
+export function statuses(h: Harness, path: string, method = 'GET'): number[] {
+  return h.received().filter((r) => r.path === path && r.method === method).map((r) => r.status);
+}
+
+export const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A run with an empty token cache (its own config dir), so that it asks for a token. */
+export async function runCold(h: Harness, args: string[]): Promise<RunResult> {
+  const { dir, cleanup } = tempConfigDir();
+  try {
+    const admin = h.sandbox.clients.admin;
+    return await runInProcess(args, { configDir: dir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret } });
+  } finally {
+    cleanup();
+  }
+}

@@ -1,0 +1,105 @@
+// Progress on stderr (src/io/progress.ts): the countdown of a wait and the status line, at a
+// terminal (redrawn in place, cut to the width, erased when done), in a pipe or CI (one line per
+// event), and with --json (one object per event). Time is vitest's fake clock: nothing here waits.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { waitWords, type WaitNotice } from '../../src/api/retry.js';
+import { countdown, fitLine, statusLine } from '../../src/io/progress.js';
+import { captureIO } from '../helpers/deps.js';
+
+const notice: WaitNotice = { reason: 'rate_limited', what: 'rate limited (429)', host: 'tenant.example.com', action: 'list event streams', attempt: 2, attempts: 3 };
+const value = { reason: 'rate_limited', seconds: 2, attempt: 2, of: 3, host: 'tenant.example.com', action: 'list event streams' };
+const wait = (captured: ReturnType<typeof captureIO>, ms: number) => countdown(captured.io, ms, (left) => waitWords(notice, left), value);
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('the countdown of a wait', () => {
+  it('piped or in CI: one line, what and how long', async () => {
+    for (const setup of [{ tty: false }, { tty: true, env: { CI: 'true' } }]) {
+      const captured = captureIO(setup);
+      const done = wait(captured, 20);
+      await vi.advanceTimersByTimeAsync(20);
+      await done;
+      expect(captured.stderr()).toBe('Rate limited (429) at tenant.example.com (list event streams): trying again in 1 s, attempt 2 of 3.\n');
+    }
+  });
+
+  it('at a terminal: a line that counts down every second and is erased when the wait is over', async () => {
+    const captured = captureIO({ tty: true });
+    const done = wait(captured, 2_100);
+    await vi.advanceTimersByTimeAsync(2_100);
+    await done;
+    const writes = captured.stderr().split('\r\x1b[K').filter(Boolean);
+    expect(writes).toEqual([
+      'Rate limited (429) at tenant.example.com (list event streams): trying again in 3 s, attempt 2 of 3. (Ctrl-C to stop)',
+      expect.stringContaining('trying again in 2 s'),
+      expect.stringContaining('trying again in 1 s'),
+    ]);
+    expect(captured.stderr().endsWith('\r\x1b[K')).toBe(true);
+    expect(captured.stderr()).not.toContain('\n');
+  });
+
+  it('at a narrow terminal the line is cut to fit: it never wraps (a wrapped line leaves a row behind)', async () => {
+    const captured = captureIO({ tty: true });
+    (captured.io.stderr as { columns?: number }).columns = 40;
+    const done = wait(captured, 500);
+    await vi.advanceTimersByTimeAsync(500);
+    await done;
+    for (const write of captured.stderr().split('\r\x1b[K').filter(Boolean)) expect([...write].length).toBeLessThanOrEqual(39);
+    expect(captured.stderr()).toContain('…');
+  });
+
+  it('--json: one JSON object per wait, in a pipe, in CI and at a terminal (no countdown)', async () => {
+    for (const setup of [{ tty: false }, { tty: true }, { tty: true, env: { CI: 'true' } }]) {
+      const captured = captureIO(setup);
+      await captured.io.configure({ json: true });
+      const done = wait(captured, 1_100);
+      await vi.advanceTimersByTimeAsync(1_100);
+      await done;
+      expect(captured.stderr()).toBe(`${JSON.stringify({ wait: value })}\n`);
+    }
+  });
+
+  it('ends at once, with the stop reason, when the run is stopped', async () => {
+    const captured = captureIO({ tty: true });
+    const done = wait(captured, 60_000);
+    const { InterruptedError } = await import('../../src/core/errors.js');
+    captured.io.stop(new InterruptedError('SIGINT'));
+    await expect(done).rejects.toBeInstanceOf(InterruptedError);
+    expect(captured.stderr().endsWith('\r\x1b[K')).toBe(true);
+  });
+});
+
+describe('the status line', () => {
+  it('at a terminal: redrawn in place, made safe, erased by clear()', () => {
+    const captured = captureIO({ tty: true });
+    const line = statusLine(captured.io);
+    line.set('Delivery of evt_1: pending');
+    line.set('Delivery of evt_1: pending'); // unchanged: not drawn again
+    line.set('Delivery of evt_1: failed\u001b[2J');
+    line.clear();
+    expect(captured.stderr()).toBe('\r\x1b[KDelivery of evt_1: pending\r\x1b[KDelivery of evt_1: failed\\x1b[2J\r\x1b[K');
+  });
+
+  it('piped: one line per change; --json: one {"progress": ...} object per change', async () => {
+    const piped = captureIO();
+    const line = statusLine(piped.io);
+    line.set('a');
+    line.set('a');
+    line.set('b');
+    expect(piped.stderr()).toBe('a\nb\n');
+    const json = captureIO();
+    await json.io.configure({ json: true });
+    statusLine(json.io).set('a', { status: 'pending' });
+    expect(json.stderr()).toBe('{"progress":{"status":"pending"}}\n');
+  });
+
+  it('fitLine cuts to one less than the width', () => {
+    expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(18)}…`);
+    expect(fitLine('short', 20)).toBe('short');
+  });
+});
