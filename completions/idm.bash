@@ -5,10 +5,13 @@
 # The subcommands of a command path ('' is idm itself).
 _idm_subcommands() {
   case "$1" in
-    '') REPLY='login logout auth streams provisioning sandbox completion help' ;;
+    '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
     'auth') REPLY='status help' ;;
-    'streams') REPLY='list test help' ;;
-    'provisioning') REPLY='create help' ;;
+    'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
+    'streams deliveries') REPLY='list show help' ;;
+    'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
+    'provisioning groups') REPLY='list add remove set help' ;;
+    'connections') REPLY='list help' ;;
     'sandbox') REPLY='start help' ;;
     *) REPLY='' ;;
   esac
@@ -24,11 +27,35 @@ _idm_flags() {
     'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'streams test') REPLY='--event-type --data --data-file -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams create') REPLY='--name --event-type --disabled --from-file --webhook --auth --username --header-key --secret-file --eventbus-account --eventbus-region --action -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams update') REPLY='--name --event-type --add-event-type --remove-event-type --from-file --webhook --auth --username --header-key --secret-file --action -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams enable') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams disable') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams delete') REPLY='-y --yes -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams test') REPLY='--event-type --data --data-file --wait --wait-timeout -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams deliveries') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams deliveries list') REPLY='--status --event-type --since --until --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams deliveries show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams redeliver') REPLY='--status --event-type --since --until -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams stats') REPLY='--since --until -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning update') REPLY='--mapping --mapping-file --add-mapping --remove-mapping --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning delete') REPLY='-y --yes -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning default-mapping') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning sync') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups list') REPLY='--search --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups add') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups remove') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups set') REPLY='--none -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'connections') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --delivery --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
@@ -51,17 +78,66 @@ _idm_flag_value() {
     'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
+    'streams create|--name') REPLY='none' ;;
+    'streams create|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams create|--from-file') REPLY='files' ;;
+    'streams create|--webhook') REPLY='none' ;;
+    'streams create|--auth') REPLY='none' ;;
+    'streams create|--username') REPLY='none' ;;
+    'streams create|--header-key') REPLY='none' ;;
+    'streams create|--secret-file') REPLY='files' ;;
+    'streams create|--eventbus-account') REPLY='none' ;;
+    'streams create|--eventbus-region') REPLY='none' ;;
+    'streams create|--action') REPLY='none' ;;
+    'streams update|--name') REPLY='none' ;;
+    'streams update|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--add-event-type') REPLY='none' ;;
+    'streams update|--remove-event-type') REPLY='none' ;;
+    'streams update|--from-file') REPLY='files' ;;
+    'streams update|--webhook') REPLY='none' ;;
+    'streams update|--auth') REPLY='none' ;;
+    'streams update|--username') REPLY='none' ;;
+    'streams update|--header-key') REPLY='none' ;;
+    'streams update|--secret-file') REPLY='files' ;;
+    'streams update|--action') REPLY='none' ;;
     'streams test|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams test|--data') REPLY='none' ;;
     'streams test|--data-file') REPLY='files' ;;
+    'streams test|--wait-timeout') REPLY='none' ;;
+    'streams deliveries list|--status') REPLY='none' ;;
+    'streams deliveries list|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams deliveries list|--since') REPLY='none' ;;
+    'streams deliveries list|--until') REPLY='none' ;;
+    'streams deliveries list|--take') REPLY='none' ;;
+    'streams deliveries list|--from') REPLY='none' ;;
+    'streams redeliver|--status') REPLY='none' ;;
+    'streams redeliver|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams redeliver|--since') REPLY='none' ;;
+    'streams redeliver|--until') REPLY='none' ;;
+    'streams stats|--since') REPLY='none' ;;
+    'streams stats|--until') REPLY='none' ;;
+    'provisioning list|--take') REPLY='none' ;;
+    'provisioning list|--from') REPLY='none' ;;
     'provisioning create|--mapping') REPLY='none' ;;
     'provisioning create|--mapping-file') REPLY='files' ;;
     'provisioning create|--sync-groups') REPLY='list:all off selected' ;;
+    'provisioning update|--mapping') REPLY='none' ;;
+    'provisioning update|--mapping-file') REPLY='files' ;;
+    'provisioning update|--add-mapping') REPLY='none' ;;
+    'provisioning update|--remove-mapping') REPLY='none' ;;
+    'provisioning update|--sync-groups') REPLY='list:all off selected' ;;
+    'provisioning groups list|--search') REPLY='none' ;;
+    'provisioning groups list|--take') REPLY='none' ;;
+    'provisioning groups list|--from') REPLY='none' ;;
+    'connections list|--strategy') REPLY='none' ;;
+    'connections list|--take') REPLY='none' ;;
+    'connections list|--from') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--delivery') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac
@@ -71,11 +147,14 @@ _idm_flag_value() {
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:status' ;;
-    'streams help|0') REPLY='list:list test' ;;
-    'provisioning help|0') REPLY='list:create' ;;
+    'streams deliveries help|0') REPLY='list:list show' ;;
+    'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
+    'provisioning groups help|0') REPLY='list:list add remove set' ;;
+    'provisioning help|0') REPLY='list:list show create update delete default-mapping sync groups' ;;
+    'connections help|0') REPLY='list:list' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth streams provisioning sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth streams provisioning connections sandbox completion' ;;
     *) return 1 ;;
   esac
 }

@@ -6,10 +6,13 @@
 # The names of the subcommands of a command path ('' is idm itself), space-separated in REPLY.
 _idm_subcommand_names() {
   case "$1" in
-    '') REPLY='login logout auth streams provisioning sandbox completion help' ;;
+    '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
     'auth') REPLY='status help' ;;
-    'streams') REPLY='list test help' ;;
-    'provisioning') REPLY='create help' ;;
+    'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
+    'streams deliveries') REPLY='list show help' ;;
+    'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
+    'provisioning groups') REPLY='list add remove set help' ;;
+    'connections') REPLY='list help' ;;
     'sandbox') REPLY='start help' ;;
     *) REPLY='' ;;
   esac
@@ -22,8 +25,9 @@ _idm_subcommands() {
       'login:Store credentials for a tenant as a profile (checked with a token request first)'
       'logout:Remove a profile'\''s secrets and cached tokens'
       'auth:Inspect the stored credentials and token'
-      'streams:List event streams and send them test events'
-      'provisioning:Configure directory provisioning of a connection'
+      'streams:Event streams: list, show, create, change, test, and follow their deliveries'
+      'provisioning:Directory provisioning of connections: set it up, change it, synchronize, choose groups'
+      'connections:The tenant'\''s connections'
       'sandbox:Run a local tenant on 127.0.0.1 that speaks the management interface'
       'completion:Print the completion script for bash, zsh or fish'
       'help:show help for a command'
@@ -34,11 +38,43 @@ _idm_subcommands() {
     ) ;;
     'streams') reply=(
       'list:List the event streams of the tenant'
+      'show:Show one event stream: its destination, authorization, event types and times'
+      'create:Create an event stream: a name, event types and one destination (webhook, event bus or action)'
+      'update:Change a stream'\''s name, event types, webhook (endpoint and secret) or action'
+      'enable:Enable an event stream: it forwards events again'
+      'disable:Disable an event stream: it stops forwarding events (and takes no test events)'
+      'delete:Delete an event stream (asks first at a terminal; --yes in scripts)'
       'test:Send a test event to an event stream and show the delivery record'
+      'deliveries:A stream'\''s failed deliveries: list them, show one'
+      'redeliver:Deliver failed events again: one by its id, or every one the filters match'
+      'stats:Show successful and failed deliveries of a stream, per hour or per day'
+      'help:show help for a command'
+    ) ;;
+    'streams deliveries') reply=(
+      'list:List a stream'\''s failed deliveries (the service keeps no others)'
+      'show:Show one delivery: every attempt, and the event envelope'
       'help:show help for a command'
     ) ;;
     'provisioning') reply=(
+      'list:List the connections that have directory provisioning, with their settings and last synchronization'
+      'show:Show the directory-provisioning configuration of a connection'
       'create:Create the directory-provisioning configuration of a connection'
+      'update:Change the directory-provisioning configuration of a connection: mapping, synchronization'
+      'delete:Delete the directory-provisioning configuration of a connection (asks first at a terminal; --yes in scripts)'
+      'default-mapping:Show the default mapping of a connection'\''s strategy'
+      'sync:Synchronize users (and groups) of a connection now, instead of at the next automatic run'
+      'groups:The groups synchronized when group synchronization is "selected"'
+      'help:show help for a command'
+    ) ;;
+    'provisioning groups') reply=(
+      'list:List the groups synchronized when group synchronization is "selected"'
+      'add:Add groups to the synchronized groups'
+      'remove:Remove groups from the synchronized groups'
+      'set:Replace the synchronized groups with these (--none: no group)'
+      'help:show help for a command'
+    ) ;;
+    'connections') reply=(
+      'list:List the tenant'\''s connections; for strategies that support directory provisioning, whether it is configured'
       'help:show help for a command'
     ) ;;
     'sandbox') reply=(
@@ -61,11 +97,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
       '-h:show help'
       '--help:show help'
     ) ;;
@@ -84,11 +120,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'logout') reply=(
       '-h:show help'
@@ -99,11 +135,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'auth') reply=(
       '-h:show help'
@@ -114,11 +150,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'auth status') reply=(
       '-h:show help'
@@ -129,11 +165,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'streams') reply=(
       '-h:show help'
@@ -144,11 +180,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'streams list') reply=(
       '--take:streams per page (1-100; default 50, 100 with --all)'
@@ -162,16 +198,13 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
-    'streams test') reply=(
-      '--event-type:the event type to send (asks at a terminal when absent); see the list below'
-      '--data:payload of the event: a JSON object'
-      '--data-file:read the payload (a JSON object) from a file, or - for stdin'
+    'streams show') reply=(
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -180,11 +213,219 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams create') reply=(
+      '--name:the stream'\''s name (1-128 characters)'
+      '--event-type:an event type to subscribe to (repeat, or comma-separate)'
+      '--disabled:create it disabled (default: enabled)'
+      '--from-file:the whole body as JSON (as the API takes it), or - for stdin; flags override its fields'
+      '--webhook:send events to this https:// endpoint (with --auth)'
+      '--auth:how the webhook authenticates deliveries: bearer, basic, custom-header'
+      '--username:the user name of --auth basic'
+      '--header-key:the header name of --auth custom-header'
+      '--secret-file:the webhook'\''s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
+      '--eventbus-account:send events to the event bus of this 12-digit account (with --eventbus-region)'
+      '--eventbus-region:the event bus region (e.g. us-east-1)'
+      '--action:send events to this action'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams update') reply=(
+      '--name:a new name'
+      '--event-type:the event types, replacing the list (repeat, or comma-separate)'
+      '--add-event-type:subscribe to these too'
+      '--remove-event-type:unsubscribe from these'
+      '--from-file:a PATCH body as JSON, or - for stdin; flags override its fields'
+      '--webhook:send events to this https:// endpoint (with --auth)'
+      '--auth:how the webhook authenticates deliveries: bearer, basic, custom-header'
+      '--username:the user name of --auth basic'
+      '--header-key:the header name of --auth custom-header'
+      '--secret-file:the webhook'\''s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
+      '--action:send events to this action'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams enable') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams disable') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams delete') reply=(
+      '-y:delete without asking'
+      '--yes:delete without asking'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams test') reply=(
+      '--event-type:the event type to send (asks at a terminal when absent); see the list below'
+      '--data:payload of the event: a JSON object'
+      '--data-file:read the payload (a JSON object) from a file, or - for stdin'
+      '--wait:follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)'
+      '--wait-timeout:how long --wait follows it (default 60)'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams deliveries') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams deliveries list') reply=(
+      '--status:only deliveries with this status, e.g. failed (repeat, or comma-separate)'
+      '--event-type:only these event types (repeat, or comma-separate)'
+      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d)'
+      '--until:up to this time: RFC 3339, or back from now'
+      '--take:deliveries per page (1-100; default 50, 100 with --all)'
+      '--from:start at this cursor (the `next` of a previous page)'
+      '--all:follow `next` to the last page'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams deliveries show') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams redeliver') reply=(
+      '--status:only deliveries with this status, e.g. failed (repeat, or comma-separate)'
+      '--event-type:only these event types (repeat, or comma-separate)'
+      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d)'
+      '--until:up to this time: RFC 3339, or back from now'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'streams stats') reply=(
+      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days'
+      '--until:up to this time: RFC 3339, or back from now; default: now'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'provisioning') reply=(
       '-h:show help'
@@ -195,11 +436,44 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning list') reply=(
+      '--take:configurations per page (1-100; default 50, 100 with --all)'
+      '--from:start at this cursor (the `next` of a previous page)'
+      '--all:follow `next` to the last page'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning show') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'provisioning create') reply=(
       '--mapping:map a platform user attribute to an identity-provider attribute (repeat for each)'
@@ -215,11 +489,194 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning update') reply=(
+      '--mapping:the whole mapping, one row each (replaces it)'
+      '--mapping-file:the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
+      '--add-mapping:map one more attribute (repeat for each)'
+      '--remove-mapping:stop mapping this platform attribute (repeat for each)'
+      '--sync-automatically:synchronize users every 30 minutes'
+      '--no-sync-automatically:stop synchronizing users automatically'
+      '--sync-groups:group synchronization: all, off, selected'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning delete') reply=(
+      '-y:delete without asking'
+      '--yes:delete without asking'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning default-mapping') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning sync') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning groups') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning groups list') reply=(
+      '--search:only groups whose name starts with this'
+      '--take:groups per page (1-100; default 50, 100 with --all)'
+      '--from:start at this cursor (the `next` of a previous page)'
+      '--all:follow `next` to the last page'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning groups add') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning groups remove') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'provisioning groups set') reply=(
+      '--none:synchronize no group (an empty list)'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'connections') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'connections list') reply=(
+      '--strategy:only connections of this strategy, e.g. google-apps (repeat, or comma-separate)'
+      '--take:connections per page (1-100; default 50, 100 with --all)'
+      '--from:start at this cursor (the `next` of a previous page)'
+      '--all:follow `next` to the last page'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'sandbox') reply=(
       '-h:show help'
@@ -230,11 +687,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'sandbox start') reply=(
       '--port:port of the tenant; 0 picks a free one'
@@ -242,6 +699,7 @@ _idm_flags() {
       '--streams:also generate this many streams (pagination, benchmarks)'
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
       '--rate-limit:token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+      '--delivery:test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
       '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
       '-h:show help'
       '--help:show help'
@@ -251,11 +709,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'completion') reply=(
       '-h:show help'
@@ -266,11 +724,11 @@ _idm_flags() {
       '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
       '--no-input:never prompt; a missing value is a usage error'
       '--debug:print requests and responses on stderr, secrets redacted'
-      '--timeout:bound on each request (default 30)'
-      '--max-wait:longest total wait for rate limits and retries (default 60)'
-      '--ca-file:also trust this PEM certificate authority (a private CA)'
-      '--client-cert:PEM client certificate for mutual TLS'
-      '--client-key:PEM private key of --client-cert (a path, never the key itself)'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     *) reply=() ;;
   esac
@@ -293,17 +751,66 @@ _idm_flag_value() {
     'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
+    'streams create|--name') REPLY='none' ;;
+    'streams create|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams create|--from-file') REPLY='files' ;;
+    'streams create|--webhook') REPLY='none' ;;
+    'streams create|--auth') REPLY='none' ;;
+    'streams create|--username') REPLY='none' ;;
+    'streams create|--header-key') REPLY='none' ;;
+    'streams create|--secret-file') REPLY='files' ;;
+    'streams create|--eventbus-account') REPLY='none' ;;
+    'streams create|--eventbus-region') REPLY='none' ;;
+    'streams create|--action') REPLY='none' ;;
+    'streams update|--name') REPLY='none' ;;
+    'streams update|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--add-event-type') REPLY='none' ;;
+    'streams update|--remove-event-type') REPLY='none' ;;
+    'streams update|--from-file') REPLY='files' ;;
+    'streams update|--webhook') REPLY='none' ;;
+    'streams update|--auth') REPLY='none' ;;
+    'streams update|--username') REPLY='none' ;;
+    'streams update|--header-key') REPLY='none' ;;
+    'streams update|--secret-file') REPLY='files' ;;
+    'streams update|--action') REPLY='none' ;;
     'streams test|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams test|--data') REPLY='none' ;;
     'streams test|--data-file') REPLY='files' ;;
+    'streams test|--wait-timeout') REPLY='none' ;;
+    'streams deliveries list|--status') REPLY='none' ;;
+    'streams deliveries list|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams deliveries list|--since') REPLY='none' ;;
+    'streams deliveries list|--until') REPLY='none' ;;
+    'streams deliveries list|--take') REPLY='none' ;;
+    'streams deliveries list|--from') REPLY='none' ;;
+    'streams redeliver|--status') REPLY='none' ;;
+    'streams redeliver|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams redeliver|--since') REPLY='none' ;;
+    'streams redeliver|--until') REPLY='none' ;;
+    'streams stats|--since') REPLY='none' ;;
+    'streams stats|--until') REPLY='none' ;;
+    'provisioning list|--take') REPLY='none' ;;
+    'provisioning list|--from') REPLY='none' ;;
     'provisioning create|--mapping') REPLY='none' ;;
     'provisioning create|--mapping-file') REPLY='files' ;;
     'provisioning create|--sync-groups') REPLY='list:all off selected' ;;
+    'provisioning update|--mapping') REPLY='none' ;;
+    'provisioning update|--mapping-file') REPLY='files' ;;
+    'provisioning update|--add-mapping') REPLY='none' ;;
+    'provisioning update|--remove-mapping') REPLY='none' ;;
+    'provisioning update|--sync-groups') REPLY='list:all off selected' ;;
+    'provisioning groups list|--search') REPLY='none' ;;
+    'provisioning groups list|--take') REPLY='none' ;;
+    'provisioning groups list|--from') REPLY='none' ;;
+    'connections list|--strategy') REPLY='none' ;;
+    'connections list|--take') REPLY='none' ;;
+    'connections list|--from') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--delivery') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac
@@ -313,11 +820,14 @@ _idm_flag_value() {
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:status' ;;
-    'streams help|0') REPLY='list:list test' ;;
-    'provisioning help|0') REPLY='list:create' ;;
+    'streams deliveries help|0') REPLY='list:list show' ;;
+    'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
+    'provisioning groups help|0') REPLY='list:list add remove set' ;;
+    'provisioning help|0') REPLY='list:list show create update delete default-mapping sync groups' ;;
+    'connections help|0') REPLY='list:list' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth streams provisioning sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth streams provisioning connections sandbox completion' ;;
     *) return 1 ;;
   esac
 }

@@ -64,14 +64,7 @@ function report(error: unknown, output: Output, debug: boolean, command: string)
       if (output.json) output.error(new UsageError(`Missing the command: ${command} <command>.`, hint));
       return ExitCode.Usage;
     }
-    let message = error.message.replace(/^error: /, '');
-    // "option '--take <n>' argument '0' is invalid. --take must be from 1 to 100": idm's parsers name
-    // the flag themselves, so their message is enough.
-    const parsers = /^(?:option '[^']*' argument '.*' is invalid|command-argument value '.*' is invalid for argument '[^']*')\. (.*)$/s.exec(message);
-    if (error.code === 'commander.invalidArgument' && parsers) message = parsers[1]!;
-    // "Unknown command 'lst'\n(Did you mean list?)": one line, and the hint the second.
-    message = message.replace(/\n\((Did you mean [^)]*)\)$/, '. $1');
-    output.error(new UsageError(capitalize(message), hint));
+    output.error(new UsageError(capitalize(commanderMessage(error)), hint));
     return ExitCode.Usage;
   }
   if (error instanceof IdmError) {
@@ -87,4 +80,30 @@ function report(error: unknown, output: Output, debug: boolean, command: string)
     }),
   );
   return ExitCode.Failure;
+}
+
+/** Commander's own words, in idm's voice: what is wrong, naming the flag or argument. */
+export function commanderMessage(error: CommanderError): string {
+  const message = error.message.replace(/^error: /, '');
+  const option = (flags: string) => flags.split(/[ ,]+/).find((part) => part.startsWith('--')) ?? flags;
+  let match: RegExpExecArray | null;
+  // idm's parsers name the flag or argument themselves: their message is enough.
+  if ((match = /^option '[^']*' argument '.*' is invalid\. (.*)$/s.exec(message))) return match[1]!;
+  if ((match = /^command-argument value '(.*)' is invalid for argument '([^']*)'\. (.*)$/s.exec(message))) {
+    const [, value, name, rest] = match;
+    const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
+    return choices ? `<${name}> must be one of ${choices}, not "${value!.slice(0, 40)}".` : rest!;
+  }
+  if ((match = /^option '([^']*)' argument missing$/.exec(message))) return `${option(match[1]!)} needs a value: ${match[1]}.`;
+  if ((match = /^missing required argument '([^']*)'$/.exec(message))) return `Missing <${match[1]}>.`;
+  if ((match = /^(option '[^']*'|environment variable '[^']*') cannot be used with (option '[^']*'|environment variable '[^']*')$/.exec(message))) {
+    const name = (text: string) => option(text.replace(/^(option|environment variable) '|'$/g, ''));
+    return `${name(match[1]!)} and ${name(match[2]!)} cannot be used together.`;
+  }
+  if ((match = /^unknown option '([^']*)'(?:\n\(Did you mean (.*)\?\))?$/s.exec(message))) return `Unknown flag ${match[1]}.${match[2] ? ` Did you mean ${match[2]}?` : ''}`;
+  if ((match = /^too many arguments(?: for '([^']*)')?\. Expected (\d+) arguments? but got (\d+)\.$/.exec(message))) {
+    return `Too many arguments${match[1] ? ` for ${match[1]}` : ''}: it takes ${match[2] === '0' ? 'none' : match[2]}, not ${match[3]}.`;
+  }
+  // "Unknown command 'lst'\n(Did you mean list?)": one line, and the hint the second.
+  return capitalize(message.replace(/\n\((Did you mean [^)]*)\)$/, '. $1'));
 }

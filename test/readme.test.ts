@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../src/core/exit-codes.js';
-import { buildProgram } from '../src/cli/program.js';
+import { buildProgram } from '../src/commands/index.js';
 import { createDeps } from '../src/cli/factory.js';
 import { createIO } from '../src/io/io.js';
 import type { Command } from 'commander';

@@ -45,7 +45,9 @@ export function parseId(kind: IdKind, flag?: string) {
   return (value: string): string => {
     const id = value.trim();
     const problem = idProblem(kind, id);
-    if (problem) throw new InvalidArgumentError(`${flag ? `${flag} ` : ''}"${value}" is not a ${ID_SHAPES[kind].name}. ${problem}`);
+    // The name first and a short preview: a pasted screenful must not push the point out of view.
+    const preview = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    if (problem) throw new InvalidArgumentError(`${flag ? `${flag}: ` : ''}not a ${ID_SHAPES[kind].name}: "${preview}". ${problem}`);
     return id;
   };
 }

@@ -6,7 +6,7 @@
 import type { IO } from '../io/io.js';
 import { safeText } from '../io/safe.js';
 import type { Column, Rows, RowsOptions } from './types.js';
-import { cut, cutKeepingHost, displayWidth } from './width.js';
+import { cut, cutKeepingHost, cutMiddle, displayWidth } from './width.js';
 
 /** Spaces between two columns of a table. */
 const GAP = 2;
@@ -93,7 +93,7 @@ export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, {
       const gap = ' '.repeat(GAP);
       // One measure per cell: cut to its column, padded (but the last), and the line cut at the edge
       // only when an id too long for its column pushed it out.
-      const cuts = layout.columns.map((column) => (column.cut === 'host' ? cutKeepingHost : cut));
+      const cuts = layout.columns.map((column) => (column.cut === 'host' ? cutKeepingHost : column.cut === 'middle' ? cutMiddle : cut));
       const line = (texts: string[], never: (i: number) => boolean, header = false) => {
         let out = '';
         let used = 0;

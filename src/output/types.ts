@@ -9,8 +9,11 @@ export interface Column<Row> {
    * the `first` ones.
    */
   shrink?: 'first' | 'never';
-  /** `host`: a cut keeps a URL's host and the end of its path (destinations), rather than the start. */
-  cut?: 'end' | 'host';
+  /**
+   * How a value too long for the column is cut: at its end (default); `host`, keeping a URL's host and
+   * the end of its path (destinations); `middle`, keeping its start and end (errors: the cause is last).
+   */
+  cut?: 'end' | 'host' | 'middle';
   /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
   width?: number;
   /** A shorter form for people, shown in the terminal's table; tab-separated output keeps `value`. */

@@ -61,3 +61,11 @@ export function cutKeepingHost(text: string, width: number): string {
   const head = Math.ceil((width - 1) / 2);
   return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
 }
+
+/** Text cut in its middle, keeping its start and (more of) its end: an error's cause is at its end. */
+export function cutMiddle(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (!ASCII.test(text) || width < 7) return cut(text, width);
+  const head = Math.floor((width - 1) / 3);
+  return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
+}

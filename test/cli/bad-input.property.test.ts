@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Command } from 'commander';
 import { main } from '../../src/main.js';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../src/commands/index.js';
 import { createDeps } from '../../src/cli/factory.js';
 import { checkDomain } from '../../src/config/domain.js';
 import { FaultSpecSchema } from '../../src/sandbox/faults.js';

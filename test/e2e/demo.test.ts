@@ -8,7 +8,7 @@ describe('scripts/demo.sh', () => {
   it('logs in, lists, delivers one test event, fails another, and creates provisioning, against the sandbox', () => {
     const { dir, cleanup } = tempConfigDir();
     try {
-      const result = spawnSync('bash', [fileURLToPath(new URL('../scripts/demo.sh', import.meta.url))], {
+      const result = spawnSync('bash', [fileURLToPath(new URL('../../scripts/demo.sh', import.meta.url))], {
         env: cliEnv(dir),
         encoding: 'utf8',
         timeout: 60_000,

@@ -31,7 +31,7 @@ const page = (from: number, count: number, status?: string) => Array.from({ leng
 function terminal(columns: number) {
   const captured = captureIO({ tty: true, env: { NO_COLOR: '1' } });
   (captured.io.stdout as { columns?: number }).columns = columns;
-  return { captured, output: createOutput(captured.io, { json: false }) };
+  return { captured, output: createOutput(captured.io) };
 }
 
 describe('tables at a terminal', () => {
@@ -74,7 +74,7 @@ describe('tables at a terminal', () => {
 
   it('piped: tab-separated lines, no header, nothing cut, every column kept', async () => {
     const captured = captureIO({ tty: false });
-    const output = createOutput(captured.io, { json: false });
+    const output = createOutput(captured.io);
     const table = output.rows(COLUMNS);
     await table.add(page(1, 2));
     await table.add([{ ...row(3), where: '' }]);

@@ -233,6 +233,7 @@ function scripted(answers: Record<string, string>): Prompter & { asked: string[]
     },
     password: async (message) => answer(message),
     select: async <T,>(message: string) => answer(message) as T,
+    checkbox: async <T,>(message: string) => answer(message).split(',') as T[],
     confirm: async (message) => answer(message) === 'yes',
   };
 }

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SHELLS } from '../../../src/commands/completion/index.js';
 import { BIN, cliEnv, runIdm, tempConfigDir } from '../../helpers/cli.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 const { dir: configDir, cleanup } = tempConfigDir();
 afterAll(cleanup);
@@ -93,7 +93,7 @@ describe('the bash completion in a real bash', () => {
   });
 
   it('completes the subcommands of streams', () => {
-    expect(complete(['idm', 'streams', ''])).toEqual(['help', 'list', 'test']);
+    expect(complete(['idm', 'streams', ''])).toEqual(['create', 'delete', 'deliveries', 'disable', 'enable', 'help', 'list', 'redeliver', 'show', 'stats', 'test', 'update']);
   });
 
   it('completes --event-type user.<TAB> to the three user event types', () => {

@@ -136,8 +136,8 @@ describe('idm provisioning create: local validation sends nothing (exit 2)', () 
     ['a mapping file that is not an array', ['CONN', '--mapping-file', '-'], /must hold a JSON array.*not an object/, '{"platform":"a","idp":"b"}'],
     ['an entry with an unknown field', ['CONN', '--mapping-file', '-'], /entry 1/, '[{"platform":"a","idp":"b","extra":1}]'],
     ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
-    ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /cannot be used with/],
-    ['a connection id with a slash', ['con_a/b'], /"con_a\/b" is not a connection id\. A connection id is con_ and 16 letters or digits/],
+    ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /--mapping-file and --mapping cannot be used together\./],
+    ['a connection id with a slash', ['con_a/b'], /Not a connection id: "con_a\/b"\. A connection id is con_ and 16 letters or digits/],
     ['--mapping-file - when stdin is a terminal', ['CONN', '--mapping-file', '-'], /--mapping-file - reads stdin, which is a terminal here/, undefined, { IDM_FORCE_TTY: 'stdin' }],
   ];
   for (const [name, args, message, input, env] of cases) {

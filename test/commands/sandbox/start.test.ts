@@ -114,7 +114,9 @@ describe('idm sandbox start as a process', () => {
       expect(info.connections).toEqual([
         { id: 'con_googleAppsDemo01', name: 'google-workspace', strategy: 'google-apps', provisioning: 'not configured' },
         { id: 'con_googleAppsTaken1', name: 'google-workspace-configured', strategy: 'google-apps', provisioning: 'configured' },
+        { id: 'con_googleAppsFails1', name: 'google-workspace-broken', strategy: 'google-apps', provisioning: 'configured' },
         { id: 'con_usernamePasswd01', name: 'Username-Password-Authentication', strategy: 'platform', provisioning: 'unsupported' },
+        { id: 'con_samlEnterprise01', name: 'enterprise-saml', strategy: 'samlp', provisioning: 'unsupported' },
       ]);
       for (const name of ['admin', 'reader']) {
         const client = info.clients[name];
@@ -131,7 +133,7 @@ describe('idm sandbox start as a process', () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { token_type: string }).token_type).toBe('Bearer');
       const stats = await (await fetch(`${info.controlUrl}/stats`)).json();
-      expect(stats).toMatchObject({ tokensIssued: 1, streams: 6, connections: 3 });
+      expect(stats).toMatchObject({ tokensIssued: 1, streams: 6, connections: 5 });
 
       child.kill('SIGINT');
       expect(await exited).toBe(0);
@@ -163,10 +165,12 @@ describe('idm sandbox start for people', () => {
       expect(stdout).toContain('  est_demoClosedPort00000000  demo-closed-port\n');
       expect(stdout).toContain(
         [
-          'Connections    3',
+          'Connections    5',
           '  con_googleAppsDemo01  google-apps  provisioning not configured',
           '  con_googleAppsTaken1  google-apps  provisioning configured',
+          '  con_googleAppsFails1  google-apps  provisioning configured',
           '  con_usernamePasswd01  platform     provisioning unsupported',
+          '  con_samlEnterprise01  samlp        provisioning unsupported',
         ].join('\n'),
       );
       expect(stdout).not.toContain('generated-001');

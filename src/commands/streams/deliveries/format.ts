@@ -28,13 +28,13 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
   { header: 'STATUS', value: (d) => text(field(d, 'status')) },
   { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
   { header: 'LAST ATTEMPT', value: (d) => (isPlainObject(d) ? text(last(d)?.timestamp) : '') },
-  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first' },
+  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first', cut: 'middle' },
 ];
 
 export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
   { header: 'Status', value: (a) => text(a.status) },
   { header: 'Time', value: (a) => text(a.timestamp) },
-  { header: 'Error', value: (a) => text(a.error_message), shrink: 'first' },
+  { header: 'Error', value: (a) => text(a.error_message), shrink: 'first', cut: 'middle' },
   ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'Duration', value: (a: Attempt) => duration(a.duration) }] : []),
 ];
 
