@@ -29,7 +29,7 @@ describe('idm as a process', () => {
     const result = await runIdm(['streams', 'list', '--bogus'], { configDir: config() });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toBe("Error: Unknown option '--bogus'\nRun 'idm streams list --help' for usage.\n");
+    expect(result.stderr).toBe("Error: Unknown flag --bogus.\nRun 'idm streams list --help' for usage.\n");
   });
 
   it('a bad flag value: the parser\'s own message, said once', async () => {
@@ -76,7 +76,7 @@ describe('idm as a process', () => {
 
   it('cuts a message that quotes a huge pasted value instead of echoing it whole', async () => {
     const huge = 'x'.repeat(50_000);
-    const result = await runIdm(['streams', 'test', huge, '--event-type', 'user.created'], { configDir: config() });
+    const result = await runIdm(['streams', 'test', 'est_demoInboxBearer0000000', '--event-type', huge], { configDir: config() });
     expect(result.code).toBe(2);
     expect(result.stderr.length).toBeLessThan(2_500);
     expect(result.stderr).toMatch(/… \(\d+ more characters\)/);

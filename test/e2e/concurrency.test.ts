@@ -41,7 +41,7 @@ describe('parallel runs', () => {
     for (let i = 0; i < 200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
     const lock = readdirSync(tokens).find((f) => f.endsWith('.lock'));
     expect(lock).toBeDefined();
-    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.pid} \\d+ \\w+$`));
+    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.pid} \\d+ \\S+ \\d+\\n$`));
     holder.kill('SIGKILL');
     await new Promise((resolve) => holder.once('exit', resolve));
 

@@ -25,10 +25,11 @@ async function interrupt(args: string[], dir: string, env: Record<string, string
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
-  for (let i = 0; i < 200 && !ready(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  // Waits for a state, not for a time: bounded only so that a broken idm cannot hang the suite.
+  for (let i = 0; i < 2400 && !ready(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(ready(stderr)).toBe(true);
   child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const { code, signal } = await closed;
   clearTimeout(timer);
   recordRun(`idm ${args.join(' ')} (interrupted)`, stdout, stderr);
@@ -115,7 +116,7 @@ describe('Ctrl-C during a request', () => {
     const dir = configDir();
     sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 20) } });
     // Interrupted once the countdown is on screen.
-    const result = await interrupt(['streams', 'list'], dir, { ...credentials(), IDM_FORCE_TTY: 'stderr', NO_COLOR: '1' }, (stderr) => stderr.includes('Ctrl-C to stop'));
+    const result = await interrupt(['streams', 'list'], dir, { ...credentials(), IDM_FORCE_TTY: 'stderr', NO_COLOR: '1', COLUMNS: '200' }, (stderr) => stderr.includes('Ctrl-C to stop'));
     expect(result.code).toBe(130);
     expect(result.stderr).toMatch(/^\r\x1b\[KRate limited \(429\) at .* \(Ctrl-C to stop\)/);
     expect(result.stderr.endsWith('\r\x1b[K\x1b[?25hError: Interrupted.\n')).toBe(true);

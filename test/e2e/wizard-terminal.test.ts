@@ -48,18 +48,35 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   beforeEach(() => h.mark());
   const posts = () => h.calls('POST');
 
-  it('creates a configuration from an edited default mapping, after a summary and a confirmation', async () => {
+  /**
+   * Picks the first connection the list lets one pick: the first fresh google-apps one (the cursor
+   * starts on it, configured ones cannot be chosen). Returns the list as shown.
+   */
+  async function pick(t: Terminal): Promise<string> {
+    const screen = await t.waitFor('Connection to set up');
+    t.keys('Enter');
+    return screen;
+  }
+
+  it('picks a connection from the list (a configured one shown, not selectable), edits the default mapping, and creates', async () => {
     const id = gappsId(++next);
     const t = open(h, ['provisioning', 'create']);
-    await t.waitFor('Connection id');
-    t.type(id);
-    t.keys('Enter');
+    const list = await pick(t);
+    // The tenant's google-apps connections; the configured one marked and skipped by the cursor.
+    expect(list).toMatch(new RegExp(`google-1\\s+${gappsId(1)}\\s+\\(google-apps\\)`));
+    expect(list).toMatch(/google-taken\s+con_takenTaken000001\s+\(google-apps\)\s+configured already/);
+    expect(list).not.toContain('users-database');
 
     // The default mapping of google-apps is the starting point.
     let screen = await t.waitFor('What next?');
     expect(screen).toContain("Starting from the strategy's default mapping.");
     expect(screen).toMatch(/1\. app_metadata\.external_id\s+= id/);
-    expect(h.calls('GET').map((call) => call.path)).toEqual([`/api/v2/connections/${id}/directory-provisioning/default-mapping`]);
+    expect(h.calls('GET').map((call) => call.path)).toEqual([
+      '/api/v2/connections',
+      '/api/v2/connections-directory-provisionings',
+      `/api/v2/connections/${id}/directory-provisioning`,
+      `/api/v2/connections/${id}/directory-provisioning/default-mapping`,
+    ]);
 
     // Edit row 1: keep the platform attribute, change the identity-provider one.
     t.keys('Down', 'Enter');
@@ -126,14 +143,25 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(t.screen()).toMatch(new RegExp(`Connection\\s+${id}`)); // the created configuration, printed
   });
 
-  it('rejects invalid values as they are typed and asks again', async () => {
+  it('without read:connections, asks for the id and says why; asks again after a 404 and after a configured one; checks values as typed', async () => {
+    // The list of connections refused (its first request only), as for a token without read:connections.
+    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' }) });
     const id = gappsId(++next);
     const t = open(h, ['provisioning', 'create']);
-    await t.waitFor('Connection id');
+    let screen = await t.waitFor('Connection id');
+    expect(screen).toContain("Cannot list the tenant's connections (the token lacks read:connections); type the connection id instead.");
     t.type('con bad');
     t.keys('Enter');
-    await t.waitFor('A connection id has no spaces');
+    await t.waitFor('A connection id is con_ and 16 letters or digits');
     t.keys('C-u');
+    t.type('con_doesNotExist0001');
+    t.keys('Enter');
+    screen = await t.waitFor('Connection id', 2);
+    expect(screen).toContain('There is no connection con_doesNotExist0001 in the tenant.');
+    t.type('con_takenTaken000001');
+    t.keys('Enter');
+    screen = await t.waitFor('Connection id', 3);
+    expect(screen).toContain('Connection con_takenTaken000001 (google-taken) has directory provisioning already.');
     t.type(id);
     t.keys('Enter');
 
@@ -164,28 +192,35 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     t.keys('Enter');
 
     expect(await t.exitCode()).toBe(0);
+    expect(posts()).toHaveLength(1);
     const body = posts()[0]!.json as { mapping: Array<{ platform: string; idp: string }> };
+    expect(posts()[0]!.path).toBe(`/api/v2/connections/${id}/directory-provisioning`);
     expect(body).toMatchObject({ synchronize_automatically: false, synchronize_groups: 'off' });
     expect(body.mapping.filter((row) => row.platform === 'email')).toEqual([{ platform: 'email', idp: 'primaryEmail' }]);
     expect(body.mapping.at(-1)).toEqual({ platform: 'department', idp: 'orgUnitPath' });
   });
 
-  it('Ctrl-C at the first prompt exits 130 and sends nothing', async () => {
-    const t = open(h, ['provisioning', 'create']);
-    await t.waitFor('Connection id');
-    t.keys('C-c');
-    expect(await t.exitCode()).toBe(130);
-    expect(h.received()).toEqual([]);
+  it('refuses a configured connection given as an argument before any question (exit 1), naming show and update', async () => {
+    const t = open(h, ['provisioning', 'create', 'con_takenTaken000001']);
+    expect(await t.exitCode()).toBe(1);
+    const screen = t.screen();
+    expect(screen).toContain('Error: Connection con_takenTaken000001 (google-taken) has directory provisioning already.');
+    expect(screen).toContain("See it with 'idm provisioning show con_takenTaken000001', change it with 'idm provisioning update con_takenTaken000001'.");
+    expect(screen).not.toContain('?');
+    expect(posts()).toEqual([]);
   });
 
-  it('Ctrl-C at the confirmation exits 130 and sends no POST', async () => {
-    const id = gappsId(++next);
-    const t = open(h, ['provisioning', 'create', id]);
-    await toConfirmation(t);
+  it.each([
+    ['the connection list', async (t: Terminal) => void (await t.waitFor('Connection to set up'))],
+    ['the mapping', async (t: Terminal) => void (await pick(t), await t.waitFor('What next?'))],
+    ['automatic synchronization', async (t: Terminal) => void (await pick(t), await t.waitFor('What next?'), t.keys('Enter'), await t.waitFor('Synchronize users automatically'))],
+    ['the confirmation', async (t: Terminal) => void (await pick(t), await toConfirmation(t))],
+  ])('Ctrl-C at %s exits 130 and sends nothing', async (_step, reach) => {
+    const t = open(h, ['provisioning', 'create']);
+    await reach(t);
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
-    expect(posts()).toEqual([]);
-    expect(h.calls('GET')).toHaveLength(1); // the default mapping only
+    expect(h.received().filter((request) => request.method !== 'GET' && request.path.startsWith('/api/'))).toEqual([]);
   });
 
   it('answering no at the confirmation exits 130, says nothing was sent, and sends nothing', async () => {
@@ -212,26 +247,25 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(posts()).toEqual([]);
   });
 
-  it('with the settings given as flags, asks only for the connection id, then confirms', async () => {
-    const id = gappsId(++next);
+  it('with the settings given as flags, asks only for the connection, then confirms', async () => {
+    // The cursor starts on the first connection still without provisioning.
+    const id = h.sandbox.connections().find((c) => c.strategy === 'google-apps' && c.provisioning === 'not configured')!.id;
     const t = open(h, ['provisioning', 'create', '--sync-groups', 'selected']);
-    await t.waitFor('Connection id');
-    t.type(id);
-    t.keys('Enter');
+    await pick(t);
     const screen = await t.waitFor('Create directory provisioning');
     expect(screen).not.toContain('What next?');
     expect(screen).toMatch(/Synchronize groups\s+selected/);
     t.keys('Enter');
     expect(await t.exitCode()).toBe(0);
+    expect(posts()[0]!.path).toBe(`/api/v2/connections/${id}/directory-provisioning`);
     expect(posts()[0]!.json).toEqual({ synchronize_groups: 'selected' });
-    expect(h.calls('GET')).toEqual([]);
   });
 });
 
 describe.skipIf(!run)('streams test in a terminal', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ delivery: 'sync' });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());

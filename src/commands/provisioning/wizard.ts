@@ -92,7 +92,8 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
     );
   }
   for (;;) {
-    const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12 });
+    // The cursor starts on the first connection that can be chosen.
+    const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
     const checked = await checkConnection(api, connectionId);
     if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
