@@ -1,31 +1,44 @@
-// `npm run demo` is the README's first command: it must keep working and keep showing idm's main job.
+// `npm run demo` is the README's first command: it must keep working and keep showing idm's main
+// job, the lifecycles of event streams and of directory provisioning among it.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { cliEnv, tempConfigDir } from '../helpers/cli.js';
 
 describe('scripts/demo.sh', () => {
-  it('logs in, lists, delivers one test event, fails another, and creates provisioning, against the sandbox', () => {
+  it('logs in, lists, takes a stream through its life, and provisioning through its, against the sandbox', () => {
     const { dir, cleanup } = tempConfigDir();
     try {
-      const result = spawnSync('bash', [fileURLToPath(new URL('../../scripts/demo.sh', import.meta.url))], {
-        env: cliEnv(dir),
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(result.stderr).toContain('Directory provisioning is already enabled'); // the 409 step
-      expect(result.status).toBe(0);
+      const result = spawnSync('bash', [fileURLToPath(new URL('../../scripts/demo.sh', import.meta.url))], { env: cliEnv(dir), encoding: 'utf8', timeout: 300_000 });
+      expect(result.status, result.stderr).toBe(0);
       const out = result.stdout;
-      expect(result.stderr).toMatch(/Logged in to 127\.0\.0\.1:\d+/);
-      expect(out).toContain(`--data '{"object":{"user_id":"demo|1"}}'`);
+      const err = result.stderr;
+      expect(err).toMatch(/Logged in to 127\.0\.0\.1:\d+/);
       expect(out).toMatch(/^est_demoInboxBearer0000000\tdemo-inbox-bearer\tenabled\twebhook https:\/\/127\.0\.0\.1:\d+\/inbox\/demo-bearer/m);
       expect(out).toContain('1206 streams');
-      expect(out).toMatch(/Status\tsuccess/);
-      expect(out).toMatch(/POST \/inbox\/demo-bearer {2}authorization: Bearer sandbox-demo-token {2}type: user\.created/);
-      expect(out).toMatch(/Status\tfailed[\s\S]*attempt\tfailed\t.*ECONNREFUSED[\s\S]*\(exit code 3\)/);
-      expect(result.stderr).toContain('Created directory provisioning for con_googleAppsDemo01 with 2 mapped attributes.');
-      expect(out).toMatch(/^Connection\tcon_googleAppsDemo01$/m);
-      expect(out).toMatch(/mapping\temail\tprimaryEmail/);
+      // The stream's life: created, tested with --wait (delivered to the inbox), changed, disabled, deleted.
+      expect(out).toMatch(/created est_\w{22}/);
+      expect(out).toMatch(/Name\tdemo-orders\n/);
+      expect(err).toContain("Delivered: the stream's statistics count one more successful delivery");
+      expect(out).toMatch(/POST \/inbox\/orders {2}authorization: Bearer demo-orders-token {2}type: user\.created/);
+      // The failing stream: --wait sees the failure, its deliveries, a redelivery, its statistics.
+      expect(err).toMatch(/Delivery failed after 4 attempts; the service will not retry it\./);
+      expect(out).toMatch(/\(exit code 3\)/);
+      expect(out).toMatch(/^evt_\w{22}\tuser\.created\tfailed\t4\t.*ECONNREFUSED/m);
+      expect(err).toMatch(/Asked the service to deliver event evt_\w{22} of stream est_demoClosedPort00000000 again/);
+      expect(out).toMatch(/^\d{4}-\d\d-\d\dT\d\d:00:00\.000Z\t0\t[1-9]\d*$/m);
+      expect(err).toContain('Event types: user.created, user.deleted → user.created');
+      expect(out).toMatch(/Status\tdisabled/);
+      expect(err).toMatch(/Deleted stream est_\w{22}\./);
+      // Provisioning: connections, create, list, update, groups, sync, show, a 409, delete.
+      expect(out).toMatch(/^con_googleAppsDemo01\tgoogle-workspace\tgoogle-apps\tnot configured$/m);
+      expect(err).toContain('Created directory provisioning for con_googleAppsDemo01 with 2 mapped attributes.');
+      expect(out).toMatch(/^con_googleAppsDemo01\tgoogle-workspace\tgoogle-apps\t2\tno\tselected\tnever$/m);
+      expect(err).toContain('Updated directory provisioning for con_googleAppsDemo01 with 3 mapped attributes.');
+      expect(out).toMatch(/^03ep43zb1xk6ay0\t/m);
+      expect(out).toMatch(/^Synchronization\tdsync_\w+$/m);
+      expect(err).toContain('Directory provisioning is already enabled'); // the 409 step
+      expect(err).toContain('Deleted the directory provisioning of con_googleAppsDemo01.');
     } finally {
       cleanup();
     }

@@ -16,6 +16,8 @@ export interface SandboxStartOptions {
   port: number;
   /** Test deliveries: async (as the service) or sync (delivered before the answer). */
   delivery?: 'async' | 'sync';
+  /** Waits before the retries of a delivery after a connection error (ms). */
+  retryDelays?: number[];
   seedFile?: string;
   streams?: number;
   tokenLifetime?: number;
@@ -33,6 +35,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').argParser(parseChoice('--delivery', ['async', 'sync'] as const)))
+    .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
@@ -54,6 +57,7 @@ See README: Sandbox, for the seed format, control endpoints and fault switches.
         {
           port: flags.port,
           delivery: flags.delivery,
+          retryDelays: flags.retryDelays,
           seedFile: flags.seed,
           streams: flags.streams,
           tokenLifetime: flags.tokenLifetime,
@@ -63,6 +67,14 @@ See README: Sandbox, for the seed format, control endpoints and fault switches.
         deps,
       ),
     );
+}
+
+function parseDelays(value: string): number[] {
+  const delays = value.split(',').map((part) => part.trim());
+  if (delays.length === 0 || delays.length > 10 || !delays.every((part) => /^\d{1,7}$/.test(part))) {
+    throw new InvalidArgumentError('--retry-delays must be up to 10 whole numbers of milliseconds, comma-separated, e.g. 1000,2000,4000.');
+  }
+  return delays.map(Number);
 }
 
 function parseRateLimit(value: string): { limit: number; refillPerSecond: number } {
@@ -167,6 +179,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       rateLimit: options.rateLimit,
       faults,
       delivery: options.delivery,
+      retryDelaysMs: options.retryDelays,
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
       onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
     });
