@@ -17,7 +17,7 @@ describe('README.md', () => {
     expect(firstBlock).toContain('npm test');
   });
 
-  it('has the exit-code table of src/cli/exit-codes.ts, code by code and word for word', () => {
+  it('has the exit-code table of src/core/exit-codes.ts, code by code and word for word', () => {
     const start = readme.indexOf('| Code | Meaning | For example |');
     expect(start).toBeGreaterThan(0);
     const block = readme.slice(start, readme.indexOf('\n\n', start));
@@ -30,8 +30,9 @@ describe('README.md', () => {
     const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
     const program = buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
     const leaves: string[] = [];
+    const help = program.createHelp();
     const walk = (command: Command, path: string[]) => {
-      const visible = command.commands.filter((c) => !(c as Command & { _hidden?: boolean })._hidden && c.name() !== 'help');
+      const visible = help.visibleCommands(command).filter((c) => c.name() !== 'help');
       if (visible.length === 0) leaves.push(path.join(' '));
       for (const sub of visible) walk(sub, [...path, sub.name()]);
     };
