@@ -55,7 +55,7 @@ _idm_flags() {
     'connections') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --delivery --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
@@ -138,6 +138,7 @@ _idm_flag_value() {
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='none' ;;
+    'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac

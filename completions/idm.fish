@@ -97,7 +97,7 @@ function __idm_flag_takes_value
       return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
-    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
+    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
       return 0
     case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait' 'completion|--ca-file' 'completion|--client-cert' 'completion|--client-key'
       return 0
@@ -304,6 +304,7 @@ complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate th
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
 complete -c idm -n '__idm_in "sandbox start"' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
 complete -c idm -n '__idm_in "sandbox start"' -l delivery -x -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
+complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'

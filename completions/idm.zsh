@@ -700,6 +700,7 @@ _idm_flags() {
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
       '--rate-limit:token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
       '--delivery:test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
+      '--retry-delays:waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
       '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
       '-h:show help'
       '--help:show help'
@@ -811,6 +812,7 @@ _idm_flag_value() {
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='none' ;;
+    'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac

@@ -67,7 +67,7 @@ export class Terminal {
 
   /** Literal text. */
   type(text: string): void {
-    this.tmux('send-keys', '-t', 'idm', '-l', text);
+    this.tmux('send-keys', '-t', 'idm', '-l', '--', text);
   }
 
   /**
