@@ -7,6 +7,8 @@ export default defineConfig({
   define: { IDM_VERSION: JSON.stringify(pkg.version) },
   test: {
     include: ['test/**/*.test.ts'],
+    // Hundreds of processes and 64 MB answers: npm run test:stress (vitest.stress.config.ts).
+    exclude: ['test/stress/**', '**/node_modules/**'],
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Fails the run when a secret shows up in any idm output of the suite (test/helpers/secrets-sweep.ts).
     globalSetup: ['test/helpers/secrets-sweep.ts'],
