@@ -4,7 +4,9 @@
 // cheap.
 import { Command } from 'commander';
 import type { Deps } from '../cli/factory.js';
+import { examples } from '../cli/help.js';
 import { createRootCommand } from '../cli/program.js';
+import { ID_SHAPES } from '../schemas/ids.js';
 import { loginCommand } from './auth/login.js';
 import { logoutCommand } from './auth/logout.js';
 import { authStatusCommand } from './auth/status.js';
@@ -32,57 +34,71 @@ import { streamsStatsCommand } from './streams/stats.js';
 import { streamsTestCommand } from './streams/test.js';
 import { streamsUpdateCommand } from './streams/update.js';
 
+/** A noun's command: its description, a few examples of its subcommands, and the subcommands. */
+function group(name: string, description: string, examplesOf: string[], ...commands: Command[]): Command {
+  const command = new Command(name).description(description).addHelpText('after', examples(examplesOf));
+  for (const child of commands) command.addCommand(child);
+  return command;
+}
+
+const STREAM = ID_SHAPES.stream.example;
+const CONNECTION = ID_SHAPES.connection.example;
+
 export function buildProgram(deps: Deps): Command {
   const program = createRootCommand();
   program.addCommand(loginCommand(deps));
   program.addCommand(logoutCommand(deps));
-  program.addCommand(new Command('auth').description('Inspect the stored credentials and token').addCommand(authStatusCommand(deps)));
+  program.addCommand(group('auth', 'Inspect the stored credentials and token', ['idm auth status'], authStatusCommand(deps)));
   program.addCommand(
-    new Command('streams')
-      .description('Event streams: list, show, create, change, test, and follow their deliveries')
-      .addCommand(streamsListCommand(deps))
-      .addCommand(streamsShowCommand(deps))
-      .addCommand(streamsCreateCommand(deps))
-      .addCommand(streamsUpdateCommand(deps))
-      .addCommand(streamsStateCommand(deps, 'enable'))
-      .addCommand(streamsStateCommand(deps, 'disable'))
-      .addCommand(streamsDeleteCommand(deps))
-      .addCommand(streamsTestCommand(deps))
-      .addCommand(
-        new Command('deliveries')
-          .description("A stream's failed deliveries: list them, show one")
-          .addCommand(deliveriesListCommand(deps))
-          .addCommand(deliveriesShowCommand(deps)),
-      )
-      .addCommand(streamsRedeliverCommand(deps))
-      .addCommand(streamsStatsCommand(deps)),
-  );
-  program.addCommand(
-    new Command('provisioning')
-      .description('Directory provisioning of connections: set it up, change it, synchronize, choose groups')
-      .addCommand(provisioningListCommand(deps))
-      .addCommand(provisioningShowCommand(deps))
-      .addCommand(provisioningCreateCommand(deps))
-      .addCommand(provisioningUpdateCommand(deps))
-      .addCommand(provisioningDeleteCommand(deps))
-      .addCommand(provisioningDefaultMappingCommand(deps))
-      .addCommand(provisioningSyncCommand(deps))
-      .addCommand(
-        new Command('groups')
-          .description('The groups synchronized when group synchronization is "selected"')
-          .addCommand(groupsListCommand(deps))
-          .addCommand(groupsChangeCommand(deps, 'add'))
-          .addCommand(groupsChangeCommand(deps, 'remove'))
-          .addCommand(groupsChangeCommand(deps, 'set')),
+    group(
+      'streams',
+      'Event streams: list, show, create, change, test, and follow their deliveries',
+      ['idm streams list --take 20', `idm streams test ${STREAM} --event-type user.created --wait`, `idm streams deliveries list ${STREAM} --since 1d`],
+      streamsListCommand(deps),
+      streamsShowCommand(deps),
+      streamsCreateCommand(deps),
+      streamsUpdateCommand(deps),
+      streamsStateCommand(deps, 'enable'),
+      streamsStateCommand(deps, 'disable'),
+      streamsDeleteCommand(deps),
+      streamsTestCommand(deps),
+      group(
+        'deliveries',
+        "A stream's failed deliveries: list them, show one",
+        [`idm streams deliveries list ${STREAM}`, `idm streams deliveries show ${STREAM} ${ID_SHAPES.event.example}`],
+        deliveriesListCommand(deps),
+        deliveriesShowCommand(deps),
       ),
+      streamsRedeliverCommand(deps),
+      streamsStatsCommand(deps),
+    ),
   );
   program.addCommand(
-    new Command('connections').description("The tenant's connections").addCommand(connectionsListCommand(deps)),
+    group(
+      'provisioning',
+      'Directory provisioning of connections: set it up, change it, synchronize, choose groups',
+      ['idm provisioning create', 'idm provisioning list', `idm provisioning sync ${CONNECTION}`],
+      provisioningListCommand(deps),
+      provisioningShowCommand(deps),
+      provisioningCreateCommand(deps),
+      provisioningUpdateCommand(deps),
+      provisioningDeleteCommand(deps),
+      provisioningDefaultMappingCommand(deps),
+      provisioningSyncCommand(deps),
+      group(
+        'groups',
+        'The groups synchronized when group synchronization is "selected"',
+        [`idm provisioning groups list ${CONNECTION}`, `idm provisioning groups add ${CONNECTION} 03ep43zb1xk6ay0`],
+        groupsListCommand(deps),
+        groupsChangeCommand(deps, 'add'),
+        groupsChangeCommand(deps, 'remove'),
+        groupsChangeCommand(deps, 'set'),
+      ),
+    ),
   );
+  program.addCommand(group('connections', "The tenant's connections", ['idm connections list --strategy google-apps'], connectionsListCommand(deps)));
   program.addCommand(
-    new Command('sandbox')
-      .description('Run a local tenant on 127.0.0.1 that speaks the management interface')
-      .addCommand(sandboxStartCommand(deps)),
+    group('sandbox', 'Run a local tenant on 127.0.0.1 that speaks the management interface', ['idm sandbox start', 'idm sandbox start --port 8080 --streams 1000'], sandboxStartCommand(deps)),
   );
   program.addCommand(completionCommand(deps, program));
   return program;

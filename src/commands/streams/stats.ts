@@ -29,8 +29,8 @@ export function streamsStatsCommand(deps: Deps, run = statsRun): Command {
     .addHelpText(
       'after',
       `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}
-The service picks the buckets: a day each for long windows, an hour each for short ones. Piped,
-each line is: bucket time, successful, failed.
+The service picks the buckets: a day each for long windows, an hour each for
+short ones. Piped, each line is: bucket time, successful, failed.
 `,
     )
     .action((streamId: string, flags: Omit<StatsOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
