@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { parseChoice, parseIntegerInRange } from '../../cli/parse.js';
 import type { FaultSpec, Sandbox, SandboxClient } from '../../sandbox/types.js';
@@ -238,10 +239,10 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
         );
       }
       for (const line of lines.join('\n').trimEnd().split('\n')) output.line(line);
-      output.note(
-        `\nTry: idm login --domain ${sandbox.url} --client-id ${sandbox.clients.admin.clientId} --client-secret-file ${files.admin.clientSecretFile}\n` +
-          'Running until Ctrl-C.',
-      );
+      output.note('');
+      output.note(`Try: ${shellCommand(['idm', 'login', '--domain', sandbox.url, '--client-id', sandbox.clients.admin.clientId, '--client-secret-file', files.admin.clientSecretFile])}`);
+      output.note('');
+      output.note('Running until Ctrl-C.');
     }
     // Runs until stopped (Ctrl-C, SIGTERM, SIGHUP): that is how it ends, not a failure.
     const { signal } = deps.io;

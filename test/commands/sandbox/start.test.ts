@@ -174,6 +174,8 @@ describe('idm sandbox start for people', () => {
         ].join('\n'),
       );
       expect(stdout).not.toContain('generated-001');
+      // A login command to paste: on stderr, on a line of its own, shell-quoted.
+      expect(stderr).toMatch(/\nTry: idm login --domain http:\/\/127\.0\.0\.1:\d+ --client-id \w+ --client-secret-file \S+\/admin\.secret\n\nRunning until Ctrl-C\.\n/);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
     } finally {
