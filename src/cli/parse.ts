@@ -1,6 +1,7 @@
 // Flag-value parsers shared by the builders. Each throws commander's InvalidArgumentError, which
 // main() reports as a usage error (exit 2) naming the flag.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
@@ -30,6 +31,28 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
     if ((choices as readonly string[]).includes(value)) return value as T;
     throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}.`);
   };
+}
+
+/**
+ * A flag that takes one value: given twice with different values it is a usage error, not "the last
+ * one wins" (a script that says both is wrong about something).
+ */
+export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T) {
+  return (value: string, previous: T | undefined): T => {
+    const parsed = parse(value);
+    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice (${String(previous)} and ${String(parsed)}): give it once.`);
+    return parsed;
+  };
+}
+
+/** --NAME and --no-NAME both given: a contradiction (commander would keep the last), refused before the command runs. */
+export function refuseBothSwitches(command: Command, name: string): Command {
+  const seen = new Set<string>();
+  command.on(`option:${name}`, () => seen.add('on'));
+  command.on(`option:no-${name}`, () => seen.add('off'));
+  return command.hook('preAction', () => {
+    if (seen.size === 2) throw new UsageError(`--${name} and --no-${name} contradict each other: give one.`);
+  });
 }
 
 /** A file path: not empty. Whether it can be read is checked where it is used. */

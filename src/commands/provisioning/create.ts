@@ -6,7 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import type { ProvisioningBody } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { parseChoice, parseId } from '../../cli/parse.js';
+import { once, parseChoice, parseId, refuseBothSwitches } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -27,14 +27,14 @@ const collect = (value: string, previous: string[] | undefined): string[] => [..
 const EXAMPLE_ID = ID_SHAPES.connection.example;
 
 export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRun): Command {
-  return new Command('create')
+  const command = new Command('create')
     .description('Create the directory-provisioning configuration of a connection')
     .addArgument(new Argument('[connection-id]', `the connection (${ID_SHAPES.connection.words}); asked at a terminal when absent`).argParser(parseId('connection')))
     .option('--mapping <platform=idp>', 'map a platform user attribute to an identity-provider attribute (repeat for each)', collect)
-    .addOption(new Option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin').conflicts('mapping'))
+    .addOption(new Option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin').argParser(once('--mapping-file')).conflicts('mapping'))
     .option('--sync-automatically', 'synchronize users periodically')
     .option('--no-sync-automatically', 'do not synchronize users periodically')
-    .option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`, parseChoice('--sync-groups', SYNC_GROUPS))
+    .option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`, once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS)))
     .addHelpText(
       'after',
       `${examples([
@@ -47,8 +47,8 @@ ${paragraph(
   "At a terminal, idm asks for what is missing: the connection id, and when no setting is given, the mapping (starting from the strategy's default), automatic and group synchronization; it shows a summary and asks before creating. With --no-input or without a terminal it never asks, and sends only what the flags give (the server fills in the rest).",
 )}
 `,
-    )
-    .action((connectionId: string | undefined, flags: Omit<ProvisioningCreateOptions, 'connectionId'>) => run({ connectionId, ...flags }, deps));
+    );
+  return refuseBothSwitches(command, 'sync-automatically').action((connectionId: string | undefined, flags: Omit<ProvisioningCreateOptions, 'connectionId'>) => run({ connectionId, ...flags }, deps));
 }
 
 export async function provisioningCreateRun(options: ProvisioningCreateOptions, deps: Deps): Promise<void> {

@@ -7,7 +7,7 @@ import type { ProvisioningBody } from '../../api/management/index.js';
 import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { parseChoice } from '../../cli/parse.js';
+import { once, parseChoice, refuseBothSwitches } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
@@ -24,24 +24,21 @@ export interface ProvisioningUpdateOptions {
   removeMapping?: string[];
   syncAutomatically?: boolean;
   syncGroups?: SyncGroups;
-  /** Set when both --sync-automatically and --no-sync-automatically were given. */
-  syncBoth?: boolean;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command {
-  const seen = new Set<string>();
   const command = new Command('update')
     .description('Change the directory-provisioning configuration of a connection: mapping, synchronization')
     .addArgument(CONNECTION_ID_ARGUMENT())
     .option('--mapping <platform=idp>', 'the whole mapping, one row each (replaces it)', collect)
-    .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin')
+    .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin', once('--mapping-file'))
     .option('--add-mapping <platform=idp>', 'map one more attribute (repeat for each)', collect)
     .option('--remove-mapping <platform>', 'stop mapping this platform attribute (repeat for each)', collect)
     .option('--sync-automatically', 'synchronize users every 30 minutes')
     .option('--no-sync-automatically', 'stop synchronizing users automatically')
-    .addOption(new Option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`).argParser(parseChoice('--sync-groups', SYNC_GROUPS)))
+    .addOption(new Option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
     .addHelpText(
       'after',
       examples([
@@ -51,17 +48,11 @@ export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command 
         `idm provisioning update ${EXAMPLE_CONNECTION} --mapping-file mapping.json --json`,
       ]),
     );
-  // Both switches given: commander keeps the last; idm says it is a contradiction.
-  command.on('option:sync-automatically', () => seen.add('on'));
-  command.on('option:no-sync-automatically', () => seen.add('off'));
-  return command.action((connectionId: string, flags: Omit<ProvisioningUpdateOptions, 'connectionId' | 'syncBoth'>) =>
-    run({ connectionId, ...flags, syncBoth: seen.size === 2 }, deps),
-  );
+  return refuseBothSwitches(command, 'sync-automatically').action((connectionId: string, flags: Omit<ProvisioningUpdateOptions, 'connectionId'>) => run({ connectionId, ...flags }, deps));
 }
 
 export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps): Promise<void> {
   const { connectionId } = options;
-  if (options.syncBoth) throw new UsageError('--sync-automatically and --no-sync-automatically contradict each other: give one.');
   const replacing = [options.mapping !== undefined && '--mapping', options.mappingFile !== undefined && '--mapping-file'].filter(Boolean);
   const editing = [options.addMapping !== undefined && '--add-mapping', options.removeMapping !== undefined && '--remove-mapping'].filter(Boolean);
   if (replacing.length > 1 || (replacing.length > 0 && editing.length > 0)) {

@@ -137,6 +137,9 @@ describe('idm provisioning create: local validation sends nothing (exit 2)', () 
     ['an entry with an unknown field', ['CONN', '--mapping-file', '-'], /entry 1/, '[{"platform":"a","idp":"b","extra":1}]'],
     ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
     ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /--mapping-file and --mapping cannot be used together\./],
+    ['--sync-automatically with --no-sync-automatically', ['CONN', '--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other: give one\./],
+    ['two different --sync-groups', ['CONN', '--sync-groups', 'all', '--sync-groups', 'off'], /--sync-groups is given twice \(all and off\): give it once\./],
+    ['two --mapping-file', ['CONN', '--mapping-file', 'a.json', '--mapping-file', 'b.json'], /--mapping-file is given twice \(a\.json and b\.json\): give it once\./],
     ['a connection id with a slash', ['con_a/b'], /Not a connection id: "con_a\/b"\. A connection id is con_ and 16 letters or digits/],
     ['--mapping-file - when stdin is a terminal', ['CONN', '--mapping-file', '-'], /--mapping-file - reads stdin, which is a terminal here/, undefined, { IDM_FORCE_TTY: 'stdin' }],
   ];

@@ -1,0 +1,124 @@
+// idm provisioning default-mapping against the sandbox: the strategy's default mapping as TSV, as a
+// table at a terminal and as received with --json; a strategy without provisioning (400), a
+// connection that does not exist (404), a token without the scope (403), and local validation.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+let h: Harness;
+const FRESH = 'con_defaultFresh0001';
+const TAKEN = 'con_defaultTaken0001';
+const DB = 'con_defaultDb0000001';
+const SAML = 'con_defaultSaml00001';
+
+beforeAll(async () => {
+  h = await startHarness({
+    seed: {
+      connections: [
+        { id: FRESH, name: 'g-fresh', strategy: 'google-apps' },
+        { id: TAKEN, name: 'g-taken', strategy: 'google-apps', provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }] } },
+        { id: DB, name: 'db', strategy: 'platform' },
+        { id: SAML, name: 'saml', strategy: 'samlp' },
+      ],
+    },
+  });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+async function direct(path: string): Promise<string> {
+  const { clientId, clientSecret } = h.sandbox.clients.admin;
+  const token = (await (
+    await fetch(h.sandbox.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${h.sandbox.apiUrl}/` }),
+    })
+  ).json()) as { access_token: string };
+  return (await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token.access_token}` } })).text();
+}
+
+describe('idm provisioning default-mapping', () => {
+  it('piped: one platform<TAB>idp line per row of the service answer, in its order; one GET', async () => {
+    const service = JSON.parse(await direct(`/connections/${FRESH}/directory-provisioning/default-mapping`)) as { mapping: Array<{ platform: string; idp: string }> };
+    h.mark();
+    const result = await h.idm(['provisioning', 'default-mapping', FRESH]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(service.mapping.map((row) => `${row.platform}\t${row.idp}\n`).join(''));
+    expect(service.mapping.length).toBeGreaterThan(10);
+    expect(result.stdout.split('\n')[0]).toBe('app_metadata.external_id\tid');
+    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${FRESH}/directory-provisioning/default-mapping`]);
+  });
+
+  it('works for a connection that already has provisioning (the strategy default, not its mapping)', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', TAKEN]);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').length).toBeGreaterThan(10);
+  });
+
+  it('at a terminal: a table with the two headers, no tabs', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', FRESH], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Platform attribute\s+Identity-provider attribute$/);
+    expect(lines[1]).toMatch(/^app_metadata\.external_id\s+id$/);
+    expect(result.stdout).not.toMatch(/[\t│┌]/);
+  });
+
+  it('--json prints exactly the service answer ({mapping})', async () => {
+    const service = await direct(`/connections/${FRESH}/directory-provisioning/default-mapping`);
+    const result = await h.idm(['provisioning', 'default-mapping', FRESH, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.stringify(JSON.parse(result.stdout))).toBe(JSON.stringify(JSON.parse(service)));
+    expect(Object.keys(JSON.parse(result.stdout))).toEqual(['mapping']);
+  });
+});
+
+describe('idm provisioning default-mapping: errors of the service', () => {
+  it.each([DB, SAML])('%s: a strategy without provisioning answers 400 with the service message (exit 1)', async (id) => {
+    const result = await h.idm(['provisioning', 'default-mapping', id]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('The connection strategy does not support inbound directory provisioning');
+    expect(result.stderr).toMatch(/400/);
+  });
+
+  it('404 for a connection that does not exist (exit 1), with the hint to check the id', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', 'con_doesNotExist0001']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/con_doesNotExist0001.*The connection does not exist.*404/);
+    expect(result.stderr).toContain('Check the connection id');
+  });
+
+  it('403: names the missing scope read:directory_provisionings (exit 4)', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', FRESH], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('read:directory_provisionings');
+  });
+
+  it('--json error through the built binary: one JSON object on stderr', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', DB, '--json'], { process: true });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 400, exitCode: 1 } });
+  });
+});
+
+describe('idm provisioning default-mapping: local validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a missing connection id', [], /Missing <connection-id>/],
+    ['a malformed connection id', ['con_short'], /Not a connection id: "con_short"/],
+    ['an unknown flag', [FRESH, '--all'], /Unknown flag --all/],
+    ['two connection ids', [FRESH, TAKEN], /Too many arguments/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const result = await h.idm(['provisioning', 'default-mapping', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,160 @@
+// idm provisioning delete against the sandbox: without --yes and without a terminal (or with
+// --no-input) it refuses and sends nothing; with --yes (or -y) it sends one DELETE and the
+// configuration is gone; the service's 404 and 403; local validation.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+
+const COUNT = 10;
+const conn = (n: number) => `con_delete${String(n).padStart(10, '0')}`;
+const FRESH = 'con_deleteFresh00001';
+
+let h: Harness;
+let next = 0;
+const configured = () => conn(++next);
+const state = (id: string) => h.sandbox.connections().find((connection) => connection.id === id)?.provisioning;
+const path = (id: string) => `/api/v2/connections/${id}/directory-provisioning`;
+
+beforeAll(async () => {
+  h = await startHarness({
+    seed: {
+      connections: [
+        ...Array.from({ length: COUNT }, (_, i) => ({ id: conn(i + 1), name: `delete-${i + 1}`, strategy: 'google-apps', provisioning: {} })),
+        { id: FRESH, name: 'fresh', strategy: 'google-apps' },
+      ],
+    },
+  });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+describe('idm provisioning delete: without --yes', () => {
+  it('without a terminal: refuses (exit 2), says to add --yes, sends nothing', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'delete', id]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Error: Deleting the provisioning of ${id} needs --yes when idm cannot ask`);
+    expect(result.stderr).toContain(`Run 'idm provisioning delete ${id} --yes'.`);
+    expect(h.received()).toEqual([]);
+    expect(state(id)).toBe('configured');
+  });
+
+  it('with --no-input at a terminal: refuses and sends nothing', async () => {
+    const id = configured();
+    const result = await h.idm(['--no-input', 'provisioning', 'delete', id], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/needs --yes/);
+    expect(h.received()).toEqual([]);
+    expect(state(id)).toBe('configured');
+  });
+
+  it('with --json: the refusal is one JSON object on stderr, nothing sent', async () => {
+    const id = configured();
+    const result = await h.idm(['--json', 'provisioning', 'delete', id]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'usage', exitCode: 2 } });
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm provisioning delete --yes', () => {
+  it('sends exactly one DELETE (no read first) and the configuration is gone', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'delete', id, '--yes']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Deleted the directory provisioning of ${id}.\n`);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`DELETE ${path(id)}`]);
+    expect(h.calls()[0]!.body).toBe('');
+    expect(state(id)).toBe('not configured');
+    const shown = await h.idm(['provisioning', 'show', id]);
+    expect(shown.code).toBe(1);
+    expect(shown.stderr).toContain('Directory provisioning configuration not found');
+  });
+
+  it('-y is --yes', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'delete', '-y', id]);
+    expect(result.code).toBe(0);
+    expect(h.calls('DELETE')).toHaveLength(1);
+    expect(state(id)).toBe('not configured');
+  });
+
+  it('with --json: nothing on stdout or stderr, exit 0', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'delete', id, '--yes', '--json']);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(state(id)).toBe('not configured');
+  });
+
+  it('then create works again on the same connection', async () => {
+    const id = configured();
+    expect((await h.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
+    const created = await h.idm(['provisioning', 'create', id, '--sync-groups', 'off']);
+    expect(created.code).toBe(0);
+    expect(state(id)).toBe('configured');
+  });
+
+  it('a second delete: the service answers 404, exit 1 with the service message', async () => {
+    const id = configured();
+    expect((await h.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
+    h.mark();
+    const again = await h.idm(['provisioning', 'delete', id, '--yes']);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toMatch(new RegExp(`${id}.*Directory provisioning configuration not found.*404`));
+    expect(again.stderr).not.toContain('Deleted');
+    expect(h.calls('DELETE')).toHaveLength(1);
+  });
+
+  it('through the built binary', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'delete', id, '--yes'], { process: true });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Deleted the directory provisioning of ${id}.`);
+    expect(h.calls('DELETE').map((call) => call.path)).toEqual([path(id)]);
+    expect(state(id)).toBe('not configured');
+  });
+});
+
+describe('idm provisioning delete: errors of the service', () => {
+  it('404 for a connection without provisioning (exit 1), hint to create it', async () => {
+    const result = await h.idm(['provisioning', 'delete', FRESH, '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Directory provisioning configuration not found');
+    expect(result.stderr).toContain(`idm provisioning create ${FRESH}`);
+  });
+
+  it('404 for a connection that does not exist (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'delete', 'con_doesNotExist0001', '--yes']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/The connection does not exist.*404/);
+  });
+
+  it('403: names the missing scope delete:directory_provisionings (exit 4); nothing deleted', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'delete', id, '--yes'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('delete:directory_provisionings');
+    expect(state(id)).toBe('configured');
+  });
+});
+
+describe('idm provisioning delete: local validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a missing connection id', ['--yes'], /Missing <connection-id>/],
+    ['a malformed connection id', ['con_nope', '--yes'], /Not a connection id: "con_nope"/],
+    ['an unknown flag', [conn(COUNT), '--force'], /Unknown flag --force/],
+    ['two connection ids', [conn(COUNT), conn(COUNT - 1), '--yes'], /Too many arguments/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const result = await h.idm(['provisioning', 'delete', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+      expect(state(conn(COUNT))).toBe('configured');
+    });
+  }
+});

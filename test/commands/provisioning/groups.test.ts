@@ -1,0 +1,246 @@
+// idm provisioning groups list | add | remove | set against the sandbox: the list (TSV, table, --json
+// as received, --search as q=name:<prefix>*, paging), the bodies of POST / DELETE / PUT
+// ({groups: [{id}]}, as the interface describes them), what the list holds afterwards, local
+// validation that sends nothing, and the service's 404 and 403.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const GROUPS = [
+  { id: '03ep43zb1xk6ay0', name: 'Engineering', email: 'engineering@example.com', direct_members_count: 12 },
+  { id: '03ep43zb2fw2ma9', name: 'Sales', email: 'sales@example.com', direct_members_count: 7 },
+  { id: '03ep43zb3kd91ls', name: 'Support', email: 'support@example.com', direct_members_count: 5 },
+  { id: '03ep43zb4qq0zfe', name: 'Everyone', email: 'everyone@example.com', direct_members_count: 24 },
+];
+const [ENG, SALES, SUPPORT, EVERYONE] = GROUPS.map((group) => group.id) as [string, string, string, string];
+const LISTED = 'con_groupsListed0001';
+const EMPTY = 'con_groupsEmpty00001';
+const FRESH = 'con_groupsFresh00001';
+const conn = (n: number) => `con_groupsEdit${String(n).padStart(6, '0')}`;
+
+let h: Harness;
+let next = 0;
+/** A connection with `selected` groups, synchronizing Engineering only, that no test has changed. */
+const editable = () => conn(++next);
+
+beforeAll(async () => {
+  h = await startHarness({
+    seed: {
+      connections: [
+        {
+          id: LISTED,
+          name: 'groups-listed',
+          strategy: 'google-apps',
+          provisioning: { synchronize_groups: 'selected' },
+          groups: GROUPS,
+          synchronizedGroups: [GROUPS[0], { id: SALES }, GROUPS[2]],
+        },
+        { id: EMPTY, name: 'groups-empty', strategy: 'google-apps', provisioning: { synchronize_groups: 'selected' }, groups: GROUPS },
+        { id: FRESH, name: 'groups-fresh', strategy: 'google-apps', groups: GROUPS },
+        ...Array.from({ length: 12 }, (_, i) => ({
+          id: conn(i + 1),
+          name: `groups-edit-${i + 1}`,
+          strategy: 'google-apps',
+          provisioning: { synchronize_groups: 'selected' },
+          groups: GROUPS,
+          synchronizedGroups: [GROUPS[0]],
+        })),
+      ],
+    },
+  });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+const groupsPath = (id: string) => `/api/v2/connections/${id}/directory-provisioning/synchronized-groups`;
+const query = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
+/** The ids the connection synchronizes now, read through idm. */
+async function listed(id: string): Promise<string[]> {
+  const result = await h.idm(['provisioning', 'groups', 'list', id, '--all', '--json']);
+  expect(result.code).toBe(0);
+  return (JSON.parse(result.stdout).groups as Array<{ id: string }>).map((group) => group.id);
+}
+
+describe('idm provisioning groups list', () => {
+  it('piped: one id<TAB>name<TAB>email<TAB>members line per group, empty fields for what the entry lacks', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\n${SALES}\t\t\t\n${SUPPORT}\tSupport\tsupport@example.com\t5\n`);
+    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET ${groupsPath(LISTED)}`]);
+  });
+
+  it('at a terminal: a table with a header', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^GROUP ID\s+NAME\s+EMAIL\s+MEMBERS$/);
+    expect(lines[1]).toMatch(new RegExp(`^${ENG}\\s+Engineering\\s+engineering@example\\.com\\s+12$`));
+    expect(lines).toHaveLength(4);
+    expect(result.stdout).not.toContain('\t');
+  });
+
+  it('--json prints the service answer as received', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(result.stdout))).toBe(JSON.stringify({ groups: [GROUPS[0], { id: SALES }, GROUPS[2]] }));
+  });
+
+  it('--search sends q=name:<text>* and prints the matching groups', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--search', 'Su']);
+    expect(result.code).toBe(0);
+    expect(query(h.calls()[0]!.url)).toEqual({ q: 'name:Su*' });
+    expect(result.stdout).toBe(`${SUPPORT}\tSupport\tsupport@example.com\t5\n`);
+  });
+
+  it('--search with no match, at a terminal: a note names the search', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--search', 'zzz'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`No synchronized group's name starts with "zzz".`);
+  });
+
+  it('an empty list at a terminal: a note; piped: nothing at all', async () => {
+    const tty = await h.idm(['provisioning', 'groups', 'list', EMPTY], { env: TTY_OUT });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toContain('No groups are synchronized');
+    const piped = await h.idm(['provisioning', 'groups', 'list', EMPTY]);
+    expect(piped).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('--take 2 sends take=2; at a terminal the note names the next page, which holds the rest', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--take', '2'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(query(h.calls()[0]!.url)).toEqual({ take: '2' });
+    const cursor = new RegExp(`More groups: idm provisioning groups list ${LISTED} --from (\\S+) --take 2`).exec(result.stderr)?.[1];
+    expect(cursor).toBeDefined();
+    const rest = await h.idm(['provisioning', 'groups', 'list', LISTED, '--from', cursor!, '--take', '2']);
+    expect(rest.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual([SUPPORT]);
+  });
+
+  it('--all --take 1 follows every page', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--all', '--take', '1']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual([ENG, SALES, SUPPORT]);
+    expect(h.calls('GET')).toHaveLength(3);
+  });
+});
+
+describe('idm provisioning groups add | remove | set: the bodies', () => {
+  it('add: POST {groups: [{id}, ...]} in the order given; the groups are added', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, SALES, SUPPORT]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Added 2 groups to the synchronized groups of ${id}. See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`POST ${groupsPath(id)}`]);
+    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: SALES }, { id: SUPPORT }] });
+    expect(h.calls()[0]!.headers['content-type']).toMatch(/^application\/json/);
+    expect(await listed(id)).toEqual([ENG, SALES, SUPPORT]);
+  });
+
+  it('add: a group id given twice is sent once', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, SALES, SALES, EVERYONE]);
+    expect(result.code).toBe(0);
+    expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }, { id: EVERYONE }] });
+    expect(result.stderr).toMatch(/^Added 2 groups/);
+  });
+
+  it('remove: DELETE {groups: [{id}]}; the group is gone', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'remove', id, ENG]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^Removed 1 group from the synchronized groups of ${id}\\.`));
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`DELETE ${groupsPath(id)}`]);
+    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: ENG }] });
+    expect(await listed(id)).toEqual([]);
+  });
+
+  it('set: PUT {groups: [...]} replaces the whole list', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'set', id, SUPPORT, SALES]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Set 2 groups as the synchronized groups of/);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PUT ${groupsPath(id)}`]);
+    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: SUPPORT }, { id: SALES }] });
+    expect(await listed(id)).toEqual([SUPPORT, SALES]);
+  });
+
+  it('set --none: PUT {groups: []}; the list is empty', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'set', id, '--none']);
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [] });
+    expect(await listed(id)).toEqual([]);
+  });
+
+  it('with --json: nothing on stdout or stderr, exit 0', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, SALES, '--json']);
+    expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }] });
+  });
+
+  it('through the built binary: set', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'set', id, EVERYONE], { process: true });
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: EVERYONE }] });
+  });
+});
+
+describe('idm provisioning groups: local validation sends nothing (exit 2)', () => {
+  const id = conn(12); // never changed by a test
+  const cases: Array<[string, string[], RegExp]> = [
+    ['set without group ids or --none', ['set', id], /Give the group ids, or --none to synchronize no group\./],
+    ['set with group ids and --none', ['set', id, ENG, '--none'], /--none means no group: give group ids or --none, not both\./],
+    ['add without group ids', ['add', id], /^Error: Missing <group-id>\./],
+    ['remove without group ids', ['remove', id], /^Error: Missing <group-id>\./],
+    ['add with an empty group id', ['add', id, ' '], /is not a group id/],
+    ['add with a control character in a group id', ['add', id, 'ab\u0007c'], /is not a group id/],
+    ['add with a malformed connection id', ['add', 'con_1', ENG], /Not a connection id: "con_1"/],
+    ['add --none (a flag of set only)', ['add', id, ENG, '--none'], /Unknown flag --none/],
+    ['list with an unknown flag', ['list', id, '--query', 'x'], /Unknown flag --query/],
+    ['list --take 0', ['list', id, '--take', '0'], /--take must be from 1 to 100/],
+    ['list without a connection id', ['list'], /Missing <connection-id>/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const result = await h.idm(['provisioning', 'groups', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+});
+
+describe('idm provisioning groups: errors of the service', () => {
+  it('list on a connection without provisioning: 404, says to create it first (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', FRESH]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Directory provisioning configuration not found');
+    expect(result.stderr).toContain(`idm provisioning create ${FRESH}`);
+  });
+
+  it('add on a connection that does not exist: 404 (exit 1), no success note', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'add', 'con_doesNotExist0001', ENG]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The connection does not exist');
+    expect(result.stderr).not.toContain('Added');
+  });
+
+  it('list with the reader client: 403 naming read:directory_provisionings (exit 4)', async () => {
+    const result = await h.idm(['provisioning', 'groups', 'list', LISTED], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('read:directory_provisionings');
+  });
+
+  it('set with the reader client: 403 naming update:directory_provisionings (exit 4); the list is unchanged', async () => {
+    const id = conn(12);
+    const result = await h.idm(['provisioning', 'groups', 'set', id, '--none'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('update:directory_provisionings');
+    expect(await listed(id)).toEqual([ENG]);
+  });
+});

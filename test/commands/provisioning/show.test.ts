@@ -1,0 +1,181 @@
+// idm provisioning show (alias get) against the sandbox: the settings and the mapping (TSV when
+// piped, aligned fields and a table at a terminal), --json exactly as received, the last
+// synchronization after one ran on the sandbox's clock, the service's 404s and 403, and local
+// validation that sends nothing.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+let clock = T0;
+let h: Harness;
+
+const SHOWN = 'con_showConfigured01';
+const FAILS = 'con_showFailing00001';
+const FRESH = 'con_showFresh0000001';
+const seed = {
+  connections: [
+    {
+      id: SHOWN,
+      name: 'google-shown',
+      strategy: 'google-apps',
+      provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }, { platform: 'name', idp: 'name.fullName' }], synchronize_automatically: true, synchronize_groups: 'all' },
+    },
+    { id: FAILS, name: 'google-failing', strategy: 'google-apps', provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }] }, syncError: 'The directory refused the credentials: invalid_grant.' },
+    { id: FRESH, name: 'google-fresh', strategy: 'google-apps' },
+  ],
+};
+
+async function direct(path: string): Promise<string> {
+  const { clientId, clientSecret } = h.sandbox.clients.admin;
+  const token = (await (
+    await fetch(h.sandbox.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${h.sandbox.apiUrl}/` }),
+    })
+  ).json()) as { access_token: string };
+  return (await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token.access_token}` } })).text();
+}
+
+beforeAll(async () => {
+  h = await startHarness({ seed, syncDurationMs: 0, now: () => clock });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+describe('idm provisioning show', () => {
+  it('piped: label<TAB>value lines, then one mapping<TAB>platform<TAB>idp line per row; one GET', async () => {
+    const result = await h.idm(['provisioning', 'show', SHOWN]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(
+      [
+        `Connection\t${SHOWN}`,
+        'Name\tgoogle-shown',
+        'Strategy\tgoogle-apps',
+        'Synchronize automatically\tyes',
+        'Synchronize groups\tall',
+        'Created\t2030-01-01T00:00:00.000Z',
+        'Updated\t2030-01-01T00:00:00.000Z',
+        'mapping\temail\tprimaryEmail',
+        'mapping\tname\tname.fullName',
+        '',
+      ].join('\n'),
+    );
+    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${SHOWN}/directory-provisioning`]);
+  });
+
+  it('get is an alias of show', async () => {
+    const result = await h.idm(['provisioning', 'get', SHOWN]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`Connection\t${SHOWN}\n`);
+    expect(h.calls('GET')).toHaveLength(1);
+  });
+
+  it('at a terminal: aligned fields, a blank line, and the mapping as a table', async () => {
+    const result = await h.idm(['provisioning', 'show', SHOWN], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Connection\\s{2,}${SHOWN}\n`));
+    expect(result.stdout).toMatch(/\nSynchronize automatically {2}yes\n/);
+    expect(result.stdout).toMatch(/\nSynchronize groups\s+all\n/);
+    expect(result.stdout).toMatch(/\n\nPlatform attribute\s+Identity-provider attribute\nemail\s+primaryEmail\nname\s+name\.fullName\n$/);
+    expect(result.stdout).not.toMatch(/[\t│┌]/);
+  });
+
+  it('--json prints exactly the configuration the service returned (same keys, same order)', async () => {
+    const service = await direct(`/connections/${SHOWN}/directory-provisioning`);
+    h.mark();
+    const result = await h.idm(['provisioning', 'show', SHOWN, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.stringify(JSON.parse(result.stdout))).toBe(JSON.stringify(JSON.parse(service)));
+  });
+
+  it('after a failed synchronization: its time (sandbox clock), status and error', async () => {
+    clock = T0 + 42 * 60_000;
+    expect((await h.idm(['provisioning', 'sync', FAILS])).code).toBe(0);
+    await h.sandbox.idle();
+    const result = await h.idm(['provisioning', 'show', FAILS]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('Last synchronization\t2030-01-01T00:42:00.000Z');
+    expect(lines).toContain('Last synchronization status\tfailed');
+    expect(lines).toContain('Last synchronization error\tThe directory refused the credentials: invalid_grant.');
+  });
+
+  it('without a synchronization, prints no last-synchronization lines', async () => {
+    const result = await h.idm(['provisioning', 'show', SHOWN]);
+    expect(result.stdout).not.toMatch(/Last synchronization/);
+  });
+});
+
+describe('idm provisioning show: errors of the service', () => {
+  it('404 for a connection without provisioning: the service message (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'show', FRESH]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(FRESH);
+    expect(result.stderr).toContain('Directory provisioning configuration not found');
+    expect(result.stderr).toMatch(/404/);
+  });
+
+  it('404 for a connection that does not exist (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'show', 'con_doesNotExist0001']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/con_doesNotExist0001.*The connection does not exist.*404/);
+  });
+
+  it('--json: the error is one JSON object on stderr, stdout empty', async () => {
+    const result = await h.idm(['--json', 'provisioning', 'show', FRESH]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 404, exitCode: 1 } });
+  });
+
+  it('403: names the missing scope read:directory_provisionings (exit 4)', async () => {
+    const result = await h.idm(['provisioning', 'show', SHOWN], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('read:directory_provisionings');
+  });
+
+  it('an error answer that is not JSON (an HTML page) is exit 1 with its status, nothing on stdout', async () => {
+    h.sandbox.addFault({ path: `/api/v2/connections/${SHOWN}/directory-provisioning`, kind: 'status', status: 400, body: '<html><body>Bad gateway config</body></html>', headers: { 'content-type': 'text/html' } });
+    try {
+      const result = await h.idm(['provisioning', 'show', SHOWN]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/400/);
+      expect(result.stderr).not.toContain('<html>');
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+});
+
+describe('idm provisioning show: local validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['a missing connection id', [], /Missing <connection-id>/],
+    ['a connection id that is too short', ['con_bad'], /Not a connection id: "con_bad"/],
+    ['a connection id with a slash', ['con_a/b4567890123456'], /Not a connection id/],
+    ['a connection id without con_', ['googleAppsDemo01abcd'], /Not a connection id/],
+    ['two connection ids', [SHOWN, FAILS], /Too many arguments/],
+    ['an unknown flag', [SHOWN, '--yes'], /Unknown flag --yes/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const result = await h.idm(['provisioning', 'show', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+
+  it('through the built binary too', async () => {
+    const result = await h.idm(['provisioning', 'show', 'con_bad'], { process: true });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Not a connection id: "con_bad"/);
+    expect(h.received()).toEqual([]);
+  });
+});

@@ -1,0 +1,267 @@
+// idm provisioning update from flags against the sandbox: the PATCH body holds only what the flags
+// change (--mapping replaces the whole mapping; --add-mapping / --remove-mapping read the current one
+// and send it whole), the output with and without a terminal, --json as received, local validation
+// that sends nothing (or, for edits of the current mapping, nothing but the read), and the service's
+// 404 and 403.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const START = [
+  { platform: 'external_id', idp: 'id' },
+  { platform: 'email', idp: 'primaryEmail' },
+  { platform: 'is_admin', idp: 'isAdmin' },
+];
+const COUNT = 24;
+const conn = (n: number) => `con_update${String(n).padStart(10, '0')}`;
+const FRESH = 'con_updateFresh00001';
+
+let h: Harness;
+let next = 0;
+/** A configured connection no test has changed yet: mapping START, automatic sync off, groups off. */
+const configured = () => conn(++next);
+
+beforeAll(async () => {
+  h = await startHarness({
+    seed: {
+      connections: [
+        ...Array.from({ length: COUNT }, (_, i) => ({ id: conn(i + 1), name: `update-${i + 1}`, strategy: 'google-apps', provisioning: { mapping: START } })),
+        { id: FRESH, name: 'fresh', strategy: 'google-apps' },
+      ],
+    },
+  });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+const patches = () => h.calls('PATCH');
+const path = (id: string) => `/api/v2/connections/${id}/directory-provisioning`;
+
+describe('idm provisioning update: the PATCH body', () => {
+  it('--sync-groups sends only synchronize_groups, reads nothing first', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'selected']);
+    expect(result.code).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PATCH ${path(id)}`]);
+    expect(patches()[0]!.json).toEqual({ synchronize_groups: 'selected' });
+    expect(patches()[0]!.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('--sync-automatically sends true; --no-sync-automatically sends false', async () => {
+    const id = configured();
+    expect((await h.idm(['provisioning', 'update', id, '--sync-automatically'])).code).toBe(0);
+    expect((await h.idm(['provisioning', 'update', id, '--no-sync-automatically'])).code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ synchronize_automatically: true }, { synchronize_automatically: false }]);
+  });
+
+  it('--mapping (repeated) replaces the whole mapping with exactly those rows, in order', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--mapping', 'email=primaryEmail', '--mapping', ' name = name.fullName ']);
+    expect(result.code).toBe(0);
+    expect(h.calls('GET')).toEqual([]);
+    expect(patches()[0]!.json).toEqual({ mapping: [{ platform: 'email', idp: 'primaryEmail' }, { platform: 'name', idp: 'name.fullName' }] });
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('mapping\t'))).toEqual(['mapping\temail\tprimaryEmail', 'mapping\tname\tname.fullName']);
+  });
+
+  it('--mapping-file - reads the whole mapping from stdin', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--mapping-file', '-', '--sync-groups', 'off'], { input: '[{"platform":"email","idp":"primaryEmail"}]' });
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ mapping: [{ platform: 'email', idp: 'primaryEmail' }], synchronize_groups: 'off' });
+  });
+
+  it('--add-mapping reads the current mapping and sends it whole with the new row at the end', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'nickname=name.givenName']);
+    expect(result.code).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${path(id)}`, `PATCH ${path(id)}`]);
+    expect(patches()[0]!.json).toEqual({ mapping: [...START, { platform: 'nickname', idp: 'name.givenName' }] });
+  });
+
+  it('--remove-mapping sends the current mapping without that row; other settings are not sent', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'is_admin']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ mapping: START.slice(0, 2) });
+  });
+
+  it('--remove-mapping x --add-mapping x=new replaces one row and keeps the order of the others', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'email', '--add-mapping', 'email=primaryEmailAlias', '--sync-automatically']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({
+      mapping: [START[0], START[2], { platform: 'email', idp: 'primaryEmailAlias' }],
+      synchronize_automatically: true,
+    });
+  });
+
+  it('the change is kept: show afterwards prints the new settings', async () => {
+    const id = configured();
+    expect((await h.idm(['provisioning', 'update', id, '--sync-groups', 'all', '--remove-mapping', 'external_id'])).code).toBe(0);
+    const shown = await h.idm(['provisioning', 'show', id]);
+    expect(shown.stdout).toContain('Synchronize groups\tall\n');
+    expect(shown.stdout).not.toContain('mapping\texternal_id\t');
+    expect(shown.stdout).toContain('mapping\temail\tprimaryEmail\n');
+  });
+});
+
+describe('idm provisioning update: output', () => {
+  it('piped: the whole configuration as label<TAB>value lines and a note on stderr', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--sync-automatically']);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toEqual(
+      expect.arrayContaining([`Connection\t${id}`, `Name\tupdate-${next}`, 'Strategy\tgoogle-apps', 'Synchronize automatically\tyes', 'Synchronize groups\toff', 'mapping\texternal_id\tid']),
+    );
+    expect(result.stderr).toBe(`Updated directory provisioning for ${id} with 3 mapped attributes.\n`);
+  });
+
+  it('at a terminal: aligned fields and the mapping table', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'all'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Synchronize groups\s+all\n/);
+    expect(result.stdout).toMatch(/\n\nPlatform attribute\s+Identity-provider attribute\nexternal_id\s+id\nemail\s+primaryEmail\nis_admin\s+isAdmin\n$/);
+    expect(result.stdout).not.toContain('\t');
+  });
+
+  it('--json prints exactly the configuration the service returned, and no note', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'selected', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const printed = JSON.parse(result.stdout);
+    expect(printed).toMatchObject({ connection_id: id, synchronize_groups: 'selected', mapping: START });
+    const shown = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);
+    expect(JSON.stringify(printed)).toBe(JSON.stringify(shown)); // the PATCH answer is the stored configuration
+  });
+});
+
+describe('idm provisioning update: local validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, string[], RegExp, string?, Record<string, string>?]> = [
+    ['no flag, without a terminal', [], /Nothing to change/],
+    ['no flag, with --no-input at a terminal', ['--no-input'], /Nothing to change/, undefined, { IDM_FORCE_TTY: 'all', NO_COLOR: '1' }],
+    ['--sync-automatically with --no-sync-automatically', ['--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other/],
+    ['--no-sync-automatically with --sync-automatically', ['--no-sync-automatically', '--sync-automatically'], /contradict each other/],
+    ['--mapping with --add-mapping', ['--mapping', 'a=b', '--add-mapping', 'c=d'], /--mapping and --add-mapping contradict each other/],
+    ['--mapping with --remove-mapping', ['--mapping', 'a=b', '--remove-mapping', 'email'], /--mapping and --remove-mapping contradict each other/],
+    ['--mapping with --mapping-file', ['--mapping', 'a=b', '--mapping-file', '-'], /--mapping and --mapping-file contradict each other/, '[{"platform":"c","idp":"d"}]'],
+    ['--mapping-file with --add-mapping', ['--mapping-file', '-', '--add-mapping', 'c=d'], /--mapping-file and --add-mapping contradict each other/, '[{"platform":"a","idp":"b"}]'],
+    ['a platform attribute mapped twice by --mapping', ['--mapping', 'email=a', '--mapping', 'email=b'], /entry 2 \(platform\): platform attribute "email" is mapped more than once/],
+    ['a platform attribute mapped twice in --mapping-file', ['--mapping-file', '-'], /mapped more than once/, '[{"platform":"email","idp":"a"},{"platform":"email","idp":"b"}]'],
+    ['a --mapping without =', ['--mapping', 'email'], /--mapping "email" must be platform=idp/],
+    ['an --add-mapping without =', ['--add-mapping', 'email'], /must be platform=idp/],
+    ['an empty identity-provider attribute', ['--mapping', 'email='], /the identity-provider attribute must not be empty/],
+    ['an empty --mapping-file array', ['--mapping-file', '-'], /needs at least one entry/, '[]'],
+    ['a --mapping-file that is not JSON', ['--mapping-file', '-'], /is not valid JSON/, 'email=primaryEmail'],
+    ['an unknown --sync-groups value', ['--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
+    ['--sync-groups without a value', ['--sync-groups'], /--sync-groups needs a value/],
+    ['an unknown flag', ['--mappings', 'a=b'], /Unknown flag --mappings/],
+  ];
+  for (const [name, args, message, input, env] of cases) {
+    it(name, async () => {
+      const id = conn(COUNT); // never changed by a test: nothing may reach it
+      const argv = args[0] === '--no-input' ? ['--no-input', 'provisioning', 'update', id, ...args.slice(1)] : ['provisioning', 'update', id, ...args];
+      const result = await h.idm(argv, { input, env });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+
+  it('a malformed connection id', async () => {
+    const result = await h.idm(['provisioning', 'update', 'con_x', '--sync-groups', 'all']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Not a connection id: "con_x"/);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('a missing connection id', async () => {
+    const result = await h.idm(['provisioning', 'update', '--sync-groups', 'all']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Missing <connection-id>/);
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm provisioning update: a setting given twice with different values is a contradiction (exit 2)', () => {
+  // As --sync-automatically with --no-sync-automatically is refused, so must be two different
+  // --sync-groups values, or two different mapping files: idm cannot know which one is meant.
+  it('--sync-groups all --sync-groups off: exit 2, nothing sent', async () => {
+    const id = configured(); // its own connection: if idm sends the PATCH, no other test is affected
+    const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'all', '--sync-groups', 'off']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--sync-groups/);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('--mapping-file a.json --mapping-file b.json: exit 2, nothing sent', async () => {
+    const id = configured(); // its own connection: if idm sends the PATCH, no other test is affected
+    const result = await h.idm(['provisioning', 'update', id, '--mapping-file', '/nonexistent/a.json', '--mapping-file', '-'], { input: '[{"platform":"email","idp":"primaryEmail"}]' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--mapping-file/);
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm provisioning update: edits that do not fit the current mapping (read only, exit 2)', () => {
+  it('--add-mapping of a platform attribute mapped already: names its current value, sends no PATCH', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=other']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--add-mapping email=other: "email" is mapped already (to primaryEmail).');
+    expect(result.stderr).toContain('--remove-mapping email --add-mapping email=other');
+    expect(h.calls().map((call) => call.method)).toEqual(['GET']);
+  });
+
+  it('--remove-mapping of a platform attribute the mapping does not have: sends no PATCH', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'nickname']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--remove-mapping nickname: the mapping has no row for "nickname".');
+    expect(patches()).toEqual([]);
+  });
+
+  it('--add-mapping twice for one platform attribute: sends no PATCH', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'nickname=a', '--add-mapping', 'nickname=b']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/"nickname" is mapped already/);
+    expect(patches()).toEqual([]);
+  });
+
+  it('removing every row leaves an empty mapping, which is refused before the PATCH', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'external_id', '--remove-mapping', 'email', '--remove-mapping', 'is_admin']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/at least one/);
+    expect(patches()).toEqual([]);
+  });
+});
+
+describe('idm provisioning update: errors of the service', () => {
+  it('404 for a connection without provisioning: says to create it first (exit 1)', async () => {
+    const result = await h.idm(['provisioning', 'update', FRESH, '--sync-groups', 'all']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Directory provisioning configuration not found');
+    expect(result.stderr).toMatch(/404/);
+    expect(result.stderr).toContain(`idm provisioning create ${FRESH}`);
+    expect(patches()).toHaveLength(1);
+  });
+
+  it('403: names the missing scope update:directory_provisionings (exit 4)', async () => {
+    const result = await h.idm(['provisioning', 'update', conn(COUNT), '--sync-groups', 'all'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('update:directory_provisionings');
+  });
+
+  it('through the built binary: --json error on stderr for the 404', async () => {
+    const result = await h.idm(['--json', 'provisioning', 'update', FRESH, '--no-sync-automatically'], { process: true });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 404, exitCode: 1 } });
+    expect(patches()[0]!.json).toEqual({ synchronize_automatically: false });
+  });
+});
