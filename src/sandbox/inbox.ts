@@ -4,6 +4,7 @@
 // (still recorded), to try a receiver that refuses.
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { issueCertificate } from './pki.js';
 import { closeServer, flatHeaders, isJsonType, json, readBody, writeReply } from './http.js';
 
 export interface InboxRecord {
@@ -24,29 +25,8 @@ export interface Inbox {
   close(): Promise<void>;
 }
 
-async function generateCertificate(): Promise<{ cert: string; key: string }> {
-  // selfsigned is CommonJS: node names its exports, a bundle may put them under `default`.
-  const selfsigned = (await import('selfsigned')) as typeof import('selfsigned') & { default?: typeof import('selfsigned') };
-  const generate = selfsigned.generate ?? selfsigned.default!.generate;
-  const notBeforeDate = new Date(Date.now() - 60_000); // tolerate a little clock skew
-  const notAfterDate = new Date(Date.now() + 7 * 86_400_000);
-  const pems = await generate([{ name: 'commonName', value: '127.0.0.1' }], {
-    keyType: 'ec', // an EC key is generated in milliseconds; RSA would slow every start
-    algorithm: 'sha256',
-    notBeforeDate,
-    notAfterDate,
-    extensions: [
-      { name: 'basicConstraints', cA: false, critical: true },
-      { name: 'keyUsage', digitalSignature: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }] },
-    ],
-  });
-  return { cert: pems.cert, key: pems.private };
-}
-
 export async function startInbox(): Promise<Inbox> {
-  const { cert, key } = await generateCertificate();
+  const { cert, key } = await issueCertificate(undefined, 'server');
   const records: InboxRecord[] = [];
   const server: Server = createServer({ cert, key }, (req, res) => {
     void (async () => {

@@ -5,6 +5,7 @@ import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type K
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { control, stats } from './control.js';
@@ -16,18 +17,26 @@ import { startInbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
 import { defaultMapping } from './samples.js';
-import { applySeed, DEFAULT_SEED, generateStreams, parseSeed } from './seed.js';
+import { createCa, fingerprintOf, issueCertificate, normalizeFingerprint, type Pem } from './pki.js';
+import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, type Seed } from './seed.js';
+import { lockStateDir, loadState, rebase, saveState, type SavedState } from './state.js';
 import { StreamStore } from './store.js';
+import type { EventStream } from '../schemas/index.js';
 import type { RegisteredClient, Tenant } from './tenant.js';
-import { ALL_SCOPES, tokenEndpoint } from './tokens.js';
-import type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxOptions } from './types.js';
+import { ALL_SCOPES, tokenEndpoint, type TokenRequest } from './tokens.js';
+import type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from './types.js';
 
-export type { FaultSpec, RecordedRequest, Sandbox, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
+export type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
 export { DEFAULT_SEED, DEMO_IDS, SeedError } from './seed.js';
+export { SandboxStateError } from './state.js';
 
 export const DEFAULT_TOKEN_LIFETIME = 86_400;
-/** `requests` keeps the latest 10,000 to 20,000 (a long benchmark must not grow it without bound). */
-const MAX_RECORDED = 10_000;
+/**
+ * The request log keeps the latest 10,000 to 11,000 requests, so that a sandbox serving a CI pipeline
+ * for hours does not grow: the oldest are dropped a thousand at a time (cheaper than one by one).
+ */
+export const REQUEST_LOG_SIZE = 10_000;
+const REQUEST_LOG_SLACK = 1_000;
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -35,23 +44,37 @@ async function rsaKeyPair(): Promise<{ privateKey: KeyObject; publicKey: KeyObje
   return generateRsa('rsa', { modulusLength: 2048 });
 }
 
-async function keyPairFromPem(pem: string): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
+function keyPairFromPem(pem: string): { privateKey: KeyObject; publicKey: KeyObject } {
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'rsa') throw new RangeError('signingKeyPem must be an RSA private key');
   return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
-async function makeClient(name: string, scopes: readonly string[]): Promise<RegisteredClient> {
-  const { privateKey, publicKey } = await rsaKeyPair();
+type SeedClients = NonNullable<Seed['clients']>;
+
+async function makeSecretClient(name: 'admin' | 'reader', scopes: readonly string[], seeded: SeedClients['admin']): Promise<SandboxClient> {
+  const { privateKey } = await rsaKeyPair();
   return {
     name,
-    clientId: randomAlphanumeric(32),
-    clientSecret: randomBytes(48).toString('base64url'),
+    clientId: seeded?.clientId ?? randomAlphanumeric(32),
+    clientSecret: seeded?.clientSecret ?? randomBytes(48).toString('base64url'),
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     signingAlg: 'RS256',
     scopes: [...scopes],
-    publicKey,
   };
+}
+
+async function makeCertificateClient(ca: Pem, seeded: SeedClients['mtls']): Promise<SandboxCertificateClient> {
+  const { cert, key } = await issueCertificate(ca, 'client', 'idm sandbox mtls client');
+  const extra = (seeded?.certificateFingerprints ?? []).map((text) => normalizeFingerprint(text)!);
+  return { name: 'mtls', clientId: seeded?.clientId ?? randomAlphanumeric(32), scopes: [...ALL_SCOPES], certPem: cert, keyPem: key, certificateFingerprints: [fingerprintOf(cert), ...extra] };
+}
+
+function registered(client: SandboxClient | SandboxCertificateClient): RegisteredClient {
+  const { name, clientId, scopes } = client;
+  return 'clientSecret' in client
+    ? { name, clientId, scopes, clientSecret: client.clientSecret, publicKey: createPublicKey(client.privateKeyPem) }
+    : { name, clientId, scopes, certificateFingerprints: client.certificateFingerprints };
 }
 
 /** A loopback port that refuses connections: bound, then released. */
@@ -78,33 +101,86 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (options.retryDelaysMs !== undefined && !options.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) throw new RangeError('retryDelaysMs must be milliseconds >= 0');
   if (options.syncDurationMs !== undefined && !(Number.isFinite(options.syncDurationMs) && options.syncDurationMs >= 0)) throw new RangeError('syncDurationMs must be milliseconds >= 0');
+  if (options.mtls === 'handshake' && !options.https && !options.tls) throw new RangeError('mtls handshake needs https (or tls)');
+}
+
+/** Streams, connections and deliveries of a saved state, their webhooks moved to this run's inbox. */
+function restoreData(tenant: Tenant, saved: SavedState, moves: ReadonlyArray<readonly [string, string]>): void {
+  for (const { record, secret } of saved.streams) {
+    const { destination } = record;
+    const moved: EventStream =
+      destination.type === 'webhook'
+        ? { ...record, destination: { ...destination, configuration: { ...destination.configuration, webhook_endpoint: rebase(destination.configuration.webhook_endpoint, moves) } } }
+        : record;
+    tenant.streams.add(moved, secret);
+  }
+  for (const connection of saved.connections) tenant.connections.set(connection.id, connection);
+  tenant.deliveries.push(...saved.deliveries);
+}
+
+/** What --state-dir keeps: everything but the request log, the inbox's records and what is running. */
+function snapshot(tenant: Tenant, pieces: Omit<SavedState, 'version' | 'port' | 'tokenLifetime' | 'signingKey' | 'streams' | 'connections' | 'deliveries'>): SavedState {
+  return {
+    version: 1,
+    port: Number(new URL(tenant.url).port),
+    tokenLifetime: tenant.tokenLifetime,
+    signingKey: { pem: tenant.signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: tenant.signing.kid },
+    ...pieces,
+    streams: tenant.streams.all().map(({ record, secret }) => (secret === undefined ? { record } : { record, secret })),
+    connections: [...tenant.connections.values()].map(({ synchronizing: _running, ...connection }) => connection),
+    deliveries: tenant.deliveries,
+  };
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
   // Fail fast on a bad seed, before the keys are generated (placeholders are filled in later).
   parseSeed(options.seed ?? DEFAULT_SEED, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' });
-  const [inbox, signingKeys, admin, reader, refusedPort] = await Promise.all([
+  const { stateDir } = options;
+  const release = stateDir === undefined ? undefined : lockStateDir(stateDir);
+  try {
+    return await open(options, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: release! });
+  } catch (error) {
+    release?.();
+    throw error;
+  }
+}
+
+async function open(options: SandboxOptions, state: { dir: string; saved: SavedState | undefined; release: () => void } | undefined): Promise<Sandbox> {
+  const saved = state?.saved;
+  const seedRaw = options.seed ?? DEFAULT_SEED;
+  const seedClients = parseSeed(seedRaw, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' }).clients ?? {};
+  const wantsMtls = options.mtls !== undefined;
+  // One CA signs the HTTPS certificate and the mtls client's: made once, then kept with the state.
+  const ca = saved?.ca ?? (options.https || wantsMtls ? await createCa() : undefined);
+  const [inbox, signingKeys, admin, reader, refusedPort, server, mtlsClient] = await Promise.all([
     startInbox(),
-    options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
-    makeClient('admin', ALL_SCOPES),
-    makeClient('reader', ['read:event_streams']),
+    saved ? keyPairFromPem(saved.signingKey.pem) : options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
+    saved?.clients.admin ?? makeSecretClient('admin', ALL_SCOPES, seedClients.admin),
+    saved?.clients.reader ?? makeSecretClient('reader', ['read:event_streams'], seedClients.reader),
     closedPort(),
+    options.tls ? undefined : options.https ? (saved?.server ?? issueCertificate(ca, 'server')) : undefined,
+    wantsMtls ? (saved?.clients.mtls ?? makeCertificateClient(ca!, seedClients.mtls)) : undefined,
   ]);
+  const edgeKey = options.mtls === 'edge' ? (saved?.edgeKey ?? randomAlphanumeric(40)) : undefined;
   const closing = new AbortController();
   const faults = new Faults();
+  const inboxUrl = inbox.url;
+  const closedUrl = `https://127.0.0.1:${refusedPort}`;
   let tenant: Tenant;
   let seededIds: string[] = [];
   try {
-    const seed = parseSeed(options.seed ?? DEFAULT_SEED, { inbox: inbox.url, closed: `https://127.0.0.1:${refusedPort}` });
+    const seed = parseSeed(seedRaw, { inbox: inboxUrl, closed: closedUrl });
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
+    const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     tenant = {
       url: '', // set once listening
       issuer: '',
       audience: '',
-      clients: new Map([admin, reader].map((client) => [client.clientId, client])),
-      signing: { ...signingKeys, kid: randomAlphanumeric(16) },
-      tokenLifetime: options.tokenLifetime ?? seed.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
+      clients: new Map(clients.map((client) => [client.clientId, client])),
+      ...(options.mtls === 'handshake' ? { mtls: { mode: 'handshake' as const } } : edgeKey ? { mtls: { mode: 'edge' as const, edgeKey } } : {}),
+      signing: { ...signingKeys, kid: saved?.signingKey.kid ?? randomAlphanumeric(16) },
+      tokenLifetime: options.tokenLifetime ?? seed.tokenLifetime ?? saved?.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
       tokensIssued: 0,
       usedAssertionIds: new Map(),
       streams: new StreamStore(),
@@ -122,10 +198,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         syncDurationMs: options.syncDurationMs ?? 2_000,
       },
       background: new Set(),
+      changed: () => undefined,
     };
-    applySeed(tenant, seed);
-    seededIds = tenant.streams.all().map((stream) => stream.record.id);
-    generateStreams(tenant, options.streams ?? 0);
+    if (saved) {
+      // The saved tenant as it was: its seed and generated streams are not applied again.
+      restoreData(tenant, saved, [
+        [saved.inboxUrl, inboxUrl],
+        [saved.closedUrl, closedUrl],
+      ]);
+      seededIds = tenant.streams.all().map((stream) => stream.record.id);
+    } else {
+      applySeed(tenant, seed);
+      seededIds = tenant.streams.all().map((stream) => stream.record.id);
+      generateStreams(tenant, options.streams ?? 0);
+    }
     for (const fault of options.faults ?? []) faults.add(fault);
   } catch (error) {
     await inbox.close();
@@ -137,35 +223,51 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       writeReply(res, apiError(500, `Sandbox failure: ${(error as Error)?.message ?? String(error)}`));
     });
   };
-  // With requestCert, a client without a certificate signed by `ca` is refused in the handshake (mutual TLS).
-  const { cert, key, ca, requestCert } = options.tls ?? {};
-  const server = options.tls ? createHttpsServer({ cert, key, ca, requestCert, rejectUnauthorized: Boolean(requestCert) }, handler) : createHttpServer(handler);
+  const tls = options.tls ?? server;
+  const httpServer = tls
+    ? createHttpsServer(
+        options.mtls === 'handshake'
+          ? // Every client is asked for a certificate, none is refused in the handshake: the token
+            // endpoint decides, and answers invalid_client as the service does.
+            { cert: tls.cert, key: tls.key, ca: ca?.cert, requestCert: true, rejectUnauthorized: false }
+          : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
+            { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
+        handler,
+      )
+    : createHttpServer(handler);
   // Longer than any client's idle keep-alive, so that a reused connection is never closed under it
   // (Node's default of 5 s races clients that keep sockets longer); close() ends idle ones at once.
-  server.keepAliveTimeout = 65_000;
+  httpServer.keepAliveTimeout = 65_000;
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+      httpServer.once('error', reject);
+      httpServer.listen(options.port ?? saved?.port ?? 0, '127.0.0.1', () => resolve());
     });
   } catch (error) {
     await inbox.close();
     throw error;
   }
-  const { port } = server.address() as AddressInfo;
-  const url = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const { port } = httpServer.address() as AddressInfo;
+  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   tenant.url = url;
   tenant.issuer = `${url}/`;
   tenant.audience = `${url}/api/v2/`;
+  if (state) {
+    const pieces = { inboxUrl, closedUrl, clients: { admin, reader, ...(mtlsClient ? { mtls: mtlsClient } : {}) }, ...(ca ? { ca } : {}), ...(server ? { server } : {}), ...(edgeKey ? { edgeKey } : {}) };
+    tenant.changed = () => saveState(state.dir, snapshot(tenant, pieces));
+    tenant.changed();
+  }
 
-  const publicClient = ({ publicKey: _publicKey, ...client }: RegisteredClient): SandboxClient => client;
   let closed: Promise<void> | undefined;
   return {
     url,
     apiUrl: `${url}/api/v2`,
     tokenUrl: `${url}/oauth/token`,
-    inboxUrl: inbox.url,
-    clients: { admin: publicClient(admin), reader: publicClient(reader) },
+    inboxUrl,
+    clients: { admin, reader, ...(mtlsClient ? { mtls: mtlsClient } : {}) },
+    ...(ca && (options.https || wantsMtls) ? { caPem: ca.cert } : {}),
+    ...(edgeKey ? { edgeKey } : {}),
+    restored: saved !== undefined,
     requests: tenant.requests,
     tokensIssued: () => tenant.tokensIssued,
     inbox: () => inbox.records,
@@ -191,14 +293,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     close: () =>
       (closed ??= (async () => {
         closing.abort();
-        await Promise.all([closeServer(server), inbox.close()]);
+        await Promise.all([closeServer(httpServer), inbox.close()]);
+        if (state) {
+          tenant.changed();
+          state.release();
+        }
       })()),
   };
 }
 
 function remember(tenant: Tenant, record: RecordedRequest): void {
   tenant.requests.push(record);
-  if (tenant.requests.length >= 2 * MAX_RECORDED) tenant.requests.splice(0, MAX_RECORDED);
+  if (tenant.requests.length >= REQUEST_LOG_SIZE + REQUEST_LOG_SLACK) tenant.requests.splice(0, REQUEST_LOG_SLACK);
 }
 
 async function handle(
@@ -244,7 +350,18 @@ async function handle(
   if (fault?.kind === 'status') return finish(faultReply(fault, path));
 
   if (body === undefined) return finish(apiError(413, 'Payload content length greater than maximum allowed: 1048576'));
-  finish(await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body)));
+  const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
+  // Saved (--state-dir) before the answer leaves: what a client was told is done survives a kill.
+  if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
+  finish(reply);
+}
+
+/** With mtls `handshake`: the certificate the client presented, if any, and whether the CA verified it. */
+function peerCertificate(tenant: Tenant, req: IncomingMessage): TokenRequest['peer'] {
+  if (tenant.mtls?.mode !== 'handshake') return undefined;
+  const socket = req.socket as TLSSocket;
+  const certificate = socket.getPeerCertificate();
+  return certificate?.raw ? { der: certificate.raw, verified: socket.authorized } : undefined;
 }
 
 async function dispatch(
@@ -254,6 +371,7 @@ async function dispatch(
   query: URLSearchParams,
   headers: Record<string, string>,
   body: string,
+  peer: TokenRequest['peer'],
 ): Promise<Reply> {
   if (path === '/oauth/token' || path === '/oauth/token/') {
     if (method !== 'POST') return tokenError(405, 'invalid_request', 'The token endpoint accepts POST only.', { Allow: 'POST' });
@@ -261,7 +379,7 @@ async function dispatch(
     if (!bucket.allowed) {
       return tokenError(429, 'too_many_requests', 'Global limit has been reached', { ...bucket.headers, 'Retry-After': String(bucket.retryAfter) });
     }
-    return settle(() => tokenEndpoint(tenant, { headers, body })).withHeaders(bucket.headers);
+    return settle(() => tokenEndpoint(tenant, { headers, body, peer })).withHeaders(bucket.headers);
   }
   if (path === '/api/v2' || path.startsWith('/api/v2/')) {
     const bucket = tenant.buckets.api.take();

@@ -13,6 +13,7 @@ import {
 } from '../schemas/index.js';
 import { Reply } from './http.js';
 import { newConnectionId, newStreamId } from './ids.js';
+import { normalizeFingerprint } from './pki.js';
 import { enableProvisioning } from './provisioning.js';
 import { splitSecret } from './store.js';
 import type { Connection, Tenant } from './tenant.js';
@@ -49,7 +50,24 @@ const SeedConnectionSchema = z.strictObject({
   syncError: z.string().min(1).optional(),
 });
 
+const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _');
+
+/** A seeded client: ids and secrets of its own, so that a test or a script can name them in advance. */
+const SeedSecretClientSchema = z.strictObject({
+  clientId: ClientIdSchema.optional(),
+  clientSecret: z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable ASCII characters, no spaces').optional(),
+});
+
+/** The mutual-TLS client: its id, and the SHA-256 fingerprints of certificates of its own (beside the sandbox's). */
+const SeedCertificateClientSchema = z.strictObject({
+  clientId: ClientIdSchema.optional(),
+  certificateFingerprints: z
+    .array(z.string().refine((text) => normalizeFingerprint(text) !== undefined, 'must be a SHA-256 fingerprint: 64 hex digits, colons allowed'))
+    .optional(),
+});
+
 export const SeedSchema = z.strictObject({
+  clients: z.strictObject({ admin: SeedSecretClientSchema.optional(), reader: SeedSecretClientSchema.optional(), mtls: SeedCertificateClientSchema.optional() }).optional(),
   streams: z.array(SeedStreamSchema).optional(),
   connections: z.array(SeedConnectionSchema).optional(),
   tokenLifetime: z.number().int().positive().optional(),

@@ -6,11 +6,26 @@ import type { Faults } from './faults.js';
 import type { Inbox } from './inbox.js';
 import type { TokenBucket } from './ratelimit.js';
 import type { StreamStore } from './store.js';
-import type { RecordedRequest, SandboxClient } from './types.js';
+import type { RecordedRequest } from './types.js';
 
-export interface RegisteredClient extends SandboxClient {
-  publicKey: KeyObject;
+/**
+ * A client as the token endpoint knows it. A secret client (admin, reader) authenticates with its
+ * secret or an assertion signed with its key; the mtls client only with a certificate whose
+ * fingerprint is registered.
+ */
+export interface RegisteredClient {
+  name: string;
+  clientId: string;
+  scopes: string[];
+  clientSecret?: string;
+  /** For private_key_jwt assertions. */
+  publicKey?: KeyObject;
+  /** SHA-256 fingerprints (fingerprintOf) of the certificates that authenticate it. */
+  certificateFingerprints?: string[];
 }
+
+/** Mutual-TLS client authentication: a handshake of the sandbox's own, or an edge's headers (`edgeKey` is its cname-api-key). */
+export type MutualTls = { mode: 'handshake' } | { mode: 'edge'; edgeKey: string };
 
 /** A group of the connection's directory, as the synchronized-groups endpoints describe one. */
 export interface DirectoryGroup {
@@ -54,6 +69,7 @@ export interface Tenant {
   /** `${url}/api/v2/` */
   audience: string;
   clients: Map<string, RegisteredClient>;
+  mtls?: MutualTls;
   signing: { privateKey: KeyObject; publicKey: KeyObject; kid: string };
   tokenLifetime: number;
   tokensIssued: number;
@@ -73,6 +89,8 @@ export interface Tenant {
   timing: Timing;
   /** Work running in the background (deliveries, synchronizations): Sandbox.idle() waits for it. */
   background: Set<Promise<unknown>>;
+  /** Called after the tenant's data changed (a write request, background work done): --state-dir saves it. */
+  changed(): void;
 }
 
 /** The tenant's time as the service writes it: ISO 8601 with milliseconds and Z. */
@@ -82,6 +100,11 @@ export function isoAt(tenant: Pick<Tenant, 'now'>): string {
 
 /** Runs `work` in the background, tracked so that Sandbox.idle() can wait for it. */
 export function inBackground(tenant: Tenant, work: () => Promise<unknown>): void {
-  const running = work().catch(() => undefined).finally(() => tenant.background.delete(running));
+  const running = work()
+    .catch(() => undefined)
+    .finally(() => {
+      tenant.background.delete(running);
+      tenant.changed();
+    });
   tenant.background.add(running);
 }

@@ -1,9 +1,10 @@
 // The token endpoint (client-credentials grant; client secret in the body, HTTP Basic, or a
 // private-key JWT assertion) and the verification of the access tokens it issues.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { SCOPES } from '../schemas/constants.js';
 import { apiError, isJsonType, json, Reply, tokenError } from './http.js';
 import { decodeJwt, signJwt, verifyJwtSignature } from './jwt.js';
+import { fingerprintOf } from './pki.js';
 import type { RegisteredClient, Tenant } from './tenant.js';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -15,6 +16,14 @@ const SKEW = 30;
 export interface TokenRequest {
   headers: Record<string, string>;
   body: string;
+  /** The certificate the TLS client presented in the handshake (mtls `handshake`), and whether the sandbox's CA signed it. */
+  peer?: { der: Buffer; verified: boolean };
+}
+
+/** A client certificate as presented: its DER and whether a CA the tenant trusts verified it. */
+interface PresentedCertificate {
+  certificate: X509Certificate;
+  verified: boolean;
 }
 
 /** Reads the form (or JSON) body into single-valued parameters. */
@@ -82,7 +91,7 @@ function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: strin
   if (typeof iss !== 'string' || iss !== sub) throw authenticationFailed('the assertion needs iss and sub equal to the client id');
   if (clientIdParam !== undefined && clientIdParam !== iss) throw authenticationFailed('client_id differs from the assertion issuer');
   const client = tenant.clients.get(iss);
-  if (!client) throw authenticationFailed();
+  if (!client?.publicKey) throw authenticationFailed();
   if (!verifyJwtSignature(jwt, client.publicKey, ['RS256', 'RS384', 'PS256'])) throw authenticationFailed('invalid assertion signature');
   const audiences = Array.isArray(aud) ? aud : [aud];
   const accepted = [tenant.issuer, `${tenant.url}/oauth/token`, `${tenant.url}/oauth/token/`];
@@ -105,7 +114,47 @@ function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: strin
   return client;
 }
 
-function authenticateClient(tenant: Tenant, params: Map<string, string>, headers: Record<string, string>, now: number): RegisteredClient {
+/**
+ * The client certificate of a token request, when mutual TLS is on: from the handshake, or from the
+ * headers an edge network forwards after its own handshake (interface.md, Authentication).
+ */
+function presentedCertificate(tenant: Tenant, request: TokenRequest): PresentedCertificate | undefined {
+  if (tenant.mtls?.mode === 'handshake') {
+    return request.peer ? { certificate: new X509Certificate(request.peer.der), verified: request.peer.verified } : undefined;
+  }
+  if (tenant.mtls?.mode !== 'edge') return undefined;
+  const { headers } = request;
+  const apiKey = headers['cname-api-key'];
+  if (apiKey === undefined || !sameSecret(apiKey, tenant.mtls.edgeKey)) throw authenticationFailed('the edge did not send the cname-api-key of this tenant');
+  const forwarded = headers['client-certificate'];
+  if (forwarded === undefined) return undefined;
+  let certificate: X509Certificate;
+  try {
+    certificate = new X509Certificate(decodeURIComponent(forwarded));
+  } catch {
+    throw authenticationFailed('the client-certificate header holds no URL-encoded PEM certificate');
+  }
+  const status = headers['client-certificate-ca-verified'];
+  if (status === undefined) throw authenticationFailed('the edge did not send client-certificate-ca-verified');
+  return { certificate, verified: status === 'SUCCESS' };
+}
+
+/** The client whose registered certificate was presented: a CA-verified one, or a self-signed one. */
+function certificateClient(tenant: Tenant, clientId: string, presented: PresentedCertificate | undefined): RegisteredClient {
+  if (!presented) throw authenticationFailed('no client certificate was presented');
+  const client = tenant.clients.get(clientId);
+  const { certificate, verified } = presented;
+  if (!client?.certificateFingerprints?.includes(fingerprintOf(certificate.raw))) {
+    throw authenticationFailed('the client certificate is not registered for this client');
+  }
+  // Not checkIssued: OpenSSL wants keyCertSign for that, which a client certificate has no reason to carry.
+  const selfSigned = certificate.subject === certificate.issuer && certificate.verify(certificate.publicKey);
+  if (!verified && !selfSigned) throw authenticationFailed('the client certificate could not be verified');
+  return client;
+}
+
+function authenticateClient(tenant: Tenant, params: Map<string, string>, request: TokenRequest, now: number): RegisteredClient {
+  const { headers } = request;
   const basic = parseBasic(headers.authorization);
   const usesSecret = params.has('client_secret');
   const usesAssertion = params.has('client_assertion') || params.has('client_assertion_type');
@@ -124,6 +173,7 @@ function authenticateClient(tenant: Tenant, params: Map<string, string>, headers
   const credentials = basic ?? (usesSecret ? { id: clientId, secret: params.get('client_secret')! } : undefined);
   if (!credentials) {
     if (clientId === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
+    if (tenant.mtls) return certificateClient(tenant, clientId, presentedCertificate(tenant, request));
     throw authenticationFailed('the client is confidential: send its secret or a client assertion');
   }
   if (credentials.id === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
@@ -131,7 +181,7 @@ function authenticateClient(tenant: Tenant, params: Map<string, string>, headers
     throw tokenError(400, 'invalid_request', 'client_id differs from the one in the Authorization header.');
   }
   const client = tenant.clients.get(credentials.id);
-  if (!client || !sameSecret(credentials.secret, client.clientSecret)) throw authenticationFailed();
+  if (client?.clientSecret === undefined || !sameSecret(credentials.secret, client.clientSecret)) throw authenticationFailed();
   return client;
 }
 
@@ -142,7 +192,7 @@ export function tokenEndpoint(tenant: Tenant, request: TokenRequest): Reply {
   if (grantType === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: grant_type');
   if (grantType !== 'client_credentials') throw tokenError(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
   const now = Math.floor(Date.now() / 1000);
-  const client = authenticateClient(tenant, params, request.headers, now);
+  const client = authenticateClient(tenant, params, request, now);
 
   const audience = params.get('audience');
   if (audience === undefined) {

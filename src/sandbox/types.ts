@@ -13,6 +13,21 @@ export interface SandboxClient {
   scopes: string[];
 }
 
+/**
+ * The mutual-TLS client (`mtls`): no secret; it gets a token by presenting its certificate (signed by
+ * the sandbox's CA) with its client id.
+ */
+export interface SandboxCertificateClient {
+  name: 'mtls';
+  clientId: string;
+  scopes: string[];
+  /** PEM certificate and its private key (PKCS#8), for `idm login --auth-method tls_client_auth`. */
+  certPem: string;
+  keyPem: string;
+  /** SHA-256 fingerprints of the certificates accepted for it: its own, then any a seed names. */
+  certificateFingerprints: string[];
+}
+
 export interface FaultSpec {
   /** Only requests whose path starts with this (e.g. `/api/v2/event-streams`, `/oauth/token`). */
   path?: string;
@@ -65,6 +80,23 @@ export interface SandboxOptions {
    * clients presenting a certificate signed by `ca` get through (mutual TLS).
    */
   tls?: { cert: string; key: string; ca?: string; requestCert?: boolean };
+  /**
+   * Serve the tenant over HTTPS with a server certificate for 127.0.0.1 and localhost, signed by a
+   * certificate authority the sandbox makes (kept in `stateDir`); `Sandbox.caPem` is what to trust.
+   * `tls` gives a certificate instead.
+   */
+  https?: boolean;
+  /**
+   * Mutual-TLS client authentication for the `mtls` client: `handshake` asks every TLS client for a
+   * certificate (needs HTTPS); `edge` trusts the headers of an edge network that did the handshake
+   * (`client-certificate`, `client-certificate-ca-verified`, `cname-api-key`), as the real service does.
+   */
+  mtls?: 'handshake' | 'edge';
+  /**
+   * Keep the tenant in this directory (state.json, 0600): clients, keys, the CA, streams, connections,
+   * deliveries; loaded at the next start, with the same port unless `port` is given.
+   */
+  stateDir?: string;
   /** PKCS#8 PEM of the RSA key that signs access tokens (default: generated), so tests can mint expired or foreign-audience tokens. */
   signingKeyPem?: string;
   /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */
@@ -107,8 +139,14 @@ export interface Sandbox {
   tokenUrl: string;
   /** The HTTPS webhook inbox's base, e.g. `https://127.0.0.1:43124/inbox`. */
   inboxUrl: string;
-  clients: { admin: SandboxClient; reader: SandboxClient };
-  /** Every request the tenant received, in order (not the inbox's). */
+  clients: { admin: SandboxClient; reader: SandboxClient; mtls?: SandboxCertificateClient };
+  /** The certificate authority that signed the HTTPS certificate (`https`), PEM. */
+  caPem?: string;
+  /** With `mtls: 'edge'`: the `cname-api-key` an edge must forward. */
+  edgeKey?: string;
+  /** Loaded from `stateDir` (a seed and generated streams are applied only to a new tenant). */
+  restored: boolean;
+  /** The requests the tenant received (not the inbox's), oldest first: the latest 10,000 to 11,000 (the oldest are dropped a thousand at a time). */
   requests: RecordedRequest[];
   /** Tokens issued so far. */
   tokensIssued(): number;

@@ -95,7 +95,10 @@ const SEED_SECRET_KEYS = new Set(['password', 'token', 'header_value']);
  */
 export function recordSandboxSecrets(sandbox: Sandbox, seed?: unknown): void {
   const values: string[] = [];
-  for (const client of Object.values(sandbox.clients)) values.push(client.clientSecret, client.privateKeyPem);
+  for (const client of Object.values(sandbox.clients)) {
+    if ('clientSecret' in client) values.push(client.clientSecret, client.privateKeyPem);
+    else values.push(client.keyPem);
+  }
   const walk = (node: unknown): void => {
     if (Array.isArray(node)) node.forEach(walk);
     else if (node && typeof node === 'object') {

@@ -1,20 +1,31 @@
 // idm sandbox start: runs the local tenant (src/sandbox, loaded only here) in the foreground until
-// SIGINT or SIGTERM. It prints the tenant's URLs and its two clients; each client's secret and private
-// key also go to 0600 files, so that `idm login --client-secret-file` can take them. With --json the
-// same is one JSON object on one line, for scripts that read the first line.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// SIGINT or SIGTERM. It prints the tenant's URLs and its clients; each client's secret and private
+// key (and with --https the CA, with --mtls the client certificate) also go to 0600 files, so that
+// `idm login --client-secret-file` can take them. They live in a temporary directory removed at the
+// end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
+// JSON object on one line, for scripts that read the first line.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { parseChoice, parseIntegerInRange } from '../../cli/parse.js';
-import type { FaultSpec, Sandbox, SandboxClient } from '../../sandbox/types.js';
+import { checkPem, readTextFile } from '../../io/input.js';
+import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
-  port: number;
+  /** Undefined: a free port, or the saved one with --state-dir. */
+  port?: number;
+  /** HTTPS with a certificate of the sandbox's own CA, or the user's (tlsCert, tlsKey). */
+  https?: boolean;
+  tlsCert?: string;
+  tlsKey?: string;
+  /** Mutual-TLS client authentication: a handshake of the sandbox's own, or an edge's headers. */
+  mtls?: 'handshake' | 'edge';
+  stateDir?: string;
   /** Test deliveries: async (as the service) or sync (delivered before the answer). */
   delivery?: 'async' | 'sync';
   /** Waits before the retries of a delivery after a connection error (ms). */
@@ -30,7 +41,13 @@ export interface SandboxStartOptions {
 export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
   return new Command('start')
     .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
-    .option('--port <n>', 'port of the tenant; 0 picks a free one', parseIntegerInRange('--port', 0, 65_535), 0)
+    .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', parseIntegerInRange('--port', 0, 65_535))
+    .option('--https', 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)')
+    .option('--tls-cert <path>', 'with --https: use this PEM server certificate (for 127.0.0.1) instead')
+    .option('--tls-key <path>', 'the PEM private key of --tls-cert')
+    .option('--mtls', 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)')
+    .addOption(new Option('--mtls-edge', 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake').conflicts('mtls'))
+    .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start')
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)')
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
@@ -46,6 +63,8 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
         'idm sandbox start --json > sandbox.json &  # scripts: JSON on the first line',
         'idm sandbox start --seed seed.json --token-lifetime 60 --rate-limit 5/1',
         'idm sandbox start --fault \'{"kind":"status","status":502,"path":"/api/v2","count":1}\'',
+        'idm sandbox start --https --state-dir ~/.idm-sandbox  # the official SDKs need HTTPS; the same clients after a restart',
+        'idm sandbox start --https --mtls  # a client that authenticates with a certificate',
       ])}${examples(
         ['idm login --domain <url> --client-id <admin client id> --client-secret-file <admin secret file>', 'curl <url>/sandbox/inbox  # what the HTTPS webhook inbox received'],
         'Then, in another terminal (start prints the url, ids and files):',
@@ -53,10 +72,15 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
 See README: Sandbox, for the seed format, control endpoints and fault switches.
 `,
     )
-    .action((flags: Omit<SandboxStartOptions, 'seedFile' | 'faults'> & { seed?: string; fault?: unknown[] }) =>
+    .action((flags: Omit<SandboxStartOptions, 'seedFile' | 'faults' | 'mtls'> & { seed?: string; fault?: unknown[]; mtls?: boolean; mtlsEdge?: boolean }) =>
       run(
         {
           port: flags.port,
+          https: flags.https,
+          tlsCert: flags.tlsCert,
+          tlsKey: flags.tlsKey,
+          mtls: flags.mtls ? 'handshake' : flags.mtlsEdge ? 'edge' : undefined,
+          stateDir: flags.stateDir,
           delivery: flags.delivery,
           retryDelays: flags.retryDelays,
           seedFile: flags.seed,
@@ -120,17 +144,53 @@ interface ClientFiles {
   privateKeyFile: string;
 }
 
-/** Each client's secret and private key in 0600 files of a fresh 0700 directory. */
-function writeClientFiles(sandbox: Sandbox): { dir: string; files: Record<'admin' | 'reader', ClientFiles> } {
-  const dir = mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
-  const write = (client: SandboxClient): ClientFiles => {
-    const clientSecretFile = join(dir, `${client.name}.secret`);
-    const privateKeyFile = join(dir, `${client.name}.pem`);
-    writeFileSync(clientSecretFile, `${client.clientSecret}\n`, { mode: 0o600 });
-    writeFileSync(privateKeyFile, client.privateKeyPem, { mode: 0o600 });
-    return { clientSecretFile, privateKeyFile };
+interface SandboxFiles {
+  clients: Record<'admin' | 'reader', ClientFiles>;
+  /** The CA to trust (--https). */
+  caFile?: string;
+  /** The mtls client's certificate and key (--mtls, --mtls-edge). */
+  mtls?: { certFile: string; keyFile: string };
+}
+
+/** Each client's secret and private key, the CA and the mtls client's certificate and key, in 0600 files of `dir`. */
+function writeSandboxFiles(sandbox: Sandbox, dir: string): SandboxFiles {
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
   };
-  return { dir, files: { admin: write(sandbox.clients.admin), reader: write(sandbox.clients.reader) } };
+  const client = (c: SandboxClient): ClientFiles => ({ clientSecretFile: write(`${c.name}.secret`, `${c.clientSecret}\n`), privateKeyFile: write(`${c.name}.pem`, c.privateKeyPem) });
+  const mtls = (c: SandboxCertificateClient) => ({ certFile: write('mtls-client.crt', c.certPem), keyFile: write('mtls-client.key', c.keyPem) });
+  return {
+    clients: { admin: client(sandbox.clients.admin), reader: client(sandbox.clients.reader) },
+    ...(sandbox.caPem ? { caFile: write('ca.pem', sandbox.caPem) } : {}),
+    ...(sandbox.clients.mtls ? { mtls: mtls(sandbox.clients.mtls) } : {}),
+  };
+}
+
+/** --https, --tls-cert, --tls-key, --mtls and --state-dir as the sandbox takes them; contradictions are usage errors. */
+function tlsOptions(options: SandboxStartOptions): Pick<SandboxOptions, 'https' | 'tls' | 'mtls' | 'stateDir'> {
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    throw new UsageError(`${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${options.tlsCert === undefined ? '--tls-cert' : '--tls-key'} too.`);
+  }
+  const https = Boolean(options.https || options.tlsCert);
+  if (options.mtls === 'handshake' && !https) throw new UsageError('--mtls needs --https: the client certificate is asked for in the TLS handshake.', 'Add --https (or use --mtls-edge).');
+  const pem = (flag: string, path: string, kind: 'certificate' | 'private key') => checkPem(flag, path, readTextFile(flag, path, { secret: kind === 'private key' }), kind);
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? { cert: pem('--tls-cert', options.tlsCert, 'certificate'), key: pem('--tls-key', options.tlsKey, 'private key') } : undefined;
+  return {
+    ...(tls ? { tls } : https ? { https } : {}),
+    ...(options.mtls ? { mtls: options.mtls } : {}),
+    ...(options.stateDir === undefined ? {} : { stateDir: resolve(options.stateDir) }),
+  };
+}
+
+/** Where each kind of client trusts the sandbox's CA. */
+function trustLines(caFile: string): string[] {
+  return [
+    `  idm          ${shellCommand(['--ca-file', caFile])}   (or IDM_CA_FILE)`,
+    `  Node         ${shellCommand([`NODE_EXTRA_CA_CERTS=${caFile}`])} node app.js`,
+    `  curl         ${shellCommand(['--cacert', caFile])}`,
+  ];
 }
 
 /** Few enough lines to read: the seeded streams (not the generated ones) and the connections, with their ids. */
@@ -156,7 +216,7 @@ function dataLines(sandbox: Sandbox): string[] {
 
 export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps): Promise<void> {
   const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
-  const [{ startSandbox, SeedError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
+  const [{ startSandbox, SeedError, SandboxStateError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
     import('../../sandbox/index.js'),
     import('../../sandbox/faults.js'),
     import('../../schemas/index.js'),
@@ -170,9 +230,11 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   const { output } = deps;
   const json = output.json;
 
+  const tls = tlsOptions(options);
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
+      ...tls,
       port: options.port,
       seed,
       streams: options.streams,
@@ -186,18 +248,37 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     });
   } catch (error) {
     if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
+    if (error instanceof SandboxStateError) {
+      const inUse = error.message.startsWith('Another sandbox');
+      throw inUse
+        ? new IdmError(error.message, { hint: 'Stop that sandbox, or give another --state-dir.', code: 'state_in_use' })
+        : new UsageError(error.message, `Move ${shellCommand([join(tls.stateDir!, 'state.json')])} away to start a fresh tenant there.`);
+    }
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new IdmError(`Port ${options.port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
+      throw new IdmError(`Port ${options.port ?? (error as { port?: number }).port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
     }
     throw error;
   }
 
-  const { dir, files } = writeClientFiles(sandbox);
+  if (sandbox.restored && (seed !== undefined || options.streams !== undefined)) {
+    output.note(`The tenant saved in ${tls.stateDir} is used as it was: --seed and --streams apply only to a new one.`);
+  }
+  // Beside the saved tenant with --state-dir (kept), else in a fresh 0700 directory (removed at the end).
+  const dir = tls.stateDir ?? mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
+  if (tls.stateDir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const files = writeSandboxFiles(sandbox, dir);
   try {
     const stats = sandbox.stats();
     const client = (name: 'admin' | 'reader') => {
       const { clientId, clientSecret, scopes, signingAlg } = sandbox.clients[name];
-      return { clientId, clientSecret, scopes, signingAlg, ...files[name] };
+      return { clientId, clientSecret, scopes, signingAlg, ...files.clients[name] };
+    };
+    const mtls = sandbox.clients.mtls && files.mtls && {
+      clientId: sandbox.clients.mtls.clientId,
+      scopes: sandbox.clients.mtls.scopes,
+      certificateFingerprints: sandbox.clients.mtls.certificateFingerprints,
+      ...files.mtls,
+      ...(sandbox.edgeKey ? { edgeKey: sandbox.edgeKey } : {}),
     };
     if (json) {
       // One line, so that a script can read the first line and parse it.
@@ -212,7 +293,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
         pid: process.pid,
         streams: stats.streams,
         connections: sandbox.connections(),
-        clients: { admin: client('admin'), reader: client('reader') },
+        clients: { admin: client('admin'), reader: client('reader'), ...(mtls ? { mtls } : {}) },
+        ...(files.caFile ? { caFile: files.caFile } : {}),
       };
       deps.io.out(`${JSON.stringify(summary)}\n`);
     } else {
@@ -222,6 +304,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
         `Token URL      ${sandbox.tokenUrl}`,
         `Webhook inbox  ${sandbox.inboxUrl}   (received: ${sandbox.url}/sandbox/inbox)`,
         `Control        ${sandbox.url}/sandbox`,
+        ...(files.caFile ? ['', `CA file        ${files.caFile}   (the tenant's certificate is signed by it; trust it:)`, ...trustLines(files.caFile)] : []),
+        ...(tls.stateDir ? ['', `State          ${tls.stateDir}   (kept: the same clients and data at the next start)`] : []),
         '',
         ...dataLines(sandbox),
         '',
@@ -238,9 +322,25 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
           '',
         );
       }
+      if (mtls) {
+        lines.push(
+          'Client mtls   (tls_client_auth: a certificate, no secret)',
+          `  client id    ${mtls.clientId}`,
+          `  certificate  ${mtls.certFile}`,
+          `  key          ${mtls.keyFile}`,
+          `  fingerprint  ${mtls.certificateFingerprints[0]}   (SHA-256)`,
+          ...(mtls.edgeKey ? [`  edge         headers client-certificate, client-certificate-ca-verified, cname-api-key: ${mtls.edgeKey}`] : []),
+          `  scopes       ${mtls.scopes.join(' ')}`,
+          '',
+        );
+      }
       for (const line of lines.join('\n').trimEnd().split('\n')) output.line(line);
+      const trust = files.caFile ? ['--ca-file', files.caFile] : [];
       output.note('');
-      output.note(`Try: ${shellCommand(['idm', 'login', '--domain', sandbox.url, '--client-id', sandbox.clients.admin.clientId, '--client-secret-file', files.admin.clientSecretFile])}`);
+      output.note(`Try: ${shellCommand(['idm', 'login', '--domain', sandbox.url, '--client-id', sandbox.clients.admin.clientId, '--client-secret-file', files.clients.admin.clientSecretFile, ...trust])}`);
+      if (mtls && !mtls.edgeKey) {
+        output.note(`  or: ${shellCommand(['idm', 'login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', mtls.clientId, '--client-cert', mtls.certFile, '--client-key', mtls.keyFile, ...trust])}`);
+      }
       output.note('');
       output.note('Running until Ctrl-C.');
     }
@@ -249,7 +349,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   } finally {
     await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (!tls.stateDir) rmSync(dir, { recursive: true, force: true });
   }
   if (!json) output.note('Sandbox stopped.');
 }

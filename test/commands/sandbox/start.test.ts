@@ -1,6 +1,6 @@
 // idm sandbox start: its flags (builder with a spy run), and the built binary as a real process.
 import { spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -21,16 +21,22 @@ function parseFlags(args: string[]): SandboxStartOptions {
 
 describe('idm sandbox start: flags', () => {
   it('defaults to a free port, no seed file, no faults', () => {
-    expect(parseFlags([])).toEqual({ port: 0, faults: [], seedFile: undefined, streams: undefined, tokenLifetime: undefined, rateLimit: undefined });
+    expect(parseFlags([])).toEqual({ faults: [] });
   });
 
   it('reads every flag', () => {
     const options = parseFlags([
       '--port', '4010', '--seed', 'seed.json', '--streams', '10000', '--token-lifetime', '60', '--rate-limit', '50/2.5',
       '--fault', '{"kind":"status","status":503}', '--fault', '{"kind":"reset","path":"/oauth/token"}',
+      '--https', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--mtls', '--state-dir', 'state',
     ]);
     expect(options).toEqual({
       port: 4010,
+      https: true,
+      tlsCert: 'c.pem',
+      tlsKey: 'k.pem',
+      mtls: 'handshake',
+      stateDir: 'state',
       seedFile: 'seed.json',
       streams: 10_000,
       tokenLifetime: 60,
@@ -48,6 +54,7 @@ describe('idm sandbox start: flags', () => {
     [['--rate-limit', '0/1']],
     [['--fault', 'not json']],
     [['--fault', '[1]']],
+    [['--mtls', '--mtls-edge']],
   ])('refuses %j', (args) => {
     expect(() => parseFlags(args)).toThrow();
   });
@@ -66,6 +73,9 @@ describe('idm sandbox start: usage errors as a process (exit 2, nothing on stdou
     [['--rate-limit', 'lots'], '--rate-limit'],
     [['--fault', '{"kind":"explode"}'], '--fault number 1'],
     [['--seed', '/nonexistent/seed.json'], 'seed file'],
+    [['--mtls'], '--mtls needs --https: the client certificate is asked for in the TLS handshake.'],
+    [['--tls-cert', 'c.pem'], '--tls-cert needs --tls-key too.'],
+    [['--https', '--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], '--tls-cert: cannot read /nonexistent/c.pem'],
   ])('%j', async (args, message) => {
     const result = await runIdm(['sandbox', 'start', ...args], { configDir: configDir() });
     expect(result.code).toBe(2);
@@ -180,6 +190,86 @@ describe('idm sandbox start for people', () => {
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
+      cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start --https --state-dir as a process', () => {
+  /** Starts the sandbox and returns its JSON line and a stop (SIGINT, then its exit code). */
+  async function startProcess(args: string[], configDir: string) {
+    const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--json', ...args], { env: cliEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout }).once('line', resolve);
+      child.once('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
+    });
+    return {
+      info: JSON.parse(line),
+      stop: async () => {
+        child.kill('SIGINT');
+        return exited;
+      },
+      kill: () => child.kill('SIGKILL'),
+    };
+  }
+
+  it('a profile logged in with the printed CA file still works after a restart (same port, clients, CA)', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    const state = `${dir}-state`;
+    let running: Awaited<ReturnType<typeof startProcess>> | undefined;
+    try {
+      running = await startProcess(['--https', '--state-dir', state], dir);
+      const first = running.info;
+      expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(first.caFile).toBe(`${state}/ca.pem`);
+      expect(first.stateDir).toBe(state);
+      const { clientId, clientSecretFile } = first.clients.admin;
+      const login = await runIdm(['login', '--domain', first.url, '--client-id', clientId, '--client-secret-file', clientSecretFile, '--ca-file', first.caFile], { configDir: dir });
+      expect(login.code, login.stderr).toBe(0);
+      expect(await running.stop()).toBe(0);
+      expect(existsSync(`${state}/state.json`)).toBe(true);
+
+      running = await startProcess(['--https', '--state-dir', state], dir);
+      expect(running.info.url).toBe(first.url);
+      expect(running.info.clients.admin.clientId).toBe(clientId);
+      // A cold token cache: the stored secret is asked for a new token, and the profile's CA trusted.
+      rmSync(`${dir}/tokens`, { recursive: true, force: true });
+      const list = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir });
+      expect(list.stderr).toBe('');
+      expect(list.code).toBe(0);
+      expect(list.stdout).toMatch(/^est_demoInboxBearer0000000\t/);
+      expect(await running.stop()).toBe(0);
+      running = undefined;
+    } finally {
+      running?.kill();
+      rmSync(state, { recursive: true, force: true });
+      cleanup();
+    }
+  });
+
+  it('with --mtls prints the mtls client (certificate, key, fingerprint) and the CA; a login by certificate works', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    let running: Awaited<ReturnType<typeof startProcess>> | undefined;
+    try {
+      running = await startProcess(['--https', '--mtls'], dir);
+      const { info } = running;
+      const mtls = info.clients.mtls;
+      expect(mtls.certificateFingerprints[0]).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/);
+      expect(statSync(mtls.keyFile).mode & 0o777).toBe(0o600);
+      const login = await runIdm(
+        ['login', '--domain', info.url, '--auth-method', 'tls_client_auth', '--client-id', mtls.clientId, '--client-cert', mtls.certFile, '--client-key', mtls.keyFile, '--ca-file', info.caFile],
+        { configDir: dir },
+      );
+      expect(login.code, login.stderr).toBe(0);
+      expect(login.stderr).toContain('tls_client_auth).');
+      expect(await running.stop()).toBe(0);
+      expect(existsSync(info.stateDir)).toBe(false);
+      running = undefined;
+    } finally {
+      running?.kill();
       cleanup();
     }
   });

@@ -1,0 +1,175 @@
+// The sandbox on HTTPS (a CA of its own, a certificate for 127.0.0.1 and localhost) and mutual-TLS
+// client authentication both ways the real service knows: a handshake, and the headers of an edge
+// network that did the handshake (client-certificate, client-certificate-ca-verified, cname-api-key).
+// Real TLS on loopback, each client trusting only the sandbox's CA.
+import { X509Certificate } from 'node:crypto';
+import { request } from 'node:https';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueCertificate, fingerprintOf } from '../../src/sandbox/pki.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { recordSandboxSecrets } from '../helpers/sandbox.js';
+
+interface Answer {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** One HTTPS request trusting only `ca`, optionally presenting a client certificate. */
+function httpsCall(url: string, options: { ca: string; cert?: string; key?: string; method?: string; headers?: Record<string, string>; body?: string }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'GET', ca: options.ca, cert: options.cert, key: options.key, headers: options.headers, agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text === '' ? '' : JSON.parse(text) }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+function tokenCall(sandbox: Sandbox, form: Record<string, string>, tls: { cert?: string; key?: string } = {}, headers: Record<string, string> = {}): Promise<Answer> {
+  return httpsCall(sandbox.tokenUrl, {
+    ca: sandbox.caPem!,
+    ...tls,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams({ grant_type: 'client_credentials', audience: `${sandbox.apiUrl}/`, ...form }).toString(),
+  });
+}
+
+const INVALID_CLIENT = (detail: string) => ({ status: 401, body: { error: 'invalid_client', error_description: `Client authentication failed: ${detail}` } });
+
+describe('sandbox https', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ https: true });
+    recordSandboxSecrets(sandbox);
+  });
+  afterAll(() => sandbox.close());
+
+  it('serves the tenant on https:// with a certificate for 127.0.0.1 and localhost signed by its own CA', async () => {
+    expect(sandbox.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.caPem).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    const ca = new X509Certificate(sandbox.caPem!);
+    expect(ca.ca).toBe(true);
+    const { clientId, clientSecret } = sandbox.clients.admin;
+    const token = await tokenCall(sandbox, { client_id: clientId, client_secret: clientSecret });
+    expect(token.status).toBe(200);
+    // The audience follows the scheme: the token is for https://127.0.0.1:PORT/api/v2/.
+    const claims = JSON.parse(Buffer.from(token.body.access_token.split('.')[1], 'base64url').toString());
+    expect(claims.aud).toBe(`${sandbox.url}/api/v2/`);
+    expect(claims.iss).toBe(`${sandbox.url}/`);
+    const list = await httpsCall(`${sandbox.apiUrl}/event-streams?take=1`, { ca: sandbox.caPem!, headers: { authorization: `Bearer ${token.body.access_token}` } });
+    expect(list.status).toBe(200);
+    expect(list.body.eventStreams).toHaveLength(1);
+    // The same certificate answers for localhost.
+    const local = await httpsCall(`${sandbox.url.replace('127.0.0.1', 'localhost')}/`, { ca: sandbox.caPem! });
+    expect(local.status).toBe(200);
+  });
+
+  it('is refused by a client that does not trust the CA', async () => {
+    await expect(httpsCall(`${sandbox.url}/`, { ca: (await issueCertificate(undefined, 'server')).cert })).rejects.toThrow(/self.signed|unable to verify|certificate/i);
+  });
+
+  it('has no mtls client and no edge key unless asked', () => {
+    expect(sandbox.clients.mtls).toBeUndefined();
+    expect(sandbox.edgeKey).toBeUndefined();
+  });
+
+  it('asked for a token with only a client id, answers the confidential-client error', async () => {
+    expect(await tokenCall(sandbox, { client_id: sandbox.clients.admin.clientId })).toEqual(INVALID_CLIENT('the client is confidential: send its secret or a client assertion'));
+  });
+});
+
+describe('sandbox mtls: handshake', () => {
+  let sandbox: Sandbox;
+  let ownCert: { cert: string; key: string };
+  beforeAll(async () => {
+    // A self-signed certificate of the user's own, registered by its fingerprint in the seed.
+    ownCert = await issueCertificate(undefined, 'client', 'my own client');
+    sandbox = await startSandbox({ https: true, mtls: 'handshake', seed: { clients: { mtls: { certificateFingerprints: [fingerprintOf(ownCert.cert).replace(/:/g, '').toLowerCase()] } } } });
+    recordSandboxSecrets(sandbox);
+  });
+  afterAll(() => sandbox.close());
+
+  it('registers an mtls client with a certificate signed by the sandbox CA, and no secret', () => {
+    const mtls = sandbox.clients.mtls!;
+    expect(mtls.clientId).toMatch(/^\w{32}$/);
+    expect('clientSecret' in mtls).toBe(false);
+    expect(new X509Certificate(mtls.certPem).checkIssued(new X509Certificate(sandbox.caPem!))).toBe(true);
+    expect(mtls.certificateFingerprints).toEqual([fingerprintOf(mtls.certPem), fingerprintOf(ownCert.cert)]);
+  });
+
+  it('issues a token to the client id presenting its certificate, with every scope', async () => {
+    const mtls = sandbox.clients.mtls!;
+    const answer = await tokenCall(sandbox, { client_id: mtls.clientId }, { cert: mtls.certPem, key: mtls.keyPem });
+    expect(answer.status).toBe(200);
+    expect(answer.body.scope.split(' ')).toContain('read:event_streams');
+    expect(answer.body.scope.split(' ')).toContain('create:directory_provisionings');
+  });
+
+  it('accepts a self-signed certificate registered in the seed', async () => {
+    const answer = await tokenCall(sandbox, { client_id: sandbox.clients.mtls!.clientId }, ownCert);
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses, with the service invalid_client shape: no certificate, another certificate, another client, or a secret', async () => {
+    const mtls = sandbox.clients.mtls!;
+    const stranger = await issueCertificate(undefined, 'client', 'stranger');
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId })).toEqual(INVALID_CLIENT('no client certificate was presented'));
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId }, stranger)).toEqual(INVALID_CLIENT('the client certificate is not registered for this client'));
+    // The admin client is not registered with a certificate: presenting the mtls one does not make it so.
+    expect(await tokenCall(sandbox, { client_id: sandbox.clients.admin.clientId }, { cert: mtls.certPem, key: mtls.keyPem })).toEqual(
+      INVALID_CLIENT('the client certificate is not registered for this client'),
+    );
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId, client_secret: 'a-secret-of-sixteen' })).toEqual({ status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } });
+  });
+
+  it('still serves clients without a certificate (the API with a token, the secret clients)', async () => {
+    const { clientId, clientSecret } = sandbox.clients.admin;
+    expect((await tokenCall(sandbox, { client_id: clientId, client_secret: clientSecret })).status).toBe(200);
+  });
+});
+
+describe('sandbox mtls: behind an edge', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ https: true, mtls: 'edge' });
+    recordSandboxSecrets(sandbox);
+  });
+  afterAll(() => sandbox.close());
+
+  const edgeHeaders = (cert: string, verified = 'SUCCESS', apiKey = sandbox.edgeKey!) => ({
+    'cname-api-key': apiKey,
+    'client-certificate': encodeURIComponent(cert),
+    'client-certificate-ca-verified': verified,
+  });
+
+  it('issues a token when the edge forwards the registered certificate, its verification and the api key', async () => {
+    const mtls = sandbox.clients.mtls!;
+    expect(sandbox.edgeKey).toMatch(/^\w{40}$/);
+    const answer = await tokenCall(sandbox, { client_id: mtls.clientId }, {}, edgeHeaders(mtls.certPem));
+    expect(answer.status).toBe(200);
+  });
+
+  it('refuses a wrong or missing cname-api-key, a missing verification, and a CA-signed certificate the edge could not verify', async () => {
+    const mtls = sandbox.clients.mtls!;
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId }, {}, edgeHeaders(mtls.certPem, 'SUCCESS', 'x'.repeat(40)))).toEqual(
+      INVALID_CLIENT('the edge did not send the cname-api-key of this tenant'),
+    );
+    const { 'client-certificate-ca-verified': _, ...unverified } = edgeHeaders(mtls.certPem);
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId }, {}, unverified)).toEqual(INVALID_CLIENT('the edge did not send client-certificate-ca-verified'));
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId }, {}, edgeHeaders(mtls.certPem, 'FAILED:unable to get local issuer certificate'))).toEqual(
+      INVALID_CLIENT('the client certificate could not be verified'),
+    );
+    expect(await tokenCall(sandbox, { client_id: mtls.clientId }, {}, { ...edgeHeaders(mtls.certPem), 'client-certificate': 'not a certificate' })).toEqual(
+      INVALID_CLIENT('the client-certificate header holds no URL-encoded PEM certificate'),
+    );
+  });
+
+  it('does not look at the handshake: a certificate presented in TLS without the headers is not enough', async () => {
+    const mtls = sandbox.clients.mtls!;
+    const answer = await tokenCall(sandbox, { client_id: mtls.clientId }, { cert: mtls.certPem, key: mtls.keyPem }, { 'cname-api-key': sandbox.edgeKey! });
+    expect(answer).toEqual(INVALID_CLIENT('no client certificate was presented'));
+  });
+});
