@@ -55,7 +55,7 @@ _idm_flags() {
     'connections') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'sandbox start') REPLY='--port --seed --streams --token-lifetime --rate-limit --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
@@ -75,7 +75,7 @@ _idm_flag_value() {
     'login|--client-secret-file') REPLY='files' ;;
     'login|--private-key-file') REPLY='files' ;;
     'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
-    'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
+    'login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams create|--name') REPLY='none' ;;
@@ -133,6 +133,9 @@ _idm_flag_value() {
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
+    'sandbox start|--tls-cert') REPLY='none' ;;
+    'sandbox start|--tls-key') REPLY='none' ;;
+    'sandbox start|--state-dir') REPLY='files' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;

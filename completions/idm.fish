@@ -97,7 +97,7 @@ function __idm_flag_takes_value
       return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
-    case 'sandbox start|--port' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
+    case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
       return 0
     case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait' 'completion|--ca-file' 'completion|--client-cert' 'completion|--client-key'
       return 0
@@ -186,7 +186,7 @@ complete -c idm -n '__idm_in "login"' -l client-id -x -d 'client (application) i
 complete -c idm -n '__idm_in "login"' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin'
 complete -c idm -n '__idm_in "login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin'
 complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
-complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt' -d 'client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
+complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show the profile, domain, method, token expiry and scopes'
 complete -c idm -n '__idm_at "auth"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'status'
@@ -298,7 +298,13 @@ complete -c idm -n '__idm_in "connections list"' -l all -d 'follow `next` to the
 complete -c idm -n '__idm_arg "connections help" 0' -a 'list'
 complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant; 0 picks a free one'
+complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (default: a free one, or the saved one with --state-dir)'
+complete -c idm -n '__idm_in "sandbox start"' -l https -d 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
+complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -x -d 'with --https: use this PEM server certificate (for 127.0.0.1) instead'
+complete -c idm -n '__idm_in "sandbox start"' -l tls-key -x -d 'the PEM private key of --tls-cert'
+complete -c idm -n '__idm_in "sandbox start"' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
+complete -c idm -n '__idm_in "sandbox start"' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
+complete -c idm -n '__idm_in "sandbox start"' -l state-dir -r -F -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
 complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'

@@ -111,7 +111,7 @@ _idm_flags() {
       '--client-secret-file:read the client secret from this file, or - for stdin'
       '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
       '--signing-alg:assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
-      '--auth-method:client authentication: post, basic, private_key_jwt (default: post, or private_key_jwt with a key)'
+      '--auth-method:client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -694,7 +694,13 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'sandbox start') reply=(
-      '--port:port of the tenant; 0 picks a free one'
+      '--port:port of the tenant (default: a free one, or the saved one with --state-dir)'
+      '--https:serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
+      '--tls-cert:with --https: use this PEM server certificate (for 127.0.0.1) instead'
+      '--tls-key:the PEM private key of --tls-cert'
+      '--mtls:with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
+      '--mtls-edge:mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
+      '--state-dir:keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
       '--seed:JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
       '--streams:also generate this many streams (pagination, benchmarks)'
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
@@ -749,7 +755,7 @@ _idm_flag_value() {
     'login|--client-secret-file') REPLY='files' ;;
     'login|--private-key-file') REPLY='files' ;;
     'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
-    'login|--auth-method') REPLY='list:post basic private_key_jwt' ;;
+    'login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams create|--name') REPLY='none' ;;
@@ -807,6 +813,9 @@ _idm_flag_value() {
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
+    'sandbox start|--tls-cert') REPLY='none' ;;
+    'sandbox start|--tls-key') REPLY='none' ;;
+    'sandbox start|--state-dir') REPLY='files' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;

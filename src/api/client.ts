@@ -96,6 +96,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       action: 'get an access token',
       host: tenant.host,
       clientId: credentials.client?.clientId,
+      byCertificate: credentials.client?.authMethod === 'tls_client_auth',
       fixCredentials: credentials.fixCredentials,
       redact: (text) => redactor.text(text),
     };

@@ -16,6 +16,8 @@ export interface FailureContext {
   /** The scope the operation needs, named when the answer is 403. */
   scope?: string;
   clientId?: string;
+  /** The token endpoint: whether the client proved itself with a certificate (mutual TLS) rather than a secret or key. */
+  byCertificate?: boolean;
   /** Where the bearer token came from: a 401 means something different for each. */
   tokenSource?: 'client' | 'environment';
   /**
@@ -127,6 +129,9 @@ function hintFor(status: number, words: ServerWords, context: FailureContext, sc
   if (own) return own;
   const fix = context.fixCredentials ?? "run 'idm login' again.";
   if (context.endpoint === 'token') {
+    if ((words.code === 'invalid_client' || status === 401) && context.byCertificate) {
+      return `Check that the tenant accepts mutual TLS for ${client(context)} (on the real service: its custom domain's edge) and that this certificate is registered for it, then ${fix}`;
+    }
     if (words.code === 'invalid_client' || status === 401) return `Check the client id and its secret or private key, then ${fix}`;
     if (words.code === 'access_denied') {
       return `Authorize ${client(context)} for the Management API (a client grant) in the dashboard: Applications > APIs > Management API > Machine to Machine Applications.`;

@@ -1,6 +1,7 @@
 // What one client-credentials token request sends, for each way a client authenticates
 // (../shared/spec/wire-facts.md, "Token endpoint"): the secret in the form body (post), as HTTP Basic
-// (basic), or a signed assertion (private_key_jwt). The request lists every encoding of the secret
+// (basic), a signed assertion (private_key_jwt), or nothing but the client id, the certificate of the
+// TLS handshake being the proof (tls_client_auth). The request lists every encoding of the secret
 // it carries, so that they are masked before anything is traced.
 import type { Tenant } from '../config/domain.js';
 import type { ClientCredentials } from '../config/resolve.js';
@@ -28,7 +29,9 @@ export async function buildTokenRequest(tenant: Tenant, client: ClientCredential
   const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.clientId, audience: audienceOf(tenant) });
   const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': USER_AGENT };
   const secrets: string[] = [];
-  if (client.authMethod === 'private_key_jwt') {
+  if (client.authMethod === 'tls_client_auth') {
+    // The client certificate, presented in the TLS handshake, is the proof: the form names the client only.
+  } else if (client.authMethod === 'private_key_jwt') {
     const { makeClientAssertion } = await import('./assertion.js'); // node:crypto, only to sign
     const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg });
     secrets.push(assertion);

@@ -4,8 +4,9 @@
 import { createApiClient, DEFAULT_MAX_WAIT_SECONDS, DEFAULT_TIMEOUT_SECONDS, type ApiClient } from '../api/client.js';
 import { createManagement, type Management } from '../api/management/index.js';
 import { waitWords } from '../api/retry.js';
-import { loadTls } from '../api/tls.js';
+import { loadTls, type TlsFiles } from '../api/tls.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
+import { UsageError } from '../core/errors.js';
 import type { IO } from '../io/io.js';
 import { countdown } from '../io/progress.js';
 import { safeText } from '../io/safe.js';
@@ -28,6 +29,29 @@ export interface Deps {
   close(): Promise<void>;
 }
 
+/**
+ * The TLS files of a run: the flags (or IDM_CA_FILE, IDM_CLIENT_CERT, IDM_CLIENT_KEY), else the
+ * profile's CA and, for tls_client_auth, its certificate and key. A tls_client_auth client without
+ * a certificate, or on plain HTTP, could only be refused: said before anything is sent.
+ */
+export function tlsFiles(flags: GlobalOptions, credentials: Resolved): TlsFiles {
+  const { client } = credentials;
+  const files: TlsFiles = {
+    caFile: flags.caFile ?? credentials.caFile,
+    clientCert: flags.clientCert ?? client?.clientCert,
+    clientKey: flags.clientKey ?? client?.clientKey,
+  };
+  if (client?.authMethod === 'tls_client_auth') {
+    if (credentials.tenant.base.startsWith('http:')) {
+      throw new UsageError(`tls_client_auth needs an https:// domain: the client certificate is presented in the TLS handshake, and ${credentials.tenant.base} is plain HTTP.`);
+    }
+    if (files.clientCert === undefined && files.clientKey === undefined) {
+      throw new UsageError('tls_client_auth proves the client with a certificate: give --client-cert and --client-key (or IDM_CLIENT_CERT and IDM_CLIENT_KEY).');
+    }
+  }
+  return files;
+}
+
 export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
   const output = createOutput(io);
   const clients: ApiClient[] = [];
@@ -36,7 +60,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
   async function build(credentials: Resolved): Promise<Management> {
     const flags = globals();
     for (const warning of credentials.warnings) output.warn(warning);
-    const tls = await loadTls(flags);
+    const tls = await loadTls(tlsFiles(flags, credentials));
     const client = createApiClient({
       credentials,
       timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,

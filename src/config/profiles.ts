@@ -18,6 +18,8 @@ export interface Profile {
   clientId: string;
   authMethod: AuthMethod;
   signingAlg?: SigningAlg;
+  /** A private CA to trust for this tenant (a path; `--ca-file` at login). */
+  caFile?: string;
 }
 
 export interface ProfileStore {
@@ -26,10 +28,15 @@ export interface ProfileStore {
   profiles: Record<string, Profile>;
 }
 
-/** What a profile's credentials file holds: a client secret or a private key (tls_client_auth: neither). */
+/**
+ * What a profile's credentials file holds: a client secret, a private key, or (tls_client_auth) the
+ * paths of the client certificate and its key, so that logout forgets them as it forgets a secret.
+ */
 export interface StoredSecret {
   clientSecret?: string;
   privateKeyPem?: string;
+  clientCert?: string;
+  clientKey?: string;
 }
 
 export function emptyProfiles(): Record<string, Profile> {
@@ -79,6 +86,7 @@ export function readProfiles(dir: string): ProfileStore {
     if (typeof p.domain !== 'string' || typeof checkDomain(p.domain) === 'string') throw corrupt(file, `has no valid domain in profile "${name}"`);
     if (typeof p.clientId !== 'string' || p.clientId === '') throw corrupt(file, `has no client id in profile "${name}"`);
     if (!AUTH_METHODS.includes(p.authMethod as AuthMethod)) throw corrupt(file, `has an unknown authentication method in profile "${name}"`);
+    if (p.caFile !== undefined && (typeof p.caFile !== 'string' || p.caFile === '')) throw corrupt(file, `has a caFile that is not a path in profile "${name}"`);
     profiles[name] = p as Profile;
   }
   return { defaultProfile: typeof defaultProfile === 'string' && PROFILE_NAME.test(defaultProfile) ? defaultProfile : undefined, profiles };
@@ -117,6 +125,7 @@ export function readSecret(dir: string, profile: string): StoredSecret | undefin
   try {
     const data = JSON.parse(text) as StoredSecret;
     if (typeof data?.clientSecret === 'string' || typeof data?.privateKeyPem === 'string') return data;
+    if (typeof data?.clientCert === 'string' && typeof data.clientKey === 'string') return data;
   } catch {
     // fall through
   }

@@ -17,6 +17,9 @@ export interface ClientCredentials {
   clientSecret?: string;
   privateKeyPem?: string;
   signingAlg?: SigningAlg;
+  /** tls_client_auth: the paths of the client certificate and its key (--client-cert and --client-key win). */
+  clientCert?: string;
+  clientKey?: string;
 }
 
 export interface Resolved {
@@ -31,6 +34,8 @@ export interface Resolved {
   accessToken?: string;
   /** The settings directory (token cache, credentials). */
   dir: string;
+  /** The profile's private CA (a path; --ca-file wins). */
+  caFile?: string;
   /** Problems worth a warning (a secret file readable by others), for notices.warn. */
   warnings: Warning[];
   /** What to do when the token endpoint refuses these credentials (named in the error's hint). */
@@ -87,7 +92,8 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   const envSecret = envValue(env, 'IDM_CLIENT_SECRET');
   const envKey = envValue(env, 'IDM_PRIVATE_KEY');
   const envToken = envValue(env, 'IDM_ACCESS_TOKEN');
-  const fromEnv = Boolean(envDomain || envClient || envSecret || envKey || envToken);
+  const envCertificate = envValue(env, 'IDM_AUTH_METHOD') === 'tls_client_auth';
+  const fromEnv = Boolean(envDomain || envClient || envSecret || envKey || envToken || envCertificate);
 
   if (!profile && profileFlag !== undefined && !fromEnv) throw unknownProfile(store, profileFlag);
   const domainText = envDomain ?? profile?.domain;
@@ -95,13 +101,17 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
     throw notLoggedIn(fromEnv ? 'IDM_DOMAIN is not set.' : 'Not logged in: no profile and no credentials in the environment.');
   }
   const tenant = parseDomain(domainText, envDomain ? 'IDM_DOMAIN' : `The domain of profile "${name}"`);
-  const base = { tenant, profile: profile ? name : undefined, dir, warnings };
+  const base = { tenant, profile: profile ? name : undefined, dir, warnings, ...(profile?.caFile ? { caFile: profile.caFile } : {}) };
 
   if (envToken) return { ...base, source: 'environment', accessToken: envToken };
 
   const clientId = envClient ?? profile?.clientId;
   if (!clientId) throw notLoggedIn('IDM_CLIENT_ID is not set.');
 
+  if (envCertificate && !envSecret && !envKey) {
+    // The certificate and key come from --client-cert/--client-key (IDM_CLIENT_CERT, IDM_CLIENT_KEY).
+    return { ...base, source: 'environment', client: { clientId, authMethod: 'tls_client_auth' }, fixCredentials: `correct ${envClient ? 'IDM_CLIENT_ID, ' : ''}IDM_CLIENT_CERT and IDM_CLIENT_KEY.` };
+  }
   if (envSecret || envKey) {
     if (envSecret && envKey) throw new UsageError('Both IDM_CLIENT_SECRET and IDM_PRIVATE_KEY are set.', 'Set only one of them.');
     const fixCredentials = `correct ${envClient ? 'IDM_CLIENT_ID and ' : ''}${envSecret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'}.`;
@@ -131,9 +141,12 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   const client: ClientCredentials =
     profile.authMethod === 'private_key_jwt'
       ? { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: profile.signingAlg }
-      : { clientId, authMethod: profile.authMethod, clientSecret: secret.clientSecret };
-  if (!client.clientSecret && !client.privateKeyPem) {
-    throw notLoggedIn(`Profile "${name}" stores no ${profile.authMethod === 'private_key_jwt' ? 'private key' : 'client secret'}.`, `Run '${shellCommand(['idm', 'login', '--profile', name])}' to store one.`);
+      : profile.authMethod === 'tls_client_auth'
+        ? { clientId, authMethod: 'tls_client_auth', clientCert: secret.clientCert, clientKey: secret.clientKey }
+        : { clientId, authMethod: profile.authMethod, clientSecret: secret.clientSecret };
+  if (!client.clientSecret && !client.privateKeyPem && !(client.clientCert && client.clientKey)) {
+    const what = profile.authMethod === 'private_key_jwt' ? 'private key' : profile.authMethod === 'tls_client_auth' ? 'client certificate' : 'client secret';
+    throw notLoggedIn(`Profile "${name}" stores no ${what}.`, `Run '${shellCommand(['idm', 'login', '--profile', name])}' to store one.`);
   }
   return { ...base, source: 'profile', client, fixCredentials: `run: ${shellCommand(['idm', 'login', '--profile', name])}` };
 }
@@ -148,6 +161,9 @@ function fromEnvironment(
   const method = envValue(env, 'IDM_AUTH_METHOD');
   if (method !== undefined && !(AUTH_METHODS as readonly string[]).includes(method)) {
     throw new UsageError(`IDM_AUTH_METHOD must be one of: ${AUTH_METHODS.join(', ')}.`);
+  }
+  if (method === 'tls_client_auth') {
+    throw new UsageError(`IDM_AUTH_METHOD is tls_client_auth, which proves the client with a certificate, but ${secret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'} is set too.`, 'Unset one of them.');
   }
   if (key) {
     const alg = envValue(env, 'IDM_SIGNING_ALG');

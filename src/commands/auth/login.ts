@@ -12,6 +12,7 @@ import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { saveProfile } from '../../config/store.js';
+import { resolve as resolvePath } from 'node:path';
 import { CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
@@ -66,6 +67,7 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
         'vault read -field=secret kv/idm | idm login --domain tenant.example.com --client-id ID --client-secret-file -',
         'idm login --profile prod --domain tenant.example.com --client-id ID --private-key-file key.pem --signing-alg RS256',
         'idm login --domain http://127.0.0.1:4010 --client-id ID --client-secret-file s.txt --auth-method basic   # the sandbox',
+        'idm login --domain tenant.example.com --auth-method tls_client_auth --client-id ID --client-cert client.crt --client-key client.key',
       ]),
     )
     .action((flags: LoginFlags) => run(checkLoginFlags(flags), deps));
@@ -90,7 +92,12 @@ export function checkLoginFlags(flags: LoginFlags): LoginOptions {
   if ((flags.authMethod === 'post' || flags.authMethod === 'basic') && flags.privateKeyFile !== undefined) {
     throw new UsageError(`--auth-method ${flags.authMethod} sends a client secret: give --client-secret-file, not --private-key-file.`);
   }
-  if (flags.signingAlg !== undefined && (flags.authMethod === 'post' || flags.authMethod === 'basic' || flags.clientSecretFile !== undefined)) {
+  if (flags.authMethod === 'tls_client_auth' && (flags.clientSecretFile !== undefined || flags.privateKeyFile !== undefined)) {
+    throw new UsageError(
+      `--auth-method tls_client_auth proves the client with a certificate: give --client-cert and --client-key, not ${flags.clientSecretFile !== undefined ? '--client-secret-file' : '--private-key-file'}.`,
+    );
+  }
+  if (flags.signingAlg !== undefined && (flags.authMethod === 'post' || flags.authMethod === 'basic' || flags.authMethod === 'tls_client_auth' || flags.clientSecretFile !== undefined)) {
     throw new UsageError('--signing-alg applies only to private_key_jwt (with --private-key-file).');
   }
   const { domain, clientId, clientSecretFile, privateKeyFile, signingAlg, authMethod } = flags;
@@ -101,7 +108,11 @@ const METHOD_CHOICES = [
   { value: 'post' as const, name: 'Client secret, sent in the request body (post)' },
   { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)' },
   { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)' },
+  { value: 'tls_client_auth' as const, name: 'Client certificate: mutual TLS (tls_client_auth)' },
 ];
+
+/** A file path as stored in a profile: absolute, so that it means the same from any directory. */
+const absolute = (path: string | undefined) => (path === undefined ? undefined : resolvePath(path));
 
 
 export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
@@ -123,6 +134,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let method: AuthMethod | undefined = opts.authMethod;
   let secret: string | undefined;
   let keyPem: string | undefined;
+  // tls_client_auth: the certificate and key are the global --client-cert and --client-key (or IDM_CLIENT_CERT, IDM_CLIENT_KEY).
+  let clientCert = globals.clientCert;
+  let clientKey = globals.clientKey;
+  const byCertificate = () => method === 'tls_client_auth' && clientCert !== undefined && clientKey !== undefined;
   if (opts.clientSecretFile !== undefined) secret = resolve.checkClientSecret(await readSecret('--client-secret-file', opts.clientSecretFile, io), '--client-secret-file');
   if (opts.privateKeyFile !== undefined) {
     keyPem =
@@ -130,16 +145,17 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
         ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, { secret: true }), 'private key')
         : resolve.readPrivateKey(opts.privateKeyFile, '--private-key-file');
   }
-  if (secret === undefined && keyPem === undefined && method !== 'private_key_jwt' && envValue('IDM_CLIENT_SECRET')) {
+  if (secret === undefined && keyPem === undefined && (method === undefined || method === 'post' || method === 'basic') && envValue('IDM_CLIENT_SECRET')) {
     secret = resolve.checkClientSecret(envValue('IDM_CLIENT_SECRET')!, 'IDM_CLIENT_SECRET');
   }
-  if (secret === undefined && keyPem === undefined && method !== 'post' && method !== 'basic' && envValue('IDM_PRIVATE_KEY')) {
+  if (secret === undefined && keyPem === undefined && (method === undefined || method === 'private_key_jwt') && envValue('IDM_PRIVATE_KEY')) {
     keyPem = resolve.readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY');
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
 
   const needsKey = method === 'private_key_jwt';
-  const prompter = io.canPrompt && (!domain || !clientId || (secret === undefined && keyPem === undefined)) ? await deps.prompter() : undefined;
+  const proven = () => secret !== undefined || keyPem !== undefined || byCertificate();
+  const prompter = io.canPrompt && (!domain || !clientId || !proven()) ? await deps.prompter() : undefined;
   if (!prompter) {
     // Re-login of a known profile (a rotated secret): the rest comes from the profile.
     domain ??= existing?.domain;
@@ -147,7 +163,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     const missing = [
       domain ? undefined : '--domain',
       clientId ? undefined : '--client-id',
-      secret !== undefined || keyPem !== undefined ? undefined : needsKey ? '--private-key-file' : '--client-secret-file (or --private-key-file)',
+      proven() ? undefined : needsKey ? '--private-key-file' : method === 'tls_client_auth' ? '--client-cert and --client-key' : '--client-secret-file (or --private-key-file)',
     ].filter(Boolean);
     if (missing.length) {
       throw new UsageError(`Missing ${missing.join(', ')}.`, 'idm login asks for them only at a terminal; in scripts pass the flags (a secret from a file or stdin).');
@@ -194,12 +210,24 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
         },
       });
       keyPem = resolve.readPrivateKey(path.trim(), 'The private key file');
+    } else if (method === 'tls_client_auth') {
+      const readable = (value: string) => {
+        try {
+          input.readTextFile('The file', value.trim());
+          return true;
+        } catch (error) {
+          return (error as Error).message;
+        }
+      };
+      clientCert ??= (await prompter.input('Client certificate file (PEM)', { validate: readable })).trim();
+      clientKey ??= (await prompter.input('Its private key file (PEM)', { validate: readable })).trim();
     } else if (method !== 'private_key_jwt' && secret === undefined) {
       secret = (await prompter.password('Client secret', { validate: (value) => resolve.secretProblem(value.trim()) ?? true })).trim();
     }
   }
   if (method === 'private_key_jwt' && keyPem === undefined) throw new UsageError('private_key_jwt needs --private-key-file.');
-  if (method !== 'private_key_jwt' && secret === undefined) throw new UsageError(`--auth-method ${method} needs --client-secret-file.`);
+  if (method === 'tls_client_auth' && !byCertificate()) throw new UsageError('tls_client_auth needs --client-cert and --client-key: the certificate proves the client.');
+  if (method !== 'private_key_jwt' && method !== 'tls_client_auth' && secret === undefined) throw new UsageError(`--auth-method ${method} needs --client-secret-file.`);
 
   let signingAlg: SigningAlg | undefined;
   if (keyPem !== undefined) {
@@ -208,10 +236,15 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     const problem = assertion.checkAlgMatchesKey(key, signingAlg);
     if (problem) throw new UsageError(`--signing-alg: ${problem}.`);
   }
-  const client =
+  const client: resolve.ClientCredentials =
     method === 'private_key_jwt'
       ? { clientId: clientId!, authMethod: method, privateKeyPem: keyPem, signingAlg }
-      : { clientId: clientId!, authMethod: method!, clientSecret: secret };
+      : method === 'tls_client_auth'
+        ? { clientId: clientId!, authMethod: method, clientCert: absolute(clientCert), clientKey: absolute(clientKey) }
+        : { clientId: clientId!, authMethod: method!, clientSecret: secret };
+  // A private CA given now is kept with the profile; a new login of the same tenant keeps the one it had.
+  const sameTenant = existing !== undefined && parseDomain(existing.domain, 'The profile domain').base === tenant.base;
+  const caFile = absolute(globals.caFile) ?? (sameTenant ? existing.caFile : undefined);
 
   // The command to run again when the credentials are refused: this one, never with a secret.
   const rerun = shellCommand([
@@ -220,19 +253,25 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     ...(opts.clientSecretFile ? ['--client-secret-file', opts.clientSecretFile] : []),
     ...(opts.privateKeyFile ? ['--private-key-file', opts.privateKeyFile] : []),
     ...(opts.signingAlg ? ['--signing-alg', opts.signingAlg] : []),
+    ...(method === 'tls_client_auth' ? ['--client-cert', client.clientCert!, '--client-key', client.clientKey!] : []),
+    ...(globals.caFile ? ['--ca-file', caFile!] : []),
   ]);
 
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
   if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}...`);
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
-  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}` };
+  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
   const { client: api } = await deps.apiFor(resolved);
   const token = await api.tokens.refresh();
   const { isDefault } = await saveProfile(
     dir,
     name,
-    { domain: tenant.base, clientId: client.clientId, authMethod: client.authMethod, ...(signingAlg ? { signingAlg } : {}) },
-    method === 'private_key_jwt' ? { privateKeyPem: keyPem } : { clientSecret: secret },
+    { domain: tenant.base, clientId: client.clientId, authMethod: client.authMethod, ...(signingAlg ? { signingAlg } : {}), ...(caFile ? { caFile } : {}) },
+    method === 'private_key_jwt'
+      ? { privateKeyPem: keyPem }
+      : method === 'tls_client_auth'
+        ? { clientCert: client.clientCert, clientKey: client.clientKey }
+        : { clientSecret: secret },
     { signal: io.signal },
   );
 
