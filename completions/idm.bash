@@ -6,7 +6,7 @@
 _idm_subcommands() {
   case "$1" in
     '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
-    'auth') REPLY='status help' ;;
+    'auth') REPLY='login logout status help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
     'streams deliveries') REPLY='list show help' ;;
     'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
@@ -24,6 +24,8 @@ _idm_flags() {
     'login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'auth') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'auth login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'auth logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
@@ -76,6 +78,12 @@ _idm_flag_value() {
     'login|--private-key-file') REPLY='files' ;;
     'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
     'login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
+    'auth login|--domain') REPLY='none' ;;
+    'auth login|--client-id') REPLY='none' ;;
+    'auth login|--client-secret-file') REPLY='files' ;;
+    'auth login|--private-key-file') REPLY='files' ;;
+    'auth login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
+    'auth login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams create|--name') REPLY='none' ;;
@@ -150,7 +158,7 @@ _idm_flag_value() {
 # Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
 _idm_arg_value() {
   case "$1|$2" in
-    'auth help|0') REPLY='list:status' ;;
+    'auth help|0') REPLY='list:login logout status' ;;
     'streams deliveries help|0') REPLY='list:list show' ;;
     'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
     'provisioning groups help|0') REPLY='list:list add remove set' ;;

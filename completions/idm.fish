@@ -8,7 +8,7 @@ function __idm_subcommands
     case ''
       printf '%s\n' 'login' 'logout' 'auth' 'streams' 'provisioning' 'connections' 'sandbox' 'completion' 'help'
     case 'auth'
-      printf '%s\n' 'status' 'help'
+      printf '%s\n' 'login' 'logout' 'status' 'help'
     case 'streams'
       printf '%s\n' 'list' 'show' 'create' 'update' 'enable' 'disable' 'delete' 'test' 'deliveries' 'redeliver' 'stats' 'help'
     case 'streams deliveries'
@@ -34,6 +34,10 @@ function __idm_flag_takes_value
     case 'logout|-p' 'logout|--profile' 'logout|--timeout' 'logout|--max-wait' 'logout|--ca-file' 'logout|--client-cert' 'logout|--client-key'
       return 0
     case 'auth|-p' 'auth|--profile' 'auth|--timeout' 'auth|--max-wait' 'auth|--ca-file' 'auth|--client-cert' 'auth|--client-key'
+      return 0
+    case 'auth login|--domain' 'auth login|--client-id' 'auth login|--client-secret-file' 'auth login|--private-key-file' 'auth login|--signing-alg' 'auth login|--auth-method' 'auth login|-p' 'auth login|--profile' 'auth login|--timeout' 'auth login|--max-wait' 'auth login|--ca-file' 'auth login|--client-cert' 'auth login|--client-key'
+      return 0
+    case 'auth logout|-p' 'auth logout|--profile' 'auth logout|--timeout' 'auth logout|--max-wait' 'auth logout|--ca-file' 'auth logout|--client-cert' 'auth logout|--client-key'
       return 0
     case 'auth status|-p' 'auth status|--profile' 'auth status|--timeout' 'auth status|--max-wait' 'auth status|--ca-file' 'auth status|--client-cert' 'auth status|--client-key'
       return 0
@@ -162,7 +166,7 @@ end
 complete -c idm -f
 complete -c idm -n '__idm_at ""' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
 complete -c idm -n '__idm_at ""' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
-complete -c idm -n '__idm_at ""' -a 'auth' -d 'Inspect the stored credentials and token'
+complete -c idm -n '__idm_at ""' -a 'auth' -d 'Log in and out, and inspect the stored credentials and token'
 complete -c idm -n '__idm_at ""' -a 'streams' -d 'Event streams: list, show, create, change, test, and follow their deliveries'
 complete -c idm -n '__idm_at ""' -a 'provisioning' -d 'Directory provisioning of connections: set it up, change it, synchronize, choose groups'
 complete -c idm -n '__idm_at ""' -a 'connections' -d 'The tenant\'s connections'
@@ -187,9 +191,17 @@ complete -c idm -n '__idm_in "login"' -l client-secret-file -r -F -d 'read the c
 complete -c idm -n '__idm_in "login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin'
 complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
 complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
+complete -c idm -n '__idm_at "auth"' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
+complete -c idm -n '__idm_at "auth"' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show the profile, domain, method, token expiry and scopes'
 complete -c idm -n '__idm_at "auth"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_arg "auth help" 0' -a 'status'
+complete -c idm -n '__idm_in "auth login"' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL'
+complete -c idm -n '__idm_in "auth login"' -l client-id -x -d 'client (application) id'
+complete -c idm -n '__idm_in "auth login"' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin'
+complete -c idm -n '__idm_in "auth login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin'
+complete -c idm -n '__idm_in "auth login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
+complete -c idm -n '__idm_in "auth login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
+complete -c idm -n '__idm_arg "auth help" 0' -a 'login logout status'
 complete -c idm -n '__idm_at "streams"' -a 'list' -d 'List the event streams of the tenant'
 complete -c idm -n '__idm_at "streams"' -a 'show' -d 'Show one event stream: its destination, authorization, event types and times'
 complete -c idm -n '__idm_at "streams"' -a 'create' -d 'Create an event stream: a name, event types and one destination (webhook, event bus or action)'

@@ -7,7 +7,7 @@
 _idm_subcommand_names() {
   case "$1" in
     '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
-    'auth') REPLY='status help' ;;
+    'auth') REPLY='login logout status help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
     'streams deliveries') REPLY='list show help' ;;
     'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
@@ -24,7 +24,7 @@ _idm_subcommands() {
     '') reply=(
       'login:Store credentials for a tenant as a profile (checked with a token request first)'
       'logout:Remove a profile'\''s secrets and cached tokens'
-      'auth:Inspect the stored credentials and token'
+      'auth:Log in and out, and inspect the stored credentials and token'
       'streams:Event streams: list, show, create, change, test, and follow their deliveries'
       'provisioning:Directory provisioning of connections: set it up, change it, synchronize, choose groups'
       'connections:The tenant'\''s connections'
@@ -33,6 +33,8 @@ _idm_subcommands() {
       'help:show help for a command'
     ) ;;
     'auth') reply=(
+      'login:Store credentials for a tenant as a profile (checked with a token request first)'
+      'logout:Remove a profile'\''s secrets and cached tokens'
       'status:Show the profile, domain, method, token expiry and scopes'
       'help:show help for a command'
     ) ;;
@@ -142,6 +144,42 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'auth') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'auth login') reply=(
+      '--domain:tenant domain: a host (tenant.example.com) or base URL'
+      '--client-id:client (application) id'
+      '--client-secret-file:read the client secret from this file, or - for stdin'
+      '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
+      '--signing-alg:assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
+      '--auth-method:client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'auth logout') reply=(
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -756,6 +794,12 @@ _idm_flag_value() {
     'login|--private-key-file') REPLY='files' ;;
     'login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
     'login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
+    'auth login|--domain') REPLY='none' ;;
+    'auth login|--client-id') REPLY='none' ;;
+    'auth login|--client-secret-file') REPLY='files' ;;
+    'auth login|--private-key-file') REPLY='files' ;;
+    'auth login|--signing-alg') REPLY='list:RS256 RS384 PS256 ES256' ;;
+    'auth login|--auth-method') REPLY='list:post basic private_key_jwt tls_client_auth' ;;
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams create|--name') REPLY='none' ;;
@@ -830,7 +874,7 @@ _idm_flag_value() {
 # Succeeds when positional argument $2 (from 0) of command path $1 completes to something.
 _idm_arg_value() {
   case "$1|$2" in
-    'auth help|0') REPLY='list:status' ;;
+    'auth help|0') REPLY='list:login logout status' ;;
     'streams deliveries help|0') REPLY='list:list show' ;;
     'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
     'provisioning groups help|0') REPLY='list:list add remove set' ;;

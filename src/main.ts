@@ -4,7 +4,7 @@
 // through the IO's AbortSignal, which every request, wait and prompt listens to.
 import { type Command, CommanderError } from 'commander';
 import { createDeps } from './cli/factory.js';
-import { commandPath, configureTree, readGlobals } from './cli/program.js';
+import { commandPath, configureTree, readGlobals, unknownCommand } from './cli/program.js';
 import { buildProgram } from './commands/index.js';
 import { IdmError, InterruptedError, StdoutClosedError, UsageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
@@ -42,7 +42,7 @@ export async function main(
     const cause = io.signal.aborted ? io.signal.reason : error;
     if (cause instanceof StdoutClosedError) return ExitCode.Ok; // the reader has all it wanted
     if (cause instanceof InterruptedError) io.restoreTerminal();
-    return report(cause, deps.output, hasDebugFlag(program), commandPath(failed));
+    return report(cause, deps.output, hasDebugFlag(program), failed);
   } finally {
     stopHandling();
     await deps.close();
@@ -53,9 +53,10 @@ function hasDebugFlag(program: Command): boolean {
   return Boolean(program.opts().debug);
 }
 
-function report(error: unknown, output: Output, debug: boolean, command: string): number {
+function report(error: unknown, output: Output, debug: boolean, failed: Command): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok;
+    const command = commandPath(failed);
     const hint = `Run '${command} --help' for usage.`;
     if (error.code === 'commander.help') {
       // `idm help`: asked for. `idm streams` without its command: commander printed the help on
@@ -64,7 +65,8 @@ function report(error: unknown, output: Output, debug: boolean, command: string)
       if (output.json) output.error(new UsageError(`Missing the command: ${command} <command>.`, hint));
       return ExitCode.Usage;
     }
-    output.error(new UsageError(capitalize(commanderMessage(error)), hint));
+    const unknown = error.code === 'commander.unknownCommand' ? /^error: unknown command '(.*)'/.exec(error.message) : null;
+    output.error(unknown ? unknownCommand(unknown[1]!, failed) : new UsageError(capitalize(commanderMessage(error)), hint));
     return ExitCode.Usage;
   }
   if (error instanceof IdmError) {

@@ -4,8 +4,9 @@ import { Command, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import type { IO } from '../io/io.js';
-import { exitCodeHelp, examples, HELP_WIDTH } from './help.js';
+import { exitCodeHelp, examples, HELP_WIDTH, paragraph } from './help.js';
 import { parsePath, parsePositiveSeconds, parseProfileName } from './parse.js';
+import { suggest } from './suggest.js';
 
 export interface GlobalOptions {
   json: boolean;
@@ -42,7 +43,7 @@ export function createRootCommand(): Command {
     .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)').argParser(parsePath('--ca-file')))
     .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)').argParser(parsePath('--client-cert')))
     .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)').argParser(parsePath('--client-key')))
-    .showSuggestionAfterError(true)
+    .showSuggestionAfterError(true) // for flags; commands get idm's own (unknownCommand)
     .addHelpText(
       'after',
       `${examples([
@@ -53,6 +54,68 @@ export function createRootCommand(): Command {
         'idm provisioning create con_Xy12AbCdEf345678  # asks at a terminal',
       ])}\n${exitCodeHelp()}\n`,
     );
+}
+
+/** The global flags, as a command's --help names them in its closing line. */
+export const GLOBAL_FLAGS = ['--json', '-p/--profile', '--no-color', '--no-input', '--debug', '--timeout', '--max-wait', '--ca-file', '--client-cert', '--client-key'] as const;
+export type GlobalFlag = (typeof GLOBAL_FLAGS)[number];
+
+const relevantGlobals = new WeakMap<Command, readonly GlobalFlag[]>();
+
+/**
+ * The global flags that mean something to `command` (by default all of them): its --help names only
+ * these (`idm sandbox start` talks to no tenant: no --profile, --ca-file, ...). Every command still
+ * accepts every global flag.
+ */
+export function withGlobals(command: Command, flags: readonly GlobalFlag[]): Command {
+  relevantGlobals.set(command, flags);
+  return command;
+}
+
+/** `idm global` (hidden; what `idm help global` shows): the global flags in full. */
+export function globalFlagsCommand(): Command {
+  return new Command('global')
+    .description('Flags every command accepts, before or after its name (each may also come from an IDM_* variable)')
+    .addHelpText('after', examples(['idm streams list --json --profile prod', 'IDM_PROFILE=prod IDM_TIMEOUT=10 idm streams list', 'idm --no-color --debug streams show est_2mNwzVbDq8sXe4RtY6uJkL']))
+    .action(function (this: Command) {
+      this.outputHelp();
+    });
+}
+
+/**
+ * `idm help streams list` shows the help of `streams list` (commander's help command takes one name).
+ * Replaces the root's dispatch of its help command, which receives only the first word; the program's
+ * operands hold them all.
+ */
+function helpTakesPaths(program: Command): void {
+  const root = program as Command & { _dispatchHelpCommand(name?: string): unknown };
+  const original = root._dispatchHelpCommand.bind(root);
+  root._dispatchHelpCommand = (name?: string) => {
+    let target: Command = program;
+    for (const word of program.args.slice(1)) {
+      const next = target.commands.find((child) => child.name() === word || child.aliases().includes(word));
+      if (!next) throw unknownCommand(word, target);
+      target = next;
+    }
+    return target === program ? original(name) : target.help();
+  };
+}
+
+/**
+ * The commands a typo may be corrected to: those that change nothing. `idm provisioning updat` is
+ * never answered "Did you mean update?" (a user who runs the suggestion changes the tenant); the
+ * list of commands is shown instead.
+ */
+const SAFE_TO_SUGGEST = new Set(['list', 'show', 'get', 'status', 'stats', 'default-mapping', 'help', 'streams', 'provisioning', 'connections', 'auth', 'deliveries', 'groups', 'profiles', 'completion', 'sandbox']);
+
+/** `idm streams lst`: a usage error naming the word, a safe suggestion when one is close, and the commands there are. */
+export function unknownCommand(word: string, parent: Command): UsageError {
+  const visible = parent.createHelp().visibleCommands(parent).filter((command) => command.name() !== 'help');
+  const close = suggest(word, visible.flatMap((command) => [command.name(), ...command.aliases()])).filter((name) => SAFE_TO_SUGGEST.has(name));
+  return new UsageError(
+    `Unknown command '${word.slice(0, 40)}'.${close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''}`,
+    `The commands of ${commandPath(parent)}: ${visible.map((command) => command.name()).join(', ')}.`,
+  );
 }
 
 /** A flag's value, else its IDM_* variable's (set but blank counts as unset), through the same parser. */
@@ -113,9 +176,20 @@ export function configureTree(command: Command, io: IO, onParseError: (command: 
   });
   command.helpOption('-h, --help', 'show help');
   if (command.commands.length > 0) command.helpCommand('help [command]', 'show help for a command');
+  if (!command.parent) helpTakesPaths(command);
   // Commands are listed by name (their arguments are in their own help): long terms would leave too
-  // little room for the descriptions to wrap at the help width.
-  command.configureHelp({ showGlobalOptions: true, subcommandTerm: (sub) => [sub.name(), ...sub.aliases()].join('|') });
+  // little room for the descriptions to wrap at the help width. A command's own options and examples
+  // come first; the global flags close it in one line (in full: idm help global).
+  const full = command.name() === 'global' && command.parent !== null;
+  command.configureHelp({
+    showGlobalOptions: full,
+    subcommandTerm: (sub) => [sub.name(), ...sub.aliases()].join('|'),
+    ...(full ? { commandUsage: () => 'idm [global flags] <command>' } : {}),
+  });
+  if (command.parent && !full) {
+    const flags = relevantGlobals.get(command) ?? GLOBAL_FLAGS;
+    if (flags.length > 0) command.addHelpText('after', `${paragraph(`Global flags: ${flags.join(', ')} (idm help global).`)}\n`);
+  }
   // JSON mode is state from the moment the parser sees --json, so that a usage error found later in
   // the same command line is already reported as JSON.
   command.on('option:json', () => void io.configure({ json: true }));

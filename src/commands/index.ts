@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../cli/factory.js';
 import { examples } from '../cli/help.js';
-import { createRootCommand } from '../cli/program.js';
+import { createRootCommand, globalFlagsCommand, withGlobals, type GlobalFlag } from '../cli/program.js';
 import { ID_SHAPES } from '../schemas/ids.js';
 import { loginCommand } from './auth/login.js';
 import { logoutCommand } from './auth/logout.js';
@@ -44,11 +44,24 @@ function group(name: string, description: string, examplesOf: string[], ...comma
 const STREAM = ID_SHAPES.stream.example;
 const CONNECTION = ID_SHAPES.connection.example;
 
+/** Commands that talk to no tenant name only the global flags that mean something to them. */
+const LOCAL: readonly GlobalFlag[] = ['--json', '-p/--profile', '--no-color'];
+
 export function buildProgram(deps: Deps): Command {
   const program = createRootCommand();
   program.addCommand(loginCommand(deps));
-  program.addCommand(logoutCommand(deps));
-  program.addCommand(group('auth', 'Inspect the stored credentials and token', ['idm auth status'], authStatusCommand(deps)));
+  program.addCommand(withGlobals(logoutCommand(deps), LOCAL));
+  // `idm auth login` and `idm auth logout` too, as in the GitHub CLI.
+  program.addCommand(
+    group(
+      'auth',
+      'Log in and out, and inspect the stored credentials and token',
+      ['idm auth login', 'idm auth status'],
+      loginCommand(deps),
+      withGlobals(logoutCommand(deps), LOCAL),
+      withGlobals(authStatusCommand(deps), LOCAL),
+    ),
+  );
   program.addCommand(
     group(
       'streams',
@@ -98,8 +111,14 @@ export function buildProgram(deps: Deps): Command {
   );
   program.addCommand(group('connections', "The tenant's connections", ['idm connections list --strategy google-apps'], connectionsListCommand(deps)));
   program.addCommand(
-    group('sandbox', 'Run a local tenant on 127.0.0.1 that speaks the management interface', ['idm sandbox start', 'idm sandbox start --port 8080 --streams 1000'], sandboxStartCommand(deps)),
+    group(
+      'sandbox',
+      'Run a local tenant on 127.0.0.1 that speaks the management interface',
+      ['idm sandbox start', 'idm sandbox start --port 8080 --streams 1000'],
+      withGlobals(sandboxStartCommand(deps), ['--json', '--no-color', '--debug']),
+    ),
   );
-  program.addCommand(completionCommand(deps, program));
+  program.addCommand(withGlobals(completionCommand(deps, program), []));
+  program.addCommand(globalFlagsCommand(), { hidden: true });
   return program;
 }

@@ -6,6 +6,7 @@ import { createDeps } from '../../src/cli/factory.js';
 import { configureTree } from '../../src/cli/program.js';
 import { buildProgram } from '../../src/commands/index.js';
 import { createIO } from '../../src/io/io.js';
+import { runInProcess } from '../helpers/cli.js';
 
 function everyCommand(): Array<[string, Command]> {
   const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
@@ -40,5 +41,48 @@ describe('--help of every command', () => {
     const wide = text.split('\n').filter((line) => line.length > 80);
     expect(wide, path).toEqual([]);
     expect(text, path).toMatch(/\nExamples:\n( {2}# .*\n)? {2}\$ idm /);
+  });
+});
+
+describe('help layout', () => {
+  const run = (args: string[]) => runInProcess(args, { configDir: '/nonexistent-idm-config' });
+
+  it("a command's own options and examples first, then one line of global flags", async () => {
+    const result = await run(['logout', '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('Global Options');
+    expect(result.stdout).not.toContain('--max-wait');
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toBe('Global flags: --json, -p/--profile, --no-color (idm help global).');
+    expect(result.stdout.split('\n').length).toBeLessThan(16);
+  });
+
+  it('idm help global lists every global flag in full', async () => {
+    const result = await run(['help', 'global']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: idm \[global flags\] <command>\n/);
+    for (const flag of ['--json', '--profile <name>', '--no-color', '--no-input', '--debug', '--timeout <seconds>', '--max-wait <seconds>', '--ca-file <path>', '--client-cert <path>', '--client-key <path>']) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+
+  it('idm help streams list shows the help of streams list (and idm streams help list too)', async () => {
+    for (const args of [['help', 'streams', 'list'], ['streams', 'help', 'list'], ['streams', 'list', '--help']]) {
+      const result = await run(args);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: idm streams list \[options\]\n/);
+    }
+  });
+
+  it('idm help with an unknown command is a usage error naming it', async () => {
+    const result = await run(['help', 'streams', 'lisst']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/Unknown command 'lisst'/);
+  });
+
+  it('sandbox start names only the global flags that mean something to it', async () => {
+    const result = await run(['sandbox', 'start', '--help']);
+    expect(result.stdout).toContain('Global flags: --json, --no-color, --debug (idm help global).');
+    expect(result.stdout).not.toContain('--ca-file');
+    expect(result.stdout).not.toContain('--profile');
   });
 });

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { didYouMean, editDistance, suggest } from '../../src/cli/suggest.js';
 import { EVENT_TYPES } from '../../src/schemas/constants.js';
+import { runInProcess } from '../helpers/cli.js';
 
 describe('suggest', () => {
   it('counts edits, a swap of neighbours as one', () => {
@@ -46,5 +47,21 @@ describe('suggest: a start of the names', () => {
 
   it('needs three characters to call a value a prefix', () => {
     expect(suggest('us', EVENT_TYPES)).toEqual([]);
+  });
+});
+
+describe('unknown commands', () => {
+  const run = (args: string[]) => runInProcess(args, { configDir: '/nonexistent-idm-config' });
+
+  it.each([
+    [['provisioning', 'updat'], "Unknown command 'updat'.", 'The commands of idm provisioning: list, show, create, update, delete, default-mapping, sync, groups.'],
+    [['streams', 'tset'], "Unknown command 'tset'.", 'The commands of idm streams: list, show, create, update, enable, disable, delete, test, deliveries, redeliver, stats.'],
+    [['streams', 'delet'], "Unknown command 'delet'.", expect.stringContaining('delete')],
+    [['streams', 'lst'], "Unknown command 'lst'. Did you mean list?", expect.stringContaining('The commands of idm streams: ')],
+    [['strems'], "Unknown command 'strems'. Did you mean streams?", expect.stringContaining('The commands of idm: login, logout, auth, ')],
+  ])('idm %j: never suggests a command that changes something; lists the commands', async (args, message, hint) => {
+    const result = await run(['--json', ...args]);
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'usage', message, hint });
   });
 });
