@@ -5,8 +5,9 @@
 # The subcommands of a command path ('' is idm itself).
 _idm_subcommands() {
   case "$1" in
-    '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
+    '') REPLY='login logout auth profiles streams provisioning connections sandbox completion help' ;;
     'auth') REPLY='login logout status help' ;;
+    'profiles') REPLY='list use remove help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
     'streams deliveries') REPLY='list show help' ;;
     'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
@@ -27,6 +28,10 @@ _idm_flags() {
     'auth login') REPLY='--domain --client-id --client-secret-file --private-key-file --signing-alg --auth-method -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'auth logout') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'auth status') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'profiles') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'profiles list') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'profiles use') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'profiles remove') REPLY='-y --yes -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
@@ -159,6 +164,7 @@ _idm_flag_value() {
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:login logout status' ;;
+    'profiles help|0') REPLY='list:list use remove' ;;
     'streams deliveries help|0') REPLY='list:list show' ;;
     'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
     'provisioning groups help|0') REPLY='list:list add remove set' ;;
@@ -166,7 +172,7 @@ _idm_arg_value() {
     'connections help|0') REPLY='list:list' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth streams provisioning connections sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth profiles streams provisioning connections sandbox completion' ;;
     *) return 1 ;;
   esac
 }

@@ -6,9 +6,11 @@
 function __idm_subcommands
     switch $argv[1]
     case ''
-      printf '%s\n' 'login' 'logout' 'auth' 'streams' 'provisioning' 'connections' 'sandbox' 'completion' 'help'
+      printf '%s\n' 'login' 'logout' 'auth' 'profiles' 'streams' 'provisioning' 'connections' 'sandbox' 'completion' 'help'
     case 'auth'
       printf '%s\n' 'login' 'logout' 'status' 'help'
+    case 'profiles'
+      printf '%s\n' 'list' 'use' 'remove' 'help'
     case 'streams'
       printf '%s\n' 'list' 'show' 'create' 'update' 'enable' 'disable' 'delete' 'test' 'deliveries' 'redeliver' 'stats' 'help'
     case 'streams deliveries'
@@ -40,6 +42,14 @@ function __idm_flag_takes_value
     case 'auth logout|-p' 'auth logout|--profile' 'auth logout|--timeout' 'auth logout|--max-wait' 'auth logout|--ca-file' 'auth logout|--client-cert' 'auth logout|--client-key'
       return 0
     case 'auth status|-p' 'auth status|--profile' 'auth status|--timeout' 'auth status|--max-wait' 'auth status|--ca-file' 'auth status|--client-cert' 'auth status|--client-key'
+      return 0
+    case 'profiles|-p' 'profiles|--profile' 'profiles|--timeout' 'profiles|--max-wait' 'profiles|--ca-file' 'profiles|--client-cert' 'profiles|--client-key'
+      return 0
+    case 'profiles list|-p' 'profiles list|--profile' 'profiles list|--timeout' 'profiles list|--max-wait' 'profiles list|--ca-file' 'profiles list|--client-cert' 'profiles list|--client-key'
+      return 0
+    case 'profiles use|-p' 'profiles use|--profile' 'profiles use|--timeout' 'profiles use|--max-wait' 'profiles use|--ca-file' 'profiles use|--client-cert' 'profiles use|--client-key'
+      return 0
+    case 'profiles remove|-p' 'profiles remove|--profile' 'profiles remove|--timeout' 'profiles remove|--max-wait' 'profiles remove|--ca-file' 'profiles remove|--client-cert' 'profiles remove|--client-key'
       return 0
     case 'streams|-p' 'streams|--profile' 'streams|--timeout' 'streams|--max-wait' 'streams|--ca-file' 'streams|--client-cert' 'streams|--client-key'
       return 0
@@ -167,6 +177,7 @@ complete -c idm -f
 complete -c idm -n '__idm_at ""' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
 complete -c idm -n '__idm_at ""' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
 complete -c idm -n '__idm_at ""' -a 'auth' -d 'Log in and out, and inspect the stored credentials and token'
+complete -c idm -n '__idm_at ""' -a 'profiles' -d 'The stored profiles: list them, choose the default, remove one'
 complete -c idm -n '__idm_at ""' -a 'streams' -d 'Event streams: list, show, create, change, test, and follow their deliveries'
 complete -c idm -n '__idm_at ""' -a 'provisioning' -d 'Directory provisioning of connections: set it up, change it, synchronize, choose groups'
 complete -c idm -n '__idm_at ""' -a 'connections' -d 'The tenant\'s connections'
@@ -193,7 +204,7 @@ complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES
 complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
 complete -c idm -n '__idm_at "auth"' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
 complete -c idm -n '__idm_at "auth"' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
-complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show the profile, domain, method, token expiry and scopes'
+complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show every profile (or one) with its domain, method, token expiry and scopes'
 complete -c idm -n '__idm_at "auth"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "auth login"' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL'
 complete -c idm -n '__idm_in "auth login"' -l client-id -x -d 'client (application) id'
@@ -202,6 +213,12 @@ complete -c idm -n '__idm_in "auth login"' -l private-key-file -r -F -d 'PEM pri
 complete -c idm -n '__idm_in "auth login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
 complete -c idm -n '__idm_in "auth login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'login logout status'
+complete -c idm -n '__idm_at "profiles"' -a 'list' -d 'List the stored profiles: domain, client, method, the default, and what is stored'
+complete -c idm -n '__idm_at "profiles"' -a 'use' -d 'Make a stored profile the default'
+complete -c idm -n '__idm_at "profiles"' -a 'remove' -d 'Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)'
+complete -c idm -n '__idm_at "profiles"' -a 'help' -d 'show help for a command'
+complete -c idm -n '__idm_in "profiles remove"' -s y -l yes -d 'remove without asking'
+complete -c idm -n '__idm_arg "profiles help" 0' -a 'list use remove'
 complete -c idm -n '__idm_at "streams"' -a 'list' -d 'List the event streams of the tenant'
 complete -c idm -n '__idm_at "streams"' -a 'show' -d 'Show one event stream: its destination, authorization, event types and times'
 complete -c idm -n '__idm_at "streams"' -a 'create' -d 'Create an event stream: a name, event types and one destination (webhook, event bus or action)'
@@ -326,4 +343,4 @@ complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits befor
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'
-complete -c idm -n '__idm_arg "help" 0' -a 'login logout auth streams provisioning connections sandbox completion'
+complete -c idm -n '__idm_arg "help" 0' -a 'login logout auth profiles streams provisioning connections sandbox completion'

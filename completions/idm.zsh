@@ -6,8 +6,9 @@
 # The names of the subcommands of a command path ('' is idm itself), space-separated in REPLY.
 _idm_subcommand_names() {
   case "$1" in
-    '') REPLY='login logout auth streams provisioning connections sandbox completion help' ;;
+    '') REPLY='login logout auth profiles streams provisioning connections sandbox completion help' ;;
     'auth') REPLY='login logout status help' ;;
+    'profiles') REPLY='list use remove help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
     'streams deliveries') REPLY='list show help' ;;
     'provisioning') REPLY='list show create update delete default-mapping sync groups help' ;;
@@ -25,6 +26,7 @@ _idm_subcommands() {
       'login:Store credentials for a tenant as a profile (checked with a token request first)'
       'logout:Remove a profile'\''s secrets and cached tokens'
       'auth:Log in and out, and inspect the stored credentials and token'
+      'profiles:The stored profiles: list them, choose the default, remove one'
       'streams:Event streams: list, show, create, change, test, and follow their deliveries'
       'provisioning:Directory provisioning of connections: set it up, change it, synchronize, choose groups'
       'connections:The tenant'\''s connections'
@@ -35,7 +37,13 @@ _idm_subcommands() {
     'auth') reply=(
       'login:Store credentials for a tenant as a profile (checked with a token request first)'
       'logout:Remove a profile'\''s secrets and cached tokens'
-      'status:Show the profile, domain, method, token expiry and scopes'
+      'status:Show every profile (or one) with its domain, method, token expiry and scopes'
+      'help:show help for a command'
+    ) ;;
+    'profiles') reply=(
+      'list:List the stored profiles: domain, client, method, the default, and what is stored'
+      'use:Make a stored profile the default'
+      'remove:Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)'
       'help:show help for a command'
     ) ;;
     'streams') reply=(
@@ -195,6 +203,68 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'auth status') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'profiles') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'profiles list') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'profiles use') reply=(
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
+    'profiles remove') reply=(
+      '-y:remove without asking'
+      '--yes:remove without asking'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -875,6 +945,7 @@ _idm_flag_value() {
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:login logout status' ;;
+    'profiles help|0') REPLY='list:list use remove' ;;
     'streams deliveries help|0') REPLY='list:list show' ;;
     'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
     'provisioning groups help|0') REPLY='list:list add remove set' ;;
@@ -882,7 +953,7 @@ _idm_arg_value() {
     'connections help|0') REPLY='list:list' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth streams provisioning connections sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth profiles streams provisioning connections sandbox completion' ;;
     *) return 1 ;;
   esac
 }

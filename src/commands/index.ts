@@ -21,6 +21,9 @@ import { provisioningListCommand } from './provisioning/list.js';
 import { provisioningShowCommand } from './provisioning/show.js';
 import { provisioningSyncCommand } from './provisioning/sync.js';
 import { provisioningUpdateCommand } from './provisioning/update.js';
+import { profilesListCommand } from './profiles/list.js';
+import { profilesRemoveCommand } from './profiles/remove.js';
+import { profilesUseCommand } from './profiles/use.js';
 import { sandboxStartCommand } from './sandbox/start.js';
 import { streamsCreateCommand } from './streams/create.js';
 import { streamsDeleteCommand } from './streams/delete.js';
@@ -60,6 +63,16 @@ export function buildProgram(deps: Deps): Command {
       loginCommand(deps),
       withGlobals(logoutCommand(deps), LOCAL),
       withGlobals(authStatusCommand(deps), LOCAL),
+    ),
+  );
+  program.addCommand(
+    group(
+      'profiles',
+      'The stored profiles: list them, choose the default, remove one',
+      ['idm profiles list', 'idm profiles use prod'],
+      withGlobals(profilesListCommand(deps), ['--json', '--no-color']),
+      withGlobals(profilesUseCommand(deps), ['--json']),
+      withGlobals(profilesRemoveCommand(deps), ['--json', '--no-input']),
     ),
   );
   program.addCommand(

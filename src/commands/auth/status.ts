@@ -1,77 +1,87 @@
-// idm auth status: which credentials idm would use and what its cached token allows, read from the
-// settings and the cache only (no request). Never prints a secret or a token.
+// idm auth status: which credentials idm would use and what their cached token allows, read from the
+// settings and the cache only (no request); with several profiles and no --profile, every profile in
+// turn (the default first), as `gh auth status` does. Never prints a secret or a token.
 import { Command } from 'commander';
+import { cachedTokenState, givenTokenState, inWords, type TokenState } from '../../auth/state.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { peekClaims } from '../../auth/jwt.js';
-import { readCachedToken, tokenCacheFile } from '../../auth/tokens.js';
-import { resolveCredentials } from '../../config/resolve.js';
+import { parseDomain } from '../../config/domain.js';
+import { configDir } from '../../config/paths.js';
+import { readProfiles, readSecret } from '../../config/profiles.js';
+import { envValue, resolveCredentials } from '../../config/resolve.js';
 
 export type AuthStatusOptions = Record<string, never>;
 
 export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
   return new Command('status')
-    .description('Show the profile, domain, method, token expiry and scopes')
+    .description('Show every profile (or one) with its domain, method, token expiry and scopes')
     .addHelpText('after', examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']))
     .action(() => run({}, deps));
 }
 
-function inWords(ms: number): string {
-  const minutes = Math.floor(Math.abs(ms) / 60_000);
-  if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
-  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
+/** The token line for people. */
+function tokenWords(token: TokenState, given: boolean, now: number): string {
+  if (token.expiresAt === undefined) return given ? 'from IDM_ACCESS_TOKEN (expiry unknown)' : 'none cached (the next command gets one)';
+  const until = new Date(token.expiresAt).toISOString();
+  if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})`;
+  return `expired at ${until}${given ? '' : ' (the next command gets a new one)'}`;
 }
 
-export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
-  const globals = deps.globals();
-  const resolved = resolveCredentials(deps.io.env, globals.profile);
-  for (const warning of resolved.warnings) deps.output.warn(warning);
-  const now = Date.now();
+const scopesWords = (token: TokenState) => (token.scopes.length ? token.scopes.join(' ') : token.state === 'none' ? '-' : '(none)');
 
-  let expiresAt: number | undefined;
-  let scopes: string[] = [];
-  if (resolved.accessToken !== undefined) {
-    const claims = peekClaims(resolved.accessToken);
-    if (typeof claims?.exp === 'number') expiresAt = claims.exp * 1000;
-    if (typeof claims?.scope === 'string') scopes = claims.scope.split(' ').filter(Boolean);
-  } else if (resolved.client) {
-    const cached = readCachedToken(tokenCacheFile(resolved.dir, resolved.tenant, resolved.client.clientId), resolved.tenant, resolved.client.clientId);
-    if (cached) {
-      expiresAt = cached.expiresAt;
-      scopes = (cached.scope ?? String(peekClaims(cached.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
-    }
+export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  const globals = deps.globals();
+  const now = Date.now();
+  const dir = configDir(io.env);
+  const store = readProfiles(dir);
+  const names = Object.keys(store.profiles).sort((a, b) => Number(b === store.defaultProfile) - Number(a === store.defaultProfile) || a.localeCompare(b));
+  const fromEnvironment = ['IDM_DOMAIN', 'IDM_CLIENT_ID', 'IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY', 'IDM_ACCESS_TOKEN', 'IDM_PROFILE'].some((name) => envValue(io.env, name));
+
+  // Every profile: without --profile, without credentials in the environment, for people.
+  if (!globals.json && globals.profile === undefined && !fromEnvironment && names.length > 1) {
+    names.forEach((name, index) => {
+      const profile = store.profiles[name]!;
+      const token = cachedTokenState(dir, parseDomain(profile.domain, `The domain of profile "${name}"`), profile.clientId, now);
+      if (index > 0) io.out('\n');
+      output.printFields([
+        ['Profile', `${name}${name === store.defaultProfile ? ' (the default)' : ''}`],
+        ['Domain', profile.domain],
+        ['Client ID', profile.clientId],
+        ['Method', profile.authMethod],
+        ['Secret', readSecret(dir, name) ? 'stored' : 'none (logged out)'],
+        ['Token', tokenWords(token, false, now)],
+        ['Scopes', scopesWords(token)],
+      ]);
+    });
+    return;
   }
-  const state = expiresAt === undefined ? 'none' : expiresAt > now ? 'valid' : 'expired';
-  const method = resolved.accessToken !== undefined ? 'access_token' : resolved.client!.authMethod;
+
+  const resolved = resolveCredentials(io.env, globals.profile);
+  for (const warning of resolved.warnings) output.warn(warning);
+  const given = resolved.accessToken !== undefined;
+  const token = given ? givenTokenState(resolved.accessToken!, now) : cachedTokenState(resolved.dir, resolved.tenant, resolved.client!.clientId, now);
+  const method = given ? 'access_token' : resolved.client!.authMethod;
   const source = resolved.source === 'environment' ? 'environment' : 'profile';
 
   if (globals.json) {
-    deps.output.printJson({
+    output.printJson({
       profile: resolved.profile ?? null,
       source,
       domain: resolved.tenant.base,
       clientId: resolved.client?.clientId ?? null,
       authMethod: method,
-      token: { state, expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString(), scopes },
+      token: { state: token.state, expiresAt: token.expiresAt === undefined ? null : new Date(token.expiresAt).toISOString(), scopes: token.scopes },
     });
     return;
   }
-  let token: string;
-  if (expiresAt === undefined) {
-    token = resolved.accessToken !== undefined ? 'from IDM_ACCESS_TOKEN (expiry unknown)' : 'none cached (the next command gets one)';
-  } else if (expiresAt > now) {
-    token = `${resolved.accessToken !== undefined ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${new Date(expiresAt).toISOString()} (in ${inWords(expiresAt - now)})`;
-  } else {
-    token = `expired at ${new Date(expiresAt).toISOString()}${resolved.client ? ' (the next command gets a new one)' : ''}`;
-  }
-  deps.output.printFields([
+  output.printFields([
     ['Profile', resolved.profile ?? '(none)'],
     ['Credentials from', source === 'environment' ? 'environment (IDM_*)' : `profile "${resolved.profile}"`],
     ['Domain', resolved.tenant.base],
     ['Client ID', resolved.client?.clientId ?? '-'],
     ['Method', method],
-    ['Token', token],
-    ['Scopes', scopes.length ? scopes.join(' ') : state === 'none' ? '-' : '(none)'],
+    ['Token', tokenWords(token, given, now)],
+    ['Scopes', scopesWords(token)],
   ]);
 }

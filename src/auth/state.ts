@@ -1,0 +1,35 @@
+// What idm holds for a client, read from the token cache only (no request): whether a token is
+// cached, until when, and its scopes. auth status and profiles list show it.
+import type { Tenant } from '../config/domain.js';
+import { peekClaims } from './jwt.js';
+import { readCachedToken, tokenCacheFile } from './tokens.js';
+
+export interface TokenState {
+  state: 'valid' | 'expired' | 'none';
+  expiresAt?: number;
+  scopes: string[];
+}
+
+/** The state of an access token given as is (IDM_ACCESS_TOKEN): its own claims, when it has readable ones. */
+export function givenTokenState(accessToken: string, now = Date.now()): TokenState {
+  const claims = peekClaims(accessToken);
+  const expiresAt = typeof claims?.exp === 'number' ? claims.exp * 1000 : undefined;
+  const scopes = typeof claims?.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
+  return { state: expiresAt === undefined ? 'none' : expiresAt > now ? 'valid' : 'expired', ...(expiresAt === undefined ? {} : { expiresAt }), scopes };
+}
+
+/** The cached token of a client at a tenant. */
+export function cachedTokenState(dir: string, tenant: Tenant, clientId: string, now = Date.now()): TokenState {
+  const cached = readCachedToken(tokenCacheFile(dir, tenant, clientId), tenant, clientId);
+  if (!cached) return { state: 'none', scopes: [] };
+  const scopes = (cached.scope ?? String(peekClaims(cached.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
+  return { state: cached.expiresAt > now ? 'valid' : 'expired', expiresAt: cached.expiresAt, scopes };
+}
+
+/** `in 3 h 12 min`, `2 days`: how far a time is from now, for people. */
+export function inWords(ms: number): string {
+  const minutes = Math.floor(Math.abs(ms) / 60_000);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;
+}

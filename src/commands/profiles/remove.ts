@@ -1,0 +1,69 @@
+// idm profiles remove NAME: the profile's settings, its stored secret and its cached token, gone
+// (asks first at a terminal; --yes in scripts). The settings change under the settings lock, the
+// token under the token lock, as logout does.
+import { Argument, Command } from 'commander';
+import { removeCachedToken } from '../../auth/tokens.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseProfileName } from '../../cli/parse.js';
+import { parseDomain } from '../../config/domain.js';
+import { configDir } from '../../config/paths.js';
+import { readProfiles, unknownProfile } from '../../config/profiles.js';
+import { updateSettings } from '../../config/store.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
+import { shellCommand } from '../../core/text.js';
+
+export interface ProfilesRemoveOptions {
+  name: string;
+  yes: boolean;
+}
+
+export function profilesRemoveCommand(deps: Deps, run = profilesRemoveRun): Command {
+  return new Command('remove')
+    .description('Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)')
+    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(parseProfileName))
+    .option('-y, --yes', 'remove without asking')
+    .addHelpText('after', examples(['idm profiles remove staging', 'idm profiles remove staging --yes']))
+    .action((name: string, flags: { yes?: boolean }) => run({ name, yes: Boolean(flags.yes) }, deps));
+}
+
+export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  const { name } = options;
+  const dir = configDir(io.env);
+  const store = readProfiles(dir);
+  const profile = store.profiles[name];
+  if (!profile) throw unknownProfile(store, name);
+  if (!options.yes) {
+    if (!io.canPrompt) {
+      throw new UsageError(`Removing profile "${name}" needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run '${shellCommand(['idm', 'profiles', 'remove', name, '--yes'])}'.`);
+    }
+    const prompter = await deps.prompter();
+    const what = `client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host}`;
+    if (!(await prompter.confirm(`Remove profile "${name}" (${what}), its secret and its cached token?`, { default: false }))) {
+      throw new CancelledError(`Cancelled: profile "${name}" was left as it is.`);
+    }
+  }
+  // The default goes with it: a profile named `default` takes its place (as commands already fall
+  // back to it), else there is none until `idm profiles use`.
+  const { wasDefault, newDefault, left } = await updateSettings(
+    dir,
+    ({ store, removeSecret }) => {
+      const wasDefault = store.defaultProfile === name;
+      delete store.profiles[name]; // already gone if another run removed it meanwhile
+      removeSecret(name);
+      if (wasDefault) {
+        if (store.profiles.default) store.defaultProfile = 'default';
+        else delete store.defaultProfile;
+      }
+      return { wasDefault, newDefault: wasDefault ? store.defaultProfile : undefined, left: Object.keys(store.profiles).sort() };
+    },
+    { signal: io.signal },
+  );
+  // Shared by the profiles of the same client at the same tenant, as logout does.
+  const removedToken = await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal);
+  if (output.json) return output.printJson({ profile: name, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
+  output.say(`Removed profile "${name}".`);
+  if (newDefault) output.note(`Profile "${newDefault}" is the default now.`);
+  else if (wasDefault && left.length > 0) output.note(`There is no default profile now: ${shellCommand(['idm', 'profiles', 'use', left[0]!])} makes one.`);
+}

@@ -1,0 +1,33 @@
+// idm profiles use NAME: make a stored profile the default (what every command uses without --profile).
+import { Argument, Command } from 'commander';
+import type { Deps } from '../../cli/factory.js';
+import { examples } from '../../cli/help.js';
+import { parseProfileName } from '../../cli/parse.js';
+import { configDir } from '../../config/paths.js';
+import { unknownProfile } from '../../config/profiles.js';
+import { updateSettings } from '../../config/store.js';
+
+export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
+  return new Command('use')
+    .description('Make a stored profile the default')
+    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(parseProfileName))
+    .addHelpText('after', examples(['idm profiles use prod']))
+    .action((name: string) => run({ name }, deps));
+}
+
+export async function profilesUseRun(options: { name: string }, deps: Deps): Promise<void> {
+  const { io, output } = deps;
+  const { name } = options;
+  const previous = await updateSettings(
+    configDir(io.env),
+    ({ store }) => {
+      if (!store.profiles[name]) throw unknownProfile(store, name);
+      const was = store.defaultProfile;
+      store.defaultProfile = name;
+      return was;
+    },
+    { signal: io.signal },
+  );
+  if (output.json) return output.printJson({ default: name, previous: previous ?? null });
+  output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
+}

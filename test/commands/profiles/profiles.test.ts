@@ -1,0 +1,151 @@
+// idm profiles list / use / remove, and idm auth status over every profile: against real settings
+// written by real logins to the sandbox, through main() in process.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { TTY_OUT } from '../../helpers/harness.js';
+import { useSandbox } from '../../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+let dir: string;
+beforeEach(() => {
+  const made = tempConfigDir();
+  dir = made.dir;
+  return made.cleanup;
+});
+
+const idm = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { configDir: dir, env });
+const config = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+/** Three profiles: `default` (admin, post, the default), `prod` (admin, basic), `ro` (reader), each with a cached token. */
+async function threeProfiles(): Promise<void> {
+  const secret = (client: 'admin' | 'reader') => {
+    const file = `${dir}-${client}.secret`;
+    writeFileSync(file, sandbox().clients[client].clientSecret);
+    return file;
+  };
+  const login = (name: string, client: 'admin' | 'reader', extra: string[] = []) =>
+    idm(['login', '--profile', name, '--domain', sandbox().url, '--client-id', sandbox().clients[client].clientId, '--client-secret-file', secret(client), ...extra]);
+  for (const result of [await login('default', 'admin'), await login('prod', 'admin', ['--auth-method', 'basic']), await login('ro', 'reader')]) expect(result.code, result.stderr).toBe(0);
+}
+
+describe('idm profiles list', () => {
+  it('piped: one line per profile, the default first: name, default, domain, client, method, secret, token', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'list']);
+    expect(result.code).toBe(0);
+    const { admin, reader } = sandbox().clients;
+    const lines = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(lines.map((cells) => cells.slice(0, 6))).toEqual([
+      ['default', 'default', sandbox().url, admin.clientId, 'post', 'stored'],
+      ['prod', '', sandbox().url, admin.clientId, 'basic', 'stored'],
+      ['ro', '', sandbox().url, reader.clientId, 'post', 'stored'],
+    ]);
+    for (const cells of lines) expect(cells[6]).toMatch(/^valid \d{4}-\d\d-\d\dT/);
+  });
+
+  it('at a terminal, a table with the default marked; --json, the same as data', async () => {
+    await threeProfiles();
+    const table = await idm(['profiles', 'list'], { ...TTY_OUT, COLUMNS: '160' });
+    expect(table.stdout.split('\n')[0]).toMatch(/^NAME\s+DEFAULT\s+DOMAIN\s+CLIENT\s+METHOD\s+SECRET\s+TOKEN$/);
+    expect(table.stdout).toMatch(/^default\s+\*\s+http/m);
+    const json = JSON.parse((await idm(['profiles', 'list', '--json'])).stdout);
+    expect(json.map((p: { name: string }) => p.name)).toEqual(['default', 'prod', 'ro']);
+    expect(json[0]).toMatchObject({ name: 'default', default: true, domain: sandbox().url, authMethod: 'post', secret: true, token: { state: 'valid' } });
+  });
+
+  it('no profiles: nothing on stdout, how to add one on stderr, exit 0', async () => {
+    const result = await idm(['profiles', 'list']);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toContain("No profiles yet: run 'idm login' to store one.");
+  });
+});
+
+describe('idm profiles use', () => {
+  it('makes a profile the default; commands without --profile then use it', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'use', 'ro']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('Profile "ro" is now the default (was "default").\n');
+    expect(config().defaultProfile).toBe('ro');
+    const status = await idm(['auth', 'status', '--json']);
+    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'ro', clientId: sandbox().clients.reader.clientId });
+  });
+
+  it('an unknown profile: exit 4 with the known ones, nothing written', async () => {
+    await threeProfiles();
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const result = await idm(['profiles', 'use', 'nope']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('There is no profile named "nope".');
+    expect(result.stderr).toContain('Known profiles: default, prod, ro.');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  });
+
+  it('a name that cannot be a profile is a usage error', async () => {
+    const result = await idm(['profiles', 'use', '../etc']);
+    expect(result.code).toBe(2);
+  });
+});
+
+describe('idm profiles remove', () => {
+  it('with --yes: the settings, the secret file and the cached token go; another profile of the same client keeps working', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'remove', 'prod', '--yes']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('Removed profile "prod".\n');
+    expect(Object.keys(config().profiles).sort()).toEqual(['default', 'ro']);
+    expect(existsSync(join(dir, 'credentials', 'prod.json'))).toBe(false);
+    const list = await idm(['streams', 'list', '--take', '1']);
+    expect(list.code).toBe(0);
+  });
+
+  it('the default: `default` takes its place when it exists, else there is none (and the note says how to choose)', async () => {
+    await threeProfiles();
+    await idm(['profiles', 'use', 'prod']);
+    const first = await idm(['profiles', 'remove', 'prod', '--yes']);
+    expect(first.stderr).toContain('Profile "default" is the default now.');
+    expect(config().defaultProfile).toBe('default');
+    const second = await idm(['profiles', 'remove', 'default', '--yes']);
+    expect(second.stderr).toContain("There is no default profile now: idm profiles use ro makes one.");
+    expect(config().defaultProfile).toBeUndefined();
+  });
+
+  it('without --yes and without a terminal: exit 2, nothing removed', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'remove', 'prod']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("Run 'idm profiles remove prod --yes'.");
+    expect(Object.keys(config().profiles)).toContain('prod');
+    expect(readdirSync(join(dir, 'credentials'))).toContain('prod.json');
+  });
+
+  it('--json says what was removed', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'remove', 'ro', '--yes', '--json']);
+    expect(JSON.parse(result.stdout)).toEqual({ profile: 'ro', removedToken: true, default: 'default' });
+  });
+});
+
+describe('idm auth status over every profile', () => {
+  it('without --profile, every profile in turn, the default first, with what is stored', async () => {
+    await threeProfiles();
+    await idm(['logout', '--profile', 'ro']);
+    const result = await idm(['auth', 'status']);
+    expect(result.code).toBe(0);
+    const blocks = result.stdout.trimEnd().split('\n\n');
+    expect(blocks).toHaveLength(3);
+    expect(blocks[0]).toMatch(/^Profile\tdefault \(the default\)\nDomain\thttp:\/\/127\.0\.0\.1:\d+\nClient ID\t\w+\nMethod\tpost\nSecret\tstored\nToken\tcached, valid until /);
+    expect(blocks[1]).toMatch(/^Profile\tprod\n/);
+    expect(blocks[2]).toMatch(/^Profile\tro\n(.*\n)*Secret\tnone \(logged out\)\n/);
+    expect(result.stdout).not.toContain(sandbox().clients.admin.clientSecret);
+  });
+
+  it('with --profile, that one only', async () => {
+    await threeProfiles();
+    const result = await idm(['auth', 'status', '--profile', 'prod']);
+    expect(result.stdout).toMatch(/^Profile\tprod\nCredentials from\tprofile "prod"\n/);
+    expect(result.stdout).not.toContain('\n\n');
+  });
+});
