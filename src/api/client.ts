@@ -34,6 +34,8 @@ export interface ApiSettings {
   onCacheProblem?: (warning: Warning) => void;
   /** Answers larger than this are a bad answer (default: http.ts MAX_BODY_BYTES). */
   maxBodyBytes?: number;
+  /** Called when a request (its retries included) starts, with what it does; the returned function when it ends (a spinner). */
+  onActivity?: (action: string) => () => void;
 }
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -101,7 +103,13 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       redact: (text) => redactor.text(text),
     };
     // Retried like a GET: asking again for a token changes nothing (but counts against the quota).
-    const response = await send(transport, { method: 'POST', url: request.url, headers: request.headers, body: request.body, secretAnswer: true }, context, policy(true));
+    const done = settings.onActivity?.(context.action);
+    let response;
+    try {
+      response = await send(transport, { method: 'POST', url: request.url, headers: request.headers, body: request.body, secretAnswer: true }, context, policy(true));
+    } finally {
+      done?.();
+    }
     if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context);
     let body: Record<string, unknown> | undefined;
     try {
@@ -151,6 +159,15 @@ export function createApiClient(settings: ApiSettings): ApiClient {
   });
 
   async function request(operation: Operation): Promise<ApiResponse> {
+    const done = settings.onActivity?.(operation.action);
+    try {
+      return await sendOperation(operation);
+    } finally {
+      done?.();
+    }
+  }
+
+  async function sendOperation(operation: Operation): Promise<ApiResponse> {
     const url = new URL(`${baseUrl}${operation.path}`);
     // The last guard of api/path.ts: nothing in the path was resolved away.
     if (url.pathname !== `/api/v2${operation.path.split('?')[0]}`) throw new Error(`request path ${operation.path} does not stay a path of the management interface`);

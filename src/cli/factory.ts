@@ -7,8 +7,9 @@ import { waitWords } from '../api/retry.js';
 import { loadTls, type TlsFiles } from '../api/tls.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
 import { UsageError } from '../core/errors.js';
+import { capitalize } from '../core/text.js';
 import type { IO } from '../io/io.js';
-import { countdown } from '../io/progress.js';
+import { countdown, spinner } from '../io/progress.js';
 import { safeText } from '../io/safe.js';
 import type { Prompter } from '../io/prompter.js';
 import { createOutput, type Output } from '../output/index.js';
@@ -56,6 +57,12 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
   const output = createOutput(io);
   const clients: ApiClient[] = [];
   let api: Promise<Management> | undefined;
+  // The same action again and again is a listing going page by page: its spinner counts them.
+  let last = { action: '', count: 0 };
+  const activityLabel = (action: string) => {
+    last = action === last.action ? { action, count: last.count + 1 } : { action, count: 1 };
+    return `${capitalize(action)}${last.count > 1 ? ` (page ${last.count})` : ''}…`;
+  };
 
   async function build(credentials: Resolved): Promise<Management> {
     const flags = globals();
@@ -79,6 +86,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
         }),
       signal: io.signal,
       onCacheProblem: (warning) => output.warn(warning),
+      onActivity: (action) => spinner(io, activityLabel(action)),
     });
     clients.push(client);
     return createManagement(client);

@@ -1,12 +1,23 @@
-// Progress on stderr: the countdown of a wait (rate limits, retries) and, later, spinners. At a
-// terminal a live line that is redrawn and disappears when done, cut to the terminal's width so
-// that it never wraps (a wrapped line would leave its first row behind); in CI, a pipe, with
-// --json or TERM=dumb, one line (or one JSON object) per event instead.
+// Progress on stderr: the countdown of a wait (rate limits, retries), a status line for long work,
+// and a spinner for anything slower than a third of a second. At a terminal a live line that is
+// redrawn and disappears when done, cut to the terminal's width so that it never wraps (a wrapped
+// line would leave its first row behind); in CI, a pipe, with --json or TERM=dumb, one line (or one
+// JSON object) per event instead, and no spinner at all. One live line at a time: a spinner yields
+// to a countdown or a status line drawn meanwhile, and of nested spinners only the latest draws.
 import { sleep } from '../core/time.js';
 import type { IO } from './io.js';
 import { safeText } from './safe.js';
 
 const ERASE_LINE = '\r\x1b[K';
+
+/** How long work may take before a spinner shows (a shorter one would only flicker). */
+export const SPINNER_DELAY_MS = 333;
+const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const SPINNER_TICK_MS = 100;
+
+/** Per IO: how many countdowns and status lines are drawn now, and the spinner that may draw. */
+const live = new WeakMap<IO, { others: number; spinner?: symbol }>();
+const liveState = (io: IO) => live.get(io) ?? live.set(io, { others: 0 }).get(io)!;
 
 /** `text` cut to fit in `columns - 1` characters (the last column would make some terminals wrap). */
 export function fitLine(text: string, columns: number): string {
@@ -27,14 +38,47 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
   }
   const until = Date.now() + ms;
   const show = () => io.err(`${ERASE_LINE}${fitLine(safeText(`${words(until - Date.now())} (Ctrl-C to stop)`), io.stderrColumns)}`);
+  liveState(io).others++;
   show();
   const ticker = setInterval(show, 1_000);
   try {
     await sleep(ms, io.signal);
   } finally {
     clearInterval(ticker);
+    liveState(io).others--;
     io.err(ERASE_LINE);
   }
+}
+
+/**
+ * A spinner and `label` on stderr while work goes on, from SPINNER_DELAY_MS on; the returned
+ * function ends it (the line is erased). Only at a terminal (never in CI, a pipe, with --json or
+ * TERM=dumb). The latest spinner is the one drawn; it pauses while a countdown or status line shows.
+ */
+export function spinner(io: IO, label: string): () => void {
+  if (!io.liveStderr) return () => {};
+  const state = liveState(io);
+  const self = Symbol(label);
+  const outer = state.spinner;
+  state.spinner = self;
+  let frame = 0;
+  let drawn = false;
+  const draw = () => {
+    if (state.spinner !== self || state.others > 0) return;
+    drawn = true;
+    io.err(`${ERASE_LINE}${fitLine(safeText(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${label}`), io.stderrColumns)}`);
+  };
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const start = setTimeout(() => {
+    draw();
+    ticker = setInterval(draw, SPINNER_TICK_MS);
+  }, SPINNER_DELAY_MS);
+  return () => {
+    clearTimeout(start);
+    clearInterval(ticker);
+    if (state.spinner === self) state.spinner = outer;
+    if (drawn && state.others === 0) io.err(ERASE_LINE);
+  };
 }
 
 export interface StatusLine {
@@ -51,12 +95,15 @@ export function statusLine(io: IO): StatusLine {
     set(text, value) {
       const line = safeText(text);
       if (line === shown) return;
+      if (shown === '') liveState(io).others++;
       shown = line;
       if (io.liveStderr) io.err(`${ERASE_LINE}${fitLine(line, io.stderrColumns)}`);
       else io.notice('progress', value ?? text, `${line}\n`);
     },
     clear() {
-      if (io.liveStderr && shown !== '') io.err(ERASE_LINE);
+      if (shown === '') return;
+      liveState(io).others--;
+      if (io.liveStderr) io.err(ERASE_LINE);
       shown = '';
     },
   };

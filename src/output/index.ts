@@ -53,6 +53,11 @@ export function asText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** `2026-11-24 09:00` for an ISO time in UTC (the minute is enough in a table); anything else as it is. */
+export function toMinute(time: string): string {
+  return time.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2');
+}
+
 export function createOutput(io: IO): Output {
   const output: Output = {
     get json() {

@@ -1,7 +1,7 @@
 // The compact table idm prints at a terminal (loaded only then): borderless and aligned like gh or
 // kubectl, fitted to the terminal's width, and fed page by page. A row never wraps: at a narrow
 // terminal low-priority columns give way first (left out, or shown compact), then free-text cells
-// are cut with `…`; ids are never cut. Drawn here rather than with cli-table3, which measured 30
+// are cut with `…`, then columns are left out from the right; ids and headers are never cut. Drawn here rather than with cli-table3, which measured 30
 // times the cost of tab-separated output per row (README: Performance).
 import type { IO } from '../io/io.js';
 import { safeText } from '../io/safe.js';
@@ -36,16 +36,16 @@ const total = (widths: readonly number[]) => widths.reduce((sum, width) => sum +
 
 /**
  * Narrows columns until the table fits in `room`: one column at a time from the widest `first`
- * column, then from the widest of the others but `never` ones, none below `floor`.
+ * column, then from the widest of the others but `never` ones, none below its floor.
  */
-export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Column<never>['shrink']>, room: number, floor = MIN_CUT): number[] {
+export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Column<never>['shrink']>, room: number, floors: readonly number[] = natural.map(() => MIN_CUT)): number[] {
   const widths = [...natural];
   let excess = total(widths) - room;
   for (const phase of ['first', undefined] as const) {
     while (excess > 0) {
       let widest = -1;
       widths.forEach((width, i) => {
-        if (shrink[i] === phase && width > floor && (widest < 0 || width > widths[widest]!)) widest = i;
+        if (shrink[i] === phase && width > floors[i]! && (widest < 0 || width > widths[widest]!)) widest = i;
       });
       if (widest < 0) break;
       widths[widest]!--;
@@ -58,23 +58,37 @@ export function fitWidths(natural: readonly number[], shrink: ReadonlyArray<Colu
 /** The layout and widths for the first page: the least giving-way that fits `room`. */
 function fit<Row>(all: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>, room: number): { layout: Layout<Row>; widths: number[] } {
   const stages = Math.max(0, ...all.flatMap((column) => [column.narrow?.drop ?? 0, column.narrow?.compact ?? 0]));
-  let last: { layout: Layout<Row>; widths: number[] } | undefined;
-  for (let stage = 0; stage <= stages; stage++) {
-    const layout = layoutAt(all, stage);
+  const measure = (layout: Layout<Row>) => {
     const natural = layout.columns.map((column, i) =>
       Math.max(displayWidth(layout.headers[i]!), column.width ?? 0, ...rows.map((row) => displayWidth(safeText(layout.cell[i]!(row))))),
     );
+    // A header is never cut: a column gives way down to MIN_CUT or its header, whichever is wider.
+    const floors = layout.headers.map((header, i) => Math.min(natural[i]!, Math.max(MIN_CUT, displayWidth(header))));
+    return { natural, floors, shrink: layout.columns.map((column) => column.shrink) };
+  };
+  let layout = layoutAt(all, 0);
+  for (let stage = 0; stage <= stages; stage++) {
+    layout = layoutAt(all, stage);
+    const { natural, floors, shrink } = measure(layout);
     if (total(natural) <= room) return { layout, widths: natural };
-    const shrink = layout.columns.map((column) => column.shrink);
     if (stage >= CUT_FROM_STAGE || stage === stages) {
-      const cutWidths = fitWidths(natural, shrink, room);
+      const cutWidths = fitWidths(natural, shrink, room, floors);
       if (total(cutWidths) <= room) return { layout, widths: cutWidths };
     }
-    last = { layout, widths: natural };
   }
-  // Nothing fits at the usual minimum: cut deeper (never an id); the line is cut at the edge last.
-  const { layout, widths } = last!;
-  return { layout, widths: fitWidths(widths, layout.columns.map((column) => column.shrink), room, 3) };
+  // Still too wide: columns are left out from the right (the least needed come last), never an id;
+  // with only ids left, the line is cut at the edge.
+  for (;;) {
+    const { natural, floors, shrink } = measure(layout);
+    const widths = fitWidths(natural, shrink, room, floors);
+    const droppable = layout.columns.findLastIndex((column) => column.shrink !== 'never');
+    if (total(widths) <= room || droppable < 0 || layout.columns.length === 1) return { layout, widths };
+    layout = {
+      columns: layout.columns.filter((_, i) => i !== droppable),
+      cell: layout.cell.filter((_, i) => i !== droppable),
+      headers: layout.headers.filter((_, i) => i !== droppable),
+    };
+  }
 }
 
 export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, { label, hideEmptyColumns }: RowsOptions): Rows<Row> {

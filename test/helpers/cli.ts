@@ -82,7 +82,7 @@ export async function runInProcess(args: readonly string[], options: InProcessOp
   stdin.end(options.input ?? '');
   const code = await main(['node', 'idm', ...args], { stdin, stdout, stderr }, cliEnv(options.configDir, options.env));
   sweep(args, options, stdout.text, stderr.text);
-  return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
+  return { code, signal: null, stdout: stdout.text, stderr: withoutSpinner(stderr.text) };
 }
 
 export function runIdm(args: readonly string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
@@ -102,10 +102,20 @@ export function runIdm(args: readonly string[], options: RunOptions & { configDi
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       sweep(args, options, stdout, stderr);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr: withoutSpinner(stderr) });
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * stderr without the spinner's frames and their erasing. At a terminal idm draws a spinner for a
+ * request slower than a third of a second, which on a busy machine any request may be: tests see
+ * stderr without it, so that none depends on speed. Its own tests (test/io/progress.test.ts, the
+ * tmux tests) see it. The secrets sweep sees everything.
+ */
+export function withoutSpinner(stderr: string): string {
+  return stderr.replace(/(?:\r\x1b\[K[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\r\n]*)+(?:\r\x1b\[K)?/g, '');
 }
 
 const SECRET_FILE_FLAGS = new Set(['--client-secret-file', '--private-key-file', '--client-key']);

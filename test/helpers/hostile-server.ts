@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
+import { withoutSpinner } from './cli.js';
 import { recordRun, recordSecrets } from './sweep.js';
 
 export interface Result {
@@ -37,7 +38,8 @@ export async function idm(argv: string[], options: { env: Record<string, string 
   const code = await main(['node', 'idm', ...argv], { stdin, stdout, stderr }, env);
   recordRun(`idm ${argv.join(' ').slice(0, 200)}`, stdout.text, stderr.text);
   recordSecrets([options.env.IDM_CLIENT_SECRET, options.env.IDM_PRIVATE_KEY, options.env.IDM_ACCESS_TOKEN]);
-  return { code, stdout: stdout.text, stderr: stderr.text };
+  // The spinner (idm's own live line, drawn when a request is slow) is not what these tests look for.
+  return { code, stdout: stdout.text, stderr: withoutSpinner(stderr.text) };
 }
 
 export function tempDir(): { dir: string; cleanup(): void } {

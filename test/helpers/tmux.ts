@@ -27,11 +27,14 @@ export class Terminal {
     this.exitFile = join(dir, 'exit');
   }
 
-  /** Starts `idm <args>` in a new 200x50 terminal with a hermetic environment plus `env`. */
-  static start(args: readonly string[], options: { configDir: string; env: Record<string, string> }): Terminal {
+  /**
+   * Starts `idm <args>` in a new terminal (200x50 unless `columns`) with a hermetic environment plus
+   * `env`; without colour (NO_COLOR) unless `color`.
+   */
+  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; color?: boolean }): Terminal {
     const dir = mkdtempSync(join(tmpdir(), 'idm-tty-'));
     const terminal = new Terminal(`idm-test-${process.pid}-${++counter}`, dir);
-    const env = cliEnv(options.configDir, { ...options.env, NO_COLOR: '1' });
+    const env = cliEnv(options.configDir, { ...options.env, ...(options.color ? {} : { NO_COLOR: '1' }) });
     const exports = Object.entries(env)
       .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && key !== 'TERM' && !key.startsWith('TMUX'))
       .map(([key, value]) => `export ${key}=${shellQuote(value ?? '')}`);
@@ -46,7 +49,7 @@ export class Terminal {
         '',
       ].join('\n'),
     );
-    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', '200', '-y', '50', `sh ${shellQuote(script)}`);
+    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', '50', `sh ${shellQuote(script)}`);
     terminal.tmux('set-option', '-t', 'idm', 'history-limit', '5000');
     return terminal;
   }
@@ -58,6 +61,16 @@ export class Terminal {
   /** Everything the terminal showed, scrollback included, wrapped lines joined. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-t', 'idm', '-S', '-5000');
+  }
+
+  /** The terminal's rows as they are: a line that wrapped is two rows here. */
+  rows(): string[] {
+    return this.tmux('capture-pane', '-p', '-t', 'idm', '-S', '-5000').replace(/\n+$/, '').split('\n');
+  }
+
+  /** The screen with its colours and styles, as escape sequences. */
+  styledScreen(): string {
+    return this.tmux('capture-pane', '-p', '-e', '-J', '-t', 'idm', '-S', '-5000');
   }
 
   /** Named keys: Enter, Down, Up, C-c, C-u. */

@@ -3,7 +3,7 @@
 // event), and with --json (one object per event). Time is vitest's fake clock: nothing here waits.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { waitWords, type WaitNotice } from '../../src/api/retry.js';
-import { countdown, fitLine, statusLine } from '../../src/io/progress.js';
+import { countdown, fitLine, spinner, SPINNER_DELAY_MS, statusLine } from '../../src/io/progress.js';
 import { captureIO } from '../helpers/deps.js';
 
 const notice: WaitNotice = { reason: 'rate_limited', what: 'rate limited (429)', host: 'tenant.example.com', action: 'list event streams', attempt: 2, attempts: 3 };
@@ -101,5 +101,67 @@ describe('the status line', () => {
   it('fitLine cuts to one less than the width', () => {
     expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(18)}…`);
     expect(fitLine('short', 20)).toBe('short');
+  });
+});
+
+describe('the spinner of slow work', () => {
+  it('at a terminal: nothing for a third of a second, then a spinner and the label, erased when done', async () => {
+    const captured = captureIO({ tty: true });
+    const stop = spinner(captured.io, 'List event streams…');
+    await vi.advanceTimersByTimeAsync(SPINNER_DELAY_MS - 1);
+    expect(captured.stderr()).toBe('');
+    await vi.advanceTimersByTimeAsync(250);
+    const frames = captured.stderr().split('\r\x1b[K').filter(Boolean);
+    expect(frames.length).toBeGreaterThanOrEqual(2);
+    for (const frame of frames) expect(frame).toMatch(/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] List event streams…$/);
+    expect(new Set(frames).size).toBeGreaterThan(1); // it turns
+    stop();
+    expect(captured.stderr().endsWith('\r\x1b[K')).toBe(true);
+    const after = captured.stderr().length;
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(captured.stderr().length).toBe(after); // nothing more once stopped
+  });
+
+  it('work quicker than the delay draws nothing at all', async () => {
+    const captured = captureIO({ tty: true });
+    const stop = spinner(captured.io, 'Get an access token…');
+    await vi.advanceTimersByTimeAsync(100);
+    stop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(captured.stderr()).toBe('');
+  });
+
+  it('never in a pipe, in CI, with --json or TERM=dumb', async () => {
+    for (const setup of [{ tty: false }, { tty: true, env: { CI: 'true' } }, { tty: true, env: { TERM: 'dumb' } }]) {
+      const captured = captureIO(setup);
+      const stop = spinner(captured.io, 'List event streams…');
+      await vi.advanceTimersByTimeAsync(2_000);
+      stop();
+      expect(captured.stderr()).toBe('');
+    }
+    const json = captureIO({ tty: true });
+    await json.io.configure({ json: true });
+    const stop = spinner(json.io, 'List event streams…');
+    await vi.advanceTimersByTimeAsync(2_000);
+    stop();
+    expect(json.stderr()).toBe('');
+  });
+
+  it('yields to a countdown drawn meanwhile, and of nested spinners only the latest draws', async () => {
+    const captured = captureIO({ tty: true });
+    const outer = spinner(captured.io, 'OUTER');
+    const inner = spinner(captured.io, 'INNER');
+    await vi.advanceTimersByTimeAsync(600);
+    expect(captured.stderr()).toContain('INNER');
+    expect(captured.stderr()).not.toContain('OUTER');
+    inner();
+    const waiting = wait(captured, 1_000);
+    const mark = captured.stderr().length;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await waiting;
+    expect(captured.stderr().slice(mark)).not.toContain('OUTER'); // paused during the countdown
+    await vi.advanceTimersByTimeAsync(300);
+    expect(captured.stderr().slice(mark)).toContain('OUTER'); // and back after it
+    outer();
   });
 });

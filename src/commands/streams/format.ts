@@ -1,6 +1,6 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
 import { isPlainObject } from '../../core/text.js';
-import { asText as text, type Column } from '../../output/index.js';
+import { asText as text, toMinute, type Column } from '../../output/index.js';
 import { LIMITS } from '../../schemas/constants.js';
 
 /** A stream as received: every field may be missing or unexpected, and is shown as it is. */
@@ -87,7 +87,7 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
     header: 'CREATED',
     value: (s) => text(field(s, 'created_at')),
     // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
-    display: (s) => text(field(s, 'created_at')).replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2'),
+    display: (s) => toMinute(text(field(s, 'created_at'))),
     narrow: { drop: 1 },
   },
 ];

@@ -1,6 +1,6 @@
 // How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
 import { isPlainObject } from '../../../core/text.js';
-import { asText as text, type Column } from '../../../output/index.js';
+import { asText as text, toMinute, type Column } from '../../../output/index.js';
 
 export type DeliveryRecord = Record<string, unknown>;
 
@@ -27,7 +27,13 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
   { header: 'EVENT TYPE', value: (d) => text(field(d, 'event_type')) },
   { header: 'STATUS', value: (d) => text(field(d, 'status')) },
   { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
-  { header: 'LAST ATTEMPT', value: (d) => (isPlainObject(d) ? text(last(d)?.timestamp) : '') },
+  {
+    header: 'LAST ATTEMPT',
+    value: (d) => (isPlainObject(d) ? text(last(d)?.timestamp) : ''),
+    // At a terminal the minute is enough, and at a narrow one the last error matters more.
+    display: (d) => (isPlainObject(d) ? toMinute(text(last(d)?.timestamp)) : ''),
+    narrow: { drop: 1 },
+  },
   { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first', cut: 'middle' },
 ];
 
