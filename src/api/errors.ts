@@ -166,7 +166,8 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const words = serverWords(answer);
   if (words.message !== undefined && context.redact) words.message = context.redact(words.message);
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
-  const said = words.message ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
+  // The server's sentence without its full stop: idm's own sentence goes on after it ("… (404 not_found).").
+  const said = (words.message ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON')).replace(/\s*\.+$/, '');
   const statusText = `${status}${code ? ` ${code}` : ''}`;
 
   if (isRateLimited(answer)) {

@@ -2,7 +2,7 @@
 // bodies come in the two shapes of the real service: the management interface's
 // {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { describeIssues } from '../schemas/index.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -104,11 +104,17 @@ export function parseJsonBody(body: string, contentType: string | undefined): un
   }
 }
 
-/** Parses with a shared schema, or throws the real 400 naming the field. */
+/**
+ * Parses with a shared schema, or throws the real 400 naming the field, in the service's shape:
+ * `Payload validation error: 'what is wrong' on property path.` (wire-facts.md).
+ */
 export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw apiError(400, `Payload validation error: ${describeIssues(result.error)}`, 'invalid_body');
-  return result.data;
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');
+  const what = issue.code === 'unrecognized_keys' ? `Additional properties not allowed: ${issue.keys.join(', ')}` : describeIssues(new z.ZodError([{ ...issue, path: [] }]));
+  throw apiError(400, `Payload validation error: '${what}'${path ? ` on property ${path}` : ''}.`, 'invalid_body');
 }
 
 export function isoNow(): string {

@@ -246,7 +246,35 @@ export function describeIssues(error: z.ZodError, prefix = ''): string {
   return error.issues
     .map((issue) => {
       const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-      return path ? `${path}: ${issue.message}` : issue.message;
+      const message = inWords(issue);
+      return path ? `${path}: ${message}` : message;
     })
     .join('; ');
+}
+
+/** zod's own wording ("Too small: expected string to have >=1 characters") in idm's; a schema's own message as it is. */
+function inWords(issue: z.core.$ZodIssue): string {
+  const own = !/^(Too small|Too big|Invalid input|Invalid option|Unrecognized key)/.test(issue.message);
+  if (own) return issue.message;
+  const plural = (n: number | bigint, word: string) => `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${plural(issue.minimum, 'item')}`;
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${plural(issue.maximum, 'character')}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `takes at most ${plural(issue.maximum, 'item')}`;
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_type':
+      // zod does not keep the input in the issue; its message names what it received.
+      if (/received undefined$/.test(issue.message)) return 'is missing';
+      return issue.expected === 'record' || issue.expected === 'object' ? 'must be an object' : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((value) => String(value)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'}: ${issue.keys.join(', ')}`;
+    default:
+      return issue.message;
+  }
 }

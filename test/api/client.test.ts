@@ -115,7 +115,7 @@ describe('management client', () => {
     refuse = true;
     const error = await failure((await client()).request({ method: 'GET', path: '/event-streams', action: 'list event streams' }));
     expect(error.exitCode).toBe(4);
-    expect(error.message).toBe('Could not list event streams: Invalid token. (401 unauthorized).');
+    expect(error.message).toBe('Could not list event streams: Invalid token (401 unauthorized).');
     expect(lists).toBe(3);
     expect(server.seen.filter((r) => r.url === '/oauth/token')).toHaveLength(2);
   });

@@ -133,9 +133,9 @@ describe('test request errors', () => {
   });
 
   it.each([
-    ['an unknown event type', { event_type: 'user.exploded' }, 'event_type:'],
-    ['no event type', {}, 'event_type:'],
-    ['data that is not an object', { event_type: 'user.created', data: [1, 2] }, 'data:'],
+    ['an unknown event type', { event_type: 'user.exploded' }, 'on property event_type.'],
+    ['no event type', {}, 'on property event_type.'],
+    ['data that is not an object', { event_type: 'user.created', data: [1, 2] }, "'must be an object' on property data."],
   ])('400 invalid_body for %s, and nothing is delivered', async (_label, body, field) => {
     const before = sb().deliveries().length;
     const res = await sendTest('est_demoInboxBearer0000000', body);

@@ -70,12 +70,12 @@ describe('POST /connections/{id}/directory-provisioning', () => {
   });
 
   it.each([
-    ['an empty mapping', { mapping: [] }, 'mapping:'],
-    ['a mapping entry without idp', { mapping: [{ platform: 'email' }] }, 'mapping.0.idp:'],
-    ['a platform attribute mapped twice', { mapping: [{ platform: 'email', idp: 'a' }, { platform: 'email', idp: 'b' }] }, 'mapping.1.platform:'],
-    ['a bad synchronize_groups', { synchronize_groups: 'some' }, 'synchronize_groups:'],
-    ['a string for synchronize_automatically', { synchronize_automatically: 'yes' }, 'synchronize_automatically:'],
-    ['an unknown field', { mapping_mode: 'x' }, 'mapping_mode'],
+    ['an empty mapping', { mapping: [] }, "'needs at least one entry' on property mapping."],
+    ['a mapping entry without idp', { mapping: [{ platform: 'email' }] }, "'is missing' on property mapping[0].idp."],
+    ['a platform attribute mapped twice', { mapping: [{ platform: 'email', idp: 'a' }, { platform: 'email', idp: 'b' }] }, 'on property mapping[1].platform.'],
+    ['a bad synchronize_groups', { synchronize_groups: 'some' }, "'must be one of: all, off, selected' on property synchronize_groups."],
+    ['a string for synchronize_automatically', { synchronize_automatically: 'yes' }, "'must be a boolean' on property synchronize_automatically."],
+    ['an unknown field', { mapping_mode: 'x' }, "'Additional properties not allowed: mapping_mode'."],
   ])('400 invalid_body for %s', async (_label, body, naming) => {
     const res = await call(sb(), 'POST', path('con_dddddddddddddddd'), { token, body });
     expect(res.status).toBe(400);

@@ -145,18 +145,18 @@ describe('stream lifecycle', () => {
 
 describe('stream validation', () => {
   const invalid: Array<[string, unknown, string]> = [
-    ['a name that is too long', { ...webhook({ method: 'bearer', token: 't' }), name: 'x'.repeat(129) }, 'name:'],
-    ['no subscriptions', { ...webhook({ method: 'bearer', token: 't' }), subscriptions: [] }, 'subscriptions:'],
-    ['an http endpoint', webhook({ method: 'bearer', token: 't' }, 'http://127.0.0.1/hook'), 'destination.configuration.webhook_endpoint:'],
-    ['a username with a colon', webhook({ method: 'basic', username: 'a:b', password: 'p' }), 'destination.configuration.webhook_authorization.username:'],
-    ['a missing secret', webhook({ method: 'bearer' }), 'destination.configuration.webhook_authorization.token:'],
-    ['an unknown field', { ...webhook({ method: 'bearer', token: 't' }), color: 'red' }, 'Unrecognized key: "color"'],
+    ['a name that is too long', { ...webhook({ method: 'bearer', token: 't' }), name: 'x'.repeat(129) }, 'on property name.'],
+    ['no subscriptions', { ...webhook({ method: 'bearer', token: 't' }), subscriptions: [] }, 'on property subscriptions.'],
+    ['an http endpoint', webhook({ method: 'bearer', token: 't' }, 'http://127.0.0.1/hook'), 'on property destination.configuration.webhook_endpoint.'],
+    ['a username with a colon', webhook({ method: 'basic', username: 'a:b', password: 'p' }), 'on property destination.configuration.webhook_authorization.username.'],
+    ['a missing secret', webhook({ method: 'bearer' }), 'on property destination.configuration.webhook_authorization.token.'],
+    ['an unknown field', { ...webhook({ method: 'bearer', token: 't' }), color: 'red' }, "'Additional properties not allowed: color'."],
     [
       'an account id that is not 12 digits',
       { name: 'b', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'eventbus', configuration: { cloud_account_id: '123', cloud_region: 'us-east-1' } } },
-      'destination.configuration.cloud_account_id:',
+      'on property destination.configuration.cloud_account_id.',
     ],
-    ['a missing name', { subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } } }, 'name:'],
+    ['a missing name', { subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } } }, 'on property name.'],
   ];
   it.each(invalid)('400 invalid_body naming the field for %s', async (_label, body, naming) => {
     const before = (await list('?take=100')).body.eventStreams.length;
@@ -171,7 +171,7 @@ describe('stream validation', () => {
   it('400 for a PATCH with a bad field, and nothing changes', async () => {
     const res = await call(sb(), 'PATCH', '/api/v2/event-streams/est_demoEventbus0000000000', { token, body: { status: 'paused' } });
     expect(res.status).toBe(400);
-    expect(res.body.message).toContain('status:');
+    expect(res.body.message).toContain('on property status.');
     expect((await call(sb(), 'GET', '/api/v2/event-streams/est_demoEventbus0000000000', { token })).body.status).toBe('enabled');
   });
 

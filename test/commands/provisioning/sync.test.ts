@@ -100,7 +100,7 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     const refused = await h.idm(['provisioning', 'sync', id]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain('Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again.');
+    expect(refused.stderr).toContain('Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again (400 too_many_requests).');
     expect(refused.stderr).toMatch(/400/);
     expect(refused.stderr).toContain('The last one ran at 2030-01-01T00:00:00Z: ask again after 2030-01-01T00:30:00Z');
     // the POST, then the read of the configuration for the hint
