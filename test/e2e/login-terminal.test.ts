@@ -1,76 +1,54 @@
 // idm login in a real pseudo-terminal (tmux): the prompts, arrow keys in the method list, the masked
-// secret, and Ctrl-C at a prompt (exit 130). Skipped where tmux is not installed.
-import { execFile, spawnSync } from 'node:child_process';
+// secret, a mistyped secret asked again (three tries, keeping what was typed before it), and Ctrl-C
+// at a prompt (exit 130). Skipped where tmux is not installed (CI installs it).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BIN, tempConfigDir } from '../helpers/cli.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
-const run = promisify(execFile);
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-const socket = `idm-test-${process.pid}`;
+const run = hasTmux || Boolean(process.env.CI);
 const sandbox = useSandbox();
-const dirs: Array<() => void> = [];
-afterAll(async () => {
-  dirs.forEach((cleanup) => cleanup());
-  await run('tmux', ['-L', socket, 'kill-server']).catch(() => {});
-});
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
-let session = 0;
-/** Starts `idm args` in a fresh 200x50 terminal; returns helpers to type and to read the screen. */
-async function terminal(args: string, dir: string) {
-  const name = `s${++session}`;
-  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  const command = `env -i PATH=${quote(process.env.PATH ?? '')} HOME=${quote(dir)} TERM=xterm-256color IDM_CONFIG_DIR=${quote(dir)} ${quote(process.execPath)} ${quote(BIN)} ${args}; echo "EXIT:$?"; sleep 60`;
-  await run('tmux', ['-L', socket, 'new-session', '-d', '-x', '200', '-y', '50', '-s', name, command]);
-  const screen = async () => (await run('tmux', ['-L', socket, 'capture-pane', '-p', '-t', name])).stdout;
-  return {
-    screen,
-    keys: (...keys: string[]) => run('tmux', ['-L', socket, 'send-keys', '-t', name, ...keys]),
-    /** Type text literally (no key names). */
-    type: (text: string) => run('tmux', ['-L', socket, 'send-keys', '-t', name, '-l', text]),
-    async waitFor(pattern: RegExp): Promise<string> {
-      for (let i = 0; i < 200; i++) {
-        const text = await screen();
-        if (pattern.test(text)) return text;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      throw new Error(`the terminal never showed ${pattern}:\n${await screen()}`);
-    },
-    close: () => run('tmux', ['-L', socket, 'kill-session', '-t', name]).catch(() => {}),
-  };
+/** `idm login` in a new terminal with an empty config directory; returns it and the directory. */
+function login(): { term: Terminal; dir: string } {
+  const { dir, cleanup } = tempConfigDir();
+  const term = Terminal.start(['login'], { configDir: dir, env: {} });
+  cleanups.push(() => term.close(), cleanup);
+  return { term, dir };
 }
 
-describe.skipIf(!hasTmux)('idm login in a pseudo-terminal', () => {
-  const open: Array<() => Promise<unknown>> = [];
-  afterEach(async () => {
-    for (const close of open.splice(0)) await close();
-  });
+/** Domain, client id and the method (post, or basic one Down away), up to the secret prompt. */
+async function upToSecret(term: Terminal, method: 'post' | 'basic' = 'post'): Promise<void> {
+  await term.waitFor('Tenant domain');
+  term.type(sandbox().url);
+  term.keys('Enter');
+  await term.waitFor('Client ID');
+  term.type(sandbox().clients.admin.clientId);
+  term.keys('Enter');
+  await term.waitFor('How does the client authenticate?');
+  if (method === 'basic') term.keys('Down');
+  term.keys('Enter');
+  await term.waitFor(SECRET_PROMPT);
+}
 
+/** The secret prompt (not the method list's "Client secret, sent in ..."). */
+const SECRET_PROMPT = /Client secret(?!,)/;
+
+const tokenRequests = (from: number) => sandbox().requests.slice(from).filter((r) => r.path === '/oauth/token');
+
+describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
   it('prompts for domain, client id, method (arrow keys) and a masked secret, then saves the profile', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    dirs.push(cleanup);
+    const { term, dir } = login();
     const { clientId, clientSecret } = sandbox().clients.admin;
-    const term = await terminal('login', dir);
-    open.push(term.close);
-
-    await term.waitFor(/Tenant domain/);
-    await term.type(sandbox().url);
-    await term.keys('Enter');
-    await term.waitFor(/Client ID/);
-    await term.type(clientId);
-    await term.keys('Enter');
-    await term.waitFor(/How does the client authenticate\?/);
-    await term.keys('Down'); // post -> basic
-    await term.keys('Enter');
-    await term.waitFor(/Client secret/);
-    await term.type(clientSecret);
-    await term.keys('Enter');
-    const screen = await term.waitFor(/EXIT:\d+/);
-
-    expect(screen).toContain('EXIT:0');
+    await upToSecret(term, 'basic');
+    term.type(clientSecret);
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    const screen = term.screen();
     expect(screen).toMatch(/Logged in to 127\.0\.0\.1:\d+ as client \w+ \(profile "default", the default; basic\)/);
     expect(screen).toContain('*'.repeat(8)); // the secret, masked
     expect(screen).not.toContain(clientSecret);
@@ -78,16 +56,44 @@ describe.skipIf(!hasTmux)('idm login in a pseudo-terminal', () => {
     expect(config.profiles.default).toEqual({ domain: sandbox().url, clientId, authMethod: 'basic' });
   });
 
+  it('a refused secret is asked for again, keeping the rest; the right one then logs in', async () => {
+    const { term, dir } = login();
+    const from = sandbox().requests.length;
+    await upToSecret(term);
+    term.type('a-wrong-secret-of-enough-length');
+    term.keys('Enter');
+    await term.waitFor('try again (2 of 3)');
+    await term.waitFor(SECRET_PROMPT, 2);
+    term.type(sandbox().clients.admin.clientSecret);
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    expect(term.screen()).toContain('(profile "default", the default; post)');
+    expect(term.screen().match(/Tenant domain/g)).toHaveLength(1); // nothing asked twice but the secret
+    expect(tokenRequests(from).map((r) => r.status)).toEqual([401, 200]);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.clientId).toBe(sandbox().clients.admin.clientId);
+  });
+
+  it('three refused secrets: exit 4, the service error, nothing saved', async () => {
+    const { term, dir } = login();
+    const from = sandbox().requests.length;
+    await upToSecret(term);
+    for (let n = 1; n <= 3; n++) {
+      await term.waitFor(SECRET_PROMPT, n);
+      term.type(`wrong-secret-number-${n}-of-three`);
+      term.keys('Enter');
+    }
+    expect(await term.exitCode()).toBe(4);
+    expect(term.screen()).toContain('Could not get an access token: Client authentication failed (401 invalid_client).');
+    expect(tokenRequests(from)).toHaveLength(3);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {
-    const { dir, cleanup } = tempConfigDir();
-    dirs.push(cleanup);
-    const term = await terminal('login', dir);
-    open.push(term.close);
-    await term.waitFor(/Tenant domain/);
-    await term.keys('C-c');
-    const screen = await term.waitFor(/EXIT:\d+/);
-    expect(screen).toContain('EXIT:130');
-    expect(screen).not.toMatch(/\n\s+at /);
+    const { term, dir } = login();
+    await term.waitFor('Tenant domain');
+    term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
+    expect(term.screen()).not.toMatch(/\n\s+at /);
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
 });

@@ -13,9 +13,10 @@ import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { saveProfile } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
-import { CancelledError, UsageError } from '../../core/errors.js';
+import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
+import type { Prompter } from '../../io/prompter.js';
 
 export interface LoginOptions {
   domain?: string;
@@ -135,6 +136,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let secret: string | undefined;
   let keyPem: string | undefined;
   // tls_client_auth: the certificate and key are the global --client-cert and --client-key (or IDM_CLIENT_CERT, IDM_CLIENT_KEY).
+  /** The secret came from the prompt: a refused one is asked again (SECRET_TRIES in all). */
+  let secretTyped = false;
   let clientCert = globals.clientCert;
   let clientKey = globals.clientKey;
   const byCertificate = () => method === 'tls_client_auth' && clientCert !== undefined && clientKey !== undefined;
@@ -222,7 +225,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       clientCert ??= (await prompter.input('Client certificate file (PEM)', { validate: readable })).trim();
       clientKey ??= (await prompter.input('Its private key file (PEM)', { validate: readable })).trim();
     } else if (method !== 'private_key_jwt' && secret === undefined) {
-      secret = (await prompter.password('Client secret', { validate: (value) => resolve.secretProblem(value.trim()) ?? true })).trim();
+      secret = await askSecret(prompter);
+      secretTyped = true;
     }
   }
   if (method === 'private_key_jwt' && keyPem === undefined) throw new UsageError('private_key_jwt needs --private-key-file.');
@@ -261,8 +265,19 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}...`);
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
   const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
-  const { client: api } = await deps.apiFor(resolved);
-  const token = await api.tokens.refresh();
+  let token;
+  for (let tries = 1; ; tries++) {
+    const { client: api } = await deps.apiFor(resolved);
+    try {
+      token = await api.tokens.refresh();
+      break;
+    } catch (error) {
+      // A mistyped secret does not throw away the domain, client id and method typed before it.
+      if (!(secretTyped && tries < SECRET_TRIES && prompter && error instanceof ApiError && error.code === 'invalid_client')) throw error;
+      deps.output.say([['red', `The token endpoint refused the secret (401 invalid_client); try again (${tries + 1} of ${SECRET_TRIES}).`]]);
+      client.clientSecret = secret = await askSecret(prompter);
+    }
+  }
   const { isDefault } = await saveProfile(
     dir,
     name,
@@ -294,6 +309,13 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (!scopes.includes('read:event_streams')) {
     output.warn({ message: 'The token lacks read:event_streams, so idm streams list will be refused.', hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
   }
+}
+
+/** Tries at a wrong secret typed at the prompt, as a login form gives. */
+const SECRET_TRIES = 3;
+
+function askSecret(prompter: Prompter): Promise<string> {
+  return prompter.password('Client secret', { validate: (value) => resolve.secretProblem(value.trim()) ?? true }).then((value) => value.trim());
 }
 
 /** A client secret from a file or piped stdin: one line. */
