@@ -852,7 +852,7 @@ _idm_flags() {
 # Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
 _idm_flag_value() {
   case "$1|$2" in
-    *'|-p'|*'|--profile') REPLY='profiles' ;;
+    *'|-p'|*'|--profile') REPLY='ask:profiles' ;;
     *'|--timeout') REPLY='none' ;;
     *'|--max-wait') REPLY='none' ;;
     *'|--ca-file') REPLY='files' ;;
@@ -881,7 +881,7 @@ _idm_flag_value() {
     'streams create|--header-key') REPLY='none' ;;
     'streams create|--secret-file') REPLY='files' ;;
     'streams create|--eventbus-account') REPLY='none' ;;
-    'streams create|--eventbus-region') REPLY='none' ;;
+    'streams create|--eventbus-region') REPLY='list:af-south-1 ap-east-1 ap-east-2 ap-northeast-1 ap-northeast-2 ap-northeast-3 ap-south-1 ap-south-2 ap-southeast-1 ap-southeast-2 ap-southeast-3 ap-southeast-4 ap-southeast-5 ap-southeast-6 ap-southeast-7 ca-central-1 ca-west-1 eu-central-1 eu-central-2 eu-north-1 eu-south-1 eu-south-2 eu-west-1 eu-west-2 eu-west-3 il-central-1 me-central-1 me-south-1 mx-central-1 sa-east-1 us-gov-east-1 us-gov-west-1 us-east-1 us-east-2 us-west-1 us-west-2' ;;
     'streams create|--action') REPLY='none' ;;
     'streams update|--name') REPLY='none' ;;
     'streams update|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
@@ -923,7 +923,7 @@ _idm_flag_value() {
     'provisioning groups list|--search') REPLY='none' ;;
     'provisioning groups list|--take') REPLY='none' ;;
     'provisioning groups list|--from') REPLY='none' ;;
-    'connections list|--strategy') REPLY='none' ;;
+    'connections list|--strategy') REPLY='ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
@@ -945,9 +945,31 @@ _idm_flag_value() {
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:login logout status' ;;
+    'profiles use|0') REPLY='ask:profiles' ;;
+    'profiles remove|0') REPLY='ask:profiles' ;;
     'profiles help|0') REPLY='list:list use remove' ;;
+    'streams show|0') REPLY='ask:streams' ;;
+    'streams update|0') REPLY='ask:streams' ;;
+    'streams enable|0') REPLY='ask:streams' ;;
+    'streams disable|0') REPLY='ask:streams' ;;
+    'streams delete|0') REPLY='ask:streams' ;;
+    'streams test|0') REPLY='ask:streams' ;;
+    'streams deliveries list|0') REPLY='ask:streams' ;;
+    'streams deliveries show|0') REPLY='ask:streams' ;;
     'streams deliveries help|0') REPLY='list:list show' ;;
+    'streams redeliver|0') REPLY='ask:streams' ;;
+    'streams stats|0') REPLY='ask:streams' ;;
     'streams help|0') REPLY='list:list show create update enable disable delete test deliveries redeliver stats' ;;
+    'provisioning show|0') REPLY='ask:connections' ;;
+    'provisioning create|0') REPLY='ask:connections' ;;
+    'provisioning update|0') REPLY='ask:connections' ;;
+    'provisioning delete|0') REPLY='ask:connections' ;;
+    'provisioning default-mapping|0') REPLY='ask:connections' ;;
+    'provisioning sync|0') REPLY='ask:connections' ;;
+    'provisioning groups list|0') REPLY='ask:connections' ;;
+    'provisioning groups add|0') REPLY='ask:connections' ;;
+    'provisioning groups remove|0') REPLY='ask:connections' ;;
+    'provisioning groups set|0') REPLY='ask:connections' ;;
     'provisioning groups help|0') REPLY='list:list add remove set' ;;
     'provisioning help|0') REPLY='list:list show create update delete default-mapping sync groups' ;;
     'connections help|0') REPLY='list:list' ;;
@@ -965,7 +987,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) list=${1#list:}; values=(${=list}); compadd -a values ;;
     files) _files ;;
-    profiles) values=(${(f)"$(${words[1]} completion --profiles 2>/dev/null)"}); compadd -a values ;;
+    ask:*) values=(${(f)"$(${words[1]} completion --values ${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
 

@@ -29,7 +29,12 @@ export interface Listing<Row> {
   again: Array<string | number>;
   page(query: { from?: string; take?: number }): Promise<Page>;
   pages(query: { from?: string; take?: number }): AsyncIterable<Page>;
+  /** Keeps what the listing showed for shell completion (config/recent.ts): the first rows, at most RECENT_ROWS. */
+  remember?(rows: Row[]): void;
 }
+
+/** Rows a listing hands to `remember`: more than a TAB would ever show. */
+const RECENT_ROWS = 1_000;
 
 function parseCursor(value: string): string {
   // The cursor is opaque (the server judges it); only an empty one is certainly wrong.
@@ -60,6 +65,7 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
   const query = { from: flags.from, take: flags.take ?? (flags.all ? LIMITS.takeMax : undefined) };
   if (!flags.all) {
     const page = await listing.page(query);
+    listing.remember?.((page.items as Row[]).slice(0, RECENT_ROWS));
     if (output.json) return output.printJson(page.raw); // exactly as received
     await output.printRows(listing.columns, page.items as Row[]);
     if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
@@ -73,7 +79,9 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
   const json = output.json ? jsonPages(io, listing.key) : undefined;
   const table = output.rows(listing.columns);
   let shown = 0;
+  const recent: Row[] = [];
   for await (const page of listing.pages(query)) {
+    if (recent.length < RECENT_ROWS) recent.push(...(page.items as Row[]).slice(0, RECENT_ROWS - recent.length));
     // A bare list (some endpoints' answer without paging) is the whole answer, as received.
     if (json && Array.isArray(page.raw)) return output.printJson(page.raw);
     if (json) json.add(page.raw);
@@ -81,5 +89,6 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
     shown += page.items.length;
   }
   json?.end();
+  listing.remember?.(recent);
   if (!json && shown === 0 && io.stdoutIsTTY) output.note(listing.empty);
 }

@@ -1,10 +1,16 @@
 // `idm completion <bash|zsh|fish>`: prints the shell's completion script, generated from the command
-// tree (the same text as completions/idm.<shell>). The hidden `--profiles` flag lists the profile
-// names for the scripts' TAB on --profile: read from the config directory, no network.
+// tree (the same text as completions/idm.<shell>). The hidden `--values KIND` flag lists what a TAB
+// offers that no static list can: profile names, and the stream and connection ids and strategies
+// of the last listings (read from the config and cache directories, no network). `--profiles` is
+// `--values profiles`, as older scripts call it.
 import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { UsageError } from '../../core/errors.js';
+
+/** What `--values` lists (scripts.ts asks for these). Here, not imported from scripts.ts: a TAB must not load the generator. */
+export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies'] as const;
+export type AskKind = (typeof ASK_KINDS)[number];
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -13,7 +19,8 @@ export function completionCommand(deps: Deps, program: Command): Command {
   return new Command('completion')
     .description('Print the completion script for bash, zsh or fish')
     .addArgument(new Argument('[shell]', 'bash, zsh or fish').choices(SHELLS))
-    .addOption(new Option('--profiles', 'list profile names, one per line (used by the scripts)').hideHelp())
+    .addOption(new Option('--values <kind>', 'list values for a TAB, one per line (used by the scripts)').choices(ASK_KINDS).hideHelp())
+    .addOption(new Option('--profiles', 'the same as --values profiles').hideHelp())
     .addHelpText(
       'after',
       examples([
@@ -22,10 +29,11 @@ export function completionCommand(deps: Deps, program: Command): Command {
         'idm completion fish > ~/.config/fish/completions/idm.fish',
       ]),
     )
-    .action(async (shell: Shell | undefined, flags: { profiles?: boolean }) => {
-      if (flags.profiles) {
-        const { listProfileNames } = await import('./profiles.js');
-        for (const name of await listProfileNames(deps.io.env)) deps.io.out(`${name}\n`);
+    .action(async (shell: Shell | undefined, flags: { profiles?: boolean; values?: AskKind }) => {
+      const values = flags.profiles ? 'profiles' : flags.values;
+      if (values) {
+        const { completionValues } = await import('./values.js');
+        for (const value of await completionValues(deps.io.env, values)) deps.io.out(`${value}\n`);
         return;
       }
       if (!shell) throw new UsageError('Missing the shell: idm completion <bash|zsh|fish>.', 'See README: Shell completion, for how to install it.');

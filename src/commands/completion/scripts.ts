@@ -1,21 +1,24 @@
 // Shell completion scripts, generated from the commander tree so that they list exactly the
 // commands and flags idm has. Everything is written into the script as static lists (every TAB would
-// otherwise pay idm's start-up); the one exception is profile names, which the script asks
-// `idm completion --profiles` for (read from the config directory, no network).
+// otherwise pay idm's start-up); the exceptions are profile names and what the last listings showed
+// (stream and connection ids, strategies), which the script asks `idm completion --values KIND` for
+// (read from the config and cache directories, never from the network).
 //
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/completions fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
 import { AUTH_METHODS, SIGNING_ALGS } from '../../config/methods.js';
-import { EVENT_TYPES, SYNC_GROUPS } from '../../schemas/constants.js';
-import type { Shell } from './index.js';
+import { CLOUD_REGIONS, EVENT_TYPES, SYNC_GROUPS } from '../../schemas/constants.js';
+import type { AskKind, Shell } from './index.js';
 
 /** What the value of a flag or argument completes to. */
 export type Values =
   | { kind: 'list'; values: readonly string[] }
   | { kind: 'files' }
-  | { kind: 'profiles' }
+  | { kind: 'ask'; what: AskKind }
   | { kind: 'none' };
+
+
 
 export interface FlagSpec {
   /** `-p` and `--profile` for one option. */
@@ -43,7 +46,9 @@ const FLAG_VALUES: Record<string, Values> = {
   '--sync-groups': { kind: 'list', values: SYNC_GROUPS },
   '--auth-method': { kind: 'list', values: AUTH_METHODS },
   '--signing-alg': { kind: 'list', values: SIGNING_ALGS },
-  '--profile': { kind: 'profiles' },
+  '--profile': { kind: 'ask', what: 'profiles' },
+  '--eventbus-region': { kind: 'list', values: CLOUD_REGIONS },
+  '--strategy': { kind: 'ask', what: 'strategies' },
   '--seed': { kind: 'files' },
   '--client-cert': { kind: 'files' },
   '--client-key': { kind: 'files' },
@@ -58,8 +63,15 @@ function optionValues(option: Option): Values | undefined {
   return { kind: 'none' };
 }
 
+/** Arguments by name whose values the last listings showed. */
+const ARGUMENT_VALUES: Record<string, Values> = {
+  'stream-id': { kind: 'ask', what: 'streams' },
+  'connection-id': { kind: 'ask', what: 'connections' },
+  name: { kind: 'ask', what: 'profiles' }, // idm profiles use/remove <name>
+};
+
 function argumentValues(argument: Argument): Values {
-  return argument.argChoices ? { kind: 'list', values: argument.argChoices } : { kind: 'none' };
+  return argument.argChoices ? { kind: 'list', values: argument.argChoices } : (ARGUMENT_VALUES[argument.name()] ?? { kind: 'none' });
 }
 
 function firstLine(text: string): string {
@@ -118,9 +130,9 @@ function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `profiles`, `none`. */
+/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `ask:streams`, `none`. */
 function kindWord(values: Values): string {
-  return values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind;
+  return values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind === 'ask' ? `ask:${values.what}` : values.kind;
 }
 
 /**
@@ -214,7 +226,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "\${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
-    profiles) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --profiles 2>/dev/null)" -- "$2")) ;;
+    ask:*) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --values "\${1#ask:}" 2>/dev/null)" -- "$2")) ;;
     *) COMPREPLY=() ;;
   esac
 }
@@ -349,7 +361,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
     files) _files ;;
-    profiles) values=(\${(f)"$(\${words[1]} completion --profiles 2>/dev/null)"}); compadd -a values ;;
+    ask:*) values=(\${(f)"$(\${words[1]} completion --values \${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
 
@@ -419,8 +431,8 @@ function fishValueArgs(values: Values): string {
       return `-x -a ${fq(values.values.join(' '))}`;
     case 'files':
       return '-r -F';
-    case 'profiles':
-      return `-x -a '(__idm_profiles)'`;
+    case 'ask':
+      return `-x -a '(__idm_values ${values.what})'`;
     default:
       return '-x';
   }
@@ -465,7 +477,7 @@ function fishScript(specs: CommandSpec[]): string {
       const condition = fq(`__idm_arg "${path}" ${index}`);
       if (values.kind === 'list') lines.push(`complete -c idm -n ${condition} -a ${fq(values.values.join(' '))}`);
       else if (values.kind === 'files') lines.push(`complete -c idm -n ${condition} -F`);
-      else lines.push(`complete -c idm -n ${condition} -a '(__idm_profiles)'`);
+      else lines.push(`complete -c idm -n ${condition} -a '(__idm_values ${values.what})'`);
     });
   }
   return `${header('fish')}
@@ -534,8 +546,8 @@ function __idm_arg
     test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
 end
 
-function __idm_profiles
-    idm completion --profiles 2>/dev/null
+function __idm_values
+    idm completion --values $argv[1] 2>/dev/null
 end
 
 # No file names unless a flag asks for a file.

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
+import { rememberRecent } from '../../config/recent.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../cli/listing.js';
 import { collectList } from '../../cli/parse.js';
 import { ApiError } from '../../core/errors.js';
@@ -69,6 +70,11 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
       again: ['idm', 'connections', 'list', ...(strategy?.length ? ['--strategy', strategy.join(',')] : [])],
       page: (query) => connections.list({ ...query, strategy }),
       pages: (query) => connections.pages({ ...query, strategy }),
+      remember: (rows) => {
+        const records = rows.filter(isPlainObject);
+        rememberRecent(deps.io.env, 'connections', records.map((row) => row.id));
+        rememberRecent(deps.io.env, 'strategies', records.map((row) => row.strategy));
+      },
     },
     deps,
   );

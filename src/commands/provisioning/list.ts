@@ -3,6 +3,8 @@ import { Command } from 'commander';
 import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
+import { rememberRecent } from '../../config/recent.js';
+import { isPlainObject } from '../../core/text.js';
 import { addListingOptions, listingFlags, printListing, type ListingFlags } from '../../cli/listing.js';
 import { PROVISIONING_COLUMNS } from './format.js';
 
@@ -24,6 +26,7 @@ export async function listRun(options: ListingFlags, deps: Deps): Promise<void> 
       again: ['idm', 'provisioning', 'list'],
       page: provisioning.list,
       pages: provisioning.pages,
+      remember: (rows) => rememberRecent(deps.io.env, 'connections', rows.map((row) => (isPlainObject(row) ? row.connection_id : undefined))),
     },
     deps,
   );

@@ -3,6 +3,8 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
+import { rememberRecent } from '../../config/recent.js';
+import { isPlainObject } from '../../core/text.js';
 import { addListingOptions, listingFlags, printListing, type ListingFlags } from '../../cli/listing.js';
 import { STREAM_COLUMNS, type StreamRecord } from './format.js';
 
@@ -26,7 +28,16 @@ export async function listRun(options: ListOptions, deps: Deps): Promise<void> {
   const { streams } = await deps.api();
   await printListing<StreamRecord>(
     options,
-    { key: 'eventStreams', columns: STREAM_COLUMNS, empty: 'No event streams.', more: 'More streams', again: ['idm', 'streams', 'list'], page: streams.list, pages: streams.pages },
+    {
+      key: 'eventStreams',
+      columns: STREAM_COLUMNS,
+      empty: 'No event streams.',
+      more: 'More streams',
+      again: ['idm', 'streams', 'list'],
+      page: streams.list,
+      pages: streams.pages,
+      remember: (rows) => rememberRecent(deps.io.env, 'streams', rows.map((row) => (isPlainObject(row) ? row.id : undefined))),
+    },
     deps,
   );
 }

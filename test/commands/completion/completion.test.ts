@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHELLS } from '../../../src/commands/completion/index.js';
-import { BIN, cliEnv, runIdm, tempConfigDir } from '../../helpers/cli.js';
+import { BIN, cliEnv, runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { useSandbox } from '../../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -48,6 +49,8 @@ describe('idm completion', () => {
     expect(result.stdout).toBe('');
   });
 });
+
+const sandbox = useSandbox();
 
 describe('the bash completion in a real bash', () => {
   // `idm` on PATH as the script calls it (for profile names), backed by the built binary.
@@ -139,6 +142,18 @@ describe('the bash completion in a real bash', () => {
 
   it('offers nothing for a free value such as --data', () => {
     expect(complete(['idm', 'streams', 'test', 'x', '--data', ''])).toEqual([]);
+  });
+
+  it('offers the stream and connection ids and strategies of the last listings (nothing before one), and regions', async () => {
+    expect(complete(['idm', 'streams', 'show', ''])).toEqual([]);
+    const env = { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret };
+    for (const args of [['streams', 'list'], ['connections', 'list']]) expect((await runInProcess(args, { configDir: profilesDir, env })).code).toBe(0);
+    expect(complete(['idm', 'streams', 'show', 'est_demoInbox'])).toEqual(['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000']);
+    expect(complete(['idm', 'streams', 'test', ''])).toHaveLength(6);
+    expect(complete(['idm', 'provisioning', 'show', 'con_google'])).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
+    expect(complete(['idm', 'connections', 'list', '--strategy', ''])).toEqual(['google-apps', 'platform', 'samlp']);
+    expect(complete(['idm', 'streams', 'create', '--eventbus-region', 'eu-'])).toEqual(expect.arrayContaining(['eu-west-1']));
+    expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
   });
 });
 

@@ -1,0 +1,51 @@
+// What the last listings showed, for shell completion: stream and connection ids and strategies,
+// each kind in one file of idm's cache directory (IDM_CONFIG_DIR/cache), so that a TAB can offer
+// them without a request. Each file is replaced whole (a temporary file renamed over it: a reader
+// sees the old list or the new one, and the last listing wins, as it should); only values of the
+// documented shapes are kept, so that nothing a server sent can reach a shell unchecked. A failure
+// to write is ignored: completion is a convenience, never a reason for a listing to fail.
+import { join } from 'node:path';
+import { ID_SHAPES } from '../schemas/ids.js';
+import { checkWritableDir, readTextIfExists, writeFileAtomic } from './files.js';
+import { configDir } from './paths.js';
+
+export const RECENT_KINDS = ['streams', 'connections', 'strategies'] as const;
+export type RecentKind = (typeof RECENT_KINDS)[number];
+
+/** At most this many values per kind: a TAB shows a short list. */
+const KEEP = 1_000;
+
+const SHAPES: Record<RecentKind, RegExp> = {
+  streams: ID_SHAPES.stream.pattern,
+  connections: ID_SHAPES.connection.pattern,
+  strategies: /^[a-z0-9][a-z0-9-]{0,39}$/,
+};
+
+function recentFile(env: NodeJS.ProcessEnv, kind: RecentKind): string {
+  return join(configDir(env), 'cache', `recent-${kind}.txt`);
+}
+
+/** Keeps the values a listing showed (those of the kind's shape, first KEEP, no repeats). */
+export function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>): void {
+  const kept = new Set<string>();
+  for (const value of values) {
+    if (typeof value === 'string' && SHAPES[kind].test(value)) kept.add(value);
+    if (kept.size >= KEEP) break;
+  }
+  if (kept.size === 0) return;
+  try {
+    checkWritableDir(configDir(env));
+    writeFileAtomic(recentFile(env, kind), `${[...kept].join('\n')}\n`);
+  } catch {
+    // completion only
+  }
+}
+
+/** The values the last listing of `kind` showed; none when there was none (or the file is unreadable). */
+export function readRecent(env: NodeJS.ProcessEnv, kind: RecentKind): string[] {
+  try {
+    return (readTextIfExists(recentFile(env, kind)) ?? '').split('\n').filter((line) => SHAPES[kind].test(line));
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,43 @@
+// What the last listings showed, kept for shell completion (src/config/recent.ts): only values of the
+// documented shapes, the last listing wins, and a directory that cannot be written costs nothing.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readRecent, rememberRecent } from '../../src/config/recent.js';
+import { tempConfigDir } from '../helpers/cli.js';
+
+let env: NodeJS.ProcessEnv;
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempConfigDir());
+  env = { IDM_CONFIG_DIR: dir };
+});
+afterEach(() => cleanup());
+
+describe('recent values for completion', () => {
+  it('keeps only ids of the documented shape: nothing a server sent reaches a shell unchecked', () => {
+    rememberRecent(env, 'streams', ['est_demoInboxBearer0000000', 'est_$(touch /tmp/x)000000000', 'est_a\nest_b', 42, undefined, 'est_demoInboxBearer0000000', 'est_demoAction000000000000']);
+    expect(readRecent(env, 'streams')).toEqual(['est_demoInboxBearer0000000', 'est_demoAction000000000000']);
+    expect(readFileSync(join(dir, 'cache', 'recent-streams.txt'), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
+  });
+
+  it('the last listing wins; a listing with nothing to keep leaves the list as it was', () => {
+    rememberRecent(env, 'connections', ['con_googleAppsDemo01']);
+    rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
+    rememberRecent(env, 'connections', []);
+    expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
+  });
+
+  it('a damaged file yields only its valid lines', () => {
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    writeFileSync(join(dir, 'cache', 'recent-strategies.txt'), 'google-apps\n\u001b[2J\nsamlp\n');
+    expect(readRecent(env, 'strategies')).toEqual(['google-apps', 'samlp']);
+  });
+
+  it('a cache that cannot be written costs nothing (a file where the directory should be)', () => {
+    writeFileSync(join(dir, 'cache'), 'not a directory');
+    expect(() => rememberRecent(env, 'streams', ['est_demoInboxBearer0000000'])).not.toThrow();
+    expect(readRecent(env, 'streams')).toEqual([]);
+  });
+});
