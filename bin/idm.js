@@ -1,16 +1,25 @@
 #!/usr/bin/env node
-// The CLI lives in the bundle built from src/ (npm run build); this file hands over argv and sets the
-// exit code, so that nothing deep inside ever calls process.exit.
-//
-// `idm --version` and `idm --help` alone are answered from text the build rendered with the real
-// program (dist/version.txt, dist/help.txt), without loading it: they are what CI logs and people
-// probe most, and their budget is 1.2x a bare node start. test/fast-paths.test.ts keeps them equal.
+// The `idm` command. CommonJS on purpose (bin/package.json): Node starts a CommonJS file without its
+// ES module loader, which is a good part of what a short command costs. What people and shells run
+// most is answered here without loading the CLI:
+//   idm --version, idm --help            text the build rendered with the real program (dist/*.txt;
+//                                        test/e2e/fast-paths.test.ts keeps them equal)
+//   idm completion --values KIND          what a TAB offers (profile names, ids of the last listings),
+//   idm completion --profiles             from a small CommonJS bundle (dist/values.cjs)
+// Everything else loads the CLI (dist/main.js), which returns the exit code: nothing deep inside
+// ever calls process.exit.
+'use strict';
 const args = process.argv.slice(2);
-const fastPath = args.length === 1 ? { '--version': 'version.txt', '-V': 'version.txt', '--help': 'help.txt', '-h': 'help.txt' }[args[0]] : undefined;
+const TEXTS = { '--version': 'version.txt', '-V': 'version.txt', '--help': 'help.txt', '-h': 'help.txt' };
+// A closed pipe (idm --help | head -1) ends the output; it is not an error.
+process.stdout.on('error', () => {});
 
-if (fastPath) {
-  process.stdout.write(process.getBuiltinModule('node:fs').readFileSync(new URL(`../dist/${fastPath}`, import.meta.url)));
+if (args.length === 1 && Object.hasOwn(TEXTS, args[0])) {
+  process.stdout.write(require('node:fs').readFileSync(`${__dirname}/../dist/${TEXTS[args[0]]}`));
+} else if (args[0] === 'completion' && ((args.length === 2 && args[1] === '--profiles') || (args.length === 3 && args[1] === '--values')) && require('../dist/values.cjs').print(args[2] ?? 'profiles')) {
+  // printed
 } else {
-  const { main } = await import('../dist/main.js');
-  process.exitCode = await main(process.argv);
+  import('../dist/main.js').then(({ main }) => main(process.argv)).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -27,6 +27,21 @@ await build({
   banner: { js: 'const require = (id) => process.getBuiltinModule(id);' },
 });
 
+// What a TAB runs (idm completion --values KIND), as a small CommonJS bundle that bin/idm.js requires
+// without loading the CLI.
+await build({
+  entryPoints: { values: 'src/commands/completion/values.ts' },
+  outdir: staging,
+  outExtension: { '.js': '.cjs' },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.19',
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 // `idm --version` and `idm --help` are answered by bin/idm.js from these files without loading the
 // CLI (their budget is 1.2x a bare node start). The help text is the real program's, rendered here.
 writeFileSync(`${staging}/version.txt`, `${pkg.version}\n`);

@@ -90,11 +90,15 @@ export function commanderMessage(error: CommanderError): string {
   const option = (flags: string) => flags.split(/[ ,]+/).find((part) => part.startsWith('--')) ?? flags;
   let match: RegExpExecArray | null;
   // idm's parsers name the flag or argument themselves: their message is enough.
-  if ((match = /^option '[^']*' argument '.*' is invalid\. (.*)$/s.exec(message))) return match[1]!;
+  if ((match = /^option '([^']*)' argument '(.*)' is invalid\. (.*)$/s.exec(message))) {
+    const [, flags, value, rest] = match;
+    const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
+    return choices ? `${option(flags!)} must be one of: ${choices}, not "${value!.slice(0, 40)}".` : rest!;
+  }
   if ((match = /^command-argument value '(.*)' is invalid for argument '([^']*)'\. (.*)$/s.exec(message))) {
     const [, value, name, rest] = match;
     const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
-    return choices ? `<${name}> must be one of ${choices}, not "${value!.slice(0, 40)}".` : rest!;
+    return choices ? `<${name}> must be one of: ${choices}, not "${value!.slice(0, 40)}".` : rest!;
   }
   if ((match = /^option '([^']*)' argument missing$/.exec(message))) return `${option(match[1]!)} needs a value: ${match[1]}.`;
   if ((match = /^missing required argument '([^']*)'$/.exec(message))) return `Missing <${match[1]}>.`;

@@ -1,17 +1,28 @@
-// bin/idm.js answers `idm --version` and `idm --help` from text rendered at build time. These tests
-// hold that text equal to what the full CLI prints, so the shortcut can never drift from it.
+// bin/idm.js answers `idm --version`, `idm --help` and what a TAB runs (`idm completion --values`)
+// without loading the CLI. These tests hold their output equal to what the full CLI prints, so the
+// shortcuts can never drift from it.
 import { afterAll, describe, expect, it } from 'vitest';
-import { runIdm, tempConfigDir } from '../helpers/cli.js';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, runIdm, tempConfigDir } from '../helpers/cli.js';
 
 describe('fast paths of bin/idm.js', () => {
   const { dir: configDir, cleanup } = tempConfigDir();
   afterAll(cleanup);
+  // Something for a TAB to offer: two profiles, and the ids of a last listing.
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { domain: 'https://prod.example.com', clientId: 'c1', authMethod: 'post' }, dev: { domain: 'https://dev.example.com', clientId: 'c2', authMethod: 'post' } } }));
+  mkdirSync(join(configDir, 'cache'));
+  writeFileSync(join(configDir, 'cache', 'recent-streams.txt'), 'est_demoInboxBearer0000000\nest_demoAction000000000000\n');
 
   it.each([
     [['--help'], ['--no-color', '--help']],
     [['-h'], ['--no-color', '--help']],
     [['--version'], ['--no-color', '--version']],
     [['-V'], ['--no-color', '--version']],
+    [['completion', '--profiles'], ['--no-color', 'completion', '--profiles']],
+    [['completion', '--values', 'profiles'], ['--no-color', 'completion', '--values', 'profiles']],
+    [['completion', '--values', 'streams'], ['--no-color', 'completion', '--values', 'streams']],
   ])('%j prints exactly what the full CLI prints for %j', async (fast, full) => {
     const [quick, slow] = await Promise.all([runIdm(fast, { configDir }), runIdm(full, { configDir })]);
     expect(quick.code).toBe(0);
@@ -19,6 +30,18 @@ describe('fast paths of bin/idm.js', () => {
     expect(quick.stderr).toBe('');
     expect(quick.stdout).toBe(slow.stdout);
     expect(quick.stdout.length).toBeGreaterThan(4);
+  });
+
+  it('a kind --values does not know goes to the full CLI: a usage error', async () => {
+    const result = await runIdm(['completion', '--values', 'nope'], { configDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--values must be one of: profiles, streams, connections, strategies, not "nope".');
+  });
+
+  it('idm --help into a pipe closed early (| head -1): exit 0, nothing on stderr', () => {
+    const result = spawnSync('sh', ['-c', `"${process.execPath}" "${BIN}" --help | head -c 1 >/dev/null; exit \${PIPESTATUS:-0}`], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
   });
 
   it('wraps help at 80 columns whatever the terminal width', async () => {

@@ -7,10 +7,9 @@ import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { UsageError } from '../../core/errors.js';
+import { ASK_KINDS, completionValues, type AskKind } from './values.js';
 
-/** What `--values` lists (scripts.ts asks for these). Here, not imported from scripts.ts: a TAB must not load the generator. */
-export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies'] as const;
-export type AskKind = (typeof ASK_KINDS)[number];
+export { ASK_KINDS, type AskKind };
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -32,7 +31,6 @@ export function completionCommand(deps: Deps, program: Command): Command {
     .action(async (shell: Shell | undefined, flags: { profiles?: boolean; values?: AskKind }) => {
       const values = flags.profiles ? 'profiles' : flags.values;
       if (values) {
-        const { completionValues } = await import('./values.js');
         for (const value of await completionValues(deps.io.env, values)) deps.io.out(`${value}\n`);
         return;
       }

@@ -9,7 +9,8 @@
 import type { Argument, Command, Option } from 'commander';
 import { AUTH_METHODS, SIGNING_ALGS } from '../../config/methods.js';
 import { CLOUD_REGIONS, EVENT_TYPES, SYNC_GROUPS } from '../../schemas/constants.js';
-import type { AskKind, Shell } from './index.js';
+import type { Shell } from './index.js';
+import type { AskKind } from './values.js';
 
 /** What the value of a flag or argument completes to. */
 export type Values =

@@ -5,7 +5,10 @@
 import { configDir } from '../../config/paths.js';
 import { readProfiles } from '../../config/profiles.js';
 import { readRecent } from '../../config/recent.js';
-import type { AskKind } from './index.js';
+
+/** What `idm completion --values` lists; the scripts (scripts.ts) ask for these. */
+export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies'] as const;
+export type AskKind = (typeof ASK_KINDS)[number];
 
 export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): Promise<string[]> {
   if (kind !== 'profiles') return readRecent(env, kind);
@@ -14,4 +17,14 @@ export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): P
   } catch {
     return [];
   }
+}
+
+/**
+ * bin/idm.js's fast path (dist/values.cjs): prints the values of `kind` one per line and returns
+ * true; false for a kind it does not know (the full CLI then reports the usage error).
+ */
+export function print(kind: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (!(ASK_KINDS as readonly string[]).includes(kind)) return false;
+  void completionValues(env, kind as AskKind).then((values) => process.stdout.write(values.map((value) => `${value}\n`).join('')));
+  return true;
 }
