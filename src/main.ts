@@ -25,7 +25,7 @@ export async function main(
   let program: Command | undefined;
   const globals = () => readGlobals(program!, env);
   const deps = createDeps(io, globals);
-  program = buildProgram(deps);
+  program = await buildProgram(deps, argv);
   // The command whose parsing failed, so that a usage error names its --help.
   let failed: Command = program;
   configureTree(program, io, (command) => (failed = command));

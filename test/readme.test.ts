@@ -26,9 +26,9 @@ describe('README.md', () => {
     for (const [code, meaning] of EXIT_CODE_TABLE) expect(table.get(code), `exit code ${code}`).toBe(meaning);
   });
 
-  it('documents every command of the program with its own section or table row', () => {
+  it('documents every command of the program with its own section or table row', async () => {
     const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
-    const program = buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
+    const program = await buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
     const leaves: string[] = [];
     const help = program.createHelp();
     const walk = (command: Command, path: string[]) => {

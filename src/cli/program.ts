@@ -62,6 +62,9 @@ export type GlobalFlag = (typeof GLOBAL_FLAGS)[number];
 
 const relevantGlobals = new WeakMap<Command, readonly GlobalFlag[]>();
 
+/** What a command that reads only local settings (no request) takes of the global flags. */
+export const LOCAL_GLOBALS: readonly GlobalFlag[] = ['--json', '-p/--profile', '--no-color'];
+
 /**
  * The global flags that mean something to `command` (by default all of them): its --help names only
  * these (`idm sandbox start` talks to no tenant: no --profile, --ca-file, ...). Every command still

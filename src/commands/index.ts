@@ -1,137 +1,131 @@
 // The command tree: the root command with its global flags (cli/program.ts) and every command, one
-// folder per noun. Builders only declare flags and hand parsed values to run functions, which load
-// heavy modules themselves, so that building this tree (on every start, and for completions) stays
-// cheap.
+// folder per noun. Only the command being run is built in full: the others are their name and
+// description (what `idm --help` and a typo's suggestions need), so that a start builds one
+// command's options and help, not twenty. Without argv (completions, tests) the whole tree is built.
+// The modules are imported statically: as ES modules split into chunks, each loaded file costs
+// more than the code it saves (measured: README, Performance).
+// Builders only declare flags and hand parsed values to run functions, which load heavy modules
+// themselves.
 import { Command } from 'commander';
 import type { Deps } from '../cli/factory.js';
 import { examples } from '../cli/help.js';
-import { createRootCommand, globalFlagsCommand, withGlobals, type GlobalFlag } from '../cli/program.js';
+import { createRootCommand, globalFlagsCommand, LOCAL_GLOBALS, withGlobals } from '../cli/program.js';
 import { ID_SHAPES } from '../schemas/ids.js';
+import { subcommands as authSubcommands } from './auth/index.js';
 import { loginCommand } from './auth/login.js';
 import { logoutCommand } from './auth/logout.js';
-import { authStatusCommand } from './auth/status.js';
 import { completionCommand } from './completion/index.js';
-import { connectionsListCommand } from './connections/list.js';
-import { provisioningCreateCommand } from './provisioning/create.js';
-import { provisioningDefaultMappingCommand } from './provisioning/default-mapping.js';
-import { provisioningDeleteCommand } from './provisioning/delete.js';
-import { groupsChangeCommand } from './provisioning/groups/change.js';
-import { groupsListCommand } from './provisioning/groups/list.js';
-import { provisioningListCommand } from './provisioning/list.js';
-import { provisioningShowCommand } from './provisioning/show.js';
-import { provisioningSyncCommand } from './provisioning/sync.js';
-import { provisioningUpdateCommand } from './provisioning/update.js';
-import { profilesListCommand } from './profiles/list.js';
-import { profilesRemoveCommand } from './profiles/remove.js';
-import { profilesUseCommand } from './profiles/use.js';
-import { sandboxStartCommand } from './sandbox/start.js';
-import { streamsCreateCommand } from './streams/create.js';
-import { streamsDeleteCommand } from './streams/delete.js';
-import { deliveriesListCommand } from './streams/deliveries/list.js';
-import { deliveriesShowCommand } from './streams/deliveries/show.js';
-import { streamsListCommand } from './streams/list.js';
-import { streamsRedeliverCommand } from './streams/redeliver.js';
-import { streamsShowCommand } from './streams/show.js';
-import { streamsStateCommand } from './streams/state.js';
-import { streamsStatsCommand } from './streams/stats.js';
-import { streamsTestCommand } from './streams/test.js';
-import { streamsUpdateCommand } from './streams/update.js';
-
-/** A noun's command: its description, a few examples of its subcommands, and the subcommands. */
-function group(name: string, description: string, examplesOf: string[], ...commands: Command[]): Command {
-  const command = new Command(name).description(description).addHelpText('after', examples(examplesOf));
-  for (const child of commands) command.addCommand(child);
-  return command;
-}
+import { subcommands as connectionsSubcommands } from './connections/index.js';
+import { subcommands as profilesSubcommands } from './profiles/index.js';
+import { subcommands as provisioningSubcommands } from './provisioning/index.js';
+import { subcommands as sandboxSubcommands } from './sandbox/index.js';
+import { subcommands as streamsSubcommands } from './streams/index.js';
 
 const STREAM = ID_SHAPES.stream.example;
 const CONNECTION = ID_SHAPES.connection.example;
 
-/** Commands that talk to no tenant name only the global flags that mean something to them. */
-const LOCAL: readonly GlobalFlag[] = ['--json', '-p/--profile', '--no-color'];
+interface TopCommand {
+  name: string;
+  description: string;
+  /** A noun: its examples, and its subcommands' module. */
+  examples?: string[];
+  subcommands?: (deps: Deps) => Command[];
+  /** A command of its own. */
+  build?: (deps: Deps, program: Command) => Command;
+}
 
-export function buildProgram(deps: Deps): Command {
+/** In the order `idm --help` lists them. Each description is the one place it is written. */
+const TOP: readonly TopCommand[] = [
+  {
+    name: 'login',
+    description: 'Store credentials for a tenant as a profile (checked with a token request first)',
+    build: (deps) => loginCommand(deps),
+  },
+  {
+    name: 'logout',
+    description: "Remove a profile's secrets and cached tokens",
+    build: (deps) => withGlobals(logoutCommand(deps), LOCAL_GLOBALS),
+  },
+  {
+    name: 'auth',
+    description: 'Log in and out, and inspect the stored credentials and token',
+    examples: ['idm auth login', 'idm auth status'],
+    subcommands: authSubcommands,
+  },
+  {
+    name: 'profiles',
+    description: 'The stored profiles: list them, choose the default, remove one',
+    examples: ['idm profiles list', 'idm profiles use prod'],
+    subcommands: profilesSubcommands,
+  },
+  {
+    name: 'streams',
+    description: 'Event streams: list, show, create, change, test, and follow their deliveries',
+    examples: ['idm streams list --take 20', `idm streams test ${STREAM} --event-type user.created --wait`, `idm streams deliveries list ${STREAM} --since 1d`],
+    subcommands: streamsSubcommands,
+  },
+  {
+    name: 'provisioning',
+    description: 'Directory provisioning of connections: set it up, change it, synchronize, choose groups',
+    examples: ['idm provisioning create', 'idm provisioning list', `idm provisioning sync ${CONNECTION}`],
+    subcommands: provisioningSubcommands,
+  },
+  {
+    name: 'connections',
+    description: "The tenant's connections",
+    examples: ['idm connections list --strategy google-apps'],
+    subcommands: connectionsSubcommands,
+  },
+  {
+    name: 'sandbox',
+    description: 'Run a local tenant on 127.0.0.1 that speaks the management interface',
+    examples: ['idm sandbox start', 'idm sandbox start --port 8080 --streams 1000'],
+    subcommands: sandboxSubcommands,
+  },
+  {
+    name: 'completion',
+    description: 'Print the completion script for bash, zsh or fish',
+    build: (deps, program) => withGlobals(completionCommand(deps, program), []),
+  },
+];
+
+/** Global flags that take a value: skipped with it when looking for the command's name in argv. */
+const VALUE_FLAGS = new Set(['-p', '--profile', '--timeout', '--max-wait', '--ca-file', '--client-cert', '--client-key']);
+
+/**
+ * The top-level command argv runs (`help streams list` runs streams' help); undefined when the
+ * whole tree is needed: no argv, `completion` (its scripts describe every command), or no command.
+ */
+export function commandToBuild(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_FLAGS.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+    if (words[0] !== 'help' || words.length === 2) break;
+  }
+  const name = words[0] === 'help' ? words[1] : words[0];
+  return name === 'completion' ? undefined : name;
+}
+
+/** A noun or command not being run: its name and description, enough for help and suggestions. */
+function buildTop(top: TopCommand, deps: Deps, program: Command, full: boolean): Command {
+  if (top.build) return full ? top.build(deps, program) : new Command(top.name).description(top.description);
+  const command = new Command(top.name).description(top.description).addHelpText('after', examples(top.examples ?? []));
+  if (full) for (const child of top.subcommands!(deps)) command.addCommand(child);
+  return command;
+}
+
+/** The program: every command, in full only the one `argv` (process.argv) runs; without argv, all. */
+export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<Command> {
   const program = createRootCommand();
-  program.addCommand(loginCommand(deps));
-  program.addCommand(withGlobals(logoutCommand(deps), LOCAL));
-  // `idm auth login` and `idm auth logout` too, as in the GitHub CLI.
-  program.addCommand(
-    group(
-      'auth',
-      'Log in and out, and inspect the stored credentials and token',
-      ['idm auth login', 'idm auth status'],
-      loginCommand(deps),
-      withGlobals(logoutCommand(deps), LOCAL),
-      withGlobals(authStatusCommand(deps), LOCAL),
-    ),
-  );
-  program.addCommand(
-    group(
-      'profiles',
-      'The stored profiles: list them, choose the default, remove one',
-      ['idm profiles list', 'idm profiles use prod'],
-      withGlobals(profilesListCommand(deps), ['--json', '--no-color']),
-      withGlobals(profilesUseCommand(deps), ['--json']),
-      withGlobals(profilesRemoveCommand(deps), ['--json', '--no-input']),
-    ),
-  );
-  program.addCommand(
-    group(
-      'streams',
-      'Event streams: list, show, create, change, test, and follow their deliveries',
-      ['idm streams list --take 20', `idm streams test ${STREAM} --event-type user.created --wait`, `idm streams deliveries list ${STREAM} --since 1d`],
-      streamsListCommand(deps),
-      streamsShowCommand(deps),
-      streamsCreateCommand(deps),
-      streamsUpdateCommand(deps),
-      streamsStateCommand(deps, 'enable'),
-      streamsStateCommand(deps, 'disable'),
-      streamsDeleteCommand(deps),
-      streamsTestCommand(deps),
-      group(
-        'deliveries',
-        "A stream's failed deliveries: list them, show one",
-        [`idm streams deliveries list ${STREAM}`, `idm streams deliveries show ${STREAM} ${ID_SHAPES.event.example}`],
-        deliveriesListCommand(deps),
-        deliveriesShowCommand(deps),
-      ),
-      streamsRedeliverCommand(deps),
-      streamsStatsCommand(deps),
-    ),
-  );
-  program.addCommand(
-    group(
-      'provisioning',
-      'Directory provisioning of connections: set it up, change it, synchronize, choose groups',
-      ['idm provisioning create', 'idm provisioning list', `idm provisioning sync ${CONNECTION}`],
-      provisioningListCommand(deps),
-      provisioningShowCommand(deps),
-      provisioningCreateCommand(deps),
-      provisioningUpdateCommand(deps),
-      provisioningDeleteCommand(deps),
-      provisioningDefaultMappingCommand(deps),
-      provisioningSyncCommand(deps),
-      group(
-        'groups',
-        'The groups synchronized when group synchronization is "selected"',
-        [`idm provisioning groups list ${CONNECTION}`, `idm provisioning groups add ${CONNECTION} 03ep43zb1xk6ay0`],
-        groupsListCommand(deps),
-        groupsChangeCommand(deps, 'add'),
-        groupsChangeCommand(deps, 'remove'),
-        groupsChangeCommand(deps, 'set'),
-      ),
-    ),
-  );
-  program.addCommand(group('connections', "The tenant's connections", ['idm connections list --strategy google-apps'], connectionsListCommand(deps)));
-  program.addCommand(
-    group(
-      'sandbox',
-      'Run a local tenant on 127.0.0.1 that speaks the management interface',
-      ['idm sandbox start', 'idm sandbox start --port 8080 --streams 1000'],
-      withGlobals(sandboxStartCommand(deps), ['--json', '--no-color', '--debug']),
-    ),
-  );
-  program.addCommand(withGlobals(completionCommand(deps, program), []));
+  const wanted = argv === undefined ? undefined : commandToBuild(argv.slice(2));
+  const known = TOP.some((top) => top.name === wanted);
+  for (const top of TOP) program.addCommand(buildTop(top, deps, program, !known || top.name === wanted));
   program.addCommand(globalFlagsCommand(), { hidden: true });
   return program;
 }

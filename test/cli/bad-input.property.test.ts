@@ -262,7 +262,7 @@ describe('bad values always give exit 2, the flag named, nothing sent', () => {
       for (const option of command.options) if (option.long) known.add(option.long);
       command.commands.forEach(visit);
     };
-    visit(buildProgram(createDeps(captureIO().io, () => ({ json: false, color: false, input: false, debug: false }))));
+    visit(await buildProgram(createDeps(captureIO().io, () => ({ json: false, color: false, input: false, debug: false }))));
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(['streams', 'list'], ['streams', 'test', 'est_demoInboxBearer0000000'], ['login'], ['provisioning', 'create'], ['sandbox', 'start'], ['completion', 'bash']),

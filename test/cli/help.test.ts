@@ -4,13 +4,13 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/cli/factory.js';
 import { configureTree } from '../../src/cli/program.js';
-import { buildProgram } from '../../src/commands/index.js';
+import { buildProgram, commandToBuild } from '../../src/commands/index.js';
 import { createIO } from '../../src/io/io.js';
 import { runInProcess } from '../helpers/cli.js';
 
-function everyCommand(): Array<[string, Command]> {
+async function everyCommand(): Promise<Array<[string, Command]>> {
   const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
-  const program = buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
+  const program = await buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
   configureTree(program, io, () => {});
   const help = program.createHelp();
   const found: Array<[string, Command]> = [];
@@ -30,8 +30,9 @@ function helpOf(command: Command): string {
   return text;
 }
 
+const commands = await everyCommand();
+
 describe('--help of every command', () => {
-  const commands = everyCommand();
   it('walks the whole tree', () => {
     expect(commands.length).toBeGreaterThanOrEqual(30);
   });
@@ -84,5 +85,33 @@ describe('help layout', () => {
     expect(result.stdout).toContain('Global flags: --json, --no-color, --debug (idm help global).');
     expect(result.stdout).not.toContain('--ca-file');
     expect(result.stdout).not.toContain('--profile');
+  });
+});
+
+describe('the tree built for one command', () => {
+  const deps = () => createDeps(createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {}), () => ({ json: false, color: false, input: false, debug: false }));
+
+  it('builds in full only the command argv runs; the others are their name and the same description', async () => {
+    const full = await buildProgram(deps());
+    const one = await buildProgram(deps(), ['node', 'idm', '--profile', 'prod', 'streams', 'list', '--take', '5']);
+    const byName = (program: Command, name: string) => program.commands.find((command) => command.name() === name)!;
+    expect(byName(one, 'streams').commands.length).toBe(byName(full, 'streams').commands.length);
+    for (const command of full.commands) {
+      const stub = byName(one, command.name());
+      expect(stub.description(), command.name()).toBe(command.description());
+      if (command.name() !== 'streams' && command.name() !== 'global') expect(stub.commands, command.name()).toHaveLength(0);
+    }
+  });
+
+  it.each([
+    [['streams', 'list'], 'streams'],
+    [['-p', 'prod', '--json', 'provisioning', 'show', 'x'], 'provisioning'],
+    [['help', 'streams', 'list'], 'streams'],
+    [['--timeout', '5', 'help', 'auth'], 'auth'],
+    [['completion', 'bash'], undefined],
+    [['--json'], undefined],
+    [[], undefined],
+  ])('idm %j runs the command %s', (args, name) => {
+    expect(commandToBuild(args)).toBe(name);
   });
 });
