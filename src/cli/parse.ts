@@ -4,7 +4,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
-import { ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
+import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
 import { didYouMean } from './suggest.js';
 
 export function parseIntegerInRange(flag: string, min: number, max: number) {
@@ -70,7 +70,7 @@ export function parseId(kind: IdKind, flag?: string) {
     const problem = idProblem(kind, id);
     // The name first and a short preview: a pasted screenful must not push the point out of view.
     const preview = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    if (problem) throw new InvalidArgumentError(`${flag ? `${flag}: ` : ''}not a ${ID_SHAPES[kind].name}: "${preview}". ${problem}`);
+    if (problem) throw new InvalidArgumentError(`${flag ? `${flag}: ` : ''}not ${article(ID_SHAPES[kind].name)} ${ID_SHAPES[kind].name}: "${preview}". ${problem}`);
     return id;
   };
 }

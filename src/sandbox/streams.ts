@@ -86,6 +86,8 @@ export function updateStream(ctx: ApiContext): Reply {
   if (input.status !== undefined) record.status = input.status;
   if (input.subscriptions !== undefined) record.subscriptions = input.subscriptions;
   if (input.destination !== undefined) {
+    // The published change body has a webhook or an action, never an event bus: an event-bus stream keeps its destination.
+    if (stored.record.destination.type === 'eventbus') throw apiError(400, "Payload validation error: 'An event-bus destination cannot be changed' on property destination.", 'invalid_body');
     const { destination, secret } = splitSecret(input.destination);
     record.destination = destination;
     if (secret === undefined) delete stored.secret;
@@ -95,9 +97,9 @@ export function updateStream(ctx: ApiContext): Reply {
   return json(200, record);
 }
 
-/** DELETE /event-streams/{id} */
+/** DELETE /event-streams/{id}: 204 also for a stream already deleted, as the service answers (wire-facts.md). */
 export function deleteStream(ctx: ApiContext): Reply {
-  ctx.tenant.streams.delete(findStream(ctx).record.id);
+  ctx.tenant.streams.delete(streamIdParam(ctx.params[0]!));
   return empty(204);
 }
 

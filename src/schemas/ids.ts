@@ -14,5 +14,14 @@ export function idProblem(kind: IdKind, value: string): string | undefined {
   const shape = ID_SHAPES[kind];
   if (shape.pattern.test(value)) return undefined;
   const size = value.length === 0 ? 'it is empty' : `it has ${value.length} character${value.length === 1 ? '' : 's'}`;
-  return `A ${shape.name} is ${shape.words}, ${shape.example.length} characters in all (${size}).`;
+  return `${capitalizedArticle(shape.name)} ${shape.name} is ${shape.words}, ${shape.example.length} characters in all (${size}).`;
+}
+
+/** `a stream id`, `an event id`: the article of a name, by its first letter's sound (the names here are plain words). */
+export function article(name: string): 'a' | 'an' {
+  return /^[aeiou]/i.test(name) ? 'an' : 'a';
+}
+
+function capitalizedArticle(name: string): string {
+  return article(name) === 'an' ? 'An' : 'A';
 }

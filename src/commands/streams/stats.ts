@@ -7,7 +7,8 @@ import { examples } from '../../cli/help.js';
 import { parseTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
-import { asText as text } from '../../output/index.js';
+import { asText as text, toMinute } from '../../output/index.js';
+import { cut, displayWidth } from '../../output/width.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
 
@@ -98,7 +99,9 @@ export async function statsRun(options: StatsOptions, deps: Deps): Promise<void>
   const counts = (ok: number, failed: number) => `  ${String(ok).padStart(digits)}  ${String(failed).padStart(digits)}`;
   const window = isPlainObject(stats.window) ? stats.window : {};
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
-  output.line([['bold', text(stats.name) || options.streamId], `  ${text(window.date_from)} → ${text(window.date_to)}, ${every} buckets (UTC)`]);
+  // The title fits the terminal: the window to the minute, and the stream's name cut when long.
+  const span = `  ${toMinute(text(window.date_from))} → ${toMinute(text(window.date_to))}, ${every} (UTC)`;
+  output.line([['bold', cut(text(stats.name) || options.streamId, Math.max(8, io.columns - displayWidth(span) - 1))], span]);
   output.line('');
   output.line([['bold', `${'TIME'.padEnd(labelWidth)}  ${'OK'.padStart(digits)}  ${'FAILED'.padStart(digits)}`]]);
   labels.forEach((label, i) => {

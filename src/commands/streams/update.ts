@@ -63,14 +63,16 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const { streams } = await deps.api();
   // The current stream is needed to change its list or its webhook's secret, and to show what changed.
   const needsCurrent = options.addEventType !== undefined || options.removeEventType !== undefined || (kind === 'webhook' && options.webhook === undefined) || io.stdoutIsTTY;
-  const before = needsCurrent ? await streams.get(streamId) : undefined;
+  let before = needsCurrent ? await streams.get(streamId) : undefined;
   const current = isPlainObject(before?.destination) ? before.destination : {};
-  if (kind !== undefined && current.type === 'eventbus') {
+  const refuseEventbus = (stream: ApiRecord | undefined) => {
+    if (kind === undefined || !isPlainObject(stream?.destination) || stream.destination.type !== 'eventbus') return;
     throw new UsageError(
       `Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`,
       'Create a new stream with the destination you want (idm streams create), then delete this one.',
     );
-  }
+  };
+  refuseEventbus(before);
 
   if (options.addEventType !== undefined || options.removeEventType !== undefined) {
     const types = new Set([...eventTypesOf(before!), ...(options.addEventType ?? [])]);
@@ -95,6 +97,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/index.js');
   const parsed = EventStreamUpdateSchema.safeParse(body);
   if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
+  // A new destination for a stream not read yet: read it now (after every local check), so that an
+  // event-bus stream is refused the same way piped as at a terminal.
+  if (kind !== undefined && before === undefined) refuseEventbus((before = await streams.get(streamId)));
 
   const stream = await streams.update(streamId, parsed.data);
   if (output.json) return output.printJson(stream);

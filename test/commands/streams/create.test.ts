@@ -1,0 +1,234 @@
+// idm streams create against the sandbox: the POST body for each destination (webhook with each
+// authorization, event bus, action), the secret read from a file, stdin or IDM_WEBHOOK_SECRET and
+// never printed, --from-file with flags over its fields, --json exactly as answered, and local
+// validation that sends nothing (exit 2).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+let h: Harness;
+let dir: string;
+beforeAll(async () => {
+  h = await startHarness();
+  dir = mkdtempSync(join(tmpdir(), 'idm-create-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await h.close();
+});
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+let n = 0;
+/** A secret file holding `text` (with the newline an editor adds). */
+const secretFile = (text: string) => {
+  const path = join(dir, `secret-${++n}.txt`);
+  writeFileSync(path, `${text}\n`);
+  return path;
+};
+const posts = () => h.calls('POST').filter((call) => call.path === '/api/v2/event-streams');
+const fields = (stdout: string) => new Map(stdout.trimEnd().split('\n').map((line) => line.split('\t') as [string, string]));
+
+describe('idm streams create: the request sent, for each destination', () => {
+  it('webhook with bearer: the token from --secret-file (newline dropped), enabled by default; never printed', async () => {
+    const token = 'tok-create-bearer-7f3a9c';
+    const result = await h.idm([
+      'streams', 'create', '--name', 'orders', '--event-type', 'user.created,user.deleted',
+      '--webhook', 'https://hooks.example.com/idm', '--auth', 'bearer', '--secret-file', secretFile(token),
+    ]);
+    expect(result.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.json).toEqual({
+      name: 'orders',
+      subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.deleted' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/idm', webhook_authorization: { method: 'bearer', token } } },
+    });
+    expect(posts()[0]!.headers['content-type']).toMatch(/^application\/json/);
+    const f = fields(result.stdout);
+    expect(f.get('ID')).toMatch(/^est_\w{22}$/);
+    expect(f.get('Name')).toBe('orders');
+    expect(f.get('Status')).toBe('enabled');
+    expect(f.get('Webhook URL')).toBe('https://hooks.example.com/idm');
+    expect(f.get('Event types')).toBe('user.created, user.deleted');
+    expect(result.stdout + result.stderr).not.toContain(token);
+    expect(result.stderr).toBe(`Created stream ${f.get('ID')}. Try it: idm streams test ${f.get('ID')} --event-type user.created --wait\n`);
+    // It exists now, as created.
+    const shown = await h.idm(['streams', 'show', f.get('ID')!]);
+    expect(fields(shown.stdout).get('Name')).toBe('orders');
+  });
+
+  it('webhook with basic: --username and the password from IDM_WEBHOOK_SECRET', async () => {
+    const password = 'pw-from-env-51d0';
+    const result = await h.idm(
+      ['streams', 'create', '--name', 'audit', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/a', '--auth', 'basic', '--username', 'idm'],
+      { env: { IDM_WEBHOOK_SECRET: password } },
+    );
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toMatchObject({
+      destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/a', webhook_authorization: { method: 'basic', username: 'idm', password } } },
+    });
+    expect(fields(result.stdout).get('Username')).toBe('idm');
+    expect(result.stdout + result.stderr).not.toContain(password);
+  });
+
+  it('webhook with custom-header: --header-key and the value from stdin (--secret-file -)', async () => {
+    const value = 'hdr-from-stdin-88e2';
+    const result = await h.idm(
+      ['streams', 'create', '--name', 'hdr', '--event-type', 'organization.created', '--webhook', 'https://hooks.example.com/h', '--auth', 'custom-header', '--header-key', 'X-Api-Key', '--secret-file', '-'],
+      { input: `${value}\n` },
+    );
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toMatchObject({
+      destination: { configuration: { webhook_authorization: { method: 'custom_header', header_key: 'X-Api-Key', header_value: value } } },
+    });
+    expect(fields(result.stdout).get('Header')).toBe('X-Api-Key');
+    expect(result.stdout + result.stderr).not.toContain(value);
+  });
+
+  it('event bus, --disabled: account, region and status disabled', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'bus', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--disabled']);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({
+      name: 'bus',
+      status: 'disabled',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } },
+    });
+    const f = fields(result.stdout);
+    expect(f.get('Status')).toBe('disabled');
+    expect(f.get('Region')).toBe('us-east-1');
+    expect(f.get('Account')).toBe('123456789012');
+  });
+
+  it('action, event types repeated and comma-separated', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'act', '--event-type', 'group.created', '--event-type', 'group.deleted,group.updated', '--action', 'act-1']);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({
+      name: 'act',
+      subscriptions: [{ event_type: 'group.created' }, { event_type: 'group.deleted' }, { event_type: 'group.updated' }],
+      destination: { type: 'action', configuration: { action_id: 'act-1' } },
+    });
+    expect(fields(result.stdout).get('Action')).toBe('act-1');
+  });
+
+  it('--from-file: the body as given, with --name overriding its name', async () => {
+    const path = join(dir, 'body.json');
+    writeFileSync(path, JSON.stringify({ name: 'from-file', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'ff' } } }));
+    const result = await h.idm(['streams', 'create', '--from-file', path, '--name', 'copy-of-it']);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({ name: 'copy-of-it', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'ff' } } });
+  });
+
+  it('--from-file - reads the body from stdin', async () => {
+    const body = { name: 'stdin-body', status: 'disabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'x' } } };
+    const result = await h.idm(['streams', 'create', '--from-file', '-'], { input: JSON.stringify(body) });
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual(body);
+  });
+});
+
+describe('idm streams create: output', () => {
+  it('--json prints exactly the created stream the service answered, nothing on stderr', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'json-one', '--event-type', 'user.created', '--action', 'j1', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const created = JSON.parse(result.stdout);
+    expect(created).toMatchObject({ name: 'json-one', status: 'enabled', destination: { type: 'action', configuration: { action_id: 'j1' } } });
+    // Exactly what the service holds: read it back with --json.
+    const read = await h.idm(['streams', 'show', created.id, '--json']);
+    expect(JSON.parse(read.stdout)).toEqual(created);
+  });
+
+  it('--json prints the answer as received, unknown fields included', async () => {
+    const answer = { id: 'est_answeredAnswered000001', name: 'x', status: 'enabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } }, created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z', future_field: { a: 1 } };
+    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'status', status: 201, body: JSON.stringify(answer), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const result = await h.idm(['streams', 'create', '--name', 'x', '--event-type', 'user.created', '--action', 'a', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(answer);
+  });
+
+  it('at a terminal: an aligned record, and the note to try it', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'tty-one', '--event-type', 'user.deleted', '--action', 't1'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('\t');
+    expect(result.stdout).toMatch(/^ID {2,}est_\w{22}\n/);
+    expect(result.stdout).toMatch(/\nName {2,}tty-one\n/);
+    expect(result.stderr).toMatch(/^Created stream est_\w{22}\. Try it: idm streams test est_\w{22} --event-type user\.deleted --wait\n$/);
+  });
+});
+
+describe('idm streams create: local validation sends nothing (exit 2)', () => {
+  const secret = () => secretFile('s3cr3t-value');
+  const cases: Array<[string, () => string[], RegExp, Record<string, string>?]> = [
+    ['no destination', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created'], /Missing a destination/],
+    ['no name and no event type', () => ['streams', 'create', '--action', 'a'], /Missing --name, --event-type\./],
+    ['two destinations', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
+    ['event bus and action', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--action', 'a', '--eventbus-account', '123456789012'], /Give one destination, not eventbus and action/],
+    ['an unknown event type', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.bogus', '--action', 'a'], /"user\.bogus" is not an event type/],
+    ['an http:// webhook', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'http://x.example.com', '--auth', 'bearer', '--secret-file', secret()], /--webhook must be an https:\/\/ URL/],
+    ['an unknown --auth', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'oauth'], /--auth/],
+    ['basic without --username', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'basic', '--secret-file', secret()], /Missing --username/],
+    ['--username with bearer', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--username', 'u', '--secret-file', secret()], /--username goes with --auth basic/],
+    ['--header-key with basic', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'basic', '--username', 'u', '--header-key', 'X-K', '--secret-file', secret()], /--header-key goes with --auth custom-header/],
+    ['a webhook without a secret (no file, no IDM_WEBHOOK_SECRET, no terminal)', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer'], /Missing --secret-file \(or IDM_WEBHOOK_SECRET\)/],
+    ['an empty secret file', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('')], /--secret-file: the file is empty/],
+    ['a secret of two lines', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('one\ntwo')], /more than one line/],
+    ['an account that is not 12 digits', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '12', '--eventbus-region', 'us-east-1'], /cloud_account_id: must be exactly 12 digits/],
+    ['an unknown region', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'mars-1'], /--eventbus-region/],
+    ['an event-bus account without region', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '123456789012'], /Missing --eventbus-region/],
+    ['a name of 129 characters', () => ['streams', 'create', '--name', 'a'.repeat(129), '--event-type', 'user.created', '--action', 'a'], /name: must be at most 128 characters/],
+    ['--from-file that is not JSON', () => ['streams', 'create', '--from-file', secretFile('{nope')], /--from-file .* (is not valid JSON|JSON)/],
+    ['--from-file holding an array', () => ['streams', 'create', '--from-file', secretFile('[1]')], /must hold a JSON object \(the request body\), not an array/],
+    ['--from-file with a field the service does not take', () => ['streams', 'create', '--from-file', secretFile(JSON.stringify({ name: 'a', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } }, colour: 'red' }))], /Invalid stream/],
+    ['missing flags with --no-input at a terminal', () => ['--no-input', 'streams', 'create', '--name', 'a'], /Missing --event-type/, { IDM_FORCE_TTY: 'all' }],
+  ];
+  for (const [name, args, message, env] of cases) {
+    it(name, async () => {
+      const argv = args();
+      h.mark();
+      const result = await h.idm(argv, { env });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.calls()).toEqual([]);
+    });
+  }
+});
+
+describe('idm streams create: errors of the service', () => {
+  it('the reader client (no create:event_streams): 403, exit 4, names the scope', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'r', '--event-type', 'user.created', '--action', 'a'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('create:event_streams');
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.status).toBe(403);
+  });
+
+  it('409 (name taken or too many streams): exit 1 with the hint; the POST is not repeated', async () => {
+    h.sandbox.addFault({
+      path: '/api/v2/event-streams',
+      method: 'POST',
+      kind: 'status',
+      status: 409,
+      body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'You have reached the maximum number of event streams for your account OR Event stream name already in use.' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'create', '--name', 'dup', '--event-type', 'user.created', '--action', 'a']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Event stream name already in use');
+    expect(result.stderr).toContain('choose another --name');
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('a real process: the created stream is printed and exit 0', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'proc', '--event-type', 'user.created', '--action', 'p'], { process: true });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ID\test_\w{22}\n/);
+    expect(posts()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,173 @@
+// idm streams redeliver against the sandbox: one event (POST .../redeliver/<event id>, no body) or
+// every delivery the filters match (POST .../redeliver with the filters as the body), what the
+// sandbox did (a `retrying` attempt, then new ones), --json as received ({}), validation that sends
+// nothing, and the service's errors (404, 409).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const CLOSED = 'est_demoClosedPort00000000';
+const UNKNOWN = 'est_0000000000000000000000';
+const NO_EVENT = 'evt_0000000000000000000000';
+
+let h: Harness;
+let eventId: string;
+beforeAll(async () => {
+  h = await startHarness({ delivery: 'sync', retryDelaysMs: [0, 0, 0] });
+  const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--json']);
+  expect(result.code).toBe(3);
+  eventId = JSON.parse(result.stdout).id;
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.sandbox.idle();
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+const posts = () => h.calls('POST');
+const attemptsOf = (id: string) => h.sandbox.deliveries().find((d) => d.record.id === id)!.record.attempts;
+
+describe('idm streams redeliver <stream> <event>', () => {
+  it('one POST to .../redeliver/<event id> without a body; exit 0; notes what to run next; the delivery is tried again', async () => {
+    const before = attemptsOf(eventId).length;
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.path).toBe(`/api/v2/event-streams/${CLOSED}/redeliver/${eventId}`);
+    expect(posts()[0]!.body).toBe('');
+    expect(posts()[0]!.status).toBe(202);
+    expect(result.stderr).toBe(
+      `Asked the service to deliver event ${eventId} of stream ${CLOSED} again; it retries in the background.\n` +
+        `Follow it with: idm streams deliveries show ${CLOSED} ${eventId}\n`,
+    );
+    await h.sandbox.idle();
+    const attempts = attemptsOf(eventId);
+    expect(attempts.length).toBeGreaterThan(before);
+    expect(attempts[before]).toMatchObject({ status: 'retrying' });
+  });
+
+  it('--json: the answer as received ({}), nothing on stderr', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({});
+  });
+
+  it('404 for an unknown event: exit 1, names it', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, NO_EVENT]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(NO_EVENT);
+    expect(result.stderr).toContain('404');
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('409 (not in a state that allows it): exit 1 with the message and the hint, sent once', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${CLOSED}/redeliver/${eventId}`,
+      method: 'POST',
+      kind: 'status',
+      status: 409,
+      body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'The event is not in a state that allows redelivery.' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('The event is not in a state that allows redelivery');
+    expect(result.stderr).toContain('Only a delivery that has failed and is not being retried can be delivered again');
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('the reader client: 403, exit 4, names update:event_deliveries', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('update:event_deliveries');
+  });
+});
+
+describe('idm streams redeliver <stream> with filters', () => {
+  it('no filter: POST .../redeliver with {} (every failed delivery)', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED]);
+    expect(result.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.path).toBe(`/api/v2/event-streams/${CLOSED}/redeliver`);
+    expect(posts()[0]!.json).toEqual({});
+    expect(result.stderr).toBe(
+      `Asked the service to deliver every failed delivery of stream ${CLOSED} again; it retries in the background.\n` + `Follow it with: idm streams deliveries list ${CLOSED}\n`,
+    );
+  });
+
+  it('every filter: statuses and event_types as lists, times in the Z form without fractions', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--event-type', 'user.created,user.deleted', '--since', '2026-11-24T00:00:00.500Z', '--until', '2099-01-01T00:00:00+02:00']);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toEqual({ date_from: '2026-11-24T00:00:00Z', date_to: '2098-12-31T22:00:00Z', statuses: ['failed'], event_types: ['user.created', 'user.deleted'] });
+    expect(result.stderr).toContain('the deliveries matching status failed, event type user.created,user.deleted, since 2026-11-24T00:00:00Z, until 2098-12-31T22:00:00Z');
+  });
+
+  it('--since 7d is sent as a time seven days back', async () => {
+    const before = Date.now();
+    await h.idm(['streams', 'redeliver', CLOSED, '--since', '7d']);
+    const { date_from } = posts()[0]!.json as { date_from: string };
+    expect(date_from).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Math.abs(Date.parse(date_from) - (before - 7 * 86_400_000))).toBeLessThan(60_000);
+  });
+
+  it('--json: {} as answered', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--json'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({});
+    expect(result.stderr).toBe('');
+  });
+
+  it('404 for an unknown stream: exit 1, suggests idm streams list', async () => {
+    const result = await h.idm(['streams', 'redeliver', UNKNOWN]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(UNKNOWN);
+    expect(result.stderr).toContain('idm streams list');
+  });
+
+  it('409 (some still in progress): exit 1 with the hint', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${CLOSED}/redeliver`,
+      method: 'POST',
+      kind: 'status',
+      status: 409,
+      body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'One or more events is not in a state that allows redelivery.' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('One or more events is not in a state that allows redelivery');
+    expect(result.stderr).toContain('narrow the filter');
+    expect(posts()).toHaveLength(1);
+  });
+});
+
+describe('idm streams redeliver: validation sends nothing (exit 2)', () => {
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['an event id and filters', () => ['streams', 'redeliver', CLOSED, eventId, '--status', 'failed'], /Give an event id or filters \(--status, --event-type, --since, --until\), not both\./],
+    ['an event id and --since', () => ['streams', 'redeliver', CLOSED, eventId, '--since', '1d'], /not both/],
+    ['a bad event id', () => ['streams', 'redeliver', CLOSED, 'evt_short'], /evt_short/],
+    ['a bad stream id', () => ['streams', 'redeliver', 'est_short'], /Not a stream id: "est_short"/],
+    ['an unknown event type', () => ['streams', 'redeliver', CLOSED, '--event-type', 'user.creatd'], /"user\.creatd" is not an event type/],
+    ['a --since that is no time', () => ['streams', 'redeliver', CLOSED, '--since', 'yesterday'], /--since must be an RFC 3339 time/],
+    ['an --until that is no time', () => ['streams', 'redeliver', CLOSED, '--until', '2026-13-45'], /--until must be an RFC 3339 time/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(name, async () => {
+      const argv = args();
+      h.mark();
+      const result = await h.idm(argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+
+  it('a real process: redeliver one, exit 0', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId], { process: true });
+    expect(result.code).toBe(0);
+    expect(posts()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,269 @@
+// idm streams update against the sandbox: the PATCH body for each change (name, event types replaced,
+// added or removed, webhook rotation, action), the current stream read only when needed, what changed
+// at a terminal, --json as received, and the refusals: contradictory flags, nothing to change, no
+// event types left, an event-bus destination (the service does not let it change).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const webhook = (id: string, name: string, types: string[]) => ({
+  id,
+  name,
+  subscriptions: types.map((event_type) => ({ event_type })),
+  destination: { type: 'webhook', configuration: { webhook_endpoint: `{inbox}/${name}`, webhook_authorization: { method: 'bearer', token: 'seed-token' } } },
+});
+const ids = {
+  rename: 'est_updRename000000000000a',
+  replace: 'est_updReplace00000000000a',
+  addRemove: 'est_updAddRemove000000000a',
+  tty: 'est_updTty000000000000000a',
+  rotate: 'est_updRotate000000000000a',
+  move: 'est_updMove00000000000000a',
+  toAction: 'est_updToAction0000000000a',
+  json: 'est_updJson00000000000000a',
+  fromFile: 'est_updFromFile0000000000a',
+  bus: 'est_updEventbus0000000000a',
+  busTty: 'est_updEventbusTty0000000a',
+};
+const SEED = {
+  streams: [
+    webhook(ids.rename, 'rename', ['user.created']),
+    webhook(ids.replace, 'replace', ['user.created', 'user.updated']),
+    webhook(ids.addRemove, 'add-remove', ['user.created', 'user.deleted']),
+    webhook(ids.tty, 'tty', ['user.created']),
+    webhook(ids.rotate, 'rotate', ['user.created']),
+    webhook(ids.move, 'move', ['user.created']),
+    webhook(ids.toAction, 'to-action', ['user.created']),
+    webhook(ids.json, 'json', ['user.created']),
+    webhook(ids.fromFile, 'from-file', ['user.created']),
+    ...[ids.bus, ids.busTty].map((id, i) => ({
+      id,
+      name: `bus-${i}`,
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } },
+    })),
+  ],
+};
+const UNKNOWN = 'est_0000000000000000000000';
+
+let h: Harness;
+let dir: string;
+beforeAll(async () => {
+  h = await startHarness({ seed: SEED });
+  dir = mkdtempSync(join(tmpdir(), 'idm-update-'));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await h.close();
+});
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+let n = 0;
+const file = (text: string) => {
+  const path = join(dir, `f-${++n}`);
+  writeFileSync(path, text);
+  return path;
+};
+const patches = () => h.calls('PATCH');
+const gets = () => h.calls('GET');
+const fields = (stdout: string) => new Map(stdout.trimEnd().split('\n').map((line) => line.split('\t') as [string, string]));
+
+describe('idm streams update: the PATCH sent', () => {
+  it('--name: only the name, no GET first (piped), the whole stream printed', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--name', 'renamed']);
+    expect(result.code).toBe(0);
+    expect(gets()).toEqual([]);
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]!.path).toBe(`/api/v2/event-streams/${ids.rename}`);
+    expect(patches()[0]!.json).toEqual({ name: 'renamed' });
+    const f = fields(result.stdout);
+    expect(f.get('ID')).toBe(ids.rename);
+    expect(f.get('Name')).toBe('renamed');
+    expect(f.get('Event types')).toBe('user.created');
+  });
+
+  it('--event-type replaces the list', async () => {
+    const result = await h.idm(['streams', 'update', ids.replace, '--event-type', 'group.created,group.deleted']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'group.created' }, { event_type: 'group.deleted' }] });
+    expect(fields(result.stdout).get('Event types')).toBe('group.created, group.deleted');
+  });
+
+  it('--add-event-type / --remove-event-type: reads the list, writes it whole', async () => {
+    const result = await h.idm(['streams', 'update', ids.addRemove, '--add-event-type', 'user.updated', '--remove-event-type', 'user.deleted']);
+    expect(result.code).toBe(0);
+    expect(gets().map((call) => call.path)).toEqual([`/api/v2/event-streams/${ids.addRemove}`]);
+    expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.updated' }] });
+  });
+
+  it('adding a type it already has does not list it twice', async () => {
+    const result = await h.idm(['streams', 'update', ids.addRemove, '--add-event-type', 'user.created,group.created']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.updated' }, { event_type: 'group.created' }] });
+  });
+
+  it('rotating the secret (--auth bearer --secret-file): the current endpoint is kept, the new token sent, never printed', async () => {
+    const token = 'rotated-token-0c4e1';
+    const result = await h.idm(['streams', 'update', ids.rotate, '--auth', 'bearer', '--secret-file', file(`${token}\n`)]);
+    expect(result.code).toBe(0);
+    expect(gets()).toHaveLength(1);
+    expect(patches()[0]!.json).toEqual({
+      destination: { type: 'webhook', configuration: { webhook_endpoint: `${h.sandbox.inboxUrl}/rotate`, webhook_authorization: { method: 'bearer', token } } },
+    });
+    expect(result.stdout + result.stderr).not.toContain(token);
+  });
+
+  it('a new webhook with basic: endpoint, user name and password together', async () => {
+    const result = await h.idm(['streams', 'update', ids.move, '--webhook', 'https://hooks.example.com/v2', '--auth', 'basic', '--username', 'idm'], { env: { IDM_WEBHOOK_SECRET: 'pw-9' } });
+    expect(result.code).toBe(0);
+    expect(gets()).toHaveLength(1); // read first: an event-bus stream's destination cannot change
+    expect(patches()[0]!.json).toEqual({
+      destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/v2', webhook_authorization: { method: 'basic', username: 'idm', password: 'pw-9' } } },
+    });
+    const f = fields(result.stdout);
+    expect(f.get('Webhook URL')).toBe('https://hooks.example.com/v2');
+    expect(f.get('Username')).toBe('idm');
+  });
+
+  it('--action: the destination becomes an action', async () => {
+    const result = await h.idm(['streams', 'update', ids.toAction, '--action', 'act-9']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ destination: { type: 'action', configuration: { action_id: 'act-9' } } });
+    expect(fields(result.stdout).get('Action')).toBe('act-9');
+  });
+
+  it('--from-file: a PATCH body, flags over its fields', async () => {
+    const result = await h.idm(['streams', 'update', ids.fromFile, '--from-file', file(JSON.stringify({ name: 'in-file', status: 'disabled' })), '--name', 'flag-wins']);
+    expect(result.code).toBe(0);
+    expect(patches()[0]!.json).toEqual({ name: 'flag-wins', status: 'disabled' });
+    expect(fields(result.stdout).get('Status')).toBe('disabled');
+  });
+});
+
+describe('idm streams update: output', () => {
+  it('at a terminal: the record, then what changed, one line per field', async () => {
+    const result = await h.idm(['streams', 'update', ids.tty, '--name', 'tty-renamed', '--add-event-type', 'user.deleted'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('\t');
+    expect(result.stdout).toMatch(/\nName {2,}tty-renamed\n/);
+    expect(result.stderr).toBe('Changed:\n  Name: tty → tty-renamed\n  Event types: user.created → user.created, user.deleted\n');
+  });
+
+  it('at a terminal, a change the service does not show (a new secret): says so', async () => {
+    const result = await h.idm(['streams', 'update', ids.tty, '--auth', 'bearer'], { env: { ...TTY_OUT, IDM_WEBHOOK_SECRET: 'another' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('Nothing changed in what the service shows (a new secret is never shown).\n');
+  });
+
+  it('--json: exactly the stream the service answered (as read back), nothing on stderr', async () => {
+    const result = await h.idm(['streams', 'update', ids.json, '--name', 'json-renamed', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const answered = JSON.parse(result.stdout);
+    expect(answered).toMatchObject({ id: ids.json, name: 'json-renamed' });
+    const read = await h.idm(['streams', 'show', ids.json, '--json']);
+    expect(JSON.parse(read.stdout)).toEqual(answered);
+  });
+});
+
+describe('idm streams update: refusals sent before any change (exit 2)', () => {
+  const cases: Array<[string, () => string[], RegExp]> = [
+    ['nothing to change', () => ['streams', 'update', ids.rename], /Nothing to change\./],
+    ['--event-type with --add-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--add-event-type', 'user.deleted'], /--event-type replaces the list: give it alone/],
+    ['--event-type with --remove-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--remove-event-type', 'user.deleted'], /--event-type replaces the list/],
+    ['an unknown event type', () => ['streams', 'update', ids.rename, '--add-event-type', 'user.nope'], /"user\.nope" is not an event type/],
+    ['a bad stream id', () => ['streams', 'update', 'est_123', '--name', 'x'], /Not a stream id: "est_123"/],
+    ['webhook and action at once', () => ['streams', 'update', ids.rename, '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
+    ['an http:// webhook', () => ['streams', 'update', ids.rename, '--webhook', 'http://x.example.com', '--auth', 'bearer', '--secret-file', file('s')], /--webhook must be an https:\/\/ URL/],
+    ['a webhook without --auth', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n'], /Missing --auth\./],
+    ['an empty name', () => ['streams', 'update', ids.rename, '--name', ''], /Invalid change: name/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(`${name}: no request at all`, async () => {
+      const argv = args();
+      h.mark();
+      const result = await h.idm(argv);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.calls()).toEqual([]);
+    });
+  }
+
+  it('removing every event type: refused after reading the list, no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--remove-event-type', 'user.created']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('That would leave the stream with no event types');
+    expect(patches()).toEqual([]);
+  });
+
+  it('rotating a secret without a secret (no file, no IDM_WEBHOOK_SECRET, no terminal): no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--auth', 'bearer']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Missing --secret-file (or IDM_WEBHOOK_SECRET)');
+    expect(patches()).toEqual([]);
+  });
+
+  it('an event-bus stream and --auth (a webhook change): refused, no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.bus, '--auth', 'bearer'], { env: { IDM_WEBHOOK_SECRET: 'x' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Stream ${ids.bus} sends events to an event bus, and the service does not let an event-bus destination change.`);
+    expect(patches()).toEqual([]);
+  });
+
+  it('an event-bus stream and --action at a terminal: refused, no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.busTty, '--action', 'a'], { env: TTY_OUT });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not let an event-bus destination change');
+    expect(patches()).toEqual([]);
+  });
+
+  // The same refusal must not depend on whether stdout is a terminal: piped (a script), idm skips
+  // reading the stream and sends the PATCH, turning an event-bus stream into an action stream.
+  it('an event-bus stream and --action piped: refused as at a terminal, no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.bus, '--action', 'a']);
+    expect(patches()).toEqual([]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not let an event-bus destination change');
+    const shown = await h.idm(['streams', 'show', ids.bus]);
+    expect(fields(shown.stdout).get('Destination')).toBe('eventbus');
+  });
+});
+
+describe('idm streams update: errors of the service', () => {
+  it('404: names the stream (exit 1)', async () => {
+    const result = await h.idm(['streams', 'update', UNKNOWN, '--name', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Could not change stream ${UNKNOWN}`);
+    expect(result.stderr).toContain('The requested stream does not exist');
+    expect(result.stderr).toContain('idm streams list');
+    expect(patches()).toHaveLength(1);
+  });
+
+  it('the reader client: 403, exit 4, names update:event_streams', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--name', 'r'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('update:event_streams');
+    expect(patches()[0]!.status).toBe(403);
+  });
+
+  it('400 invalid_body from the service: exit 1 with its message', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${ids.rename}`,
+      method: 'PATCH',
+      kind: 'status',
+      status: 400,
+      body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Payload validation error: something the service did not like.', errorCode: 'invalid_body' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'update', ids.rename, '--name', 'x']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Could not change stream ${ids.rename}: Payload validation error: something the service did not like`);
+    expect(patches()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,211 @@
+// idm streams test --wait against a sandbox that delivers asynchronously, as the real service does
+// (202 pending, attempts in the background). With small retry delays a failing stream reaches its
+// outcome at once: exit 3 after its 4 attempts (a 4xx: after 1), exit 0 when the statistics count
+// one more success. With the default delays (1, 2, 4 s) and --wait-timeout 1 the outcome cannot be
+// known in time: exit 6. No assertion depends on how fast the machine is.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SEED } from '../../../src/sandbox/seed.js';
+import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+
+const INBOX = 'est_demoInboxBearer0000000';
+const CLOSED = 'est_demoClosedPort00000000';
+const EVENTBUS = 'est_demoEventbus0000000000';
+const ACTION = 'est_demoAction000000000000'; // disabled
+const NOT_FOUND_HOOK = 'est_waitReceiver404000000a';
+const BUSY_HOOK = 'est_waitReceiver503000000a';
+const receiver = (id: string, status: number) => ({
+  id,
+  name: `receiver-${status}`,
+  subscriptions: [{ event_type: 'user.created' }],
+  destination: { type: 'webhook', configuration: { webhook_endpoint: `{inbox}/status/${status}`, webhook_authorization: { method: 'bearer', token: 'wait-token' } } },
+});
+const SEED = { streams: [...DEFAULT_SEED.streams, receiver(NOT_FOUND_HOOK, 404), receiver(BUSY_HOOK, 503)] };
+
+const lines = (text: string) => text.trimEnd().split('\n');
+
+describe('idm streams test --wait: the outcome is reached (small retry delays)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ delivery: 'async', retryDelaysMs: [5, 5, 5], seed: SEED });
+  });
+  afterAll(() => h.close());
+  beforeEach(async () => {
+    await h.sandbox.idle();
+    h.sandbox.clearFaults();
+    h.mark();
+  });
+  const tests = () => h.calls('POST').filter((call) => call.path.endsWith('/test'));
+
+  it('delivered: exit 0; statistics read before the test, the event sent once, "Delivered" on stderr', async () => {
+    const inbox = h.sandbox.inbox().length;
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait']);
+    expect(result.code).toBe(0);
+    expect(tests()).toHaveLength(1);
+    expect(tests()[0]!.json).toEqual({ event_type: 'user.created' });
+    const calls = h.calls();
+    // The baseline count of successes comes before the event is sent.
+    expect(calls[0]!.path).toBe(`/api/v2/event-streams/${INBOX}/stats`);
+    expect(new URL(calls[0]!.url, 'http://x').searchParams.get('date_from')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(calls[1]!.path).toBe(`/api/v2/event-streams/${INBOX}/test`);
+    expect(calls.slice(2).every((call) => call.method === 'GET')).toBe(true);
+    expect(lines(result.stdout)).toContain('Status\tpending');
+    expect(lines(result.stderr).at(-1)).toBe("Delivered: the stream's statistics count one more successful delivery, and the event has no failed record.");
+    expect(h.sandbox.inbox().length).toBe(inbox + 1);
+  });
+
+  it('an event bus (simulated receiver): delivered, exit 0', async () => {
+    const result = await h.idm(['streams', 'test', EVENTBUS, '--event-type', 'user.deleted', '--wait']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/Delivered: the stream's statistics count one more successful delivery/);
+    expect(tests()).toHaveLength(1);
+  });
+
+  it('a connection error: exit 3 after 4 attempts, the attempts printed, what to run next', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait']);
+    expect(result.code).toBe(3);
+    expect(tests()).toHaveLength(1);
+    const out = lines(result.stdout);
+    expect(out).toContain('Status\tpending'); // the answer to the test, first
+    const attempts = out.filter((line) => line.startsWith('attempt\t'));
+    expect(attempts).toHaveLength(4);
+    for (const line of attempts) expect(line).toMatch(/^attempt\tfailed\t\d{4}-[^\t]+\tPost "https:\/\/127\.0\.0\.1:\d+\/hook": connect ECONNREFUSED/);
+    const eventId = /^Event id\t(evt_\w{22})$/m.exec(result.stdout)![1]!;
+    expect(result.stderr).toContain('Delivery failed after 4 attempts; the service will not retry it.\n');
+    expect(result.stderr).toContain(`See it: idm streams deliveries show ${CLOSED} ${eventId}\n`);
+    expect(result.stderr).toContain(`Send it again: idm streams redeliver ${CLOSED} ${eventId}\n`);
+    // It followed the record of that event.
+    expect(h.calls('GET').some((call) => call.path === `/api/v2/event-streams/${CLOSED}/deliveries/${eventId}`)).toBe(true);
+  });
+
+  it('a receiver answering 404: not retried, exit 3 after 1 attempt', async () => {
+    const result = await h.idm(['streams', 'test', NOT_FOUND_HOOK, '--event-type', 'user.created', '--wait']);
+    expect(result.code).toBe(3);
+    const attempts = lines(result.stdout).filter((line) => line.startsWith('attempt\t'));
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatch(/^attempt\tfailed\t[^\t]+\t404 - /);
+    expect(result.stderr).toContain('Delivery failed after 1 attempt; the service will not retry it.');
+  });
+
+  it('a receiver answering 503: retried, exit 3 after 4 attempts', async () => {
+    const result = await h.idm(['streams', 'test', BUSY_HOOK, '--event-type', 'user.created', '--wait']);
+    expect(result.code).toBe(3);
+    const attempts = lines(result.stdout).filter((line) => line.startsWith('attempt\t'));
+    expect(attempts).toHaveLength(4);
+    for (const line of attempts) expect(line).toMatch(/\t503 - /);
+  });
+
+  it('--json: the final record exactly as the service holds it, exit 3; nothing else on stdout', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.updated', '--wait', '--json']);
+    expect(result.code).toBe(3);
+    const record = JSON.parse(result.stdout);
+    expect(record).toMatchObject({ event_stream_id: CLOSED, event_type: 'user.updated', status: 'failed' });
+    expect(record.attempts).toHaveLength(4);
+    const shown = await h.idm(['streams', 'deliveries', 'show', CLOSED, record.id, '--json']);
+    expect(JSON.parse(shown.stdout)).toEqual(record);
+    // stderr: progress as JSON lines, never prose.
+    for (const line of lines(result.stderr).filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('--json delivered: exit 0, the record of the test as received', async () => {
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ event_stream_id: INBOX, status: 'pending', attempts: [] });
+  });
+
+  it('at a terminal: the failed attempts as a table and the end in words', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait'], { env: { ...TTY_OUT, COLUMNS: '200' } });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toMatch(/\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout.match(/\nfailed {2}\d{4}-/g)).toHaveLength(4);
+    expect(result.stdout).not.toContain('\t');
+    expect(result.stderr).toContain('Delivery failed after 4 attempts; the service will not retry it.');
+  });
+
+  it('a disabled stream: the service refuses the test (exit 1), nothing followed', async () => {
+    const result = await h.idm(['streams', 'test', ACTION, '--event-type', 'group.created', '--wait']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('disabled');
+    expect(h.calls('GET').filter((call) => call.path.includes('/deliveries/'))).toEqual([]);
+  });
+
+  it('the reader client: 403 on the test, exit 4', async () => {
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('update:event_streams');
+  });
+
+  it.each([
+    ['--wait-timeout without --wait', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait-timeout', '5'], /--wait-timeout goes with --wait\./],
+    ['--wait-timeout 0', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '0'], /--wait-timeout must be a number of seconds greater than 0/],
+    ['--wait-timeout that is not a number', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', 'soon'], /--wait-timeout/],
+    ['--wait without --event-type, no terminal', ['streams', 'test', INBOX, '--wait'], /Missing --event-type/],
+    ['--wait with an unknown event type', ['streams', 'test', INBOX, '--event-type', 'user.make', '--wait'], /not an event type/],
+  ])('%s: exit 2, nothing sent', async (_name, args, message) => {
+    const result = await h.idm(args);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(message);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('a real process: a failure ends with exit 3', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait'], { process: true });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Delivery failed after 4 attempts');
+    expect(tests()).toHaveLength(1);
+  });
+});
+
+describe('idm streams test --wait: the outcome is not known in time (exit 6)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ delivery: 'async' }); // default retry delays: 1, 2 and 4 s
+  });
+  afterAll(() => h.close());
+  beforeEach(() => {
+    h.sandbox.clearFaults();
+    h.mark();
+  });
+  const tests = () => h.calls('POST').filter((call) => call.path.endsWith('/test'));
+
+  it('a failing stream still being retried after --wait-timeout 1: exit 6, says it may still be retried, sent once', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
+    expect(result.code).toBe(6);
+    expect(tests()).toHaveLength(1);
+    expect(result.stdout).toContain('Status\tpending');
+    expect(result.stderr).toMatch(/Not known after 1 s whether the event was delivered\.( It has failed [123] times? so far; the service may still retry it\.)?\n/);
+    expect(result.stderr).not.toMatch(/Delivered|Delivery failed after/);
+    const eventId = /^Event id\t(evt_\w{22})$/m.exec(result.stdout)![1]!;
+    expect(result.stderr).toContain(`See it: idm streams deliveries show ${CLOSED} ${eventId}`);
+  });
+
+  it('--json: exit 6, stdout one JSON record of that event', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.deleted', '--wait', '--wait-timeout', '1', '--json']);
+    expect(result.code).toBe(6);
+    const record = JSON.parse(result.stdout);
+    expect(record).toMatchObject({ event_stream_id: CLOSED, event_type: 'user.deleted' });
+    expect(record.status).not.toBe('success');
+    expect(record.attempts.length).toBeLessThan(4);
+  });
+
+  it('statistics that cannot be read (403): a delivered event cannot be seen, exit 6 and says why', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${INBOX}/stats`,
+      kind: 'status',
+      status: 403,
+      count: Infinity,
+      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain("(The stream's statistics could not be read, so a success could not be seen.)");
+    expect(tests()).toHaveLength(1);
+  });
+
+  it('a real process: exit 6', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait', '--wait-timeout', '1'], { process: true });
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain('Not known after 1 s');
+  });
+});
