@@ -6,8 +6,8 @@
 //                                        test/e2e/fast-paths.test.ts keeps them equal)
 //   idm completion --values KIND          what a TAB offers (profile names, ids of the last listings),
 //   idm completion --profiles             from a small CommonJS bundle (dist/values.cjs)
-// Everything else loads the CLI (dist/main.js), which returns the exit code: nothing deep inside
-// ever calls process.exit.
+// Everything else loads the CLI (dist/main.cjs, CommonJS too), which returns the exit code: nothing
+// deep inside ever calls process.exit.
 'use strict';
 const args = process.argv.slice(2);
 const TEXTS = { '--version': 'version.txt', '-V': 'version.txt', '--help': 'help.txt', '-h': 'help.txt' };
@@ -19,7 +19,9 @@ if (args.length === 1 && Object.hasOwn(TEXTS, args[0])) {
 } else if (args[0] === 'completion' && ((args.length === 2 && args[1] === '--profiles') || (args.length === 3 && args[1] === '--values')) && require('../dist/values.cjs').print(args[2] ?? 'profiles')) {
   // printed
 } else {
-  import('../dist/main.js').then(({ main }) => main(process.argv)).then((code) => {
-    process.exitCode = code;
-  });
+  require('../dist/main.cjs')
+    .main(process.argv)
+    .then((code) => {
+      process.exitCode = code;
+    });
 }

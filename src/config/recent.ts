@@ -33,9 +33,13 @@ export function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values:
     if (kept.size >= KEEP) break;
   }
   if (kept.size === 0) return;
+  const file = recentFile(env, kind);
+  const text = `${[...kept].join('\n')}\n`;
   try {
+    // The same listing again (the usual case) writes nothing: a read costs less than a write.
+    if (readTextIfExists(file) === text) return;
     checkWritableDir(configDir(env));
-    writeFileAtomic(recentFile(env, kind), `${[...kept].join('\n')}\n`);
+    writeFileAtomic(file, text);
   } catch {
     // completion only
   }

@@ -108,8 +108,8 @@ export function parseJsonBody(body: string, contentType: string | undefined): un
  * Parses with a shared schema, or throws the real 400 naming the field, in the service's shape:
  * `Payload validation error: 'what is wrong' on property path.` (wire-facts.md).
  */
-export function validateBody<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value);
+export function validateBody<S extends z.core.$ZodType>(schema: S, value: unknown): z.core.output<S> {
+  const result = z.safeParse(schema, value);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issue.path.map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('').replace(/^\./, '');

@@ -29,6 +29,9 @@ import type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, San
 export type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
 export { DEFAULT_SEED, DEMO_IDS, SeedError } from './seed.js';
 export { SandboxStateError } from './state.js';
+// For `idm sandbox start`, which checks --fault values before starting one.
+export { FaultSpecSchema } from './faults.js';
+export { describeIssues } from '../schemas/index.js';
 
 export const DEFAULT_TOKEN_LIFETIME = 86_400;
 /**

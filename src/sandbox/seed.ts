@@ -23,7 +23,8 @@ const RateLimitSchema = z.strictObject({
   refillPerSecond: z.number().positive(),
 });
 
-const SeedStreamSchema = EventStreamCreateSchema.extend({
+const SeedStreamSchema = z.strictObject({
+  ...EventStreamCreateSchema.shape,
   id: EventStreamIdSchema.optional(),
   created_at: z.iso.datetime().optional(),
   updated_at: z.iso.datetime().optional(),
@@ -41,7 +42,7 @@ const SeedConnectionSchema = z.strictObject({
   name: z.string().min(1),
   strategy: z.string().min(1),
   /** Present: the connection already has a directory-provisioning configuration (POST answers 409). */
-  provisioning: ProvisioningRequestSchema.optional(),
+  provisioning: z.optional(ProvisioningRequestSchema),
   /** The groups of its directory (names for searches of the synchronized groups). */
   groups: z.array(DirectoryGroupSchema).optional(),
   /** Groups synchronized when `synchronize_groups` is `selected`. */

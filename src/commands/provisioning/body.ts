@@ -24,7 +24,7 @@ export async function readMappingFile(path: string, io: IO): Promise<unknown[]> 
 
 /** The body against the shared schema; `mappingSource` names where the mapping came from. */
 export async function checkProvisioningBody(body: Record<string, unknown>, mappingSource: string): Promise<ProvisioningBody> {
-  const { ProvisioningRequestSchema } = await import('../../schemas/index.js');
+  const { ProvisioningRequestSchema } = await import('../../schemas/requests.js');
   const parsed = ProvisioningRequestSchema.safeParse(body);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {

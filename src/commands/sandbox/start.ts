@@ -216,11 +216,8 @@ function dataLines(sandbox: Sandbox): string[] {
 
 export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps): Promise<void> {
   const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
-  const [{ startSandbox, SeedError, SandboxStateError }, { FaultSpecSchema }, { describeIssues }] = await Promise.all([
-    import('../../sandbox/index.js'),
-    import('../../sandbox/faults.js'),
-    import('../../schemas/index.js'),
-  ]);
+  // The sandbox is a program of its own (its own bundle, with its own copy of the schemas).
+  const { startSandbox, SeedError, SandboxStateError, FaultSpecSchema, describeIssues } = await import('../../sandbox/index.js');
   const faults = options.faults.map((raw, index) => {
     const result = FaultSpecSchema.safeParse(raw);
     if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See README: Sandbox (faults).');

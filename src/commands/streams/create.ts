@@ -76,7 +76,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
     if (body.destination === undefined) body.destination = await askDestination(deps);
   }
 
-  const { EventStreamCreateSchema, describeIssues } = await import('../../schemas/index.js');
+  const { EventStreamCreateSchema, describeIssues } = await import('../../schemas/requests.js');
   const parsed = EventStreamCreateSchema.safeParse(body);
   if (!parsed.success) throw new UsageError(`Invalid stream: ${describeIssues(parsed.error)}.`, "Run 'idm streams create --help' for the flags.");
 

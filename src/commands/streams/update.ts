@@ -94,7 +94,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   }
   if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
 
-  const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/index.js');
+  const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
   const parsed = EventStreamUpdateSchema.safeParse(body);
   if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
   // A new destination for a stream not read yet: read it now (after every local check), so that an

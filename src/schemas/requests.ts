@@ -1,0 +1,148 @@
+// The request bodies of ../shared/spec/interface.md, in zod's tree-shakable API (zod/mini): what the
+// CLI checks before it sends a body (a test event, a stream created or changed, a provisioning
+// configuration) and the sandbox checks when it receives one. zod/mini, because the CLI loads these
+// on the path of a command: 22 KB, where the classic API brings all of zod (450 KB, about 25 ms to
+// load; README, Performance). The answers' schemas, which only the sandbox and the tests use, are in
+// ./index.ts with the classic API.
+//
+// Problems are worded here once, for every schema of both APIs (zod's configuration is shared):
+// `must not be empty`, `is missing`, `unknown field: color`; a schema's own message stays as it is.
+import * as z from 'zod/mini';
+import { CLOUD_REGIONS, EVENT_TYPES, LIMITS, PATTERNS, STREAM_STATUSES, SYNC_GROUPS } from './constants.js';
+import { MAPPING_ROWS_MAX, mappingAttributeProblem, rowMapping } from './mapping.js';
+
+const plural = (n: number | bigint, word: string) => `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
+
+/** idm's words for zod's problems (zod calls it only where a schema gave no message of its own). */
+export function problemInWords(issue: z.core.$ZodRawIssue): string | undefined {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${plural(issue.minimum, 'item')}`;
+      return `must be at least ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must be at most ${plural(issue.maximum, 'character')}`;
+      if (issue.origin === 'array' || issue.origin === 'set') return `takes at most ${plural(issue.maximum, 'item')}`;
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is missing';
+      return issue.expected === 'record' || issue.expected === 'object' ? 'must be an object' : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    case 'invalid_value':
+      return `must be one of: ${issue.values.map((value) => String(value)).join(', ')}`;
+    case 'invalid_union':
+      return 'matches none of the allowed shapes';
+    case 'unrecognized_keys':
+      return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'}: ${issue.keys.join(', ')}`;
+    case 'invalid_format':
+      return `is not a valid ${issue.format === 'datetime' ? 'date and time (RFC 3339)' : issue.format}`;
+    default:
+      return undefined;
+  }
+}
+z.config({ customError: problemInWords });
+
+/** One line per problem, each naming the field: `destination.configuration.webhook_endpoint: must begin with https://`. */
+export function describeIssues(error: z.core.$ZodError, prefix = ''): string {
+  return error.issues
+    .map((issue) => {
+      const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join('; ');
+}
+
+export const EventTypeSchema = z.enum(EVENT_TYPES);
+export const CloudRegionSchema = z.enum(CLOUD_REGIONS);
+export const StreamStatusSchema = z.enum(STREAM_STATUSES);
+export const SyncGroupsSchema = z.enum(SYNC_GROUPS);
+
+export const SubscriptionSchema = z.strictObject({ event_type: z.string().check(z.minLength(1)) });
+export const SubscriptionsSchema = z.array(SubscriptionSchema).check(z.minLength(1));
+export const EventStreamNameSchema = z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax));
+
+export const BasicUsernameSchema = z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon'));
+export const HeaderKeySchema = z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name'));
+export const WebhookEndpointSchema = z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://'));
+export const CloudAccountIdSchema = z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits'));
+
+// Webhook authorization as written on create or update: the record's fields plus the write-only
+// secret (password, token, header value), which the service keeps and never returns.
+export const WebhookAuthorizationInputSchema = z.discriminatedUnion('method', [
+  z.strictObject({ method: z.literal('basic'), username: BasicUsernameSchema, password: z.string().check(z.minLength(1)) }),
+  z.strictObject({ method: z.literal('bearer'), token: z.string().check(z.minLength(1)) }),
+  z.strictObject({ method: z.literal('custom_header'), header_key: HeaderKeySchema, header_value: z.string().check(z.minLength(1)) }),
+]);
+
+/** A destination with the webhook authorization `authorization` (as written here; as stored in ./index.ts). */
+export function destinationSchema<A extends z.core.$ZodType>(authorization: A) {
+  return z.discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('webhook'),
+      configuration: z.strictObject({ webhook_endpoint: WebhookEndpointSchema, webhook_authorization: authorization }),
+    }),
+    z.strictObject({
+      type: z.literal('eventbus'),
+      configuration: z.strictObject({ cloud_account_id: CloudAccountIdSchema, cloud_region: CloudRegionSchema, cloud_partner_event_source: z.optional(z.string()) }),
+    }),
+    z.strictObject({
+      type: z.literal('action'),
+      configuration: z.strictObject({ action_id: z.string().check(z.minLength(1)) }),
+    }),
+  ]);
+}
+
+export const DestinationInputSchema = destinationSchema(WebhookAuthorizationInputSchema);
+
+/** `POST /event-streams` (an operation of the real service that interface.md does not show). */
+export const EventStreamCreateSchema = z.strictObject({
+  name: EventStreamNameSchema,
+  subscriptions: SubscriptionsSchema,
+  destination: DestinationInputSchema,
+  status: z.optional(StreamStatusSchema),
+});
+
+/** `PATCH /event-streams/{id}`: every field optional, the same constraints. */
+export const EventStreamUpdateSchema = z.partial(EventStreamCreateSchema);
+
+/** `POST /event-streams/{id}/test` body. */
+export const TestEventRequestSchema = z.strictObject({
+  event_type: EventTypeSchema,
+  data: z.optional(z.record(z.string(), z.unknown())),
+});
+
+const mappingAttribute = (side: 'platform' | 'identity-provider') =>
+  z.string().check(
+    z.trim(),
+    z.superRefine((value, ctx) => {
+      const problem = mappingAttributeProblem(value, side);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    }),
+  );
+
+export const MappingEntrySchema = z.strictObject({
+  platform: mappingAttribute('platform'),
+  idp: mappingAttribute('identity-provider'),
+});
+export type MappingEntry = z.infer<typeof MappingEntrySchema>;
+
+/** A mapping: at least one entry, and each platform attribute mapped once. */
+export const MappingSchema = z.array(MappingEntrySchema).check(
+  z.minLength(1, 'needs at least one entry'),
+  z.maxLength(MAPPING_ROWS_MAX, `has more than ${MAPPING_ROWS_MAX} entries`),
+  z.superRefine((entries, ctx) => {
+    if (entries.length > MAPPING_ROWS_MAX) return;
+    entries.forEach((entry, index) => {
+      if (rowMapping(entries.slice(0, index), entry.platform) >= 0) {
+        ctx.addIssue({ code: 'custom', path: [index, 'platform'], message: `platform attribute "${entry.platform}" is mapped more than once`, input: entry.platform });
+      }
+    });
+  }),
+);
+
+/** `POST` and `PATCH /connections/{id}/directory-provisioning` body: every field optional. */
+export const ProvisioningRequestSchema = z.strictObject({
+  mapping: z.optional(MappingSchema),
+  synchronize_automatically: z.optional(z.boolean()),
+  synchronize_groups: z.optional(SyncGroupsSchema),
+});
+export type ProvisioningRequest = z.infer<typeof ProvisioningRequestSchema>;
