@@ -89,7 +89,7 @@ describe('token endpoint: client assertion errors', () => {
     expect(await expectTokenError(withAssertion(signAssertion(sb(), 'admin', { iat: now - 120, exp: now - 60 })), 401, 'invalid_client')).toContain(
       'expired',
     );
-    expect(await expectTokenError(withAssertion(signAssertion(sb(), 'admin', { exp: now + 301 })), 401, 'invalid_client')).toContain('5 minutes');
+    expect(await expectTokenError(withAssertion(signAssertion(sb(), 'admin', { iat: now, exp: now + 301 })), 401, 'invalid_client')).toContain('5 minutes');
     expect(await expectTokenError(withAssertion(signAssertion(sb(), 'admin', { exp: undefined })), 401, 'invalid_client')).toContain('exp');
   });
 
