@@ -1,0 +1,92 @@
+// The prompts of streams create and delete, and profiles remove, in a real pseudo-terminal (tmux):
+// what is asked, the keys pressed, and what the sandbox (or the settings) received.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
+
+const run = hasTmux || Boolean(process.env.CI);
+
+let terminal: Terminal | undefined;
+afterEach(() => {
+  terminal?.close();
+  terminal = undefined;
+});
+
+describe.skipIf(!run)('streams create and delete at a terminal', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  function open(args: string[]): Terminal {
+    const { clientId, clientSecret } = h.sandbox.clients.admin;
+    terminal = Terminal.start(args, { configDir: h.configDir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
+    return terminal;
+  }
+
+  it('create asks for the name, the event types (a checklist), the destination and the region (lists), then creates', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('Stream name');
+    t.type('from-the-prompts');
+    t.keys('Enter');
+    await t.waitFor('Event types');
+    t.keys('Space'); // group.created, the first
+    t.keys('Down');
+    t.keys('Space'); // group.deleted
+    t.keys('Enter');
+    await t.waitFor('Where do the events go?');
+    t.keys('Down'); // an event bus
+    t.keys('Enter');
+    await t.waitFor('Account id');
+    t.type('123456789012');
+    t.keys('Enter');
+    await t.waitFor('Region');
+    t.keys('Down');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({
+      name: 'from-the-prompts',
+      subscriptions: [{ event_type: 'group.created' }, { event_type: 'group.deleted' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012' } },
+    });
+    expect(t.screen()).toMatch(/Name\s+from-the-prompts/);
+  });
+
+  it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+
+    const no = open(['streams', 'delete', id]);
+    await no.waitFor(`Delete stream ${id}, to-delete (action a-1)?`);
+    no.type('n');
+    no.keys('Enter');
+    expect(await no.exitCode()).toBe(130);
+    expect(h.calls('DELETE')).toEqual([]);
+    no.close();
+
+    const yes = open(['streams', 'delete', id]);
+    await yes.waitFor(`Delete stream ${id}`);
+    yes.type('y');
+    yes.keys('Enter');
+    expect(await yes.exitCode()).toBe(0);
+    expect(h.calls('DELETE').map((call) => call.path)).toEqual([`/api/v2/event-streams/${id}`]);
+    expect(yes.screen()).toContain(`Deleted stream ${id}.`);
+  });
+
+  it('profiles remove asks first at a terminal; no leaves the profile', async () => {
+    writeFileSync(join(h.configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { domain: 'https://prod.example.com', clientId: 'c1', authMethod: 'post' } } }));
+    const t = open(['profiles', 'remove', 'prod']);
+    await t.waitFor('Remove profile "prod" (client c1 at prod.example.com), its secret and its cached token?');
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(JSON.parse(readFileSync(join(h.configDir, 'config.json'), 'utf8')).profiles.prod.clientId).toBe('c1');
+  });
+});
