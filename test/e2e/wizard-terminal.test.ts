@@ -298,3 +298,53 @@ describe.skipIf(!run)('streams test in a terminal', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 });
+
+describe.skipIf(!run)('provisioning update in a terminal', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ seed: connectionsSeed(2) });
+    // A configuration to change: the strategy's default mapping, no automatic synchronization, groups off.
+    expect((await h.idm(['provisioning', 'create', gappsId(1), '--sync-groups', 'off'])).code).toBe(0);
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  it('without flags: the wizard from the current settings, a summary of what changes, and a PATCH of only that', async () => {
+    const t = open(h, ['provisioning', 'update', gappsId(1)]);
+    await t.waitFor('What next?');
+    expect(t.screen()).toContain('the current mapping');
+    t.keys('Enter'); // keep the mapping
+    await t.waitFor('Synchronize users automatically');
+    t.type('y');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter'); // off, as it was
+    const screen = await t.waitFor(`Change the directory provisioning of ${gappsId(1)}?`);
+    expect(screen).toMatch(/Synchronize automatically\s+no → yes/);
+    expect(screen).not.toMatch(/Synchronize groups\s+off →/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const patches = h.calls('PATCH');
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.json).toEqual({ synchronize_automatically: true });
+  });
+
+  it('changing nothing sends nothing and says so; Ctrl-C at a question sends nothing either', async () => {
+    const same = open(h, ['provisioning', 'update', gappsId(1)]);
+    await same.waitFor('What next?');
+    same.keys('Enter');
+    await same.waitFor('Synchronize users automatically');
+    same.keys('Enter');
+    await same.waitFor('Group synchronization');
+    same.keys('Enter');
+    expect(await same.exitCode()).toBe(0);
+    expect(same.screen()).toContain('Nothing changed: nothing was sent.');
+    same.close();
+
+    const stopped = open(h, ['provisioning', 'update', gappsId(1)]);
+    await stopped.waitFor('What next?');
+    stopped.keys('C-c');
+    expect(await stopped.exitCode()).toBe(130);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+});

@@ -85,7 +85,10 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   if (Object.keys(body).length === 0) {
     if (!deps.io.canPrompt) throw new UsageError('Nothing to change.', `Give --mapping, --add-mapping, --remove-mapping, --sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`);
     const { runUpdateWizard } = await import('./wizard.js');
-    checked = await runUpdateWizard(connectionId, await provisioning.get(connectionId), deps);
+    const changed = await runUpdateWizard(connectionId, await provisioning.get(connectionId), deps);
+    // The same settings chosen again: nothing to send, and nothing went wrong.
+    if (changed === undefined) return deps.output.note('Nothing changed: nothing was sent.');
+    checked = changed;
   } else {
     checked = await checkProvisioningBody(body, options.mappingFile !== undefined ? '--mapping-file' : options.mapping !== undefined ? '--mapping' : 'the mapping');
   }

@@ -182,9 +182,10 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
 
 /**
  * `idm provisioning update` at a terminal without flags: the current configuration, edited; the body
- * holds only what changed (a mapping is sent whole, as the service replaces it).
+ * holds only what changed (a mapping is sent whole, as the service replaces it); undefined when
+ * nothing did.
  */
-export async function runUpdateWizard(connectionId: string, current: ApiRecord, deps: Deps): Promise<ProvisioningBody> {
+export async function runUpdateWizard(connectionId: string, current: ApiRecord, deps: Deps): Promise<ProvisioningBody | undefined> {
   const prompter = await deps.prompter();
   const say = (line = '') => deps.output.say(line);
   const before = usableRows(mappingRows(current.mapping), deps, 'the current mapping');
@@ -195,10 +196,7 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   if (mappingChanged && settings.mapping.length > 0) body.mapping = settings.mapping;
   if (settings.synchronizeAutomatically !== was.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
   if (settings.synchronizeGroups !== was.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
-  if (Object.keys(body).length === 0) {
-    say('Nothing changed.');
-    throw new CancelledError('Nothing to change: nothing was sent.');
-  }
+  if (Object.keys(body).length === 0) return undefined;
   say();
   say('Changes');
   if (body.synchronize_automatically !== undefined) say(`  Synchronize automatically  ${was.synchronizeAutomatically ? 'yes' : 'no'} → ${body.synchronize_automatically ? 'yes' : 'no'}`);
