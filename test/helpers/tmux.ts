@@ -38,10 +38,16 @@ export class Terminal {
     const exports = Object.entries(env)
       .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && key !== 'TERM' && !key.startsWith('TMUX'))
       .map(([key, value]) => `export ${key}=${shellQuote(value ?? '')}`);
+    // tmux hands the session its own environment (this process's, CI=true in CI): unset what the
+    // hermetic one leaves out.
+    const unsets = Object.keys(process.env)
+      .filter((key) => !(key in env) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !key.startsWith('TMUX'))
+      .map((key) => `unset ${key}`);
     const script = join(dir, 'run.sh');
     writeFileSync(
       script,
       [
+        ...unsets,
         ...exports,
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
         `echo "EXIT:$?" > ${shellQuote(terminal.exitFile)}`,
