@@ -19,12 +19,12 @@ export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): P
   }
 }
 
-/**
- * bin/idm.js's fast path (dist/values.cjs): prints the values of `kind` one per line and returns
- * true; false for a kind it does not know (the full CLI then reports the usage error).
- */
-export function print(kind: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  if (!(ASK_KINDS as readonly string[]).includes(kind)) return false;
-  void completionValues(env, kind as AskKind).then((values) => process.stdout.write(values.map((value) => `${value}\n`).join('')));
-  return true;
+// bin/idm.js's fast path (dist/values.cjs): it asks `known` first (a kind it does not know goes to the
+// full CLI, which reports the usage error), then writes the `values` itself.
+export function known(kind: string): kind is AskKind {
+  return (ASK_KINDS as readonly string[]).includes(kind);
+}
+
+export function values(kind: AskKind, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  return completionValues(env, kind);
 }
