@@ -5,15 +5,15 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runIdm } from '../helpers/cli.js';
+import { BIN, cliEnv, credentialsEnv, runIdm } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { envCredentials, useConfigDirs } from '../helpers/deps.js';
+import { useConfigDirs } from '../helpers/deps.js';
 
 const sandbox = useSandbox();
 const configDir = useConfigDirs();
 afterEach(() => sandbox().clearFaults());
 
-const credentials = () => envCredentials(sandbox(), 'reader');
+const credentials = () => credentialsEnv(sandbox(), 'reader');
 
 describe('parallel runs', () => {
   it('20 cold `idm streams list` started at once make one token request in total', async () => {

@@ -5,16 +5,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, runIdm } from '../helpers/cli.js';
+import { BIN, cliEnv, credentialsEnv, runIdm } from '../helpers/cli.js';
 import { recordRun } from '../helpers/sweep.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { envCredentials, useConfigDirs } from '../helpers/deps.js';
+import { useConfigDirs } from '../helpers/deps.js';
 
 const sandbox = useSandbox();
 const configDir = useConfigDirs();
 afterEach(() => sandbox().clearFaults());
 
-const credentials = () => envCredentials(sandbox());
+const credentials = () => credentialsEnv(sandbox());
 
 /** Starts idm, waits until `ready()` says it is where the test wants it, sends SIGINT, and collects the outcome. */
 async function interrupt(args: string[], dir: string, env: Record<string, string>, ready: (stderr: string) => boolean) {

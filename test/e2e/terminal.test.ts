@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tokenBody } from '../helpers/hostile-server.js';
+import { spawnIdm } from '../helpers/cli.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 // CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
@@ -122,8 +123,7 @@ describe.skipIf(!run)('progress in a real terminal', () => {
   it('piped, there is no spinner: stderr stays empty while waiting', async () => {
     const server = await hostileServer((request) => (request.url.startsWith('/api/v2/event-streams') ? 'stall' : { body: tokenBody() }));
     try {
-      const { spawnIdm } = await import('../helpers/hostile-server.js');
-      const { child, done } = spawnIdm(['streams', 'list'], { env: server.env(h.configDir) });
+      const { child, done } = spawnIdm(['streams', 'list'], { configDir: h.configDir, env: server.env(h.configDir) });
       for (let i = 0; i < 600 && server.stalledCount() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
       let stderr = '';
       child.stderr.on('data', (chunk: string) => (stderr += chunk));

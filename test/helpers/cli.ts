@@ -1,13 +1,15 @@
 // Runs idm with a hermetic config directory and captures what it printed and how it exited: in
 // process through main() (runInProcess: most tests), or the built bin/idm.js as a real process
-// (runIdm: what only a process shows, such as signals, a closed pipe, start-up).
-import { spawn } from 'node:child_process';
+// (spawnIdm / runIdm: what only a process shows, such as signals, a closed pipe, start-up). Also the
+// one way tests put client credentials in idm's environment (credentialsEnv).
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/main.js';
+import type { Sandbox } from '../../src/sandbox/types.js';
+import { Capture, stdinOf } from './capture.js';
 import { recordConfigDirSecrets, recordRun, recordSecrets } from './sweep.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/idm.js', import.meta.url));
@@ -22,8 +24,31 @@ export interface RunResult {
 export interface RunOptions {
   env?: Record<string, string | undefined>;
   input?: string;
+  /** When a spawned run is killed (SIGKILL): generous, a killed run is a failed test, not a timing. */
   timeoutMs?: number;
   cwd?: string;
+}
+
+/** The longest a spawned idm may run before it is killed; vitest's testTimeout is above it. */
+export const KILL_AFTER_MS = 120_000;
+
+export interface ClientSecret {
+  clientId: string;
+  clientSecret: string;
+}
+
+export type CredentialsEnv = { IDM_DOMAIN: string; IDM_CLIENT_ID: string; IDM_CLIENT_SECRET: string };
+
+/**
+ * Client credentials in idm's environment (no profile needed): a sandbox's admin (default) or reader
+ * client, or any domain with a client id and secret (a fake or hostile server).
+ */
+export function credentialsEnv(sandbox: Pick<Sandbox, 'url' | 'clients'>, client?: 'admin' | 'reader'): CredentialsEnv;
+export function credentialsEnv(domain: string, client: ClientSecret): CredentialsEnv;
+export function credentialsEnv(target: string | Pick<Sandbox, 'url' | 'clients'>, client: 'admin' | 'reader' | ClientSecret = 'admin'): CredentialsEnv {
+  const domain = typeof target === 'string' ? target : target.url;
+  const { clientId, clientSecret } = typeof client === 'string' ? (target as Pick<Sandbox, 'clients'>).clients[client] : client;
+  return { IDM_DOMAIN: domain, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret };
 }
 
 /** A fresh config directory per test; removed by the returned cleanup. */
@@ -50,20 +75,6 @@ export function cliEnv(configDir: string, extra: Record<string, string | undefin
   return env;
 }
 
-class Capture extends Writable {
-  text = '';
-  constructor(
-    readonly isTTY: boolean,
-    readonly columns: number | undefined,
-  ) {
-    super();
-  }
-  override _write(chunk: Buffer | string, _encoding: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
 export interface InProcessOptions extends RunOptions {
   /** stdout, stderr (and stdin) are terminals; prompts still need a real one (tmux). */
   tty?: boolean;
@@ -78,34 +89,53 @@ export interface InProcessOptions extends RunOptions {
 export async function runInProcess(args: readonly string[], options: InProcessOptions & { configDir: string }): Promise<RunResult> {
   const stdout = new Capture(Boolean(options.tty), options.columns);
   const stderr = new Capture(Boolean(options.tty), options.columns);
-  const stdin = Object.assign(new PassThrough(), { isTTY: Boolean(options.tty) });
-  stdin.end(options.input ?? '');
+  const stdin = stdinOf(options.input, Boolean(options.tty));
   const code = await main(['node', 'idm', ...args], { stdin, stdout, stderr }, cliEnv(options.configDir, options.env));
   sweep(args, options, stdout.text, stderr.text);
   return { code, signal: null, stdout: stdout.text, stderr: withoutSpinner(stderr.text) };
 }
 
-export function runIdm(args: readonly string[], options: RunOptions & { configDir: string }): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: cliEnv(options.configDir, options.env),
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    // Generous: a killed run is a failure of the test, never a measure of speed.
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+export interface SpawnOptions extends RunOptions {
+  configDir: string;
+  /** Run as this user (and group): root only. */
+  uid?: number;
+}
+
+export interface Spawned {
+  child: ChildProcessWithoutNullStreams;
+  done: Promise<RunResult>;
+}
+
+/** The built bin/idm.js as a real process (`npm run build` first), its stdio piped; `done` when it has ended. */
+export function spawnIdm(args: readonly string[], options: SpawnOptions): Spawned {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: cliEnv(options.configDir, options.env),
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    uid: options.uid,
+    gid: options.uid,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {}); // a run that ends before reading its stdin
+  const done = new Promise<RunResult>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? KILL_AFTER_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       sweep(args, options, stdout, stderr);
       resolve({ code, signal, stdout, stderr: withoutSpinner(stderr) });
     });
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin.end(options.input ?? '');
+  return { child, done };
+}
+
+/** spawnIdm, and what the run printed and how it ended. */
+export function runIdm(args: readonly string[], options: SpawnOptions): Promise<RunResult> {
+  return spawnIdm(args, options).done;
 }
 
 /**

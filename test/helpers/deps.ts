@@ -1,18 +1,16 @@
 // For tests of run functions and of the layers under them: an IO whose streams are captured strings
 // (TTY on or off), and a Deps built on it exactly as main() builds its own; and the set-up the CLI
-// tests share (config directories, credentials in the environment, the cached token file, a 403
-// fault).
+// tests share (config directories, the cached token file, a 403 fault).
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { afterAll } from 'vitest';
 import { createDeps, type Deps } from '../../src/cli/factory.js';
 import type { GlobalOptions } from '../../src/cli/program.js';
 import { IdmError } from '../../src/core/errors.js';
 import { createIO, type IO } from '../../src/io/io.js';
 import type { Prompter } from '../../src/io/prompter.js';
+import { Capture, stdinOf } from './capture.js';
 import { tempConfigDir } from './cli.js';
-import type { Sandbox } from './sandbox.js';
 
 export interface Captured {
   io: IO;
@@ -20,26 +18,10 @@ export interface Captured {
   stderr(): string;
 }
 
-class Capture extends Writable {
-  text = '';
-  isTTY: boolean;
-  columns = 200;
-  constructor(isTTY: boolean) {
-    super();
-    this.isTTY = isTTY;
-  }
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-}
-
 export function captureIO(options: { tty?: boolean; env?: NodeJS.ProcessEnv; stdin?: string } = {}): Captured {
-  const stdin = new PassThrough() as PassThrough & { isTTY?: boolean };
-  stdin.isTTY = options.tty ?? false;
-  stdin.end(options.stdin ?? '');
-  const stdout = new Capture(options.tty ?? false);
-  const stderr = new Capture(options.tty ?? false);
+  const stdin = stdinOf(options.stdin, options.tty ?? false);
+  const stdout = new Capture(options.tty ?? false, 200);
+  const stderr = new Capture(options.tty ?? false, 200);
   const io = createIO({ stdin, stdout, stderr }, { ...(options.env ?? {}) });
   return { io, stdout: () => stdout.text, stderr: () => stderr.text };
 }
@@ -90,11 +72,6 @@ export function useConfigDirs(): () => string {
     cleanups.push(cleanup);
     return dir;
   };
-}
-
-/** Credentials of a sandbox client in the environment (no profile). */
-export function envCredentials(sandbox: Sandbox, client: 'admin' | 'reader' = 'admin'): Record<string, string> {
-  return { IDM_DOMAIN: sandbox.url, IDM_CLIENT_ID: sandbox.clients[client].clientId, IDM_CLIENT_SECRET: sandbox.clients[client].clientSecret };
 }
 
 /** The cached token file of a config directory (undefined when there is none). */

@@ -1,17 +1,14 @@
-// Shared by the tests of streams test and provisioning create: one sandbox per file, credentials for
-// the built idm through the environment (no profile needed), and the requests the sandbox received.
+// Shared by the command tests: one sandbox per file, idm run in process with credentials in the
+// environment (no profile needed), and the requests the sandbox received.
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
-import { runIdm, runInProcess, tempConfigDir, type InProcessOptions, type RunResult } from './cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir, type InProcessOptions, type RunResult } from './cli.js';
 import { recordSandboxSecrets } from './sandbox.js';
 
 export interface Harness {
   sandbox: Sandbox;
   configDir: string;
-  /**
-   * Runs idm as `client` (admin by default) against the sandbox: in process, or (`process: true`)
-   * the built bin/idm.js as a real process.
-   */
-  idm(args: readonly string[], options?: InProcessOptions & { client?: 'admin' | 'reader'; process?: boolean }): Promise<RunResult>;
+  /** Runs idm in process as `client` (admin by default) against the sandbox. */
+  idm(args: readonly string[], options?: InProcessOptions & { client?: 'admin' | 'reader' }): Promise<RunResult>;
   /** Management requests (not token requests) received since `mark()`. */
   calls(method?: string): Array<RecordedRequest & { json: unknown }>;
   /** Every request (token ones too) received since `mark()`. */
@@ -30,12 +27,7 @@ export async function startHarness(options: SandboxOptions = {}): Promise<Harnes
     sandbox,
     configDir,
     idm(args, options = {}) {
-      const client = sandbox.clients[options.client ?? 'admin'];
-      return (options.process ? runIdm : runInProcess)(args, {
-        ...options,
-        configDir,
-        env: { IDM_DOMAIN: sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret, ...options.env },
-      });
+      return runInProcess(args, { ...options, configDir, env: { ...credentialsEnv(sandbox, options.client), ...options.env } });
     },
     calls(method) {
       return sandbox.requests

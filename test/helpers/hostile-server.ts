@@ -5,9 +5,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import { withoutSpinner } from './cli.js';
+import { Capture, stdinOf } from './capture.js';
+import { credentialsEnv, withoutSpinner } from './cli.js';
 import { recordRun, recordSecrets } from './sweep.js';
 
 export interface Result {
@@ -16,23 +16,11 @@ export interface Result {
   stderr: string;
 }
 
-class Capture extends Writable {
-  text = '';
-  constructor(readonly isTTY: boolean, readonly columns?: number) {
-    super();
-  }
-  override _write(chunk: Buffer | string, _encoding: string, callback: () => void): void {
-    this.text += chunk.toString();
-    callback();
-  }
-}
-
 /** Runs idm in process. `tty`: stdout, stderr and stdin are terminals (prompts are still refused: no keyboard). */
 export async function idm(argv: string[], options: { env: Record<string, string | undefined>; tty?: boolean; stdin?: string; columns?: number }): Promise<Result> {
   const stdout = new Capture(Boolean(options.tty), options.columns);
   const stderr = new Capture(Boolean(options.tty), options.columns);
-  const stdin = Object.assign(new PassThrough(), { isTTY: false });
-  stdin.end(options.stdin ?? '');
+  const stdin = stdinOf(options.stdin);
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
   const code = await main(['node', 'idm', ...argv], { stdin, stdout, stderr }, env);
@@ -105,9 +93,7 @@ export async function hostileServer(answer: (request: Seen) => Answer | 'stall' 
     /** Environment for idm: this server as the tenant, a client secret from the environment. */
     env: (configDir: string, extra: Record<string, string | undefined> = {}) => ({
       IDM_CONFIG_DIR: configDir,
-      IDM_DOMAIN: url,
-      IDM_CLIENT_ID: 'hostile-client',
-      IDM_CLIENT_SECRET: 'hostile-client-secret-0123456789',
+      ...credentialsEnv(url, { clientId: 'hostile-client', clientSecret: 'hostile-client-secret-0123456789' }),
       ...extra,
     }),
     close: () =>
@@ -128,30 +114,6 @@ export function unsafeCharacters(text: string, options: { tabs?: boolean; colour
   const plain = options.colour ? text.replace(/\x1b\[[0-9;]*m/g, '') : text;
   const found = plain.match(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|\t/g) ?? [];
   return found.filter((char) => !(options.tabs && char === '\t')).map((char) => `U+${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-export const BIN = new URL('../../bin/idm.js', import.meta.url).pathname;
-
-/** The built idm as a real process (`npm run build` first), for what only a process shows. */
-export function spawnIdm(args: string[], options: { env: Record<string, string | undefined>; stdin?: string; uid?: number }) {
-  const { spawn } = process.getBuiltinModule('node:child_process');
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env };
-  for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'], uid: options.uid, gid: options.uid });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end(options.stdin ?? '');
-  const done = new Promise<Result & { signal: NodeJS.Signals | null }>((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      recordRun(`idm ${args.join(' ').slice(0, 200)}`, stdout, stderr);
-      resolve({ code: code ?? -1, signal, stdout, stderr });
-    });
-  });
-  return { child, done };
 }
 
 /** Root is needed to act as another user or to mount a small file system; the tests that need it say so. */

@@ -2,7 +2,7 @@
 // google-apps connections, the built idm as its admin client, and the statuses the sandbox recorded.
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DEFAULT_SEED } from '../../src/sandbox/index.js';
-import { runInProcess, tempConfigDir, type RunResult } from './cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from './cli.js';
 import { connectionsSeed, startHarness, type Harness } from './harness.js';
 
 export const INBOX = 'est_demoInboxBearer0000000';
@@ -32,8 +32,7 @@ export const nowSeconds = () => Math.floor(Date.now() / 1000);
 export async function runCold(h: Harness, args: string[]): Promise<RunResult> {
   const { dir, cleanup } = tempConfigDir();
   try {
-    const admin = h.sandbox.clients.admin;
-    return await runInProcess(args, { configDir: dir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret } });
+    return await runInProcess(args, { configDir: dir, env: credentialsEnv(h.sandbox) });
   } finally {
     cleanup();
   }

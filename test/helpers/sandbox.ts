@@ -111,3 +111,11 @@ export function recordSandboxSecrets(sandbox: Sandbox, seed?: unknown): void {
   walk(seed ?? DEFAULT_SEED);
   recordSecrets(values);
 }
+
+/**
+ * GET `path` of the management API (`/event-streams/…`) straight from the sandbox with a token of its
+ * own: what the tenant holds, without idm, to compare idm's output with.
+ */
+export async function direct(sandbox: Sandbox, path: string, client: 'admin' | 'reader' = 'admin'): Promise<CallResult> {
+  return call(sandbox, 'GET', `/api/v2${path}`, { token: await getToken(sandbox, client) });
+}

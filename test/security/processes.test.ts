@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, utimesSync, wri
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, isLock } from '../../src/config/files.js';
-import { BIN, hostileServer, idm, isRoot, spawnIdm, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
+import { BIN, spawnIdm } from '../helpers/cli.js';
+import { hostileServer, idm, isRoot, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 let answer: (request: Seen) => Answer | 'stall' | undefined = () => undefined;
 let server: Awaited<ReturnType<typeof hostileServer>>;
@@ -42,7 +43,7 @@ describe('signals during a token fetch', () => {
     const home = tempDir();
     answer = (request) => (request.url.startsWith('/oauth/token') ? 'stall' : listOrToken(request));
     try {
-      const run = spawnIdm(['streams', 'list'], { env: server.env(home.dir) });
+      const run = spawnIdm(['streams', 'list'], { configDir: home.dir, env: server.env(home.dir) });
       await until(() => server.stalledCount() > 0 && lockFiles(home.dir).length > 0, 'the token request, under its lock');
       run.child.kill(signal);
       const result = await run.done;
@@ -112,9 +113,9 @@ describe('logout and a token fetch at the same moment', () => {
       expect(login.code).toBe(0);
       for (const name of readdirSync(join(home.dir, 'tokens'))) unlinkSync(join(home.dir, 'tokens', name)); // the next run must fetch
       answer = (request) => (request.url.startsWith('/oauth/token') ? 'stall' : listOrToken(request));
-      const list = spawnIdm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
+      const list = spawnIdm(['streams', 'list'], { configDir: home.dir });
       await until(() => server.stalledCount() > 0 && lockFiles(home.dir).length > 0, 'the fetch under the token lock');
-      const logout = spawnIdm(['logout'], { env: { IDM_CONFIG_DIR: home.dir } });
+      const logout = spawnIdm(['logout'], { configDir: home.dir });
       await until(() => !existsSync(join(home.dir, 'credentials', 'default.json')), 'logout removing the secret, then waiting for the token lock');
       server.release({ body: tokenBody() });
       const [listed, loggedOut] = await Promise.all([list.done, logout.done]);
@@ -195,7 +196,7 @@ describe('a closed stdout', () => {
       return { body: { eventStreams: items, next: `page${pages}` } };
     };
     try {
-      const run = spawnIdm(['streams', 'list', '--all'], { env: server.env(home.dir) });
+      const run = spawnIdm(['streams', 'list', '--all'], { configDir: home.dir, env: server.env(home.dir) });
       await new Promise<void>((resolve) => run.child.stdout.once('data', () => resolve()));
       run.child.stdout.destroy();
       const result = await run.done;

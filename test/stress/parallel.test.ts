@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runIdm, type RunResult } from '../helpers/cli.js';
-import { envCredentials, useConfigDirs } from '../helpers/deps.js';
+import { credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { useConfigDirs } from '../helpers/deps.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
@@ -54,7 +54,7 @@ describe('parallel runs at scale', () => {
   it('100 cold `idm streams list` at once: no failure and one token request in total', async () => {
     const dir = configDir();
     const issued = sandbox().tokensIssued();
-    const runs = await Promise.all(Array.from({ length: 100 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: envCredentials(sandbox(), 'reader'), ...LIMIT })));
+    const runs = await Promise.all(Array.from({ length: 100 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentialsEnv(sandbox(), 'reader'), ...LIMIT })));
     for (const run of runs) {
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
@@ -68,7 +68,7 @@ describe('parallel runs at scale', () => {
     const dir = configDir();
     const secret = secretFile(dir);
     const names = Array.from({ length: 60 }, (_, i) => `p${String(i).padStart(2, '0')}`);
-    const list = () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: envCredentials(sandbox(), 'reader'), ...LIMIT });
+    const list = () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentialsEnv(sandbox(), 'reader'), ...LIMIT });
     // Interleaved: three logins in every ten runs.
     const jobs: Array<() => Promise<RunResult>> = [];
     for (let i = 0, n = 0; i < 200; i++) jobs.push(i % 10 < 3 ? ((name) => () => login(dir, secret, name))(names[n++]!) : list);

@@ -4,6 +4,7 @@
 // as '?' when the provisioning list is refused, local validation, and a 403 on the connections.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { direct } from '../../helpers/sandbox.js';
 
 const G1 = 'con_connGoogle000001';
 const G2 = 'con_connGoogle000002';
@@ -26,18 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 beforeEach(() => h.mark());
-
-async function direct(path: string): Promise<string> {
-  const { clientId, clientSecret } = h.sandbox.clients.admin;
-  const token = (await (
-    await fetch(h.sandbox.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${h.sandbox.apiUrl}/` }),
-    })
-  ).json()) as { access_token: string };
-  return (await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token.access_token}` } })).text();
-}
 
 const connectionCalls = () => h.calls('GET').filter((call) => call.path === '/api/v2/connections');
 const provisioningCalls = () => h.calls('GET').filter((call) => call.path === '/api/v2/connections-directory-provisionings');
@@ -74,7 +63,7 @@ describe('idm connections list', () => {
   });
 
   it('--json: exactly the service answer (a bare array without paging); the provisioning list is not read', async () => {
-    const service = await direct('/connections');
+    const service = (await direct(h.sandbox, '/connections')).text;
     h.mark();
     const result = await h.idm(['connections', 'list', '--json']);
     expect(result.code).toBe(0);
@@ -85,7 +74,7 @@ describe('idm connections list', () => {
   });
 
   it('--take 2 --json: exactly the service page, {connections, next}', async () => {
-    const service = await direct('/connections?take=2');
+    const service = (await direct(h.sandbox, '/connections?take=2')).text;
     h.mark();
     const result = await h.idm(['connections', 'list', '--take', '2', '--json']);
     expect(result.code).toBe(0);
@@ -129,7 +118,7 @@ describe('idm connections list', () => {
   it('--all --json: one document with every connection', async () => {
     const result = await h.idm(['connections', 'list', '--all', '--take', '2', '--json']);
     expect(result.code).toBe(0);
-    const all = JSON.parse(await direct('/connections'));
+    const all = JSON.parse((await direct(h.sandbox, '/connections')).text);
     expect(JSON.parse(result.stdout)).toEqual({ connections: all });
   });
 
@@ -203,10 +192,4 @@ describe('idm connections list: errors', () => {
       expect(h.received()).toEqual([]);
     });
   }
-
-  it('through the built binary: TSV', async () => {
-    const result = await h.idm(['connections', 'list', '--strategy', 'samlp'], { process: true });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe(`${SAML}\tenterprise-saml\tsamlp\t-\n`);
-  });
 });

@@ -1,7 +1,7 @@
-// idm provisioning create from flags, against the sandbox through the built binary: the body the
-// sandbox received, the output with and without a terminal, --json, local validation that sends
-// nothing, and the service's 400, 403, 404 and 409. The wizard's prompts are driven in a real terminal
-// in terminal.test.ts; its summary is in wizard-summary.test.ts.
+// idm provisioning create from flags, run in process against the sandbox: the body the sandbox
+// received, the output with and without a terminal, --json, local validation that sends nothing, and
+// the service's 400, 403, 404 and 409. The wizard's prompts are driven in a real terminal in
+// test/e2e/wizard-terminal.test.ts; its summary is in wizard.test.ts.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -107,15 +107,6 @@ describe('idm provisioning delete --yes', () => {
     expect(again.stderr).not.toContain('Deleted');
     expect(h.calls('DELETE')).toHaveLength(1);
   });
-
-  it('through the built binary', async () => {
-    const id = configured();
-    const result = await h.idm(['provisioning', 'delete', id, '--yes'], { process: true });
-    expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`Deleted the directory provisioning of ${id}.`);
-    expect(h.calls('DELETE').map((call) => call.path)).toEqual([path(id)]);
-    expect(state(id)).toBe('not configured');
-  });
 });
 
 describe('idm provisioning delete: errors of the service', () => {

@@ -180,13 +180,6 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result).toMatchObject({ code: 0, stdout: '', stderr: '' });
     expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }] });
   });
-
-  it('through the built binary: set', async () => {
-    const id = editable();
-    const result = await h.idm(['provisioning', 'groups', 'set', id, EVERYONE], { process: true });
-    expect(result.code).toBe(0);
-    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: EVERYONE }] });
-  });
 });
 
 describe('idm provisioning groups: local validation sends nothing (exit 2)', () => {

@@ -3,6 +3,7 @@
 // sandbox's clock, local validation that sends nothing, and the service's 400 and 403.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { direct } from '../../helpers/sandbox.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 let clock = T0;
@@ -20,20 +21,6 @@ const seed = {
     { id: 'con_listDb0000000005', name: 'db', strategy: 'platform' },
   ],
 };
-
-/** The service's own answer to a GET, fetched with a token of the admin client (not through idm). */
-async function direct(path: string): Promise<{ status: number; text: string }> {
-  const { clientId, clientSecret } = h.sandbox.clients.admin;
-  const token = (await (
-    await fetch(h.sandbox.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${h.sandbox.apiUrl}/` }),
-    })
-  ).json()) as { access_token: string };
-  const response = await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token.access_token}` } });
-  return { status: response.status, text: await response.text() };
-}
 
 const lists = () => h.calls('GET').filter((call) => call.path === '/api/v2/connections-directory-provisionings');
 const query = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
@@ -74,7 +61,7 @@ describe('idm provisioning list: output', () => {
   });
 
   it('--json prints exactly the service body (same keys, same order)', async () => {
-    const service = await direct('/connections-directory-provisionings');
+    const service = await direct(h.sandbox, '/connections-directory-provisionings');
     h.mark();
     const result = await h.idm(['provisioning', 'list', '--json']);
     expect(result.code).toBe(0);
@@ -138,7 +125,7 @@ describe('idm provisioning list: pages', () => {
   });
 
   it('--all --json is one document holding every configuration, without next', async () => {
-    const service = JSON.parse((await direct('/connections-directory-provisionings')).text);
+    const service = JSON.parse((await direct(h.sandbox, '/connections-directory-provisionings')).text);
     h.mark();
     const result = await h.idm(['provisioning', 'list', '--all', '--take', '2', '--json']);
     expect(result.code).toBe(0);
@@ -211,12 +198,5 @@ describe('idm provisioning list: errors of the service', () => {
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('read:directory_provisionings');
-  });
-
-  it('--json: an error is one JSON object on stderr (real process)', async () => {
-    const result = await h.idm(['--json', 'provisioning', 'list', '--from', 'not-a-cursor'], { process: true });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 400, exitCode: 1 } });
   });
 });

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess, tempConfigDir, type RunResult } from '../../helpers/cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from '../../helpers/cli.js';
 import { fakeServer, json, tokenAnswer, type Seen } from '../../helpers/fake-server.js';
 
 interface Recorded {
@@ -65,7 +65,7 @@ beforeEach(() => {
 
 function idm(args: string[], response: Recorded['response']): Promise<RunResult> {
   answer = response;
-  return runInProcess(args, { configDir: config.dir, env: { IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'recorded-client', IDM_CLIENT_SECRET: 'recorded-client-secret' } });
+  return runInProcess(args, { configDir: config.dir, env: credentialsEnv(server.url, { clientId: 'recorded-client', clientSecret: 'recorded-client-secret' }) });
 }
 /** The management requests idm sent since the test began. */
 const sent = (): Seen[] => server.seen.slice(from).filter((request) => request.url.startsWith('/api/v2/'));

@@ -153,14 +153,6 @@ describe('idm provisioning sync: while one runs (409)', () => {
     expect(again.code).toBe(1);
     expect(JSON.parse(again.stderr)).toMatchObject({ error: { status: 409, exitCode: 1 } });
   });
-
-  it('through the built binary', async () => {
-    const id = fresh();
-    expect((await slow.idm(['provisioning', 'sync', id])).code).toBe(0);
-    const second = await slow.idm(['provisioning', 'sync', id], { process: true });
-    expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(/^Error: .*409/);
-  });
 });
 
 describe('idm provisioning sync: errors of the service', () => {

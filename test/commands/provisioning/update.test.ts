@@ -256,12 +256,4 @@ describe('idm provisioning update: errors of the service', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('update:directory_provisionings');
   });
-
-  it('through the built binary: --json error on stderr for the 404', async () => {
-    const result = await h.idm(['--json', 'provisioning', 'update', FRESH, '--no-sync-automatically'], { process: true });
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(JSON.parse(result.stderr)).toMatchObject({ error: { status: 404, exitCode: 1 } });
-    expect(patches()[0]!.json).toEqual({ synchronize_automatically: false });
-  });
 });

@@ -224,11 +224,4 @@ describe('idm streams create: errors of the service', () => {
     expect(result.stderr).toContain('choose another --name');
     expect(posts()).toHaveLength(1);
   });
-
-  it('a real process: the created stream is printed and exit 0', async () => {
-    const result = await h.idm(['streams', 'create', '--name', 'proc', '--event-type', 'user.created', '--action', 'p'], { process: true });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^ID\test_\w{22}\n/);
-    expect(posts()).toHaveLength(1);
-  });
 });

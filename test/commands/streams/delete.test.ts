@@ -12,7 +12,6 @@ const ids = {
   json: 'est_delJson00000000000000a',
   twice: 'est_delTwice0000000000000a',
   reader: 'est_delReader00000000000a0',
-  proc: 'est_delProcess00000000000a',
 };
 const SEED = { streams: Object.entries(ids).map(([name, id]) => stream(id, `del-${name}`)) };
 
@@ -150,15 +149,5 @@ describe('idm streams delete --yes', () => {
     expect(deletes().length).toBeGreaterThanOrEqual(1);
     expect(deletes().every((call) => call.status === 500 && call.path === `/api/v2/event-streams/${ids.reader}`)).toBe(true);
     expect(exists(ids.reader)).toBe(true);
-  });
-
-  it('a real process without --yes: exit 2, nothing sent; with --yes: exit 0', async () => {
-    const refused = await h.idm(['streams', 'delete', ids.proc], { process: true });
-    expect(refused.code).toBe(2);
-    expect(h.received()).toEqual([]);
-    const done = await h.idm(['streams', 'delete', ids.proc, '--yes'], { process: true });
-    expect(done.code).toBe(0);
-    expect(deletes()).toHaveLength(1);
-    expect(exists(ids.proc)).toBe(false);
   });
 });

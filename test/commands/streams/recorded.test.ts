@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runInProcess, tempConfigDir, type RunResult } from '../../helpers/cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from '../../helpers/cli.js';
 import { fakeServer, json, tokenAnswer, type Seen } from '../../helpers/fake-server.js';
 
 const RECORDED = '/work/shared/reference/recorded-lifecycle.json';
@@ -58,7 +58,7 @@ async function run(args: string[], served: Pair[], options: { env?: Record<strin
   const result = await runInProcess(args, {
     configDir: config.dir,
     input: options.input,
-    env: { IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'recorded-client', IDM_CLIENT_SECRET: 'not-a-real-secret', ...options.env },
+    env: { ...credentialsEnv(server.url, { clientId: 'recorded-client', clientSecret: 'not-a-real-secret' }), ...options.env },
   });
   return { ...result, sent: server.seen.slice(from).filter((request) => !request.url.startsWith('/oauth/token')) };
 }

@@ -164,10 +164,4 @@ describe('idm streams redeliver: validation sends nothing (exit 2)', () => {
       expect(h.received()).toEqual([]);
     });
   }
-
-  it('a real process: redeliver one, exit 0', async () => {
-    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId], { process: true });
-    expect(result.code).toBe(0);
-    expect(posts()).toHaveLength(1);
-  });
 });

@@ -4,6 +4,7 @@
 // service's errors.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { direct } from '../../helpers/sandbox.js';
 
 const BEARER = 'est_demoInboxBearer0000000';
 const BASIC = 'est_demoInboxBasic00000000';
@@ -21,19 +22,6 @@ beforeEach(() => {
   h.sandbox.clearFaults();
   h.mark();
 });
-
-/** The service's own answer to GET path, fetched here with the admin client (not through idm). */
-async function direct(path: string): Promise<{ status: number; body: unknown }> {
-  const admin = h.sandbox.clients.admin;
-  const token = await fetch(h.sandbox.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: admin.clientSecret, audience: `${h.sandbox.url}/api/v2/` }),
-  });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const res = await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${access_token}` } });
-  return { status: res.status, body: await res.json() };
-}
 
 /** Piped output of a key/value record as a map (one `label<TAB>value` per line). */
 const fields = (stdout: string) => new Map(stdout.trimEnd().split('\n').map((line) => line.split('\t') as [string, string]));
@@ -102,7 +90,7 @@ describe('idm streams show: piped, a record as label<TAB>value lines', () => {
   });
 
   it('fields idm does not know are shown as they came, not dropped', async () => {
-    const stream = { ...((await direct(`/event-streams/${BEARER}`)).body as object), region_hint: 'eu', retries: 3 };
+    const stream = { ...((await direct(h.sandbox, `/event-streams/${BEARER}`)).body as object), region_hint: 'eu', retries: 3 };
     h.mark();
     h.sandbox.addFault({ path: `/api/v2/event-streams/${BEARER}`, method: 'GET', kind: 'status', status: 200, body: JSON.stringify(stream), headers: { 'content-type': 'application/json; charset=utf-8' } });
     const result = await h.idm(['streams', 'show', BEARER]);
@@ -128,7 +116,7 @@ describe('idm streams show: at a terminal and --json', () => {
   });
 
   it.each([BEARER, EVENTBUS, ACTION])('--json prints exactly the service body of %s', async (id) => {
-    const expected = await direct(`/event-streams/${id}`);
+    const expected = await direct(h.sandbox, `/event-streams/${id}`);
     expect(expected.status).toBe(200);
     h.mark();
     const result = await h.idm(['streams', 'show', id, '--json']);
@@ -204,14 +192,5 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     expect(result.code).toBe(4);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('read:event_streams');
-  });
-
-  it('a real process: exit code and output through bin/idm.js', async () => {
-    const result = await h.idm(['streams', 'show', EVENTBUS], { process: true });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`ID\t${EVENTBUS}\n`);
-    const missing = await h.idm(['streams', 'show', UNKNOWN], { process: true });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('does not exist');
   });
 });

@@ -107,13 +107,4 @@ describe('idm streams disable / enable', () => {
     const read = await h.idm(['streams', 'show', BASIC]);
     expect(fields(read.stdout).get('Status')).toBe('enabled');
   });
-
-  it('a real process: disable then enable, exit 0 each', async () => {
-    const off = await h.idm(['streams', 'disable', BASIC], { process: true });
-    expect(off.code).toBe(0);
-    expect(off.stderr).toBe(`Stream ${BASIC} is disabled.\n`);
-    const on = await h.idm(['streams', 'enable', BASIC], { process: true });
-    expect(on.code).toBe(0);
-    expect(on.stdout).toContain('Status\tenabled\n');
-  });
 });

@@ -4,6 +4,7 @@
 // that sends nothing, and the errors.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { direct } from '../../helpers/sandbox.js';
 
 const INBOX = 'est_demoInboxBearer0000000';
 const CLOSED = 'est_demoClosedPort00000000';
@@ -22,20 +23,6 @@ beforeEach(() => {
   h.sandbox.clearFaults();
   h.mark();
 });
-
-/** The service's own answer to GET path, fetched here with the admin client (not through idm). */
-async function direct(path: string): Promise<Record<string, unknown>> {
-  const admin = h.sandbox.clients.admin;
-  const token = await fetch(h.sandbox.tokenUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: admin.clientId, client_secret: admin.clientSecret, audience: `${h.sandbox.url}/api/v2/` }),
-  });
-  const { access_token } = (await token.json()) as { access_token: string };
-  const res = await fetch(`${h.sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${access_token}` } });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Record<string, unknown>;
-}
 
 const statsCalls = (id: string) => h.calls('GET').filter((call) => call.path === `/api/v2/event-streams/${id}/stats`);
 const query = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
@@ -82,7 +69,7 @@ describe('idm streams stats: piped', () => {
 
   it('--since/--until: sent as date_from/date_to; the lines are the buckets and counts the service gave', async () => {
     const { since, until } = windowAroundNow();
-    const expected = await direct(`/event-streams/${CLOSED}/stats?date_from=${since}&date_to=${until}`);
+    const expected = (await direct(h.sandbox, `/event-streams/${CLOSED}/stats?date_from=${since}&date_to=${until}`)).body;
     h.mark();
     const result = await h.idm(['streams', 'stats', CLOSED, '--since', since, '--until', until]);
     expect(result.code).toBe(0);
@@ -177,7 +164,7 @@ describe('idm streams stats: at a terminal and --json', () => {
 
   it('--json: exactly the service answer for the same window', async () => {
     const { since, until } = windowAroundNow();
-    const expected = await direct(`/event-streams/${INBOX}/stats?date_from=${since}&date_to=${until}`);
+    const expected = (await direct(h.sandbox, `/event-streams/${INBOX}/stats?date_from=${since}&date_to=${until}`)).body;
     const result = await h.idm(['streams', 'stats', INBOX, '--since', since, '--until', until, '--json']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
@@ -225,11 +212,5 @@ describe('idm streams stats: validation and errors', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Invalid date range');
     expect(result.stderr).toContain('Check --since and --until');
-  });
-
-  it('a real process: piped lines, exit 0', async () => {
-    const result = await h.idm(['streams', 'stats', INBOX], { process: true });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^\d{4}-\d\d-\d\dT[^\t]+\t\d+\t\d+\n/);
   });
 });

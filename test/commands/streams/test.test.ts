@@ -1,4 +1,4 @@
-// idm streams test against the sandbox, through the built binary: a delivery to the sandbox's inbox,
+// idm streams test run in process against the sandbox: a delivery to the sandbox's inbox,
 // a failed one (exit 3), the real service's asynchronous answer, local validation that sends
 // nothing, and the errors of the service. TTY off unless a test says otherwise.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
