@@ -38,26 +38,40 @@ function writeOut(text) {
 /**
  * Loads dist/main.cjs as require() would, but hands V8 the code cache the build made of it
  * (dist/main.cjs.cache, scripts/build.mjs): V8 then skips parsing the bundle and compiling what the
- * build's training run compiled. A cache made by another Node is rejected by V8 and costs nothing
- * but its read. With source maps on (--enable-source-maps), a plain require() keeps them working.
+ * build's training run compiled. The bundles main.cjs loads when a command needs them (the request
+ * schemas, chalk, prompts, conf) come the same way. A cache made by another Node is rejected by V8
+ * and costs nothing but its read. With source maps on (--enable-source-maps), plain require() keeps
+ * them working.
  */
 function loadCli() {
   const file = path.join(DIST, 'main.cjs');
-  if (process.sourceMapsEnabled) return { cli: require(file), script: undefined };
+  if (process.sourceMapsEnabled) return { cli: require(file), scripts: new Map() };
   const vm = require('node:vm');
   const Module = require('node:module');
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(`${file}.cache`);
-  } catch {
-    // no cache: compiled as usual
-  }
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
-  const cli = new Module(file, module);
-  cli.filename = file;
-  script.runInThisContext()(cli.exports, Module.createRequire(file), cli, file, DIST);
-  cli.loaded = true;
-  return { cli: cli.exports, script };
+  const scripts = new Map(); // file -> vm.Script: what the build's training run makes caches of
+  const loaded = new Map(); // file -> exports, as require's own cache
+  const load = (file, requireInside) => {
+    if (loaded.has(file)) return loaded.get(file);
+    let cachedData;
+    try {
+      cachedData = fs.readFileSync(`${file}.cache`);
+    } catch {
+      // no cache: compiled as usual
+    }
+    const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+    const bundle = new Module(file, module);
+    bundle.filename = file;
+    const plain = Module.createRequire(file);
+    scripts.set(file, script);
+    loaded.set(file, bundle.exports);
+    script.runInThisContext()(bundle.exports, requireInside ? Object.assign(requireInside(plain), plain) : plain, bundle, file, DIST);
+    bundle.loaded = true;
+    loaded.set(file, bundle.exports);
+    return bundle.exports;
+  };
+  // main.cjs's require() of one of its bundles ('./requests.cjs') goes through load() too.
+  const bundlesToo = (plain) => (id) => (id.startsWith('./') && id.endsWith('.cjs') ? load(path.join(DIST, id)) : plain(id));
+  return { cli: load(file, bundlesToo), scripts };
 }
 
 if (require.main !== module) {

@@ -6,8 +6,8 @@
 //   sandbox.cjs     the local tenant (src/sandbox), a program of its own with its own copy of the schemas
 //   vendor-*.cjs    chalk, @inquirer/prompts, conf: loaded when colour, a prompt or a settings write needs them
 //   values.cjs      what a TAB runs (idm completion --values), required by bin/idm.js without main.cjs
-//   main.cjs.cache  V8's code cache of main.cjs, made by a training run (codeCache below): bin/idm.js
-//                   hands it to V8, which then skips parsing and compiling what the run had compiled
+//   *.cjs.cache     V8's code caches of main.cjs and its bundles, made by a training run (codeCache
+//                   below): bin/idm.js hands them to V8, which then skips parsing and compiling
 // A dynamic import() of one of these in src/ becomes a require() of its bundle (lazyBundles below).
 // Only modules without classes or state that main.cjs also holds may be bundled apart, so that one
 // class never exists twice (an `instanceof` across two copies would fail): the schemas, the sandbox
@@ -101,11 +101,13 @@ rmSync(`dist.old-${process.pid}`, { recursive: true, force: true });
 codeCache();
 
 /**
- * dist/main.cjs.cache: V8's code cache of main.cjs after a training run, a warm `idm streams list`
- * against a sandbox in this process (the path most runs take). bin/idm.js gives it to V8, which then
- * neither parses the 220 KB bundle nor compiles the functions the run used: about 10 ms of every
- * command. The cache is only good for this Node (V8 checks its version, flags and the source) and is
- * ignored otherwise; without it idm works the same, only slower to start.
+ * dist/*.cjs.cache: V8's code caches of main.cjs and the bundles it loads, after a training run in
+ * this process: a warm `idm streams list` (piped and at a terminal, in colour), `streams show`,
+ * `streams test` and `provisioning create` against a sandbox (the prompts and conf, for people at
+ * a terminal and for login, are left to compile as usual).
+ * bin/idm.js gives them to V8, which then neither parses the bundles nor compiles the functions the
+ * run used: about 10 ms of every command. A cache is only good for this Node (V8 checks its version,
+ * flags and the source) and is ignored otherwise; without one idm works the same, only slower.
  */
 function codeCache() {
   const training = `
@@ -114,18 +116,29 @@ function codeCache() {
     const { loadCli } = require('./bin/idm.js');
     const { startSandbox } = require('./dist/sandbox.cjs');
     (async () => {
-      const { cli, script } = loadCli();
+      const { cli, scripts } = loadCli();
       const sandbox = await startSandbox({ port: 0 });
       const configDir = mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'idm-build-'));
       const env = { IDM_CONFIG_DIR: configDir, IDM_DOMAIN: sandbox.url, IDM_CLIENT_ID: sandbox.clients.admin.clientId, IDM_CLIENT_SECRET: sandbox.clients.admin.clientSecret };
       const sink = new Writable({ write: (chunk, encoding, done) => done() });
       const streams = { stdin: process.stdin, stdout: sink, stderr: sink };
+      const stream = sandbox.seededStreams()[0].id;
+      const connection = sandbox.connections().find((c) => c.provisioning === 'not configured').id;
+      const runs = [
+        [['streams', 'list', '--take', '1'], env],
+        [['streams', 'list', '--take', '100', '--json'], env],
+        [['streams', 'list', '--take', '100'], { ...env, IDM_FORCE_TTY: 'stdout', FORCE_COLOR: '1', COLUMNS: '120' }],
+        [['streams', 'show', stream], env],
+        [['streams', 'test', stream, '--event-type', 'user.created'], env],
+        [['provisioning', 'create', connection, '--mapping', 'a=b'], env],
+        [['provisioning', 'show', connection], env],
+      ];
       try {
-        for (const argv of [['streams', 'list', '--take', '1'], ['streams', 'list', '--take', '100', '--json']]) {
-          const code = await cli.main(['node', 'idm', ...argv], streams, env);
+        for (const [argv, runEnv] of runs) {
+          const code = await cli.main(['node', 'idm', ...argv], streams, runEnv);
           if (code !== 0) throw new Error('idm ' + argv.join(' ') + ' exited ' + code);
         }
-        writeFileSync('dist/main.cjs.cache', script.createCachedData());
+        for (const [file, script] of scripts) writeFileSync(file + '.cache', script.createCachedData());
       } finally {
         await sandbox.close();
         rmSync(configDir, { recursive: true, force: true });
