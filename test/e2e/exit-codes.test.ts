@@ -1,0 +1,110 @@
+// The exit-code contract of the README (and of `idm --help`), as the built bin/idm.js reports it to
+// its parent process: one run per code against the sandbox, with the data on stdout, the error on
+// stderr, and nothing sent when the input is refused. The commands' behaviour behind each code is
+// tested in process under test/commands; 130 (Ctrl-C) is in interrupt.test.ts.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { FaultSpec } from '../../src/sandbox/types.js';
+import { credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { insufficientScope } from '../helpers/deps.js';
+
+const INBOX = 'est_demoInboxBearer0000000';
+const CLOSED = 'est_demoClosedPort00000000'; // a webhook to a closed port: every delivery fails
+const UNKNOWN = 'est_doesNotExist0000000000';
+
+let h: Harness;
+beforeAll(async () => {
+  // Deliveries in the background as the service makes them, retried after 5 ms: a failure is final at once.
+  h = await startHarness({ delivery: 'async', retryDelaysMs: [5, 5, 5] });
+});
+afterAll(() => h.close());
+beforeEach(async () => {
+  await h.sandbox.idle();
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+function idm(args: string[], client: 'admin' | 'reader' = 'admin'): Promise<RunResult> {
+  return runIdm(args, { configDir: h.configDir, env: credentialsEnv(h.sandbox, client) });
+}
+
+/** stderr of a --json failure: JSON lines, the error last. */
+function jsonError(result: RunResult): Record<string, unknown> {
+  const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+  expect(Object.keys(lines.at(-1)!)).toEqual(['error']);
+  return lines.at(-1)!.error!;
+}
+
+describe('exit codes of the built binary', () => {
+  it('0: the data on stdout, nothing on stderr', async () => {
+    const result = await idm(['streams', 'show', INBOX]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`ID\t${INBOX}\n`);
+    expect(result.stderr).toBe('');
+  });
+
+  it('1: the service refused (404); with --json one JSON error on stderr, stdout empty', async () => {
+    const result = await idm(['streams', 'show', UNKNOWN]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: .*does not exist/);
+    const json = await idm(['--json', 'streams', 'show', UNKNOWN]);
+    expect(json.code).toBe(1);
+    expect(json.stdout).toBe('');
+    expect(jsonError(json)).toMatchObject({ status: 404, exitCode: 1 });
+  });
+
+  it('1: a cursor the service does not know (400)', async () => {
+    const result = await idm(['streams', 'list', '--from', '%%%garbage', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(jsonError(result)).toMatchObject({ status: 400, code: 'invalid_query_string', exitCode: 1 });
+  });
+
+  it('2: a usage error, nothing sent (--take out of range; delete without --yes and without a terminal)', async () => {
+    const take = await idm(['streams', 'list', '--take', '101']);
+    expect(take.code).toBe(2);
+    expect(take.stdout).toBe('');
+    expect(take.stderr).toContain('--take must be from 1 to 100, not 101');
+    const remove = await idm(['streams', 'delete', INBOX]);
+    expect(remove.code).toBe(2);
+    expect(remove.stderr).toContain('--yes');
+    expect(h.received()).toEqual([]);
+    expect(h.sandbox.seededStreams().some((stream) => stream.id === INBOX)).toBe(true);
+  });
+
+  it('3: streams test --wait, the delivery failed', async () => {
+    const result = await idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('Delivery failed after 4 attempts');
+  });
+
+  it('4: a missing scope (403), named; with --json one JSON error on stderr', async () => {
+    h.sandbox.addFault(insufficientScope);
+    const result = await idm(['streams', 'list', '--json']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(jsonError(result)).toMatchObject({ status: 403, code: 'insufficient_scope', scope: 'read:event_streams', exitCode: 4 });
+    const reader = await idm(['streams', 'create', '--name', 'refused', '--event-type', 'user.created', '--action', 'a'], 'reader');
+    expect(reader.code).toBe(4);
+    expect(reader.stderr).toContain('create:event_streams');
+  });
+
+  it('5: rate limited beyond --max-wait, the reset time in the message', async () => {
+    const reset = Math.floor(Date.now() / 1000) + 120; // beyond --max-wait (60 s): no waiting
+    h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(reset) } });
+    const result = await idm(['streams', 'list']);
+    expect(result.code).toBe(5);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('Error: Rate limited by 127.0.0.1');
+    expect(result.stderr).toContain(new Date(reset * 1000).toISOString().replace('.000Z', 'Z'));
+  });
+
+  it('6: streams test --wait, the outcome cannot be known (the statistics are refused)', async () => {
+    const refused: FaultSpec = { ...insufficientScope, path: `/api/v2/event-streams/${INBOX}/stats`, count: Infinity };
+    h.sandbox.addFault(refused);
+    const result = await idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain("(The stream's statistics could not be read, so a success could not be seen.)");
+  });
+});
