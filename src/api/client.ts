@@ -9,8 +9,11 @@ import type { ApiError, Warning } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
+import { jsonDepth, MAX_JSON_DEPTH } from './json.js';
 import { Redactor } from './redact.js';
 import { exchange, MAX_ATTEMPTS, retryBudget, send, type SendPolicy, type WaitReporter } from './retry.js';
+
+export { jsonDepth, MAX_JSON_DEPTH } from './json.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
@@ -206,26 +209,6 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       transport.close();
     },
   };
-}
-
-/** No answer of the interface nests deeper than a few levels; a hostile one could overflow the stack of whatever walks it. */
-export const MAX_JSON_DEPTH = 64;
-
-/** How deeply `text` nests arrays and objects (a scan that skips strings; no parsing). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth);
-    else if (c === 125 || c === 93) depth--;
-  }
-  return deepest;
 }
 
 /** JSON bodies as received (unknown fields kept); 204 and empty 2xx bodies are undefined. */

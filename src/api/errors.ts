@@ -4,6 +4,7 @@
 // failed, the server's own words and status, and what to do; the exit code follows the documented table.
 import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+import { jsonDepth, MAX_JSON_DEPTH } from './json.js';
 
 export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 
@@ -91,6 +92,8 @@ interface ServerWords {
   message?: string;
   code?: string;
   json: boolean;
+  /** The answer's JSON value, when it was JSON (`idm api --json` prints it). */
+  body?: unknown;
 }
 
 function serverWords(answer: ErrorAnswer): ServerWords {
@@ -100,13 +103,15 @@ function serverWords(answer: ErrorAnswer): ServerWords {
   } catch {
     return { json: false };
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return { json: body !== undefined };
+  // Kept for `idm api --json` only when nothing walking it can overflow the stack.
+  const kept = jsonDepth(answer.text) > MAX_JSON_DEPTH ? undefined : body;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { json: body !== undefined, body: kept };
   const b = body as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   // Management shape: message + errorCode (error is the reason phrase). Token shape: error + error_description.
   const message = str(b.message) ?? str(b.error_description) ?? str(b.error);
   const code = str(b.errorCode) ?? (str(b.message) === undefined ? str(b.error) : undefined);
-  return { message, code, json: true };
+  return { message, code, json: true, body: kept };
 }
 
 function snake(text: string): string {
@@ -185,6 +190,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
       hint: resetAt ? `The limit resets at ${clock(resetAt)} (in ${wait} s)${beyond}; ${again}` : `Wait a moment and run again${beyond ? ', or allow a longer wait with --max-wait SECONDS' : ''}.`,
       details: resetAt ? { resetAt: resetAt.toISOString() } : {},
       resetAt,
+      body: words.body,
     });
   }
 
@@ -217,6 +223,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     code,
     hint: tried ? `${tried}${hint ?? ''}`.trim() : hint,
     details: scope ? { scope } : {},
+    body: words.body,
   });
 }
 

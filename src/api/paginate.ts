@@ -17,22 +17,27 @@ export interface Page<Item = unknown> {
   next?: string;
 }
 
-const stopped = (what: string, problem: string) =>
+const stopped = (what: string, problem: string, fromFlag: string) =>
   new ApiError(`Could not ${what}: ${problem}.`, {
     code: 'bad_response',
-    hint: 'A fault of the service; the pages can still be read one at a time with --from.',
+    hint: `A fault of the service; the pages can still be read one at a time with ${fromFlag}.`,
   });
 
-/** Pages from `from` on, following `next` until the last page. */
-export async function* paginate<Item>(fetchPage: (from: string | undefined) => Promise<Page<Item>>, from: string | undefined, what: string): AsyncGenerator<Page<Item>> {
+/** Pages from `from` on, following `next` until the last page; `fromFlag` names how a user reads one page (`--from`). */
+export async function* paginate<Item>(
+  fetchPage: (from: string | undefined) => Promise<Page<Item>>,
+  from: string | undefined,
+  what: string,
+  fromFlag = '--from',
+): AsyncGenerator<Page<Item>> {
   const cursors = new Set<string>(from === undefined ? [] : [from]);
   for (let count = 1; ; count++) {
     const page = await fetchPage(from);
     yield page;
     if (page.next === undefined) return;
-    if (cursors.has(page.next)) throw stopped(what, 'the server returned a cursor twice, so following it would never end');
-    if (page.items.length === 0) throw stopped(what, 'the server returned an empty page that points to yet another page');
-    if (count >= MAX_PAGES) throw stopped(what, `the listing goes on beyond ${MAX_PAGES} pages`);
+    if (cursors.has(page.next)) throw stopped(what, 'the server returned a cursor twice, so following it would never end', fromFlag);
+    if (page.items.length === 0) throw stopped(what, 'the server returned an empty page that points to yet another page', fromFlag);
+    if (count >= MAX_PAGES) throw stopped(what, `the listing goes on beyond ${MAX_PAGES} pages`, fromFlag);
     cursors.add(page.next);
     from = page.next;
   }
@@ -56,11 +61,15 @@ export function readPage<Item = unknown>(
   // A page holds at most what was asked for: more is a server that wants idm to drown.
   if (list.length > options.maxItems) throw client.badAnswer(operation, status, `${list.length} items on a page of at most ${options.maxItems}`);
   if (Array.isArray(body)) return { raw: body, items: body as Item[] };
-  const given = (body as Record<string, unknown>).next;
-  if (given === undefined || given === null || given === '') return { raw: body, items: list as Item[] };
-  // A number is read as the cursor it stands for; anything else is not a cursor.
+  const next = readCursor(client, operation, status, (body as Record<string, unknown>).next);
+  return next === undefined ? { raw: body, items: list as Item[] } : { raw: body, items: list as Item[], next };
+}
+
+/** The `next` of a page: absent (undefined, null, ''), or a cursor idm can print safely (a number is read as the cursor it stands for). */
+export function readCursor(client: ApiClient, operation: Operation, status: number, given: unknown): string | undefined {
+  if (given === undefined || given === null || given === '') return undefined;
   const next = typeof given === 'number' && Number.isFinite(given) ? String(given) : given;
   if (typeof next !== 'string') throw client.badAnswer(operation, status, `a next cursor that is ${jsonKind(next)}`);
   if (hasUnsafeCharacters(next) || next.length > 4096) throw client.badAnswer(operation, status, 'a next cursor that holds control characters or is too long');
-  return { raw: body, items: list as Item[], next };
+  return next;
 }

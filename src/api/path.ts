@@ -31,3 +31,40 @@ export function apiPath(strings: TemplateStringsArray, ...params: Array<{ value:
 export function param(value: string, what: string): { value: string; what: string } {
   return { value, what };
 }
+
+const RAW_PATH_HINT = 'Give a path below /api/v2, such as /event-streams or /connections/ID/directory-provisioning.';
+
+/**
+ * The PATH of `idm api`, below /api/v2 (`/event-streams/est_…`; the leading `/` optional, a leading
+ * `/api/v2` dropped), checked like every path idm builds. Refused as usage errors: a URL or another
+ * host, a query or fragment (they go in --query), backslashes, empty segments, and segments that
+ * are `.` or `..`, hold control characters or an encoded `/` or `\`, also once percent-decoded.
+ * Each segment is sent percent-encoded as decoded here, so the path sent is the path checked.
+ */
+export function rawPath(input: string): string {
+  const refuse = (why: string, hint = RAW_PATH_HINT) => new UsageError(`PATH ${why}.`, hint);
+  if (input === '') throw refuse('is empty');
+  if (hasUnsafeCharacters(input)) throw refuse('holds control or invisible characters');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(input) || input.startsWith('//')) throw refuse("is a URL: idm api calls only the profile's tenant");
+  if (input.includes('\\')) throw refuse('holds a backslash');
+  if (/[?#]/.test(input)) throw refuse('holds a query or a fragment', 'Give query parameters with --query KEY=VALUE (repeatable).');
+  let path = input.startsWith('/') ? input : `/${input}`;
+  if (path === '/api/v2' || path.startsWith('/api/v2/')) path = path.slice('/api/v2'.length);
+  if (path === '' || path === '/') throw refuse('names no endpoint');
+  const segments = path.slice(1).split('/').map((segment) => {
+    const shown = segment.length > 40 ? `${segment.slice(0, 40)}…` : segment;
+    if (segment === '') throw refuse('has an empty segment (// or a trailing /)');
+    let value: string;
+    try {
+      value = decodeURIComponent(segment);
+    } catch {
+      throw refuse(`has a segment that is not valid percent-encoding: ${shown}`);
+    }
+    if (value === '.' || value === '..') throw refuse(`has a dot segment (${shown}): idm does not resolve . or .. in a path`);
+    if (/[/\\]/.test(value)) throw refuse(`has a segment with an encoded / or \\ (${shown})`);
+    const problem = segmentProblem(value);
+    if (problem) throw refuse(`has a segment that ${problem}`);
+    return encodeURIComponent(value);
+  });
+  return `/${segments.join('/')}`;
+}

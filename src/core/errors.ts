@@ -122,7 +122,7 @@ export class NetworkError extends ApiError {
 export class RateLimitError extends ApiError {
   /** When the limit resets, if the server said. */
   readonly resetAt: Date | undefined;
-  constructor(message: string, options: IdmErrorOptions & { resetAt?: Date; attempts?: number }) {
+  constructor(message: string, options: IdmErrorOptions & { resetAt?: Date; attempts?: number; body?: unknown }) {
     super(message, options);
     this.name = 'RateLimitError';
     this.resetAt = options.resetAt;

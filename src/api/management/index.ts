@@ -3,10 +3,12 @@
 import type { ApiClient } from '../client.js';
 import { connectionsApi } from './connections.js';
 import { provisioningApi } from './provisioning.js';
+import { rawApi } from './raw.js';
 import { streamsApi } from './streams.js';
 
 export type { ApiRecord } from './records.js';
 export type { GroupEntry, MappingRow, ProvisioningBody } from './provisioning.js';
+export type { RawRequest } from './raw.js';
 export type { Page } from '../paginate.js';
 
 export function createManagement(client: ApiClient) {
@@ -15,6 +17,7 @@ export function createManagement(client: ApiClient) {
     streams: streamsApi(client),
     provisioning: provisioningApi(client),
     connections: connectionsApi(client),
+    raw: rawApi(client),
   };
 }
 
