@@ -1,0 +1,121 @@
+// The bash completion in a real bash, through COMP_WORDS / COMPREPLY: the script calls `idm` on PATH
+// (here the built binary) for profile names and the ids of the last listings.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, credentialsEnv, runInProcess, tempConfigDir } from '../helpers/cli.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const { dir: configDir, cleanup } = tempConfigDir();
+afterAll(cleanup);
+
+const sandbox = useSandbox();
+
+describe('the bash completion in a real bash', () => {
+  // `idm` on PATH as the script calls it (for profile names), backed by the built binary.
+  const binDir = join(configDir, 'bin');
+  mkdirSync(binDir, { recursive: true });
+  writeFileSync(join(binDir, 'idm'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(binDir, 'idm'), 0o755);
+  const profilesDir = join(configDir, 'profiles');
+  mkdirSync(profilesDir, { recursive: true });
+  writeFileSync(join(profilesDir, 'config.json'), JSON.stringify({
+      defaultProfile: 'prod',
+      profiles: {
+        prod: { domain: 'https://prod.example.com', clientId: 'client-prod', authMethod: 'post' },
+        staging: { domain: 'https://staging.example.com', clientId: 'client-staging', authMethod: 'basic' },
+      },
+    }),);
+  const files = join(configDir, 'files');
+  mkdirSync(files, { recursive: true });
+  writeFileSync(join(files, 'mapping.json'), '[]');
+  writeFileSync(join(files, 'map two.json'), '[]');
+
+  /** COMPREPLY for the words (the last one is under the cursor), one entry per element. */
+  function complete(words: string[]): string[] {
+    const script = [
+      `source ${JSON.stringify(join(ROOT, 'completions/idm.bash'))}`,
+      `COMP_WORDS=(${words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')})`,
+      `COMP_CWORD=${words.length - 1}`,
+      '_idm',
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
+      cwd: files,
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return result.stdout.split('\n').filter(Boolean).sort();
+  }
+
+  it('completes idm str<TAB> to streams', () => {
+    expect(complete(['idm', 'str'])).toEqual(['streams']);
+  });
+
+  it('completes the subcommands of streams', () => {
+    expect(complete(['idm', 'streams', ''])).toEqual(['create', 'delete', 'deliveries', 'disable', 'enable', 'help', 'list', 'redeliver', 'show', 'stats', 'test', 'update']);
+  });
+
+  it('completes --event-type user.<TAB> to the three user event types', () => {
+    expect(complete(['idm', 'streams', 'test', 'x', '--event-type', 'user.'])).toEqual(['user.created', 'user.deleted', 'user.updated']);
+  });
+
+  it('completes --event-type=user.<TAB> (bash splits it at the =)', () => {
+    expect(complete(['idm', 'streams', 'test', 'x', '--event-type', '=', 'user.'])).toEqual(['user.created', 'user.deleted', 'user.updated']);
+  });
+
+  it('offers all 22 event types after --event-type', () => {
+    expect(complete(['idm', 'streams', 'test', 'est_x', '--event-type', ''])).toHaveLength(22);
+  });
+
+  it('completes the flags of streams test, with the global ones, and not those of other commands', () => {
+    const flags = complete(['idm', 'streams', 'test', '--']);
+    expect(flags).toEqual(expect.arrayContaining(['--event-type', '--data', '--data-file', '--json', '--profile', '--no-input']));
+    expect(flags).not.toContain('--take');
+    expect(flags).not.toContain('--mapping');
+  });
+
+  it('completes --sync-groups values of provisioning create', () => {
+    expect(complete(['idm', 'provisioning', 'create', 'con_1', '--sync-groups', ''])).toEqual(['all', 'off', 'selected']);
+  });
+
+  it('skips a global flag and its value when finding the command', () => {
+    expect(complete(['idm', '--profile', 'prod', 'streams', 't'])).toEqual(['test']);
+    expect(complete(['idm', '-p', 'prod', 'prov'])).toEqual(['provisioning']);
+  });
+
+  it('completes the shells of idm completion', () => {
+    expect(complete(['idm', 'completion', ''])).toEqual(['bash', 'fish', 'zsh']);
+  });
+
+  it('completes profile names from the config directory, without the network', () => {
+    expect(complete(['idm', '--profile', ''])).toEqual(['prod', 'staging']);
+    expect(complete(['idm', 'streams', 'list', '-p', 'st'])).toEqual(['staging']);
+  });
+
+  it('completes file names after --mapping-file, spaces included', () => {
+    expect(complete(['idm', 'provisioning', 'create', 'con_1', '--mapping-file', 'ma'])).toEqual(['map two.json', 'mapping.json']);
+  });
+
+  it('offers nothing for a free value such as --data', () => {
+    expect(complete(['idm', 'streams', 'test', 'x', '--data', ''])).toEqual([]);
+  });
+
+  it('offers the stream and connection ids and strategies of the last listings (nothing before one), and regions', async () => {
+    expect(complete(['idm', 'streams', 'show', ''])).toEqual([]);
+    const env = credentialsEnv(sandbox());
+    for (const args of [['streams', 'list'], ['connections', 'list']]) expect((await runInProcess(args, { configDir: profilesDir, env })).code).toBe(0);
+    expect(complete(['idm', 'streams', 'show', 'est_demoInbox'])).toEqual(['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000']);
+    expect(complete(['idm', 'streams', 'test', ''])).toHaveLength(6);
+    expect(complete(['idm', 'provisioning', 'show', 'con_google'])).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
+    expect(complete(['idm', 'connections', 'list', '--strategy', ''])).toEqual(['google-apps', 'platform', 'samlp']);
+    expect(complete(['idm', 'streams', 'create', '--eventbus-region', 'eu-'])).toEqual(expect.arrayContaining(['eu-west-1']));
+    expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
+  });
+});
