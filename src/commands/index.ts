@@ -11,6 +11,7 @@ import type { Deps } from '../cli/factory.js';
 import { examples } from '../cli/help.js';
 import { createRootCommand, globalFlagsCommand, LOCAL_GLOBALS, withGlobals } from '../cli/program.js';
 import { ID_SHAPES } from '../schemas/ids.js';
+import { apiCommand } from './api/index.js';
 import { subcommands as authSubcommands } from './auth/index.js';
 import { loginCommand } from './auth/login.js';
 import { logoutCommand } from './auth/logout.js';
@@ -75,6 +76,11 @@ const TOP: readonly TopCommand[] = [
     description: "The tenant's connections",
     examples: ['idm connections list --strategy google-apps'],
     subcommands: connectionsSubcommands,
+  },
+  {
+    name: 'api',
+    description: "Call any management endpoint with the profile's token (like gh api)",
+    build: (deps) => apiCommand(deps),
   },
   {
     name: 'sandbox',

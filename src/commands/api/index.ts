@@ -1,0 +1,107 @@
+// idm api <METHOD> <PATH>: any management call with the profile's token, retries and exit codes (like
+// `gh api`). Everything is checked before anything is sent: the method, the path (api/path.ts
+// rawPath: below /api/v2, no dot segments, no other host), the query keys, and the body (valid JSON,
+// and none with GET). The answer's JSON goes to stdout whether --json is given or not; an error
+// status keeps its exit code, and with --json its body is printed on stdout too.
+import { Argument, Command, InvalidArgumentError } from 'commander';
+import type { HttpMethod } from '../../api/client.js';
+import { jsonDepth, MAX_JSON_DEPTH } from '../../api/json.js';
+import type { RawRequest } from '../../api/management/index.js';
+import { RAW_METHODS } from '../../api/management/raw.js';
+import { rawPath } from '../../api/path.js';
+import type { Deps } from '../../cli/factory.js';
+import { examples, paragraph } from '../../cli/help.js';
+import { once } from '../../cli/parse.js';
+import { ApiError, UsageError } from '../../core/errors.js';
+import { hasUnsafeCharacters } from '../../core/text.js';
+import { readFileOrStdin } from '../../io/input.js';
+import { ID_SHAPES } from '../../schemas/ids.js';
+
+export interface ApiOptions {
+  method: HttpMethod;
+  /** Below /api/v2, checked (rawPath). */
+  path: string;
+  query: Array<[string, string]>;
+  /** --data as given: JSON, `@FILE` or `@-`. */
+  data?: string;
+  paginate: boolean;
+}
+
+const STREAM = ID_SHAPES.stream.example;
+const preview = (value: string) => (value.length > 40 ? `${value.slice(0, 40)}…` : value);
+
+function parseMethod(value: string): HttpMethod {
+  const method = value.toUpperCase() as HttpMethod;
+  if (RAW_METHODS.includes(method)) return method;
+  throw new InvalidArgumentError(`<method> must be one of: ${RAW_METHODS.join(', ')} (any case), not "${preview(value)}".`);
+}
+
+const QUERY_KEY = /^[A-Za-z0-9_.[\]-]{1,128}$/;
+
+/** --query KEY=VALUE, repeatable (a key given twice is sent twice); the value is sent percent-encoded. */
+function parseQuery(value: string, previous: Array<[string, string]> = []): Array<[string, string]> {
+  const at = value.indexOf('=');
+  if (at < 0) throw new InvalidArgumentError(`--query takes KEY=VALUE, not "${preview(value)}".`);
+  const key = value.slice(0, at);
+  if (!QUERY_KEY.test(key)) throw new InvalidArgumentError(`--query: the key "${preview(key)}" may hold only letters, digits, _ . - [ ] (1 to 128).`);
+  if (hasUnsafeCharacters(value)) throw new InvalidArgumentError(`--query ${key}: the value holds control or invisible characters.`);
+  return [...previous, [key, value.slice(at + 1)]];
+}
+
+export function apiCommand(deps: Deps, run = apiRun): Command {
+  return new Command('api')
+    .description("Call any management endpoint with the profile's token (like gh api)")
+    .addArgument(new Argument('<method>', 'the HTTP method, in any case').choices(RAW_METHODS).argParser(parseMethod))
+    .addArgument(new Argument('<path>', 'below /api/v2, such as /event-streams (a leading /api/v2 is dropped)').argParser(rawPath))
+    .option('--data <json>', 'the request body: JSON, @FILE, or @- for stdin (not with GET)', once('--data'))
+    .option('--query <key=value>', 'a query parameter, sent percent-encoded (repeatable)', parseQuery)
+    .option('--paginate', 'GET: follow `next` to the last page and print the pages merged')
+    .addHelpText(
+      'after',
+      `\n${paragraph(
+        'The answer is printed on stdout as JSON (indented), with or without --json; a 204 prints nothing. An error status exits with its code (401 and 403: 4, 429: 5, others: 1); with --json its body is printed on stdout too. POST and PATCH are sent again only when the service cannot have acted on them.',
+      )}\n${examples([
+        'idm api GET /event-streams --query take=5',
+        "idm api GET /event-streams --paginate --query take=100 | jq '.eventStreams | length'",
+        'idm api POST /event-streams --data @stream.json',
+        `echo '{"status":"disabled"}' | idm api PATCH /event-streams/${STREAM} --data @-`,
+        'idm api PUT "/connections/$CON/directory-provisioning/synchronized-groups" --data @groups.json',
+        `idm api DELETE /event-streams/${STREAM}`,
+      ])}`,
+    )
+    .action((method: HttpMethod, path: string, flags: { data?: string; query?: Array<[string, string]>; paginate?: boolean }) =>
+      run({ method, path, query: flags.query ?? [], data: flags.data, paginate: Boolean(flags.paginate) }, deps),
+    );
+}
+
+/** The body of --data: JSON given, or read from a file or stdin; checked before anything is sent. */
+async function readData(data: string, deps: Deps): Promise<unknown> {
+  const source = data === '@-' ? '--data @- (stdin)' : data.startsWith('@') ? `--data ${data}` : '--data';
+  const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint: "Pipe the JSON in, or give --data '{...}' or --data @FILE." }) : data;
+  if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
+  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    // V8 quotes the text it could not parse; a body may hold a secret (a webhook's token): never echoed.
+    const detail = (error as Error).message.replace(/(?:,\s*)?".*" is not valid JSON$/s, '').trim() || 'not a JSON value';
+    throw new UsageError(`${source} is not valid JSON: ${detail}.`, "For example: --data '{\"name\":\"x\"}'.");
+  }
+}
+
+export async function apiRun(options: ApiOptions, deps: Deps): Promise<void> {
+  const { method, path, query, data, paginate } = options;
+  if (data !== undefined && method === 'GET') throw new UsageError('GET takes no body: --data goes with POST, PATCH, PUT or DELETE.', 'Give GET parameters with --query KEY=VALUE.');
+  if (paginate && method !== 'GET') throw new UsageError(`--paginate follows the pages of a GET, not of a ${method}.`);
+  const request: RawRequest = { method, path, query, ...(data === undefined ? {} : { body: await readData(data, deps) }) };
+  const { raw } = await deps.api();
+  let body: unknown;
+  try {
+    body = paginate ? await raw.all(request) : (await raw.call(request)).body;
+  } catch (error) {
+    // The service's answer is data: with --json it is printed as for a success, and the error follows on stderr.
+    if (deps.output.json && error instanceof ApiError && error.status !== undefined && error.body !== undefined) deps.output.printJson(error.body);
+    throw error;
+  }
+  if (body !== undefined) deps.output.printJson(body);
+}
