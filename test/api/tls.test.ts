@@ -1,12 +1,13 @@
-// HTTPS tenants: the sandbox served with a certificate from a throwaway CA. Verification is always on:
-// without the CA idm refuses (exit 1, the certificate named); --ca-file, IDM_CA_FILE and
-// NODE_EXTRA_CA_CERTS make it trust the CA. A sandbox that requires client certificates (mutual TLS)
-// lets idm in only with --client-cert and --client-key.
+// HTTPS tenants, idm run in process: the sandbox served with a certificate from a throwaway CA.
+// Verification is always on: without the CA idm refuses (exit 1, the certificate named); --ca-file and
+// IDM_CA_FILE make it trust the CA (NODE_EXTRA_CA_CERTS, which Node reads when a process starts, is in
+// test/e2e/tls.test.ts). A sandbox that requires client certificates (mutual TLS) lets idm in only
+// with --client-cert and --client-key.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { runIdm, tempConfigDir } from '../helpers/cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir } from '../helpers/cli.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 import { recordSecrets } from '../helpers/sandbox.js';
 
@@ -33,11 +34,7 @@ afterAll(async () => {
 });
 
 function idm(sb: Sandbox, args: string[], env: Record<string, string> = {}) {
-  const admin = sb.clients.admin;
-  return runIdm([...args, 'streams', 'list', '--take', '1'], {
-    configDir: config.dir,
-    env: { IDM_DOMAIN: sb.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret, ...env },
-  });
+  return runInProcess([...args, 'streams', 'list', '--take', '1'], { configDir: config.dir, env: { ...credentialsEnv(sb), ...env } });
 }
 
 describe('a tenant with a certificate from a private CA', () => {
@@ -59,11 +56,10 @@ describe('a tenant with a certificate from a private CA', () => {
     expect(result.stderr).toContain('could not be verified');
   });
 
-  it('works with --ca-file, IDM_CA_FILE, or NODE_EXTRA_CA_CERTS', async () => {
+  it('works with --ca-file or IDM_CA_FILE', async () => {
     for (const [args, env] of [
       [['--ca-file', ca.caFile], {}],
       [[], { IDM_CA_FILE: ca.caFile }],
-      [[], { NODE_EXTRA_CA_CERTS: ca.caFile }],
     ] as const) {
       const result = await idm(tenant, [...args], { ...env });
       expect(result.stderr).toBe('');
@@ -77,9 +73,9 @@ describe('a tenant with a certificate from a private CA', () => {
     try {
       const secret = join(dir, 'secret.txt');
       writeFileSync(secret, tenant.clients.reader.clientSecret, { mode: 0o600 });
-      const login = await runIdm(['login', '--ca-file', ca.caFile, '--domain', tenant.url, '--client-id', tenant.clients.reader.clientId, '--client-secret-file', secret], { configDir: dir });
+      const login = await runInProcess(['login', '--ca-file', ca.caFile, '--domain', tenant.url, '--client-id', tenant.clients.reader.clientId, '--client-secret-file', secret], { configDir: dir });
       expect(login.code).toBe(0);
-      const list = await runIdm(['streams', 'list', '--take', '1', '--json'], { configDir: dir, env: { IDM_CA_FILE: ca.caFile } });
+      const list = await runInProcess(['streams', 'list', '--take', '1', '--json'], { configDir: dir, env: { IDM_CA_FILE: ca.caFile } });
       expect(list.code).toBe(0);
       expect(JSON.parse(list.stdout).eventStreams).toHaveLength(1);
     } finally {
