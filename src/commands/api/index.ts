@@ -77,14 +77,16 @@ export function apiCommand(deps: Deps, run = apiRun): Command {
 /** The body of --data: JSON given, or read from a file or stdin; checked before anything is sent. */
 async function readData(data: string, deps: Deps): Promise<unknown> {
   const source = data === '@-' ? '--data @- (stdin)' : data.startsWith('@') ? `--data ${data}` : '--data';
-  const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint: "Pipe the JSON in, or give --data '{...}' or --data @FILE." }) : data;
+  const hint = "Pipe the JSON in, or give --data '{...}' or --data @FILE.";
+  if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
+  const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
   if (jsonDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
   try {
     return JSON.parse(text);
   } catch (error) {
     // V8 quotes the text it could not parse; a body may hold a secret (a webhook's token): never echoed.
-    const detail = (error as Error).message.replace(/(?:,\s*)?".*" is not valid JSON$/s, '').trim() || 'not a JSON value';
+    const detail = (error as Error).message.replace(/[,\s]*(?:\.\.\.)?".*$/s, '') || 'not a JSON value';
     throw new UsageError(`${source} is not valid JSON: ${detail}.`, "For example: --data '{\"name\":\"x\"}'.");
   }
 }

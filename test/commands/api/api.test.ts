@@ -1,0 +1,408 @@
+// idm api against the sandbox over real HTTP, in process: each method (GET, POST, PATCH, PUT,
+// DELETE), --paginate merging the pages (and the requests that took), --data inline, @FILE and @-,
+// query encoding, error statuses with their exit codes (the body on stdout with --json), paths and
+// flags refused before anything is sent, a POST never sent twice after a 503, and --debug redaction.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+import { direct, recordSecrets } from '../../helpers/sandbox.js';
+
+const BEARER = 'est_demoInboxBearer0000000';
+const UNKNOWN = 'est_0000000000000000000000';
+const CONFIGURED = 'con_googleAppsTaken1';
+const EXTRA_STREAMS = 120;
+
+let h: Harness;
+let files: string;
+beforeAll(async () => {
+  h = await startHarness({ streams: EXTRA_STREAMS });
+  files = mkdtempSync(join(tmpdir(), 'idm-api-test-'));
+});
+afterAll(async () => {
+  await h.close();
+  rmSync(files, { recursive: true, force: true });
+});
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+/** What the management API received, as `METHOD url` lines. */
+const seen = () => h.calls().map((call) => `${call.method} ${call.url}`);
+
+const newStream = (name: string) => ({
+  name,
+  subscriptions: [{ event_type: 'user.created' }],
+  destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://example.com/hook', webhook_authorization: { method: 'bearer', token: 'api-test-bearer-token-1' } } },
+});
+recordSecrets(['api-test-bearer-token-1']);
+
+describe('idm api: each method', () => {
+  it('GET a stream: the answer as received, indented, on stdout; one GET of that path', async () => {
+    const result = await h.idm(['api', 'GET', `/event-streams/${BEARER}`]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(seen()).toEqual([`GET /api/v2/event-streams/${BEARER}`]);
+    const service = await direct(h.sandbox, `/event-streams/${BEARER}`);
+    expect(JSON.parse(result.stdout)).toEqual(service.body);
+    expect(result.stdout).toBe(`${JSON.stringify(service.body, null, 2)}\n`);
+  });
+
+  it('the same with --json, a lower-case method, a leading /api/v2 or no leading slash', async () => {
+    const plain = await h.idm(['api', 'GET', `/event-streams/${BEARER}`]);
+    for (const args of [
+      ['api', 'GET', `/event-streams/${BEARER}`, '--json'],
+      ['api', 'get', `/api/v2/event-streams/${BEARER}`],
+      ['api', 'Get', `event-streams/${BEARER}`],
+    ]) {
+      const result = await h.idm(args);
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout, args.join(' ')).toBe(plain.stdout);
+    }
+    expect(new Set(seen())).toEqual(new Set([`GET /api/v2/event-streams/${BEARER}`]));
+  });
+
+  it('POST creates a stream from --data: the body sent is the JSON given, the 201 answer printed', async () => {
+    const body = newStream('api-post');
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(body)]);
+    expect(result.code).toBe(0);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.path).toBe('/api/v2/event-streams');
+    expect(posts[0]!.headers['content-type']).toBe('application/json');
+    expect(posts[0]!.json).toEqual(body);
+    const created = JSON.parse(result.stdout);
+    expect(created).toMatchObject({ name: 'api-post', status: 'enabled' });
+    expect(created.id).toMatch(/^est_\w{22}$/);
+    expect((await direct(h.sandbox, `/event-streams/${created.id}`)).status).toBe(200);
+  });
+
+  it('PATCH changes a stream', async () => {
+    const created = JSON.parse((await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(newStream('api-patch'))])).stdout);
+    h.mark();
+    const result = await h.idm(['api', 'PATCH', `/event-streams/${created.id}`, '--data', '{"name":"api-patched","status":"disabled"}']);
+    expect(result.code).toBe(0);
+    expect(h.calls().map((call) => [call.method, call.path, call.json])).toEqual([['PATCH', `/api/v2/event-streams/${created.id}`, { name: 'api-patched', status: 'disabled' }]]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: created.id, name: 'api-patched', status: 'disabled' });
+    expect((await direct(h.sandbox, `/event-streams/${created.id}`)).body).toMatchObject({ name: 'api-patched', status: 'disabled' });
+  });
+
+  it('PUT replaces the synchronized groups from --data @FILE: 204 prints nothing; DELETE with a body removes one', async () => {
+    const file = join(files, 'groups.json');
+    writeFileSync(file, JSON.stringify({ groups: [{ id: 'grp-api-1' }, { id: 'grp-api-2', name: 'Two' }] }));
+    const path = `/connections/${CONFIGURED}/directory-provisioning/synchronized-groups`;
+    const put = await h.idm(['api', 'PUT', path, '--data', `@${file}`]);
+    expect(put.code).toBe(0);
+    expect(put.stdout).toBe('');
+    expect(put.stderr).toBe('');
+    expect(h.calls().map((call) => [call.method, call.path, call.status, call.json])).toEqual([['PUT', `/api/v2${path}`, 204, { groups: [{ id: 'grp-api-1' }, { id: 'grp-api-2', name: 'Two' }] }]]);
+    expect((await direct(h.sandbox, path)).body.groups.map((group: { id: string }) => group.id)).toEqual(['grp-api-1', 'grp-api-2']);
+
+    h.mark();
+    const removed = await h.idm(['api', 'DELETE', path, '--data', '{"groups":[{"id":"grp-api-1"}]}']);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toBe('');
+    expect(h.calls().map((call) => [call.method, call.status, call.json])).toEqual([['DELETE', 204, { groups: [{ id: 'grp-api-1' }] }]]);
+    expect((await direct(h.sandbox, path)).body.groups.map((group: { id: string }) => group.id)).toEqual(['grp-api-2']);
+  });
+
+  it('DELETE a stream: 204, nothing on stdout, and the stream is gone', async () => {
+    const created = JSON.parse((await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(newStream('api-delete'))])).stdout);
+    h.mark();
+    const result = await h.idm(['api', 'delete', `/event-streams/${created.id}`]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(h.calls().map((call) => `${call.method} ${call.path} ${call.status}`)).toEqual([`DELETE /api/v2/event-streams/${created.id} 204`]);
+    expect((await direct(h.sandbox, `/event-streams/${created.id}`)).status).toBe(404);
+  });
+});
+
+describe('idm api: --data from stdin and files', () => {
+  it('--data @- reads the body from stdin', async () => {
+    const body = newStream('api-stdin');
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', '@-'], { input: JSON.stringify(body) });
+    expect(result.code).toBe(0);
+    expect(h.calls('POST').map((call) => call.json)).toEqual([body]);
+    expect(JSON.parse(result.stdout).name).toBe('api-stdin');
+  });
+
+  it('refuses before sending: JSON that does not parse (never echoed), an empty body, a missing file, stdin at a terminal', async () => {
+    const broken = '{"token": hunter2-secret-value}';
+    const cases: Array<[string[], RegExp, { input?: string; tty?: boolean; env?: Record<string, string> }?]> = [
+      [['--data', broken], /^Error: --data is not valid JSON: Unexpected token 'h'\.\n/],
+      [['--data', '@-'], /^Error: --data @- \(stdin\) is not valid JSON/, { input: broken }],
+      [['--data', '@-'], /^Error: --data @- \(stdin\) is empty: the body must be JSON\.\n/, { input: '  \n' }],
+      [['--data', `@${join(files, 'missing.json')}`], /^Error: --data: cannot read .*missing\.json: no such file\.\n/],
+      [['--data', '@-'], /^Error: --data @- reads stdin, which is a terminal here\.\n/, { tty: true, env: { NO_COLOR: '1' } }],
+    ];
+    for (const [flags, message, options] of cases) {
+      const result = await h.idm(['api', 'POST', '/event-streams', ...flags], options);
+      expect(result.code, flags.join(' ')).toBe(2);
+      expect(result.stderr, flags.join(' ')).toMatch(message);
+      expect(result.stderr).not.toContain('hunter2');
+      expect(result.stdout).toBe('');
+    }
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm api --paginate', () => {
+  /** Every stream id the tenant holds, read here page by page (the tests above created some). */
+  async function allIds(): Promise<string[]> {
+    const ids: string[] = [];
+    let from: string | undefined;
+    do {
+      const page = await direct(h.sandbox, `/event-streams?take=100${from ? `&from=${from}` : ''}`);
+      ids.push(...page.body.eventStreams.map((stream: { id: string }) => stream.id));
+      from = page.body.next;
+    } while (from);
+    return ids;
+  }
+
+  it('follows next and merges the pages: every stream once, no next; one GET per page, each from the cursor before', async () => {
+    const result = await h.idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const calls = h.calls();
+    const merged = JSON.parse(result.stdout);
+    expect(Object.keys(merged)).toEqual(['eventStreams']);
+    const ids = merged.eventStreams.map((stream: { id: string }) => stream.id);
+    expect(ids.length).toBeGreaterThanOrEqual(6 + EXTRA_STREAMS);
+    expect(ids.length).toBeLessThanOrEqual(150);
+    expect(ids).toEqual(await allIds());
+
+    // The service's default page is 50: three pages, the second and third asked for by the cursor of the one before.
+    expect(calls.map((call) => call.path)).toEqual(['/api/v2/event-streams', '/api/v2/event-streams', '/api/v2/event-streams']);
+    expect(calls[0]!.url).toBe('/api/v2/event-streams');
+    const first = await direct(h.sandbox, '/event-streams');
+    const second = await direct(h.sandbox, `/event-streams?from=${first.body.next}`);
+    expect(calls[1]!.url).toBe(`/api/v2/event-streams?from=${first.body.next}`);
+    expect(calls[2]!.url).toBe(`/api/v2/event-streams?from=${second.body.next}`);
+    expect(ids.slice(0, 50)).toEqual(first.body.eventStreams.map((stream: { id: string }) => stream.id));
+  });
+
+  it('keeps the other query parameters on every page (take=100: two pages) and starts at a given from', async () => {
+    const result = await h.idm(['api', 'GET', '/event-streams', '--paginate', '--query', 'take=100']);
+    expect(result.code).toBe(0);
+    const urls = h.calls().map((call) => new URL(call.url, 'http://x'));
+    const total = (await allIds()).length;
+    expect(JSON.parse(result.stdout).eventStreams).toHaveLength(total);
+    expect(urls).toHaveLength(2);
+    expect(urls.map((url) => url.searchParams.get('take'))).toEqual(['100', '100']);
+    expect(urls[0]!.searchParams.has('from')).toBe(false);
+    expect(urls[1]!.searchParams.getAll('from')).toHaveLength(1);
+
+    const cursor = (await direct(h.sandbox, '/event-streams?take=100')).body.next;
+    h.mark();
+    const rest = await h.idm(['api', 'GET', '/event-streams', '--paginate', '--query', 'take=100', '--query', `from=${cursor}`]);
+    expect(rest.code).toBe(0);
+    expect(JSON.parse(rest.stdout).eventStreams).toHaveLength(total - 100);
+    expect(seen()).toEqual([`/api/v2/event-streams?take=100&from=${cursor}`].map((url) => `GET ${url}`));
+  });
+
+  it('a bare array answer (connections without paging) is the one page, printed as received', async () => {
+    const result = await h.idm(['api', 'GET', '/connections', '--paginate']);
+    expect(result.code).toBe(0);
+    expect(seen()).toEqual(['GET /api/v2/connections']);
+    const service = (await direct(h.sandbox, '/connections')).body;
+    expect(Array.isArray(service)).toBe(true);
+    expect(JSON.parse(result.stdout)).toEqual(service);
+  });
+
+  it('a server that hands back the same cursor is stopped by the pagination iterator, exit 1', async () => {
+    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'GET', kind: 'status', status: 200, count: Infinity, body: '{"eventStreams":[{"id":"x"}],"next":"again"}' });
+    const result = await h.idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: Could not follow the pages of GET \/api\/v2\/event-streams: the server returned a cursor twice/);
+    expect(result.stderr).toContain('--query from=CURSOR');
+    expect(h.calls()).toHaveLength(2);
+  });
+
+  it('is for GET only', async () => {
+    const result = await h.idm(['api', 'POST', '/event-streams', '--paginate', '--data', '{}']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: --paginate follows the pages of a GET, not of a POST\.\n/);
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm api --query', () => {
+  it('sends each parameter percent-encoded, a repeated key twice, in order', async () => {
+    const result = await h.idm(['api', 'GET', '/connections', '--query', 'strategy=google-apps', '--query', 'strategy=samlp', '--query', 'fields=id,name', '--query', 'name=a b&c=d+é']);
+    expect(result.code).toBe(0);
+    const [call] = h.calls();
+    expect(call!.url).toBe('/api/v2/connections?strategy=google-apps&strategy=samlp&fields=id%2Cname&name=a+b%26c%3Dd%2B%C3%A9');
+    const params = new URL(call!.url, 'http://x').searchParams;
+    expect(params.getAll('strategy')).toEqual(['google-apps', 'samlp']);
+    expect(params.get('name')).toBe('a b&c=d+é');
+    expect(JSON.parse(result.stdout)).toEqual([]); // no connection has that name
+  });
+
+  it('an empty value is sent; a key that is not a name, a missing =, or control characters are refused before sending', async () => {
+    const empty = await h.idm(['api', 'GET', '/connections', '--query', 'name=']);
+    expect(empty.code).toBe(0);
+    expect(h.calls()[0]!.url).toBe('/api/v2/connections?name=');
+    h.mark();
+    for (const [value, message] of [
+      ['take', /^Error: --query takes KEY=VALUE, not "take"\.\n/],
+      ['=5', /^Error: --query: the key "" may hold only letters/],
+      ['a b=1', /^Error: --query: the key "a b" may hold only letters/],
+      ['q=a\u0000b', /^Error: --query q: the value holds control or invisible characters\.\n/],
+    ] as const) {
+      const result = await h.idm(['api', 'GET', '/connections', '--query', value]);
+      expect(result.code, value).toBe(2);
+      expect(result.stderr, value).toMatch(message);
+    }
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm api: error statuses', () => {
+  it('404: exit 1 with the service message; nothing on stdout', async () => {
+    const result = await h.idm(['api', 'GET', `/event-streams/${UNKNOWN}`]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Error: Could not GET /api/v2/event-streams/${UNKNOWN}: The requested stream does not exist (404 not_found).\nCheck the path: it is below /api/v2 (such as /event-streams/ID).\n`,
+    );
+  });
+
+  it('404 with --json: the body on stdout as received, the error object on stderr, exit 1', async () => {
+    const result = await h.idm(['api', 'GET', `/event-streams/${UNKNOWN}`, '--json']);
+    expect(result.code).toBe(1);
+    const service = await direct(h.sandbox, `/event-streams/${UNKNOWN}`);
+    expect(service.status).toBe(404);
+    expect(JSON.parse(result.stdout)).toEqual(service.body);
+    const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
+    expect(error).toMatchObject({ status: 404, code: 'not_found', exitCode: 1 });
+  });
+
+  it('400 (a body the service refuses): exit 1, and with --json its body on stdout', async () => {
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', '{"name":"no-destination"}', '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ statusCode: 400 });
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 400, exitCode: 1 });
+  });
+
+  it('403 insufficient_scope: exit 4, naming the scope from the service message', async () => {
+    const result = await h.idm(['api', 'DELETE', `/event-streams/${BEARER}`], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: Not allowed to DELETE \/api\/v2\/event-streams\/est_demoInboxBearer0000000: client \S+ lacks the scope delete:event_streams \(403 insufficient_scope: Insufficient scope; expected any of: delete:event_streams\)\.\n/);
+    expect(h.calls('DELETE')).toHaveLength(1);
+    expect((await direct(h.sandbox, `/event-streams/${BEARER}`)).status).toBe(200);
+  });
+
+  it('429 beyond --max-wait: exit 5, and with --json the body on stdout', async () => {
+    h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, count: Infinity });
+    const result = await h.idm(['api', 'GET', '/event-streams', '--json', '--max-wait', '0.001']);
+    expect(result.code).toBe(5);
+    expect(JSON.parse(result.stdout)).toMatchObject({ statusCode: 429 });
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 429, exitCode: 5 });
+    expect(h.calls()).toHaveLength(1);
+  });
+
+  it('405 for a method the path does not take: exit 1', async () => {
+    const result = await h.idm(['api', 'PUT', `/event-streams/${BEARER}`, '--data', '{}']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Error: Could not PUT \/api\/v2\/event-streams\/\w+: Method Not Allowed \(405 /);
+  });
+});
+
+describe('idm api: retries follow the one policy', () => {
+  it('a POST answered 503 (without Retry-After) is not sent again: exit 1, one POST, no stream created', async () => {
+    const before = (await direct(h.sandbox, '/event-streams?take=100')).body.eventStreams.length;
+    h.mark();
+    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'status', status: 503, count: 3 });
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(newStream('api-503'))]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Error: Could not POST \/api\/v2\/event-streams: .*\(503 /);
+    expect(h.calls('POST')).toHaveLength(1);
+    expect((await direct(h.sandbox, '/event-streams?take=100')).body.eventStreams.length).toBe(before);
+  });
+
+  it('a POST whose connection is reset after sending is not sent again', async () => {
+    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'reset', count: 3 });
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(newStream('api-reset'))]);
+    expect(result.code).toBe(1);
+    expect(h.calls('POST')).toHaveLength(1);
+  });
+
+  it('a PUT (idempotent) answered 503 is retried and succeeds', async () => {
+    h.sandbox.addFault({ path: `/api/v2/connections/${CONFIGURED}`, method: 'PUT', kind: 'status', status: 503, count: 1 });
+    const result = await h.idm(['api', 'PUT', `/connections/${CONFIGURED}/directory-provisioning/synchronized-groups`, '--data', '{"groups":[]}']);
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT').map((call) => call.status)).toEqual([503, 204]);
+  });
+});
+
+describe('idm api: refused before anything is sent (exit 2)', () => {
+  const refused: Array<[string, RegExp]> = [
+    ['/event-streams/../connections', /dot segment \(\.\.\)/],
+    ['/api/v2/../oauth/token', /dot segment \(\.\.\)/],
+    ['/event-streams/./x', /dot segment \(\.\)/],
+    ['/event-streams/%2e%2e/connections', /dot segment \(%2e%2e\)/],
+    ['/event-streams/.%2E', /dot segment/],
+    ['https://evil.example/api/v2/event-streams', /is a URL/],
+    ['http://127.0.0.1:1/api/v2/event-streams', /is a URL/],
+    ['//evil.example/api/v2/event-streams', /is a URL/],
+    ['/event-streams\\..\\x', /backslash/],
+    ['/event-streams/a%5Cb', /encoded \/ or \\/],
+    ['/event-streams/a%2Fb', /encoded \/ or \\/],
+    ['/event-streams/a\u0000b', /control or invisible/],
+    ['/event-streams/a%0Ab', /control or invisible/],
+    ['/event-streams/\u202eb', /control or invisible/],
+    ['/event-streams?take=5', /query or a fragment/],
+    ['/event-streams//x', /empty segment/],
+    ['/event-streams/', /empty segment/],
+    ['/api/v2', /names no endpoint/],
+    ['', /is empty/],
+    ['/event-streams/%zz', /not valid percent-encoding/],
+  ];
+  it.each(refused)('%j', async (path, message) => {
+    const result = await h.idm(['api', 'GET', path]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toMatch(/^Error: PATH /);
+    expect(result.stderr).toMatch(message);
+    expect(h.received()).toEqual([]); // not even a token request
+  });
+
+  it('with --json: one JSON error on stderr, code usage', async () => {
+    const result = await h.idm(['api', 'GET', '/x/../y', '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr).error).toMatchObject({ code: 'usage', exitCode: 2 });
+    expect(h.received()).toEqual([]);
+  });
+
+  it('other methods, a body with GET, a missing path', async () => {
+    for (const [args, message] of [
+      [['HEAD', '/event-streams'], /^Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE \(any case\), not "HEAD"\.\n/],
+      [['OPTIONS', '/event-streams'], /must be one of/],
+      [['GET', '/event-streams', '--data', '{}'], /^Error: GET takes no body: --data goes with POST, PATCH, PUT or DELETE\.\n/],
+      [['GET'], /^Error: Missing <path>\./],
+      [['POST', '/event-streams', '--data', '{}', '--data', '[]'], /--data is given twice/],
+    ] as const) {
+      const result = await h.idm(['api', ...args]);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(message);
+    }
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('idm api --debug', () => {
+  it('traces the request and answer on stderr with the token and the body secret redacted; stdout is only the answer', async () => {
+    const result = await h.idm(['api', 'POST', '/event-streams', '--debug', '--data', JSON.stringify(newStream('api-debug'))]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/> POST http:\/\/127\.0\.0\.1:\d+\/api\/v2\/event-streams\n/);
+    expect(result.stderr).toMatch(/> authorization: Bearer \[redacted\]\n/);
+    expect(result.stderr).toContain('"token":"[redacted]"');
+    expect(result.stderr).not.toContain('api-test-bearer-token-1');
+    expect(JSON.parse(result.stdout).name).toBe('api-debug');
+  });
+});

@@ -1,0 +1,57 @@
+// idm api through the built binary (bin/idm.js, as `npm run build` leaves it) against the sandbox:
+// a paginated GET piped to another program, --data @- from a real pipe, and a refused path that
+// reaches nothing.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, runIdm } from '../../helpers/cli.js';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+import { direct } from '../../helpers/sandbox.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ streams: 60 });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+const idm = (args: string[], input?: string) => runIdm(args, { configDir: h.configDir, env: credentialsEnv(h.sandbox), input });
+
+describe('idm api as a process', () => {
+  it('GET --paginate: the merged pages on stdout, two GETs (default pages of 50), exit 0', async () => {
+    const result = await idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const streams = JSON.parse(result.stdout).eventStreams;
+    expect(streams).toHaveLength(66);
+    expect(h.calls().map((call) => call.path)).toEqual(['/api/v2/event-streams', '/api/v2/event-streams']);
+    expect(h.calls()[1]!.url).toMatch(/^\/api\/v2\/event-streams\?from=\S+$/);
+  });
+
+  it('POST with --data @- from a pipe, then DELETE: 201 printed, 204 silent', async () => {
+    const body = { name: 'api-process', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://example.com/h', webhook_authorization: { method: 'bearer', token: 'api-process-token-1' } } } };
+    const created = await idm(['api', 'post', '/event-streams', '--data', '@-'], JSON.stringify(body));
+    expect(created.code).toBe(0);
+    const { id } = JSON.parse(created.stdout);
+    expect(h.calls('POST').map((call) => call.json)).toEqual([body]);
+    const removed = await idm(['api', 'DELETE', `/api/v2/event-streams/${id}`]);
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).toBe('');
+    expect((await direct(h.sandbox, `/event-streams/${id}`)).status).toBe(404);
+  });
+
+  it('a refused path: exit 2, one error on stderr, and the sandbox received nothing', async () => {
+    const result = await idm(['api', 'GET', '/event-streams/%2E%2E/oauth/token']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      'Error: PATH has a dot segment (%2E%2E): idm does not resolve . or .. in a path.\nGive a path below /api/v2, such as /event-streams or /connections/ID/directory-provisioning.\n',
+    );
+    expect(h.received()).toEqual([]);
+  });
+
+  it('404 with --json: the body on stdout, the JSON error last on stderr, exit 1', async () => {
+    const result = await idm(['api', 'GET', '/event-streams/est_0000000000000000000000', '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({ statusCode: 404, error: 'Not Found', message: 'The requested stream does not exist.' });
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 404, exitCode: 1 });
+  });
+});
