@@ -5,7 +5,7 @@
 # The subcommands of a command path ('' is idm itself).
 _idm_subcommands() {
   case "$1" in
-    '') REPLY='login logout auth profiles streams provisioning connections sandbox completion help' ;;
+    '') REPLY='login logout auth profiles streams provisioning connections api sandbox completion help' ;;
     'auth') REPLY='login logout status help' ;;
     'profiles') REPLY='list use remove help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
@@ -61,6 +61,7 @@ _idm_flags() {
     'provisioning groups set') REPLY='--none -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'api') REPLY='--data --query --paginate -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
@@ -145,6 +146,8 @@ _idm_flag_value() {
     'connections list|--strategy') REPLY='ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
+    'api|--data') REPLY='none' ;;
+    'api|--query') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--tls-cert') REPLY='none' ;;
     'sandbox start|--tls-key') REPLY='none' ;;
@@ -192,9 +195,10 @@ _idm_arg_value() {
     'provisioning groups help|0') REPLY='list:list add remove set' ;;
     'provisioning help|0') REPLY='list:list show create update delete default-mapping sync groups' ;;
     'connections help|0') REPLY='list:list' ;;
+    'api|0') REPLY='list:GET POST PATCH PUT DELETE' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth profiles streams provisioning connections sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth profiles streams provisioning connections api sandbox completion' ;;
     *) return 1 ;;
   esac
 }

@@ -6,7 +6,7 @@
 function __idm_subcommands
     switch $argv[1]
     case ''
-      printf '%s\n' 'login' 'logout' 'auth' 'profiles' 'streams' 'provisioning' 'connections' 'sandbox' 'completion' 'help'
+      printf '%s\n' 'login' 'logout' 'auth' 'profiles' 'streams' 'provisioning' 'connections' 'api' 'sandbox' 'completion' 'help'
     case 'auth'
       printf '%s\n' 'login' 'logout' 'status' 'help'
     case 'profiles'
@@ -109,6 +109,8 @@ function __idm_flag_takes_value
       return 0
     case 'connections list|--strategy' 'connections list|--take' 'connections list|--from' 'connections list|-p' 'connections list|--profile' 'connections list|--timeout' 'connections list|--max-wait' 'connections list|--ca-file' 'connections list|--client-cert' 'connections list|--client-key'
       return 0
+    case 'api|--data' 'api|--query' 'api|-p' 'api|--profile' 'api|--timeout' 'api|--max-wait' 'api|--ca-file' 'api|--client-cert' 'api|--client-key'
+      return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
     case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
@@ -181,6 +183,7 @@ complete -c idm -n '__idm_at ""' -a 'profiles' -d 'The stored profiles: list the
 complete -c idm -n '__idm_at ""' -a 'streams' -d 'Event streams: list, show, create, change, test, and follow their deliveries'
 complete -c idm -n '__idm_at ""' -a 'provisioning' -d 'Directory provisioning of connections: set it up, change it, synchronize, choose groups'
 complete -c idm -n '__idm_at ""' -a 'connections' -d 'The tenant\'s connections'
+complete -c idm -n '__idm_at ""' -a 'api' -d 'Call any management endpoint with the profile\'s token (like gh api)'
 complete -c idm -n '__idm_at ""' -a 'sandbox' -d 'Run a local tenant on 127.0.0.1 that speaks the management interface'
 complete -c idm -n '__idm_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c idm -n '__idm_at ""' -a 'help' -d 'show help for a command'
@@ -347,6 +350,10 @@ complete -c idm -n '__idm_in "connections list"' -l take -x -d 'connections per 
 complete -c idm -n '__idm_in "connections list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
 complete -c idm -n '__idm_in "connections list"' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "connections help" 0' -a 'list'
+complete -c idm -n '__idm_in "api"' -l data -x -d 'the request body: JSON, @FILE, or @- for stdin (not with GET)'
+complete -c idm -n '__idm_in "api"' -l query -x -d 'a query parameter, sent percent-encoded (repeatable)'
+complete -c idm -n '__idm_in "api"' -l paginate -d 'GET: follow `next` to the last page and print the pages merged'
+complete -c idm -n '__idm_arg "api" 0' -a 'GET POST PATCH PUT DELETE'
 complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (default: a free one, or the saved one with --state-dir)'
@@ -365,4 +372,4 @@ complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits befor
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'
-complete -c idm -n '__idm_arg "help" 0' -a 'login logout auth profiles streams provisioning connections sandbox completion'
+complete -c idm -n '__idm_arg "help" 0' -a 'login logout auth profiles streams provisioning connections api sandbox completion'

@@ -6,7 +6,7 @@
 # The names of the subcommands of a command path ('' is idm itself), space-separated in REPLY.
 _idm_subcommand_names() {
   case "$1" in
-    '') REPLY='login logout auth profiles streams provisioning connections sandbox completion help' ;;
+    '') REPLY='login logout auth profiles streams provisioning connections api sandbox completion help' ;;
     'auth') REPLY='login logout status help' ;;
     'profiles') REPLY='list use remove help' ;;
     'streams') REPLY='list show create update enable disable delete test deliveries redeliver stats help' ;;
@@ -30,6 +30,7 @@ _idm_subcommands() {
       'streams:Event streams: list, show, create, change, test, and follow their deliveries'
       'provisioning:Directory provisioning of connections: set it up, change it, synchronize, choose groups'
       'connections:The tenant'\''s connections'
+      'api:Call any management endpoint with the profile'\''s token (like gh api)'
       'sandbox:Run a local tenant on 127.0.0.1 that speaks the management interface'
       'completion:Print the completion script for bash, zsh or fish'
       'help:show help for a command'
@@ -786,6 +787,24 @@ _idm_flags() {
       '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
+    'api') reply=(
+      '--data:the request body: JSON, @FILE, or @- for stdin (not with GET)'
+      '--query:a query parameter, sent percent-encoded (repeatable)'
+      '--paginate:GET: follow `next` to the last page and print the pages merged'
+      '-h:show help'
+      '--help:show help'
+      '--json:print JSON for scripts (errors too, on stderr)'
+      '-p:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--profile:use this stored profile (default: IDM_PROFILE or the default profile)'
+      '--no-color:no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+      '--no-input:never prompt; a missing value is a usage error'
+      '--debug:print requests and responses on stderr, secrets redacted'
+      '--timeout:bound on each request (default 30) (env: IDM_TIMEOUT)'
+      '--max-wait:longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+      '--ca-file:also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+      '--client-cert:PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+      '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+    ) ;;
     'sandbox') reply=(
       '-h:show help'
       '--help:show help'
@@ -926,6 +945,8 @@ _idm_flag_value() {
     'connections list|--strategy') REPLY='ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
+    'api|--data') REPLY='none' ;;
+    'api|--query') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--tls-cert') REPLY='none' ;;
     'sandbox start|--tls-key') REPLY='none' ;;
@@ -973,9 +994,10 @@ _idm_arg_value() {
     'provisioning groups help|0') REPLY='list:list add remove set' ;;
     'provisioning help|0') REPLY='list:list show create update delete default-mapping sync groups' ;;
     'connections help|0') REPLY='list:list' ;;
+    'api|0') REPLY='list:GET POST PATCH PUT DELETE' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth profiles streams provisioning connections sandbox completion' ;;
+    'help|0') REPLY='list:login logout auth profiles streams provisioning connections api sandbox completion' ;;
     *) return 1 ;;
   esac
 }
