@@ -5,7 +5,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/sandbox/index.js';
-import { runInProcess, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const STREAM = 'est_demoInboxBearer0000000';
@@ -182,9 +182,8 @@ describe('broken HTTP from a raw TCP server', () => {
 /** A run with an empty token cache, so that it asks the token endpoint. */
 async function cold(args: string[]): Promise<RunResult> {
   const { dir, cleanup } = tempConfigDir();
-  const admin = h.sandbox.clients.admin;
   try {
-    return await runInProcess(args, { configDir: dir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret } });
+    return await runInProcess(args, { configDir: dir, env: credentialsEnv(h.sandbox) });
   } finally {
     cleanup();
   }

@@ -11,7 +11,7 @@ import type { IO } from '../../src/io/io.js';
 import { ApiError } from '../../src/core/errors.js';
 import { captureIO, INSUFFICIENT_SCOPE_BODY } from '../helpers/deps.js';
 import { fakeServer, json, tokenAnswer, type Handler } from '../helpers/fake-server.js';
-import { tempConfigDir } from '../helpers/cli.js';
+import { credentialsEnv, tempConfigDir } from '../helpers/cli.js';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -24,7 +24,7 @@ async function setup(handler: Handler, env: Record<string, string> = {}, globals
   const { dir, cleanup } = tempConfigDir();
   cleanups.push(cleanup);
   const captured = captureIO({
-    env: { IDM_CONFIG_DIR: dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'cid', IDM_CLIENT_SECRET: 'sekrit-value', ...env },
+    env: { IDM_CONFIG_DIR: dir, ...credentialsEnv(server.url, { clientId: 'cid', clientSecret: 'sekrit-value' }), ...env },
   });
   const client = () => clientFor(captured.io, globals);
   return { server, captured, client, dir };
@@ -80,7 +80,7 @@ describe('management client', () => {
     const long = 'c'.repeat(100);
     const ids = ['cid/x', 'cid_x', 'cid:x', `${long}-one`, `${long}-two`];
     const run = async (clientId: string) => {
-      const captured = captureIO({ env: { IDM_CONFIG_DIR: dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: 'sekrit-value' } });
+      const captured = captureIO({ env: { IDM_CONFIG_DIR: dir, ...credentialsEnv(server.url, { clientId, clientSecret: 'sekrit-value' }) } });
       const c = await clientFor(captured.io);
       try {
         await c.request({ method: 'GET', path: '/event-streams', action: 'list event streams' });

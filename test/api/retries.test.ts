@@ -76,15 +76,14 @@ describe('parallel runs against a rate limit', () => {
   it('8 cold runs at once, 4 of them refused with 429: one token request, the 429s waited out, every run exits 0', async () => {
     const { startSandbox } = await import('../../src/sandbox/index.js');
     const { recordSandboxSecrets } = await import('../helpers/sandbox.js');
-    const { runInProcess, tempConfigDir } = await import('../helpers/cli.js');
+    const { credentialsEnv, runInProcess, tempConfigDir } = await import('../helpers/cli.js');
     const small = await startSandbox();
     recordSandboxSecrets(small);
     // The refusals are switched on, not hoped for from runs that happen to overlap.
     small.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(nowSeconds() + 1) }, count: 4 });
     const { dir, cleanup } = tempConfigDir();
     try {
-      const reader = small.clients.reader;
-      const env = { IDM_DOMAIN: small.url, IDM_CLIENT_ID: reader.clientId, IDM_CLIENT_SECRET: reader.clientSecret };
+      const env = credentialsEnv(small, 'reader');
       const runs = await Promise.all(Array.from({ length: 8 }, () => runInProcess(['streams', 'list', '--take', '1'], { configDir: dir, env })));
       for (const run of runs) {
         expect(run.code, run.stderr).toBe(0);

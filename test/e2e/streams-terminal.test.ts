@@ -3,6 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
@@ -23,8 +24,7 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
   beforeEach(() => h.mark());
 
   function open(args: string[]): Terminal {
-    const { clientId, clientSecret } = h.sandbox.clients.admin;
-    terminal = Terminal.start(args, { configDir: h.configDir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
+    terminal = Terminal.start(args, { configDir: h.configDir, env: credentialsEnv(h.sandbox) });
     return terminal;
   }
 

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tokenBody } from '../helpers/hostile-server.js';
-import { spawnIdm } from '../helpers/cli.js';
+import { credentialsEnv, spawnIdm } from '../helpers/cli.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 // CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
@@ -19,8 +19,7 @@ afterEach(() => {
 });
 
 function open(h: Harness, args: string[], options: { columns?: number; color?: boolean; env?: Record<string, string> } = {}): Terminal {
-  const { clientId, clientSecret } = h.sandbox.clients.admin;
-  terminal = Terminal.start(args, { configDir: h.configDir, env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret, ...options.env }, columns: options.columns, color: options.color });
+  terminal = Terminal.start(args, { configDir: h.configDir, env: { ...credentialsEnv(h.sandbox), ...options.env }, columns: options.columns, color: options.color });
   return terminal;
 }
 

@@ -3,6 +3,7 @@
 // received (or did not).
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers/harness.js';
+import { credentialsEnv } from '../helpers/cli.js';
 import { PROVISIONING_STRATEGIES } from '../../src/sandbox/samples.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
@@ -19,11 +20,7 @@ afterEach(() => {
 
 /** `idm args` in a new terminal, as the sandbox's admin client (or its reader, without write scopes). */
 function open(h: Harness, args: string[], as: 'admin' | 'reader' = 'admin'): Terminal {
-  const client = h.sandbox.clients[as];
-  terminal = Terminal.start(args, {
-    configDir: h.configDir,
-    env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: client.clientId, IDM_CLIENT_SECRET: client.clientSecret },
-  });
+  terminal = Terminal.start(args, { configDir: h.configDir, env: credentialsEnv(h.sandbox, as) });
   return terminal;
 }
 

@@ -1,13 +1,10 @@
 // What the security tests share: idm run in process through main() with captured streams (TTY or
 // not), and a hostile HTTP server on 127.0.0.1 that answers whatever a test tells it to.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { main } from '../../src/main.js';
 import { Capture, stdinOf } from './capture.js';
-import { credentialsEnv, withoutSpinner } from './cli.js';
+import { credentialsEnv, tempConfigDir, withoutSpinner } from './cli.js';
 import { recordRun, recordSecrets } from './sweep.js';
 
 export interface Result {
@@ -30,10 +27,8 @@ export async function idm(argv: string[], options: { env: Record<string, string 
   return { code, stdout: stdout.text, stderr: withoutSpinner(stderr.text) };
 }
 
-export function tempDir(): { dir: string; cleanup(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'idm-security-'));
-  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
+/** A fresh directory (a config dir, or a home for files), removed by its cleanup. */
+export const tempDir = tempConfigDir;
 
 export interface Seen {
   method: string;

@@ -2,6 +2,7 @@
 // secret idm sends (raw, form-encoded, Basic) and every token is masked before anything is traced.
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv } from '../helpers/cli.js';
 import { makeTestCa } from '../helpers/tls-ca.js';
 import { recordSecrets } from '../helpers/sweep.js';
 import { hostileServer, idm, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
@@ -75,7 +76,7 @@ describe('every encoding of the secret, and every token, is masked', () => {
   const basic = Buffer.from(`c:${encodeURIComponent(SECRET).replace(/%20/g, '+')}`).toString('base64');
   const form = new URLSearchParams({ v: SECRET }).toString().slice(2);
   recordSecrets([SECRET, basic, form]);
-  const env = (extra: Record<string, string> = {}) => ({ IDM_CONFIG_DIR: config.dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'c', IDM_CLIENT_SECRET: SECRET, ...extra });
+  const env = (extra: Record<string, string> = {}) => ({ IDM_CONFIG_DIR: config.dir, ...credentialsEnv(server.url, { clientId: 'c', clientSecret: SECRET }), ...extra });
 
   it('a token endpoint 401 whose error_description quotes the Basic value', async () => {
     answer = (request) =>

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { credentialsEnv } from '../helpers/cli.js';
 import { recordSandboxSecrets } from '../helpers/sandbox.js';
 import { recordSecrets } from '../helpers/sweep.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
@@ -30,9 +31,7 @@ afterAll(async () => {
 
 const env = (extra: Record<string, string>) => ({
   IDM_CONFIG_DIR: config.dir,
-  IDM_DOMAIN: sandbox.url,
-  IDM_CLIENT_ID: sandbox.clients.admin.clientId,
-  IDM_CLIENT_SECRET: sandbox.clients.admin.clientSecret,
+  ...credentialsEnv(sandbox),
   IDM_CA_FILE: ca.caFile,
   ...extra,
 });

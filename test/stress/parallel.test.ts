@@ -115,7 +115,7 @@ describe('answers far larger than any real one', () => {
     await once(server, 'listening');
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const result = await runIdm(['streams', 'list'], { configDir: configDir(), env: { IDM_DOMAIN: url, IDM_CLIENT_ID: 'client', IDM_CLIENT_SECRET: 'secret' }, ...LIMIT });
+      const result = await runIdm(['streams', 'list'], { configDir: configDir(), env: credentialsEnv(url, { clientId: 'client', clientSecret: 'secret' }), ...LIMIT });
       expect(result.code).toBe(1);
       expect(result.stdout).toBe('');
       expect(result.stderr).toContain('answered 200 with an answer larger than 8 MB.');

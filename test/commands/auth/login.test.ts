@@ -9,7 +9,7 @@ import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { tempConfigDir } from '../../helpers/cli.js';
+import { credentialsEnv, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
 
@@ -128,8 +128,8 @@ describe('idm login by flags', () => {
   });
 
   it('takes IDM_DOMAIN, IDM_CLIENT_ID and IDM_CLIENT_SECRET when flags are absent', async () => {
-    const { clientId, clientSecret } = sandbox().clients.admin;
-    const { error } = await login({}, { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret } });
+    const { clientSecret } = sandbox().clients.admin;
+    const { error } = await login({}, { env: credentialsEnv(sandbox()) });
     expect(error).toBeUndefined();
     expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret });
   });
