@@ -14,7 +14,10 @@ export default defineConfig({
     globalSetup: ['test/helpers/secrets-sweep.ts'],
     // The machine has 2 cores; end-to-end tests spawn processes and servers.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Above the longest limit of the harnesses (a spawned idm is killed after 120 s, helpers/cli.ts
+    // KILL_AFTER_MS; a terminal's screen is waited for 60 s, helpers/tmux.ts): a test that runs this
+    // long is a failure, never a measure of speed.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });

@@ -33,10 +33,11 @@ async function idm(args: string[]) {
   const stdin = stdinOf();
   const stdout = new Capture();
   const stderr = new Capture();
+  let timer: NodeJS.Timeout | undefined;
   const code = await Promise.race([
     main(['node', 'idm', ...args], { stdin, stdout, stderr }, env()),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`idm ${args.join(' ')} did not finish`)), 10_000)),
-  ]);
+    new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`idm ${args.join(' ')} did not finish`)), 60_000))),
+  ]).finally(() => clearTimeout(timer));
   recordRun(`idm ${args.join(' ').slice(0, 200)} (in-process)`, stdout.text, stderr.text);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }

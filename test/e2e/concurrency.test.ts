@@ -1,11 +1,10 @@
 // Many idm processes at once against one config directory: one token request for 20 cold runs, a
 // lock left by a killed process does not block the next run, and parallel logins lose no profile.
 // The same at scale (100 at once, 200 runs) is in test/stress/ (npm run test:stress).
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, credentialsEnv, runIdm } from '../helpers/cli.js';
+import { credentialsEnv, runIdm, spawnIdm } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { useConfigDirs } from '../helpers/deps.js';
 
@@ -19,7 +18,7 @@ describe('parallel runs', () => {
   it('20 cold `idm streams list` started at once make one token request in total', async () => {
     const dir = configDir();
     const issued = sandbox().tokensIssued();
-    const runs = await Promise.all(Array.from({ length: 20 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 60_000 })));
+    const runs = await Promise.all(Array.from({ length: 20 }, () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials() })));
     for (const run of runs) {
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
@@ -35,20 +34,21 @@ describe('parallel runs', () => {
     // The first run takes the lock, then its token request hangs; it is killed while holding the lock.
     sandbox().addFault({ path: '/oauth/token', kind: 'stall', count: 1 });
     const seen = sandbox().requests.length;
-    const holder = spawn(process.execPath, [BIN, 'streams', 'list'], { env: cliEnv(dir, credentials()), stdio: 'ignore' });
+    const holder = spawnIdm(['streams', 'list'], { configDir: dir, env: credentials() });
     const tokens = join(dir, 'tokens');
     // Killed only once its token request has reached the sandbox (and hangs there): the lock is held.
     const holding = () => existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock')) && sandbox().requests.slice(seen).some((r) => r.path === '/oauth/token');
-    for (let i = 0; i < 200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 1200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
     const lock = readdirSync(tokens).find((f) => f.endsWith('.lock'));
     expect(lock).toBeDefined();
-    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.pid} \\d+ \\S+ \\d+\\n$`));
-    holder.kill('SIGKILL');
-    await new Promise((resolve) => holder.once('exit', resolve));
+    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.child.pid} \\d+ \\S+ \\d+\\n$`));
+    holder.child.kill('SIGKILL');
+    await holder.done;
 
-    // A live holder would make it wait its whole timeout (30 s + 5 s); a dead one is noticed at once.
+    // A live holder would make it wait longer than a fetch may take (3 x 30 s + 60 s, and 5 s more),
+    // past the harness's kill limit; a dead one is noticed at once.
     const issued = sandbox().tokensIssued();
-    const next = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 15_000 });
+    const next = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials() });
     expect(next.signal).toBeNull();
     expect(next.code).toBe(0);
     expect(sandbox().tokensIssued() - issued).toBe(1);
@@ -64,7 +64,6 @@ describe('parallel runs', () => {
       names.map((name) =>
         runIdm(['login', '--profile', name, '--domain', sandbox().url, '--client-id', sandbox().clients.reader.clientId, '--client-secret-file', secret], {
           configDir: dir,
-          timeoutMs: 60_000,
         }),
       ),
     );

@@ -1,12 +1,10 @@
 // Ctrl-C (SIGINT) while idm waits on the network: the built binary is interrupted while the sandbox
 // stalls its request. It exits 130 with one line (or one JSON error), leaves no half-written file,
 // temporary file or lock behind, and restores the terminal (cursor shown, countdown line cleared).
-import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, credentialsEnv, runIdm } from '../helpers/cli.js';
-import { recordRun } from '../helpers/sweep.js';
+import { credentialsEnv, runIdm, spawnIdm } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { useConfigDirs } from '../helpers/deps.js';
 
@@ -18,21 +16,14 @@ const credentials = () => credentialsEnv(sandbox());
 
 /** Starts idm, waits until `ready()` says it is where the test wants it, sends SIGINT, and collects the outcome. */
 async function interrupt(args: string[], dir: string, env: Record<string, string>, ready: (stderr: string) => boolean) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(dir, env), stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end();
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const { child, done } = spawnIdm(args, { configDir: dir, env });
+  let stderr = ''; // as it comes, the countdown's erasing included
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
   // Waits for a state, not for a time: bounded only so that a broken idm cannot hang the suite.
   for (let i = 0; i < 2400 && !ready(stderr); i++) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(ready(stderr)).toBe(true);
   child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-  const { code, signal } = await closed;
-  clearTimeout(timer);
-  recordRun(`idm ${args.join(' ')} (interrupted)`, stdout, stderr);
+  const { code, signal, stdout } = await done;
   return { code, signal, stdout, stderr };
 }
 
@@ -88,7 +79,7 @@ describe('Ctrl-C during a request', () => {
     expect(result.code).toBe(130);
     expect(leftovers(dir)).toEqual([]); // no lock, no temporary file, no cache
     const issued = sandbox().tokensIssued();
-    const next = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials(), timeoutMs: 5_000 });
+    const next = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentials() });
     expect(next.code).toBe(0);
     expect(sandbox().tokensIssued() - issued).toBe(1);
   });

@@ -8,6 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv } from './cli.js';
 
+/**
+ * How long a screen or an exit is waited for: generous (a busy machine starts a process slowly), since
+ * the wait ends as soon as the screen shows what is expected; reaching it is a failure, not a timing.
+ */
+export const WAIT_MS = 60_000;
+
 export const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 
 let counter = 0;
@@ -93,7 +99,7 @@ export class Terminal {
    * Waits until `text` appears at least `count` times on the screen (a prompt asked again shows its
    * question once more), and returns the screen.
    */
-  async waitFor(text: string | RegExp, count = 1, timeoutMs = 15_000): Promise<string> {
+  async waitFor(text: string | RegExp, count = 1, timeoutMs = WAIT_MS): Promise<string> {
     const deadline = Date.now() + timeoutMs;
     const pattern = typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(text.source, 'g');
     for (;;) {
@@ -116,7 +122,7 @@ export class Terminal {
   }
 
   /** The exit code of idm, once it has ended. */
-  async exitCode(timeoutMs = 15_000): Promise<number> {
+  async exitCode(timeoutMs = WAIT_MS): Promise<number> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const code = this.exited();

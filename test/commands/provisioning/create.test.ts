@@ -92,8 +92,7 @@ describe('idm provisioning create: from flags', () => {
 
   it('with stderr redirected (idm provisioning create 2>log), never asks: a missing id is a usage error', async () => {
     // stdin and stdout are terminals, stderr (where prompts are drawn) is not.
-    const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stdout', NO_COLOR: '1' }, timeoutMs: 10_000 });
-    expect(result.signal).toBeNull();
+    const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stdout', NO_COLOR: '1' } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Error: Missing the connection id/);
     expect(h.received()).toEqual([]);
