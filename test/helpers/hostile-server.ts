@@ -1,10 +1,10 @@
 // What the security tests share: idm run in process through main() with captured streams (TTY or
-// not), and a hostile HTTP server on 127.0.0.1 that answers whatever a test tells it to.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// not), and a hostile HTTP server on 127.0.0.1 (a fake server, ./fake-server.ts) that answers
+// whatever a test tells it to.
 import { main } from '../../src/main.js';
 import { Capture, stdinOf } from './capture.js';
 import { credentialsEnv, tempConfigDir, withoutSpinner } from './cli.js';
+import { fakeServer, type Seen } from './fake-server.js';
 import { recordRun, recordSecrets } from './sweep.js';
 
 export interface Result {
@@ -30,12 +30,7 @@ export async function idm(argv: string[], options: { env: Record<string, string 
 /** A fresh directory (a config dir, or a home for files), removed by its cleanup. */
 export const tempDir = tempConfigDir;
 
-export interface Seen {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
+export type { Seen };
 
 export interface Answer {
   status?: number;
@@ -55,28 +50,18 @@ export function tokenBody(extra: Record<string, unknown> = {}): Record<string, u
  * unless `answer` handles it. Records every request.
  */
 export async function hostileServer(answer: (request: Seen) => Answer | 'stall' | undefined) {
-  const seen: Seen[] = [];
   const stalled: Array<(reply: Answer) => void> = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      const request = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
-      seen.push(request);
-      const send = (reply: Answer) => {
-        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
-        res.end(text);
-      };
-      const reply = answer(request);
-      if (reply === 'stall') stalled.push(send);
-      else send(reply ?? (request.url.startsWith('/oauth/token') ? { body: tokenBody() } : { status: 404, body: { statusCode: 404, error: 'Not Found', message: 'Not found' } }));
-    });
+  const server = await fakeServer((request, res) => {
+    const send = (reply: Answer) => {
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+      res.end(text);
+    };
+    const reply = answer(request);
+    if (reply === 'stall') stalled.push(send);
+    else send(reply ?? (request.url.startsWith('/oauth/token') ? { body: tokenBody() } : { status: 404, body: { statusCode: 404, error: 'Not Found', message: 'Not found' } }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
+  const { url, seen } = server;
   return {
     url,
     seen,
@@ -91,11 +76,7 @@ export async function hostileServer(answer: (request: Seen) => Answer | 'stall' 
       ...credentialsEnv(url, { clientId: 'hostile-client', clientSecret: 'hostile-client-secret-0123456789' }),
       ...extra,
     }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
