@@ -1,0 +1,101 @@
+// The one writer of the settings (src/config/store.ts): every write happens under config.json.lock.
+// When another live process holds the lock past the wait, the update fails with an error naming that
+// process, its exit code and the fix, and nothing is written; a free lock is taken, the change applied
+// to what the file holds then, and the lock released.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { saveProfile, updateSettings } from '../../src/config/store.js';
+import { IdmError } from '../../src/core/errors.js';
+import { ExitCode } from '../../src/core/exit-codes.js';
+import { tempConfigDir } from '../helpers/cli.js';
+
+const PROFILE = { domain: 'https://tenant.example.com', clientId: 'client-one', authMethod: 'post' } as const;
+const BEFORE = `${JSON.stringify({ defaultProfile: 'one', profiles: { one: PROFILE } }, null, '\t')}\n`;
+
+let dir: string;
+let cleanup: () => void;
+beforeEach(() => {
+  ({ dir, cleanup } = tempConfigDir());
+  writeFileSync(join(dir, 'config.json'), BEFORE, { mode: 0o600 });
+});
+afterEach(() => cleanup());
+
+/** Another process, alive for the whole file: the holder of the lock. */
+let holder: ChildProcess;
+beforeAll(() => {
+  holder = spawn('sleep', ['600'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  holder.kill('SIGKILL');
+});
+
+/** config.json.lock as acquireLock writes it, naming `pid` (with its start time where /proc has it). */
+function holdLock(pid: number): string {
+  let start = '-';
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '-';
+  } catch {
+    // no /proc: the lock's age decides, and it is fresh
+  }
+  const lock = join(dir, 'config.json.lock');
+  writeFileSync(lock, `${pid} ${start} test-nonce ${Date.now()}\n`, { mode: 0o600 });
+  return lock;
+}
+
+describe('the settings store', () => {
+  it('a lock held by a live process: fails naming its pid, exit 1, the fix; nothing written', async () => {
+    const pid = holder.pid!;
+    const lock = holdLock(pid);
+    let changed = false;
+    const error = await updateSettings(
+      dir,
+      ({ store, setSecret }) => {
+        changed = true;
+        store.profiles.two = { ...PROFILE, clientId: 'client-two' };
+        setSecret('two', { clientSecret: 'never-written' });
+      },
+      { waitMs: 200 },
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(IdmError);
+    const failure = error as IdmError;
+    expect(failure.exitCode).toBe(ExitCode.Failure);
+    expect(failure.exitCode).toBe(1);
+    expect(failure.code).toBe('locked');
+    expect(failure.message).toBe(`Could not save the settings: ${join(dir, 'config.json')} is locked by idm process ${pid}; nothing was written.`);
+    expect(failure.hint).toBe(`Run the command again when that process has finished (or, if it hangs: kill ${pid}).`);
+    expect(changed).toBe(false);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(BEFORE);
+    expect(existsSync(join(dir, 'credentials', 'two.json'))).toBe(false);
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${pid} `)); // the holder's lock is left alone
+  });
+
+  it('saveProfile (what login calls) fails the same way, and the profile is not saved', async () => {
+    holdLock(holder.pid!);
+    await expect(saveProfile(dir, 'two', { ...PROFILE, clientId: 'client-two' }, { clientSecret: 'never-written' }, { waitMs: 200 })).rejects.toMatchObject({
+      exitCode: 1,
+      message: expect.stringContaining(`locked by idm process ${holder.pid}`),
+    });
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(BEFORE);
+  });
+
+  it('a free lock: the change applies to what the file holds, and the lock is released', async () => {
+    const result = await saveProfile(dir, 'two', { ...PROFILE, clientId: 'client-two' }, { clientSecret: 'stored' }, { waitMs: 200 });
+    expect(result).toEqual({ isDefault: false });
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config).toEqual({ defaultProfile: 'one', profiles: { one: PROFILE, two: { ...PROFILE, clientId: 'client-two' } } });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'two.json'), 'utf8'))).toEqual({ clientSecret: 'stored' });
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  });
+
+  it('a lock left by a process that has ended is broken, and the write goes through', async () => {
+    const ended = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((resolve) => ended.once('exit', resolve));
+    holdLock(ended.pid!);
+    await saveProfile(dir, 'two', { ...PROFILE, clientId: 'client-two' }, undefined, { waitMs: 200 });
+    expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['one', 'two']);
+    expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  });
+});
