@@ -9,11 +9,11 @@ import type { ApiError, Warning } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
-import { jsonDepth, MAX_JSON_DEPTH } from './json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
 import { Redactor } from './redact.js';
 import { exchange, MAX_ATTEMPTS, retryBudget, send, type SendPolicy, type WaitReporter } from './retry.js';
 
-export { jsonDepth, MAX_JSON_DEPTH } from './json.js';
+export { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;
@@ -217,10 +217,12 @@ function parseBody(response: HttpResponse, context: FailureContext): unknown {
     if (response.status === 204 || response.status === 202 || response.status === 201) return undefined;
     throw badAnswer(context, response.status, 'an empty body');
   }
-  if (jsonDepth(response.text) > MAX_JSON_DEPTH) throw badAnswer(context, response.status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+  let body: unknown;
   try {
-    return JSON.parse(response.text);
+    body = JSON.parse(response.text);
   } catch {
     throw badAnswer(context, response.status, response.text.length > 0 && /^\s*[{[]/.test(response.text) ? 'truncated or invalid JSON' : 'a body that is not JSON');
   }
+  if (nestsDeeper(body)) throw badAnswer(context, response.status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+  return body;
 }

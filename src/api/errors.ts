@@ -4,7 +4,7 @@
 // failed, the server's own words and status, and what to do; the exit code follows the documented table.
 import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
-import { jsonDepth, MAX_JSON_DEPTH } from './json.js';
+import { nestsDeeper } from './json.js';
 
 export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 
@@ -104,7 +104,7 @@ function serverWords(answer: ErrorAnswer): ServerWords {
     return { json: false };
   }
   // Kept for `idm api --json` only when nothing walking it can overflow the stack.
-  const kept = jsonDepth(answer.text) > MAX_JSON_DEPTH ? undefined : body;
+  const kept = nestsDeeper(body) ? undefined : body;
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { json: body !== undefined, body: kept };
   const b = body as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);

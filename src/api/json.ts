@@ -1,23 +1,16 @@
-// How deeply an answer nests, checked before anything walks it: the management client's answers and
-// the error bodies `idm api --json` prints (a hostile answer could overflow the stack of whatever
-// walks it, JSON.stringify included).
+// How deeply an answer nests, checked before anything walks it recursively: the management
+// client's answers and the error bodies `idm api --json` prints (a hostile answer could overflow the
+// stack of whatever walks it, JSON.stringify included). JSON.parse itself does not recurse, so the
+// check runs on the parsed value: a walk of a page's few thousand values costs far less than
+// scanning its text character by character (--all reads a thousand pages).
 
 /** No answer of the interface nests deeper than a few levels. */
 export const MAX_JSON_DEPTH = 64;
 
-/** How deeply `text` nests arrays and objects (a scan that skips strings; no parsing). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) inString = false;
-    } else if (c === 34) inString = true;
-    else if (c === 123 || c === 91) deepest = Math.max(deepest, ++depth);
-    else if (c === 125 || c === 93) depth--;
-  }
-  return deepest;
+/** Whether parsed JSON nests arrays and objects more than `max` levels deep (never recursing past max + 1). */
+export function nestsDeeper(value: unknown, max = MAX_JSON_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (max === 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value)) if (nestsDeeper(child, max - 1)) return true;
+  return false;
 }

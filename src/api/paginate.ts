@@ -31,15 +31,28 @@ export async function* paginate<Item>(
   fromFlag = '--from',
 ): AsyncGenerator<Page<Item>> {
   const cursors = new Set<string>(from === undefined ? [] : [from]);
+  let pending = fetchPage(from);
   for (let count = 1; ; count++) {
-    const page = await fetchPage(from);
+    const page = await pending;
+    // The next page is asked for before this one is handed on, so that the server works on it
+    // while this one is printed (on another core, --all takes the server's time, not the sum).
+    // Its failure, if any, is met when it is awaited; one that is never awaited is no failure.
+    const problem = page.next === undefined ? undefined : loopProblem(page, count);
+    if (page.next !== undefined && problem === undefined) {
+      cursors.add(page.next);
+      pending = fetchPage(page.next);
+      pending.catch(() => {});
+    }
     yield page;
+    if (problem !== undefined) throw stopped(what, problem, fromFlag);
     if (page.next === undefined) return;
-    if (cursors.has(page.next)) throw stopped(what, 'the server returned a cursor twice, so following it would never end', fromFlag);
-    if (page.items.length === 0) throw stopped(what, 'the server returned an empty page that points to yet another page', fromFlag);
-    if (count >= MAX_PAGES) throw stopped(what, `the listing goes on beyond ${MAX_PAGES} pages`, fromFlag);
-    cursors.add(page.next);
-    from = page.next;
+  }
+
+  function loopProblem(page: Page<Item>, count: number): string | undefined {
+    if (cursors.has(page.next!)) return 'the server returned a cursor twice, so following it would never end';
+    if (page.items.length === 0) return 'the server returned an empty page that points to yet another page';
+    if (count >= MAX_PAGES) return `the listing goes on beyond ${MAX_PAGES} pages`;
+    return undefined;
   }
 }
 

@@ -29,5 +29,10 @@ const unitEscapes = (match: string) => [...Array(match.length).keys()].map((i) =
 /** JSON text of `value` that is safe on a terminal: the same document, with those characters escaped. */
 export function safeJson(value: unknown, indent?: number): string {
   const text = JSON.stringify(value, null, indent);
-  return text === undefined ? 'null' : text.replace(JSON_UNSAFE, unitEscapes);
+  return text === undefined ? 'null' : safeJsonText(text);
+}
+
+/** Text that JSON.stringify made, with those characters escaped. */
+export function safeJsonText(text: string): string {
+  return text.replace(JSON_UNSAFE, unitEscapes);
 }

@@ -3,7 +3,7 @@
 // The text is exactly what JSON.stringify(merged, null, 2) would print.
 import { isPlainObject } from '../core/text.js';
 import type { IO } from '../io/io.js';
-import { safeJson } from '../io/safe.js';
+import { safeJson, safeJsonText } from '../io/safe.js';
 
 export interface JsonPages {
   /** One page as received; its `key` list is appended to the document. */
@@ -31,7 +31,14 @@ export function jsonPages(io: IO, key: string): JsonPages {
         for (const [name, value] of before) text += `  ${safeJson(name)}: ${nested(value, '  ')},\n`;
         text += `  ${safeJson(key)}: [`;
       }
-      for (const item of list) text += `${items++ === 0 ? '\n' : ',\n'}    ${nested(item, '    ')}`;
+      if (list.length > 0) {
+        // One JSON.stringify per page, not per item: inside `{ key: [...] }` the items are already
+        // indented as the merged document has them; only the wrapper's own text is cut off.
+        const wrapped = JSON.stringify({ [key]: list }, null, 2);
+        const opening = `{\n  ${JSON.stringify(key)}: [\n`.length;
+        text += `${items === 0 ? '\n' : ',\n'}${safeJsonText(wrapped.slice(opening, wrapped.length - '\n  ]\n}'.length))}`;
+        items += list.length;
+      }
       io.out(text);
     },
     end() {

@@ -5,7 +5,7 @@
 // status keeps its exit code, and with --json its body is printed on stdout too.
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import type { HttpMethod } from '../../api/client.js';
-import { jsonDepth, MAX_JSON_DEPTH } from '../../api/json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../../api/json.js';
 import type { RawRequest } from '../../api/management/index.js';
 import { RAW_METHODS } from '../../api/management/raw.js';
 import { rawPath } from '../../api/path.js';
@@ -81,14 +81,16 @@ async function readData(data: string, deps: Deps): Promise<unknown> {
   if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
   const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
-  if (jsonDepth(text) > MAX_JSON_DEPTH) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     // V8 quotes the text it could not parse; a body may hold a secret (a webhook's token): never echoed.
     const detail = (error as Error).message.replace(/[,\s]*(?:\.\.\.)?".*$/s, '') || 'not a JSON value';
     throw new UsageError(`${source} is not valid JSON: ${detail}.`, "For example: --data '{\"name\":\"x\"}'.");
   }
+  if (nestsDeeper(body)) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
+  return body;
 }
 
 export async function apiRun(options: ApiOptions, deps: Deps): Promise<void> {
