@@ -177,13 +177,13 @@ export async function exchange(options: ExchangeOptions): Promise<ExchangeResult
   let token = await tokens.get();
   let response = await options.attempt(token);
   // A refused cached token (expired early, revoked, rotated keys): dropped, one new token, one retry.
-  if (response.status === 401 && tokens.invalidate(token)) {
+  if (response.status === 401 && (await tokens.invalidate(token))) {
     token = await tokens.get();
     response = await options.attempt(token);
-    if (response.status === 401) tokens.invalidate(token);
+    if (response.status === 401) await tokens.invalidate(token);
   }
   // A token minted before the client got a new scope lacks it until it expires: see scopeRefused.
-  if (response.status === 403 && /insufficient_scope/.test(response.text)) tokens.scopeRefused(token);
+  if (response.status === 403 && /insufficient_scope/.test(response.text)) await tokens.scopeRefused(token);
   if (response.status === 409 && (response.attempts ?? 1) > 1 && options.readBack) {
     const existing = await options.readBack();
     if (existing !== undefined) return { readBack: existing };

@@ -1,14 +1,15 @@
 // Access tokens: the client-credentials grant, and the on-disk cache that makes a second run (and a
 // hundred parallel runs) cost no token request. Token issuance is metered per tenant, so one
 // function, obtain(), decides: a fresh cached token is used as is; otherwise one process takes the
-// lock and fetches while the others wait for its result and read it from the cache. How a token
-// request is sent (transport, retries, error mapping) is not this module's business: the caller
-// hands in `fetchToken`.
+// lock and fetches while the others wait for its result and read it from the cache. Nothing is
+// written to or removed from the cache without that lock: a run that cannot have it in time uses its
+// token for itself and writes nothing. How a token request is sent (transport, retries, error
+// mapping) is not this module's business: the caller hands in `fetchToken`.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Warning } from '../core/errors.js';
 import type { Tenant } from '../config/domain.js';
-import { acquireLock, checkWritableDir, isLock, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
+import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
 import { audienceOf, buildTokenRequest, type TokenRequest } from './request.js';
@@ -67,7 +68,10 @@ export function isFresh(token: CachedToken, now = Date.now()): boolean {
   return now < token.expiresAt - margin;
 }
 
-/** The cached token for this (domain, client, audience). A damaged file is removed and ignored. */
+/**
+ * The cached token for this (domain, client, audience). A damaged file is ignored (the next token
+ * fetched under the lock replaces it): reading never writes.
+ */
 export function readCachedToken(file: string, tenant: Tenant, clientId: string): CachedToken | undefined {
   let text: string | undefined;
   try {
@@ -90,38 +94,34 @@ export function readCachedToken(file: string, tenant: Tenant, clientId: string):
       return token;
     }
   } catch {
-    // truncated or garbage: removed below
-  }
-  try {
-    removeIfExists(file);
-  } catch {
-    // read-only directory
+    // truncated or garbage
   }
   return undefined;
 }
 
-/** Drops the cached token, but only if it is still `accessToken` (another run may have replaced it). */
-function dropCachedToken(file: string, accessToken: string): void {
+/** Whether the cache file still holds `accessToken` (another run may have replaced or removed it). */
+function cacheHolds(file: string, accessToken: string): boolean {
   try {
-    const text = readTextIfExists(file);
-    if (text !== undefined && text.includes(JSON.stringify(accessToken))) removeIfExists(file);
+    return readTextIfExists(file)?.includes(JSON.stringify(accessToken)) ?? false;
   } catch {
-    // nothing to drop
+    return false;
   }
 }
 
 /**
  * Removes the cached token of a client (logout), holding the token lock so that a run fetching a
- * token at that moment cannot write it back afterwards. Returns whether there was one.
+ * token at that moment cannot write it back afterwards. Returns whether there was one. When the lock
+ * cannot be had in time, nothing is removed: the error names the holder.
  */
-export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal): Promise<boolean> {
+export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000): Promise<boolean> {
   const file = tokenCacheFile(dir, tenant, clientId);
   if (!existsSync(tokensDir(dir))) return false; // no run has ever fetched a token here
-  const lock = await acquireLock(lockFileOf(file), { waitMs: 120_000, staleMs: 300_000, signal });
+  const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs: 300_000, signal });
+  if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock);
   try {
     return removeIfExists(file);
   } finally {
-    if (isLock(lock)) lock.release();
+    lock.release();
   }
 }
 
@@ -153,11 +153,11 @@ export interface TokenSource {
    * since, once per run, never for IDM_ACCESS_TOKEN. A token fetched in this run and refused would
    * be refused again, and issuance is metered.
    */
-  invalidate(token: string): boolean;
+  invalidate(token: string): Promise<boolean>;
   /** Fetch a new token whatever the cache holds, and cache it (login: proves the credentials). */
   refresh(): Promise<CachedToken>;
   /** The API answered 403 insufficient_scope to `token`: drop it if older than SCOPE_RECHECK_MS. */
-  scopeRefused(token: string): void;
+  scopeRefused(token: string): Promise<void>;
   /** The last token this run used or obtained, for showing scopes and expiry. */
   readonly cached: CachedToken | undefined;
 }
@@ -170,7 +170,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     const refresh = async (): Promise<CachedToken> => {
       throw new Error('refresh: IDM_ACCESS_TOKEN cannot be refreshed');
     };
-    return { source: 'environment', get: async () => token, invalidate: () => false, scopeRefused: () => {}, refresh, cached: undefined };
+    return { source: 'environment', get: async () => token, invalidate: async () => false, scopeRefused: async () => {}, refresh, cached: undefined };
   }
   if (!client) throw new Error('createTokenSource: no credentials');
   const file = tokenCacheFile(dir, tenant, client.clientId);
@@ -207,11 +207,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return token && isFresh(token, now()) ? token : undefined;
   };
 
-  async function fetchAndStore(): Promise<CachedToken> {
+  /** A new token from the token endpoint, for this run; not written anywhere. */
+  async function fetchNew(): Promise<CachedToken> {
     checkDirs();
     const obtainedAt = now();
     const answer = await options.fetchToken(await buildTokenRequest(tenant, client!));
-    const token: CachedToken = {
+    fetchedHere = {
       accessToken: answer.accessToken,
       tokenType: answer.tokenType,
       obtainedAt,
@@ -221,15 +222,33 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       clientId: client!.clientId,
       audience: audienceOf(tenant),
     };
-    fetchedHere = token;
-    if (cacheUsable) {
-      try {
-        writeFileAtomic(file, `${JSON.stringify(token)}\n`);
-      } catch (error) {
-        cacheProblem(error); // costs a token per run, but the command works
-      }
+    return fetchedHere;
+  }
+
+  /** Writes `token` to the cache. Only while holding the lock. */
+  function store(token: CachedToken): CachedToken {
+    if (!cacheUsable) return token;
+    try {
+      writeFileAtomic(file, `${JSON.stringify(token)}\n`);
+    } catch (error) {
+      cacheProblem(error); // costs a token per run, but the command works
     }
     return token;
+  }
+
+  /**
+   * The token lock, waiting as long as a fetch may take (or until `until` says the wait is over):
+   * undefined when it was not had, and then nothing may be written.
+   */
+  async function lockCache(until?: () => boolean): Promise<Lock | undefined> {
+    try {
+      const lock = await acquireLock(lockFileOf(file), { waitMs: options.holdMs + 5_000, staleMs: options.holdMs + 10_000, until, signal: options.signal });
+      return isLock(lock) ? lock : undefined;
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      cacheProblem(error); // the lock cannot even be created: no cache this run
+      return undefined;
+    }
   }
 
   /** The one path to a token: cache, else lock + re-check + fetch; waiters pick up the holder's result. */
@@ -237,23 +256,28 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     checkDirs(); // a token planted in someone else's directory is not read either
     const cached = fresh();
     if (cached) return cached;
-    if (!cacheUsable) return fetchAndStore();
+    if (!cacheUsable) return fetchNew();
     let seen: CachedToken | undefined;
-    let lock: Awaited<ReturnType<typeof acquireLock>>;
+    const lock = await lockCache(() => (seen = fresh()) !== undefined);
+    // Another run wrote a fresh token while we waited; or the holder took longer than it may: a token
+    // of our own, used for this run only (the cache is the holder's to write).
+    if (!lock) return seen ?? (await fetchNew());
+    return withLock(lock, async () => fresh() ?? store(await fetchNew()));
+  }
+
+  /** Removes `token` from the cache under the lock, if the cache still holds it. */
+  async function drop(token: string): Promise<void> {
+    if (!cacheUsable || !cacheHolds(file, token)) return;
+    // Not had in time: the holder is fetching a token that replaces this one; nothing is removed.
+    const lock = await lockCache(() => !cacheHolds(file, token));
+    if (!lock) return;
     try {
-      lock = await acquireLock(lockFileOf(file), {
-        waitMs: options.holdMs + 5_000,
-        staleMs: options.holdMs + 10_000,
-        until: () => (seen = fresh()) !== undefined,
-        signal: options.signal,
-      });
-    } catch (error) {
-      if (options.signal?.aborted) throw error;
-      cacheProblem(error); // the lock cannot even be created: no cache this run
-      return fetchAndStore();
+      if (cacheHolds(file, token)) removeIfExists(file);
+    } catch {
+      // a read-only directory: the refused token stays, and the next run is refused and replaces it
+    } finally {
+      lock.release();
     }
-    if (!isLock(lock)) return seen ?? (await fetchAndStore()); // the holder took longer than it may: fetch
-    return withLock(lock, async () => fresh() ?? (await fetchAndStore()));
   }
 
   return {
@@ -264,8 +288,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       current = reusable ? fetchedHere : await obtain();
       return current!.accessToken;
     },
-    invalidate(token) {
-      if (cacheUsable) dropCachedToken(file, token);
+    async invalidate(token) {
+      await drop(token);
       const expiredSince = fetchedHere?.accessToken === token && fetchedHere.expiresAt > fetchedHere.obtainedAt && now() >= fetchedHere.expiresAt;
       if (fetchedHere?.accessToken === token && !expiredSince) return false;
       if (refetched) return false;
@@ -274,11 +298,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       return true;
     },
     async refresh() {
-      current = await fetchAndStore();
+      checkDirs();
+      const lock = cacheUsable ? await lockCache() : undefined;
+      current = lock ? await withLock(lock, async () => store(await fetchNew())) : await fetchNew();
       return current;
     },
-    scopeRefused(token) {
-      if (current?.accessToken === token && now() - current.obtainedAt > SCOPE_RECHECK_MS && cacheUsable) dropCachedToken(file, token);
+    async scopeRefused(token) {
+      if (current?.accessToken === token && now() - current.obtainedAt > SCOPE_RECHECK_MS) await drop(token);
     },
     get cached() {
       return current;
