@@ -44,15 +44,17 @@ export class Terminal {
     const exports = Object.entries(env)
       .filter(([key]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && key !== 'TERM' && !key.startsWith('TMUX'))
       .map(([key, value]) => `export ${key}=${shellQuote(value ?? '')}`);
-    // tmux hands the session its own environment (this process's, CI=true in CI): unset what the
-    // hermetic one leaves out.
+    // tmux hands the session its own environment (this process's): unset what the hermetic one
+    // leaves out. CI first and always, whatever this process has: CI=true (as in CI) turns idm's live
+    // progress lines off, which a terminal test must see; a test that wants CI sets it in `env`.
     const unsets = Object.keys(process.env)
-      .filter((key) => !(key in env) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !key.startsWith('TMUX'))
+      .filter((key) => !(key in env) && key !== 'CI' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) && !key.startsWith('TMUX'))
       .map((key) => `unset ${key}`);
     const script = join(dir, 'run.sh');
     writeFileSync(
       script,
       [
+        'unset CI',
         ...unsets,
         ...exports,
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
