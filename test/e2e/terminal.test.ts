@@ -1,16 +1,41 @@
 // What a person sees in a real terminal (tmux): list tables at 60, 80, 120 and 200 columns (no row
 // wraps, every id whole), prompts without colour under --no-color, a countdown that leaves nothing
 // behind where its text would wrap, and a spinner on a stalled request that is gone once it ends.
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/width.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tokenBody } from '../helpers/hostile-server.js';
-import { credentialsEnv, spawnIdm } from '../helpers/cli.js';
+import { credentialsEnv, runInProcess, spawnIdm } from '../helpers/cli.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 // CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
 const run = hasTmux || Boolean(process.env.CI);
-const CLOSED = 'est_demoClosedPort00000000';
 const ID = /^(est_[A-Za-z0-9]{22}|evt_[A-Za-z0-9]{22}|con_[A-Za-z0-9]{16}) /;
+
+interface WideSeed {
+  clients: Record<'admin' | 'reader', { clientId: string }>;
+  streams: Array<{ id: string; name: string }>;
+  connections: Array<{ id: string; provisioning?: unknown; synchronizedGroups?: Array<{ id: string }> }>;
+}
+
+/** No row of the screen wrapped: joined (capture-pane -J), the screen has as many lines as rows. */
+function unwrapped(t: Terminal): boolean {
+  return t.screen().replace(/\n+$/, '').split('\n').length === t.rows().length;
+}
+
+/** `start()` run with CI=true in this process's environment. */
+function withCI<T>(start: () => T): T {
+  const ci = process.env.CI;
+  process.env.CI = 'true';
+  try {
+    return start();
+  } finally {
+    if (ci === undefined) delete process.env.CI;
+    else process.env.CI = ci;
+  }
+}
 
 let terminal: Terminal | undefined;
 afterEach(() => {
@@ -24,33 +49,75 @@ function open(h: Harness, args: string[], options: { columns?: number; color?: b
 }
 
 describe.skipIf(!run)('list tables in a real terminal', () => {
+  // Long values, so that 120 and 200 columns have something to fit too: a 75-character stream name,
+  // 120-character webhook URLs, CJK names (two columns a character), 32-character client ids.
+  const seed = JSON.parse(readFileSync(new URL('./wide-seed.json', import.meta.url), 'utf8')) as WideSeed;
+  const streams = seed.streams.map((stream) => stream.id);
+  const closed = streams.find((id) => id.includes('ClosedPort'))!;
+  const connections = seed.connections.map((connection) => connection.id);
+  const configured = seed.connections.find((connection) => connection.provisioning)!;
   let h: Harness;
+  let eventId: string;
   beforeAll(async () => {
-    h = await startHarness({ delivery: 'sync' });
-    // A failed delivery, so that the deliveries table has a row.
-    expect((await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created'])).code).toBe(3);
+    h = await startHarness({ seed, delivery: 'sync' });
+    // A failed delivery, so that the deliveries table has a row and the stats a count.
+    const test = await h.idm(['streams', 'test', closed, '--event-type', 'user.created', '--json']);
+    expect(test.code).toBe(3);
+    eventId = JSON.parse(test.stdout).id;
+    // Profiles (the default first, then by name), one with a long name, each with a 32-character client id.
+    const file = (name: string, text: string) => {
+      writeFileSync(join(h.configDir, name), text, { mode: 0o600 });
+      return join(h.configDir, name);
+    };
+    const { admin, reader } = h.sandbox.clients;
+    for (const args of [
+      ['--profile', 'production-eu-west', '--client-id', admin.clientId, '--client-secret-file', file('admin.secret', admin.clientSecret)],
+      ['--profile', 'ro', '--client-id', reader.clientId, '--client-secret-file', file('reader.secret', reader.clientSecret), '--auth-method', 'basic'],
+      ['--profile', 'jwt-admin', '--client-id', admin.clientId, '--private-key-file', file('admin.pem', admin.privateKeyPem)],
+    ]) {
+      const login = await runInProcess(['login', '--domain', h.sandbox.url, ...args], { configDir: h.configDir });
+      expect(login.code, login.stderr).toBe(0);
+    }
+    for (const name of ['admin.secret', 'reader.secret', 'admin.pem']) rmSync(join(h.configDir, name));
   });
   afterAll(() => h.close());
 
-  const TABLES: Array<[string, string[], number]> = [
-    ['streams list', ['streams', 'list'], 6],
-    ['streams deliveries list', ['streams', 'deliveries', 'list', CLOSED], 1],
-    ['connections list', ['connections', 'list'], 5],
-    ['provisioning list', ['provisioning', 'list'], 2],
+  /** Each table, and the id each of its rows holds whole, in order. */
+  const TABLES: Array<[string, string[], () => string[]]> = [
+    ['streams list', ['streams', 'list'], () => streams],
+    ['streams deliveries list', ['streams', 'deliveries', 'list', closed], () => [eventId]],
+    ['connections list', ['connections', 'list'], () => connections],
+    ['provisioning list', ['provisioning', 'list'], () => [configured.id]],
+    ['provisioning groups list', ['provisioning', 'groups', 'list', configured.id], () => configured.synchronizedGroups!.map((group) => group.id)],
+    ['profiles list', ['profiles', 'list'], () => [seed.clients.admin.clientId, seed.clients.admin.clientId, seed.clients.reader.clientId]],
   ];
 
   for (const columns of [60, 80, 120, 200]) {
-    it.each(TABLES)(`%s at ${columns} columns: a header and one row per record, none wider than the terminal, every id whole`, async (_name, args, count) => {
+    it.each(TABLES)(`%s at ${columns} columns: a header and one row per record, none wider than the terminal, every id whole`, async (_name, args, ids) => {
       const t = open(h, args, { columns });
       expect(await t.exitCode()).toBe(0);
       const rows = t.rows().filter((row) => row.trim() !== '');
+      expect(unwrapped(t), rows.join('\n')).toBe(true);
       expect(rows[0]).toMatch(/^[A-Z][A-Z ]*[A-Z]$/); // the header, none of it cut
       const records = rows.slice(1);
-      expect(records, rows.join('\n')).toHaveLength(count); // a wrapped row would be two
-      for (const row of records) {
-        expect(row, row).toMatch(ID);
-        expect([...row].length).toBeLessThanOrEqual(columns);
-      }
+      expect(records, rows.join('\n')).toHaveLength(ids().length); // a wrapped row would be two
+      records.forEach((row, i) => {
+        expect(row, row).toMatch(new RegExp(`(^|\\s)${ids()[i]}(\\s|$)`));
+        expect(displayWidth(row)).toBeLessThanOrEqual(columns);
+      });
+    });
+
+    it(`streams stats at ${columns} columns: no line wider than the terminal, the stream's name cut only where it must be`, async () => {
+      const stream = seed.streams.find((s) => s.id === closed)!;
+      const t = open(h, ['streams', 'stats', closed], { columns });
+      expect(await t.exitCode()).toBe(0);
+      const rows = t.rows();
+      expect(unwrapped(t), rows.join('\n')).toBe(true);
+      for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(columns);
+      const title = rows[0]!.split(/ {2}/)[0]!;
+      if (columns >= 200) expect(title).toBe(stream.name);
+      else expect(stream.name.startsWith(title.replace(/…$/, ''))).toBe(true);
+      expect(rows.find((row) => row.startsWith('Total'))).toMatch(/^Total\s+0\s+2\s+\(0% delivered\)$/);
     });
   }
 });
@@ -106,10 +173,11 @@ describe.skipIf(!run)('progress in a real terminal', () => {
     expect(rows.filter((row) => ID.test(row))).toHaveLength(6);
   });
 
-  it('a stalled request shows a spinner and what it waits for; once answered, the line is gone', async () => {
+  it('a stalled request shows a spinner and what it waits for; once answered, the line is gone (CI=true here never reaches the terminal)', async () => {
     const server = await hostileServer((request) => (request.url.startsWith('/api/v2/event-streams') ? 'stall' : { body: tokenBody() }));
     try {
-      terminal = Terminal.start(['streams', 'list'], { configDir: h.configDir, env: server.env(h.configDir) as Record<string, string>, columns: 80 });
+      // As in CI: CI=true in this process, which tmux hands to the terminal's shell unless unset there.
+      terminal = withCI(() => Terminal.start(['streams', 'list'], { configDir: h.configDir, env: server.env(h.configDir) as Record<string, string>, columns: 80 }));
       await terminal.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] List event streams…/);
       server.release({ body: { eventStreams: [] } });
       expect(await terminal.exitCode()).toBe(0);

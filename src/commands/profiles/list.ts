@@ -50,7 +50,7 @@ const COLUMNS: ReadonlyArray<Column<ProfileSummary>> = [
   { header: 'NAME', value: (p) => p.name, shrink: 'never' },
   { header: 'DEFAULT', value: (p) => (p.default ? 'default' : ''), display: (p) => (p.default ? '*' : ''), width: 7 },
   { header: 'DOMAIN', value: (p) => p.domain, shrink: 'first', cut: 'host' },
-  { header: 'CLIENT', value: (p) => p.clientId, shrink: 'first', cut: 'middle' },
+  { header: 'CLIENT', value: (p) => p.clientId, shrink: 'never' },
   { header: 'METHOD', value: (p) => p.authMethod },
   { header: 'SECRET', value: (p) => (p.secret ? 'stored' : 'none') },
   { header: 'TOKEN', value: (p) => (p.token.state === 'none' ? 'none' : `${p.token.state} ${p.token.expiresAt}`), display: (p) => p.token.state, narrow: { drop: 1 } },
