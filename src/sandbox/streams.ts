@@ -2,7 +2,6 @@
 import { LIMITS } from '../schemas/constants.js';
 import {
   EventStreamCreateSchema,
-  EventStreamIdSchema,
   EventStreamUpdateSchema,
   ListStreamsQuerySchema,
   TestEventRequestSchema,
@@ -17,9 +16,13 @@ import type { ApiContext } from './router.js';
 
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
 
-/** The real 400 for a malformed stream id in the path. */
+/**
+ * The real 400 for a malformed stream id in the path. The service checks only the length here
+ * (wire-facts: "not 26 characters"): an id of the right length but another shape is looked up, and
+ * not found (404). The shape of an id is EventStreamIdSchema (schemas/index.ts), which records follow.
+ */
 function streamIdParam(raw: string): string {
-  if (!EventStreamIdSchema.safeParse(raw).success) {
+  if (raw.length !== LIMITS.streamIdLength) {
     throw apiError(
       400,
       `Path validation error: 'Object didn't pass validation for format event-stream-id: ${raw}' on property id (Unique identifier for the event stream).`,

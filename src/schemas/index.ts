@@ -9,6 +9,7 @@
 // as they are), which also keeps zod off its start-up.
 import { z } from 'zod';
 import { LIMITS } from './constants.js';
+import { ID_SHAPES } from './ids.js';
 import {
   BasicUsernameSchema,
   destinationSchema,
@@ -24,9 +25,8 @@ export * from './requests.js';
 
 const dateTime = z.iso.datetime({ offset: true });
 
-export const EventStreamIdSchema = z
-  .string()
-  .length(LIMITS.streamIdLength, `must be exactly ${LIMITS.streamIdLength} characters`);
+/** A stream id: the one rule of its shape is ID_SHAPES.stream (./ids.ts), which the CLI checks its input with. */
+export const EventStreamIdSchema = z.string().regex(ID_SHAPES.stream.pattern, `must be ${ID_SHAPES.stream.words}`);
 
 // Webhook authorization as stored and returned: the secret is never part of the record.
 export const WebhookAuthorizationSchema = z.discriminatedUnion('method', [
