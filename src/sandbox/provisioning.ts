@@ -2,7 +2,7 @@
 // strategy's default mapping, the list of every configuration, synchronizations and synchronized
 // groups. Messages as the real service's (wire-facts.md).
 import { LIMITS } from '../schemas/constants.js';
-import { ProvisioningRequestSchema, type ProvisioningConfig, type ProvisioningRequest } from '../schemas/index.js';
+import { ProvisioningRequestSchema, type MappingEntry, type ProvisioningConfig, type ProvisioningRequest } from '../schemas/index.js';
 import { apiError, empty, json, parseJsonBody, validateBody, type Reply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import type { ApiContext } from './router.js';
@@ -14,6 +14,32 @@ const UNSUPPORTED = 'The connection strategy does not support inbound directory 
 const NOT_CONFIGURED = 'Directory provisioning configuration not found';
 /** One synchronization per connection in this long (wire-facts.md). */
 const SYNC_INTERVAL_MS = 30 * 60_000;
+
+/** Mapping rows as the service writes them: `idp` first, then `platform` (recorded answers). */
+const recordedRows = (rows: readonly MappingEntry[]): MappingEntry[] => rows.map(({ idp, platform }) => ({ idp, platform }));
+
+/**
+ * A configuration as the service answers it, keys in the recorded order (connection_id,
+ * connection_name, strategy, mapping, synchronize_automatically, created_at, updated_at,
+ * synchronize_groups), then the last synchronization's fields once one has run. Built at answer
+ * time, so that a configuration read back from --state-dir answers the same.
+ */
+function answer(config: ProvisioningConfig): ProvisioningConfig {
+  const { last_synchronization_at, last_synchronization_status, last_synchronization_error } = config;
+  return {
+    connection_id: config.connection_id,
+    connection_name: config.connection_name,
+    strategy: config.strategy,
+    mapping: recordedRows(config.mapping),
+    synchronize_automatically: config.synchronize_automatically,
+    created_at: config.created_at,
+    updated_at: config.updated_at,
+    ...(config.synchronize_groups === undefined ? {} : { synchronize_groups: config.synchronize_groups }),
+    ...(last_synchronization_at === undefined ? {} : { last_synchronization_at }),
+    ...(last_synchronization_status === undefined ? {} : { last_synchronization_status }),
+    ...(last_synchronization_error === undefined ? {} : { last_synchronization_error }),
+  };
+}
 
 function findConnection(ctx: ApiContext): Connection {
   const connection = ctx.tenant.connections.get(ctx.params[0]!);
@@ -35,16 +61,16 @@ export function enableProvisioning(tenant: Pick<Tenant, 'now'>, connection: Conn
   if (!mapping) throw apiError(400, UNSUPPORTED);
   if (connection.provisioning) throw apiError(409, 'Directory provisioning is already enabled on the specified connection');
   const now = isoAt(tenant);
-  connection.provisioning = {
+  connection.provisioning = answer({
     connection_id: connection.id,
     connection_name: connection.name,
     strategy: connection.strategy,
     mapping: request.mapping ?? mapping,
     synchronize_automatically: request.synchronize_automatically ?? false,
-    synchronize_groups: request.synchronize_groups ?? 'off',
     created_at: now,
     updated_at: now,
-  };
+    synchronize_groups: request.synchronize_groups ?? 'off',
+  });
   return connection.provisioning;
 }
 
@@ -52,12 +78,12 @@ export function enableProvisioning(tenant: Pick<Tenant, 'now'>, connection: Conn
 export function createProvisioning(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   const request = validateBody(ProvisioningRequestSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
-  return json(201, enableProvisioning(ctx.tenant, connection, request));
+  return json(201, answer(enableProvisioning(ctx.tenant, connection, request)));
 }
 
 /** GET */
 export function getProvisioning(ctx: ApiContext): Reply {
-  return json(200, configured(findConnection(ctx)));
+  return json(200, answer(configured(findConnection(ctx))));
 }
 
 /** PATCH: the given fields replace the stored ones. */
@@ -65,13 +91,13 @@ export function updateProvisioning(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   const current = configured(connection);
   const request = validateBody(ProvisioningRequestSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
-  connection.provisioning = {
+  connection.provisioning = answer({
     ...current,
     ...(request.mapping === undefined ? {} : { mapping: request.mapping }),
     ...(request.synchronize_automatically === undefined ? {} : { synchronize_automatically: request.synchronize_automatically }),
     ...(request.synchronize_groups === undefined ? {} : { synchronize_groups: request.synchronize_groups }),
     updated_at: isoAt(ctx.tenant),
-  };
+  });
   return json(200, connection.provisioning);
 }
 
@@ -87,7 +113,7 @@ export function deleteProvisioning(ctx: ApiContext): Reply {
 export function getDefaultMapping(ctx: ApiContext): Reply {
   const mapping = defaultMapping(findConnection(ctx).strategy);
   if (!mapping) throw apiError(400, UNSUPPORTED);
-  return json(200, { mapping });
+  return json(200, { mapping: recordedRows(mapping) });
 }
 
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
@@ -102,16 +128,17 @@ function page<T>(ctx: ApiContext, all: T[]): { items: T[]; next?: string } {
 
 /** GET /connections-directory-provisionings: every configuration, in the order the connections were made. */
 export function listProvisionings(ctx: ApiContext): Reply {
-  const all = [...ctx.tenant.connections.values()].flatMap((connection) => (connection.provisioning ? [connection.provisioning] : []));
+  const all = [...ctx.tenant.connections.values()].flatMap((connection) => (connection.provisioning ? [answer(connection.provisioning)] : []));
   const { items, next } = page(ctx, all);
   return json(200, { directory_provisionings: items, ...(next ? { next } : {}) });
 }
 
 /**
  * POST .../synchronizations: 201 `{connection_id, synchronization_id, status}`, then a simulated run
- * (Timing.syncDurationMs) that sets the last synchronization's time and status (`completed`, or
- * `failed` with the connection's seeded `syncError`). 400 within 30 minutes of the last one asked
- * for; 409 while one runs.
+ * (Timing.syncDurationMs) that sets the last synchronization's time (when it was asked for, and so
+ * began) and status (`completed`, or `failed` with the connection's seeded `syncError`). 400 within
+ * 30 minutes of the last one: of its `last_synchronization_at`, the time idm reads to say when to ask
+ * again; 409 while one runs.
  */
 export function synchronize(ctx: ApiContext): Reply {
   const { tenant } = ctx;
@@ -133,7 +160,7 @@ export function synchronize(ctx: ApiContext): Reply {
     });
     delete connection.synchronizing;
     if (!connection.provisioning) return; // deleted meanwhile
-    connection.provisioning.last_synchronization_at = isoAt(tenant);
+    connection.provisioning.last_synchronization_at = new Date(now).toISOString();
     connection.provisioning.last_synchronization_status = connection.syncError === undefined ? 'completed' : 'failed';
     if (connection.syncError === undefined) delete connection.provisioning.last_synchronization_error;
     else connection.provisioning.last_synchronization_error = connection.syncError;

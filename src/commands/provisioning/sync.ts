@@ -42,18 +42,21 @@ export async function syncRun(options: { connectionId: string }, deps: Deps): Pr
   output.note(`Follow it with: ${shellCommand(['idm', 'provisioning', 'show', connectionId])} (the last synchronization's time, status and error).`);
 }
 
-/** "It can be asked again at HH:MM (in N min)", from the configuration's last synchronization time. */
+/**
+ * When it can be asked again: 30 minutes after the configuration's last synchronization time (the
+ * only time the service tells; the sandbox counts from it too). Only the service's times are used:
+ * the local clock may differ from the tenant's, so no "in N minutes" is computed from it.
+ */
 async function whenAgain(connectionId: string, deps: Deps): Promise<string> {
+  const every = 'Automatic synchronization runs every 30 minutes.';
   try {
     const { provisioning } = await deps.api();
     const last = Date.parse(text((await provisioning.get(connectionId)).last_synchronization_at));
-    if (Number.isFinite(last)) {
-      const at = new Date(last + SYNC_INTERVAL_MS);
-      const minutes = Math.max(1, Math.ceil((at.getTime() - Date.now()) / 60_000));
-      return `The last one ran at ${new Date(last).toISOString().replace(/\.\d{3}Z$/, 'Z')}: ask again after ${at.toISOString().replace(/\.\d{3}Z$/, 'Z')} (in ${minutes} min). Automatic synchronization runs every 30 minutes.`;
-    }
+    if (Number.isFinite(last)) return `The last one ran at ${instant(last)}: ask again after ${instant(last + SYNC_INTERVAL_MS)}. ${every}`;
   } catch {
     // the hint below is true without the time
   }
-  return 'A connection can be synchronized once every 30 minutes; ask again later. Automatic synchronization runs every 30 minutes.';
+  return `A connection can be synchronized once every 30 minutes; ask again later. ${every}`;
 }
+
+const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -22,6 +22,8 @@ const path = (id: string) => `/api/v2/connections/${id}/directory-provisioning/s
 /** Synchronizations finish as soon as the sandbox runs its background work (await idle()). */
 let h: Harness;
 let clock = T0;
+/** While set, every reading of h's clock moves it a minute on: a run ends later than it was asked for. */
+let ticking = false;
 /** Synchronizations that run for an hour (of real time): a second request finds one running. */
 let slow: Harness;
 let slowClock = T0;
@@ -30,7 +32,7 @@ const fresh = () => conn(++next);
 
 beforeAll(async () => {
   [h, slow] = await Promise.all([
-    startHarness({ seed, syncDurationMs: 0, now: () => clock }),
+    startHarness({ seed, syncDurationMs: 0, now: () => (ticking ? (clock += MIN) : clock) }),
     startHarness({ seed, syncDurationMs: 3_600_000, now: () => slowClock }),
   ]);
 });
@@ -102,7 +104,8 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again (400 too_many_requests).');
     expect(refused.stderr).toMatch(/400/);
-    expect(refused.stderr).toContain('The last one ran at 2030-01-01T00:00:00Z: ask again after 2030-01-01T00:30:00Z');
+    // From the configuration's time only: the local clock (years before the sandbox's) has no say.
+    expect(refused.stderr).toContain('The last one ran at 2030-01-01T00:00:00Z: ask again after 2030-01-01T00:30:00Z. Automatic synchronization runs every 30 minutes.');
     // the POST, then the read of the configuration for the hint
     expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`POST ${path(id)}`, `GET /api/v2/connections/${id}/directory-provisioning`]);
 
@@ -112,6 +115,31 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toMatch(/^Status\tpending$/m);
     expect(h.calls('POST')).toHaveLength(1);
+  });
+
+  it("the 30 minutes count from the configuration's last_synchronization_at, the time idm names: refused just before, allowed at it", async () => {
+    const id = fresh();
+    clock = T0;
+    ticking = true;
+    try {
+      expect((await h.idm(['provisioning', 'sync', id])).code).toBe(0);
+      await h.sandbox.idle();
+    } finally {
+      ticking = false;
+    }
+    const last = Date.parse(JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout).last_synchronization_at);
+    const again = new Date(last + 30 * MIN).toISOString().replace('.000Z', 'Z');
+
+    clock = last + 30 * MIN - 1000;
+    h.mark();
+    const refused = await h.idm(['provisioning', 'sync', id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`ask again after ${again}.`);
+    expect(h.calls('POST')).toHaveLength(1);
+
+    clock = last + 30 * MIN;
+    expect((await h.idm(['provisioning', 'sync', id])).code).toBe(0);
+    await h.sandbox.idle();
   });
 
   it('with --json, the refusal is one JSON object with status 400 and the hint', async () => {
