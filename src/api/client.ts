@@ -120,9 +120,10 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     } catch {
       throw badAnswer(context, response.status, 'a body that is not JSON');
     }
+    if (nestsDeeper(body)) throw badAnswer(context, response.status, `JSON nested more than ${MAX_JSON_DEPTH} levels deep`);
+    // The tokens were registered for masking by the transport (./http.ts) as the answer arrived.
     const accessToken = body?.access_token;
     if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
-    redactor.add(accessToken);
     // expires_in is set per API: never assume a day. Without it, the token's own exp, else one minute.
     let expiresIn = typeof body!.expires_in === 'number' && body!.expires_in > 0 ? body!.expires_in : undefined;
     if (expiresIn === undefined) {

@@ -176,6 +176,8 @@ export function createTransport(options: TransportOptions): Transport {
         });
         req.end(request.body);
       });
+      // A token endpoint's tokens are secrets from the moment they arrive: before any trace or message.
+      if (request.secretAnswer) options.redactor.addTokens(response.text);
       traceAnswer(response, Date.now() - started, request.secretAnswer);
       return response;
     },

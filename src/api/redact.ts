@@ -3,7 +3,9 @@
 // form and JSON bodies), and every secret value idm knows of (client secret in each encoding idm
 // sends it, tokens, assertions, keys) is masked anywhere in the text. A token endpoint's answer is
 // shown with every string value masked: a token repeated under another key is a token still.
+// A body that cannot be masked (JSON nested too deep to walk) is never shown: a placeholder says why.
 import { MIN_SECRET_LENGTH } from '../core/secrets.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
 
 const SECRET_KEYS = new Set([
   'access_token',
@@ -19,8 +21,9 @@ const SECRET_KEYS = new Set([
   'authorization',
 ]);
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+/** The fields of a token endpoint's answer that hold tokens. */
+const TOKEN_KEYS = ['access_token', 'id_token', 'refresh_token'];
 export const REDACTED = '[redacted]';
-
 
 export class Redactor {
   private readonly values = new Set<string>();
@@ -49,11 +52,9 @@ export class Redactor {
   body(text: string, contentType = ''): string {
     let result = text;
     if (/json/i.test(contentType) || /^\s*[{[]/.test(text)) {
-      try {
-        result = JSON.stringify(redactValue(JSON.parse(text)));
-      } catch {
-        // not JSON after all: fall through to the value net
-      }
+      const parsed = parseJson(text);
+      if (parsed !== NOT_JSON) return this.text(masked(parsed.value, redactValue));
+      // not JSON after all: the value net below
     } else if (/x-www-form-urlencoded/i.test(contentType)) {
       const form = new URLSearchParams(text);
       for (const key of [...form.keys()]) if (SECRET_KEYS.has(key.toLowerCase())) form.set(key, REDACTED);
@@ -62,17 +63,26 @@ export class Redactor {
     return this.text(result);
   }
 
+  /**
+   * Remembers the tokens of a token endpoint's answer (after a prefix such as `)]}',`), before
+   * anything of that answer (its headers included) is traced or quoted.
+   */
+  addTokens(text: string): void {
+    const at = text.search(/[{[]/);
+    const parsed = at < 0 ? NOT_JSON : parseJson(text.slice(at));
+    if (parsed === NOT_JSON || typeof parsed.value !== 'object' || parsed.value === null) return;
+    for (const key of TOKEN_KEYS) {
+      const token = (parsed.value as Record<string, unknown>)[key];
+      if (typeof token === 'string') this.add(token);
+    }
+  }
+
   /** A token endpoint's answer: JSON with every string value masked (the shape stays readable). */
   tokenAnswer(text: string): string {
     const at = text.search(/[{[]/);
-    if (at >= 0) {
-      try {
-        return this.text(`${text.slice(0, at)}${JSON.stringify(maskStrings(JSON.parse(text.slice(at))))}`);
-      } catch {
-        // not JSON: the value net below
-      }
-    }
-    return this.text(text);
+    const parsed = at < 0 ? NOT_JSON : parseJson(text.slice(at));
+    if (parsed === NOT_JSON) return this.text(text); // not JSON: the value net
+    return this.text(`${text.slice(0, at)}${masked(parsed.value, maskStrings)}`);
   }
 
   text(text: string): string {
@@ -84,6 +94,29 @@ export class Redactor {
       }
     }
     return result;
+  }
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(text: string): { value: unknown } | typeof NOT_JSON {
+  try {
+    return { value: JSON.parse(text) as unknown }; // JSON.parse does not recurse: any depth is parsed
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/**
+ * `value` as JSON text after `mask`, or a placeholder: a value nested too deep to walk (the walk and
+ * JSON.stringify would overflow the stack), or that fails to mask, is never shown as received.
+ */
+function masked(value: unknown, mask: (value: unknown) => unknown): string {
+  if (nestsDeeper(value)) return `[body not shown: JSON nested more than ${MAX_JSON_DEPTH} levels deep]`;
+  try {
+    return JSON.stringify(mask(value)) ?? 'null';
+  } catch {
+    return '[body not shown: it could not be masked]';
   }
 }
 

@@ -120,4 +120,55 @@ describe('every encoding of the secret, and every token, is masked', () => {
       home.cleanup();
     }
   });
+
+  const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+
+  it('a token answer nested 100,000 deep, under --debug: refused as a bad answer, the token never shown', async () => {
+    const token = `${tokenBody().access_token as string}-DEEP`;
+    recordSecrets([token]);
+    answer = (request) =>
+      request.url.startsWith('/oauth/token')
+        ? { headers: { 'x-echo': token }, body: `{"access_token":${JSON.stringify(token)},"token_type":"Bearer","expires_in":3600,"x":${DEEP}}` }
+        : { body: { eventStreams: [] } };
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--debug'], { env: { ...env(), IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('< x-echo: [redacted]');
+      expect(result.stderr).toContain('< [body not shown: JSON nested more than 64 levels deep]');
+      expect(result.stderr).toMatch(/Error: .*nested more than 64 levels deep/);
+      expect(result.stderr).not.toContain(token);
+      expect(server.api()).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('the token echoed in a header of its own answer, under --debug: masked', async () => {
+    const token = `${tokenBody().access_token as string}-ECHO`;
+    recordSecrets([token]);
+    answer = (request) => (request.url.startsWith('/oauth/token') ? { headers: { 'x-echo': `token=${token}` }, body: { ...tokenBody(), access_token: token } } : { body: { eventStreams: [] } });
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--debug'], { env: { ...env(), IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain('< x-echo: token=[redacted]');
+      expect(result.stderr).not.toContain(token);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('an API answer nested 100,000 deep with a secret-named field, under --debug: the body is not shown', async () => {
+    const password = 'webhook-password-Zq8vLx3mPf0sT7nRb2c';
+    recordSecrets([password]);
+    const stream = { id: 'est_deep00000000000000000a', name: 'deep', destination: { type: 'webhook', configuration: { webhook_authorization: { method: 'basic', username: 'u', password } } } };
+    answer = (request) => (request.url.startsWith('/api/v2') ? { body: `{"eventStreams":[${JSON.stringify(stream)}],"x":${DEEP}}` } : undefined);
+    for (const flags of [['--debug'], ['--debug', '--json']]) {
+      const result = await idm(['streams', 'list', ...flags], { env: env() });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('[body not shown: JSON nested more than 64 levels deep]');
+      expect(result.stderr).not.toContain(password);
+    }
+  });
 });
