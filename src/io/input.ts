@@ -4,6 +4,7 @@
 // may be a secret (a key, or what was meant to be the path of one) is never quoted back.
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
+import { jsonSyntaxError } from '../core/json-syntax.js';
 import { looksLikePem } from '../core/secrets.js';
 import type { IO } from './io.js';
 
@@ -80,12 +81,21 @@ export function checkPem(flag: string, source: string, text: string, kind: keyof
   return text;
 }
 
-/** Parses `text` as JSON; a syntax error is a usage error naming where the text came from. */
-export function parseJson(source: string, text: string): unknown {
+/**
+ * Parses `text` as JSON; a syntax error is a usage error naming where the text came from (`source`),
+ * the line and column, and what JSON allows there, never any of the text itself: V8's message quotes
+ * it, and a file or body may hold a secret. `hint`: the fix, when the caller knows a better one.
+ */
+export function parseJson(source: string, text: string, hint?: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const detail = (error as Error).message.replace(/^JSON\.parse: /, '');
-    throw new UsageError(`${source} is not valid JSON: ${detail}`, text.trim() === '' ? 'It is empty.' : undefined);
+  } catch {
+    if (text.trim() === '') throw new UsageError(`${source} is empty: it must be JSON.`, hint);
+    const at = jsonSyntaxError(text);
+    const where = at === undefined ? '' : `: at line ${at.line}, column ${at.column}${at.atEnd ? ' (its end)' : ''}, ${at.problem}`;
+    throw new UsageError(`${source} is not valid JSON${where}.`, hint ?? JSON_FIX);
   }
 }
+
+/** The usual fixes of hand-written JSON. */
+const JSON_FIX = 'Strings and property names take double quotes, and no comma comes before } or ].';

@@ -14,7 +14,7 @@ import { examples, paragraph } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { hasUnsafeCharacters } from '../../core/text.js';
-import { readFileOrStdin } from '../../io/input.js';
+import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
 export interface ApiOptions {
@@ -81,14 +81,8 @@ async function readData(data: string, deps: Deps): Promise<unknown> {
   if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
   const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    // V8 quotes the text it could not parse; a body may hold a secret (a webhook's token): never echoed.
-    const detail = (error as Error).message.replace(/[,\s]*(?:\.\.\.)?".*$/s, '') || 'not a JSON value';
-    throw new UsageError(`${source} is not valid JSON: ${detail}.`, "For example: --data '{\"name\":\"x\"}'.");
-  }
+  // A body may hold a secret (a webhook's token): a syntax error names its place, never its text.
+  const body = parseJson(source, text, "Strings and property names take double quotes; for example: --data '{\"name\":\"x\"}'.");
   if (nestsDeeper(body)) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
   return body;
 }

@@ -131,7 +131,7 @@ describe('idm api: --data from stdin and files', () => {
   it('refuses before sending: JSON that does not parse (never echoed), an empty body, a missing file, stdin at a terminal', async () => {
     const broken = '{"token": hunter2-secret-value}';
     const cases: Array<[string[], RegExp, { input?: string; tty?: boolean; env?: Record<string, string> }?]> = [
-      [['--data', broken], /^Error: --data is not valid JSON: Unexpected token 'h'\.\n/],
+      [['--data', broken], /^Error: --data is not valid JSON: at line 1, column 11, a value is expected /],
       [['--data', '@-'], /^Error: --data @- \(stdin\) is not valid JSON/, { input: broken }],
       [['--data', '@-'], /^Error: --data @- \(stdin\) is empty: the body must be JSON\.\n/, { input: '  \n' }],
       [['--data', `@${join(files, 'missing.json')}`], /^Error: --data: cannot read .*missing\.json: no such file\.\n/],
