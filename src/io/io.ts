@@ -4,6 +4,7 @@
 // NO_COLOR, or argv itself, and chalk (loaded here, only when colour is on) is the only maker of colour.
 import type { Readable, Writable } from 'node:stream';
 import { InterruptedError, StdoutClosedError, type StopSignal } from '../core/errors.js';
+import { safeJson } from './safe.js';
 
 export interface Streams {
   stdin: Readable & { isTTY?: boolean; isRaw?: boolean; setRawMode?: (raw: boolean) => unknown };
@@ -178,7 +179,8 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       streams.stderr.write(text);
     },
     notice(kind, value, text) {
-      io.err(json ? `${JSON.stringify({ [kind]: value })}\n` : text);
+      // Values may quote a server (a debug trace, a warning): JSON that is inert on a terminal too.
+      io.err(json ? `${safeJson({ [kind]: value })}\n` : text);
     },
     restoreTerminal() {
       const { stdin } = streams;

@@ -123,6 +123,14 @@ describe('every text mode escapes what a server sent', () => {
     expect(unsafeCharacters(result.stderr)).toEqual([]);
   });
 
+  it('--json --debug: JSON lines on stderr with the trace as sent, and nothing a terminal acts on', async () => {
+    const result = await idm(['streams', 'list', '--json', '--debug'], { env: env() });
+    expect(result.code).toBe(0);
+    expect(unsafeCharacters(result.stderr)).toEqual([]);
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as { debug?: string });
+    expect(lines.some((line) => line.debug?.includes(`"name":${JSON.stringify(PAGE.eventStreams[0]!.name)}`))).toBe(true);
+  });
+
   it('the scope line of idm login', async () => {
     const home = tempDir();
     try {
