@@ -1,6 +1,7 @@
 // The directory-provisioning operations of the management interface (../shared/spec/wire-facts.md):
 // one method each, knowing its path, scope, success status and how to read the answer tolerantly.
-import { isPlainObject } from '../../core/text.js';
+import { ApiError } from '../../core/errors.js';
+import { isPlainObject, shellCommand } from '../../core/text.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
 import { paginate, readPage, type Page } from '../paginate.js';
@@ -20,7 +21,33 @@ export interface ProvisioningBody {
 }
 
 const provisioningPath = (connectionId: string) => apiPath`/connections/${param(connectionId, 'connection id')}/directory-provisioning`;
-const CHECK_CONNECTION = "Check the connection id (con_ and 16 letters or digits) in the tenant's dashboard.";
+
+/**
+ * A 404 that says the connection itself does not exist (errorCode `inexistent_connection`, as the
+ * service answers a create for an unknown id). Any other 404 of these paths ("Directory provisioning
+ * configuration not found", without a code) means the connection has no configuration.
+ */
+export function isUnknownConnection(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404 && error.code === 'inexistent_connection';
+}
+
+/** What to do about a 404, by its error code: check the id, or set provisioning up first. */
+function notFoundHint(error: unknown, connectionId: string): void {
+  if (!(error instanceof ApiError && error.status === 404)) return;
+  error.hint = isUnknownConnection(error)
+    ? `Check the connection id: '${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections.`
+    : `It has no directory provisioning yet: set it up with '${shellCommand(['idm', 'provisioning', 'create', connectionId])}'.`;
+}
+
+/** `run`, with the hint of a 404 chosen by its error code. */
+async function explained<T>(connectionId: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    notFoundHint(error, connectionId);
+    throw error;
+  }
+}
 
 /** The rows of a mapping answer that are rows (a string on both sides); anything else is left out. */
 export function mappingRows(value: unknown): MappingRow[] {
@@ -52,18 +79,19 @@ export interface GroupEntry {
   direct_members_count?: number;
 }
 
-const NOT_CONFIGURED = (connectionId: string) => `Check the connection id; create provisioning first with 'idm provisioning create ${connectionId}'.`;
-
 export function provisioningApi(client: ApiClient) {
+  // Every operation on one connection: a 404's hint depends on its error code (notFoundHint).
+  const request = (connectionId: string, operation: Operation) => explained(connectionId, () => client.request(operation));
+  const record = (connectionId: string, operation: Operation, what: string) => explained(connectionId, () => requestRecord(client, operation, what));
+
   const get = (connectionId: string): Promise<ApiRecord> =>
-    requestRecord(
-      client,
+    record(
+      connectionId,
       {
         method: 'GET',
         path: provisioningPath(connectionId),
         action: `read the directory provisioning of connection ${connectionId}`,
         scope: SCOPES.readProvisioning,
-        hints: { 404: CHECK_CONNECTION },
       },
       'a provisioning configuration',
     );
@@ -88,20 +116,19 @@ export function provisioningApi(client: ApiClient) {
       query: { q: query.search === undefined ? undefined : `name:${query.search}*`, from: query.from, take: query.take },
       action: `list the synchronized groups of connection ${connectionId}`,
       scope: SCOPES.readProvisioning,
-      hints: { 404: NOT_CONFIGURED(connectionId) },
     };
-    const { status, body } = await client.request(operation);
+    const { status, body } = await request(connectionId, operation);
     return readPage(client, operation, status, body, 'groups', { maxItems: query.take ?? LIMITS.takeMax });
   };
 
   const changeGroups = (method: 'PUT' | 'POST' | 'DELETE', verb: string) => async (connectionId: string, entries: GroupEntry[]): Promise<void> => {
-    await client.request({
+    await request(connectionId, {
       method,
       path: `${provisioningPath(connectionId)}/synchronized-groups`,
       body: { groups: entries },
       action: `${verb} the synchronized groups of connection ${connectionId}`,
       scope: SCOPES.updateProvisioning,
-      hints: { 404: NOT_CONFIGURED(connectionId), 400: 'Check the group ids (idm provisioning groups list shows them).' },
+      hints: { 400: 'Check the group ids (idm provisioning groups list shows them).' },
     });
   };
 
@@ -114,40 +141,38 @@ export function provisioningApi(client: ApiClient) {
 
     /** 200 with the whole configuration; `mapping`, when sent, replaces the whole mapping. */
     update: (connectionId: string, body: ProvisioningBody): Promise<ApiRecord> =>
-      requestRecord(
-        client,
+      record(
+        connectionId,
         {
           method: 'PATCH',
           path: provisioningPath(connectionId),
           body,
           action: `change the directory provisioning of connection ${connectionId}`,
           scope: SCOPES.updateProvisioning,
-          hints: { 404: NOT_CONFIGURED(connectionId) },
-        },
+            },
         'a provisioning configuration',
       ),
 
     /** 204. */
     delete: async (connectionId: string): Promise<void> => {
-      await client.request({
+      await request(connectionId, {
         method: 'DELETE',
         path: provisioningPath(connectionId),
         action: `delete the directory provisioning of connection ${connectionId}`,
         scope: SCOPES.deleteProvisioning,
-        hints: { 404: NOT_CONFIGURED(connectionId) },
-      });
+        });
     },
 
     /** Asks for a synchronization now: 201 `{connection_id, synchronization_id, status}`. */
     synchronize: (connectionId: string): Promise<ApiRecord> =>
-      requestRecord(
-        client,
+      record(
+        connectionId,
         {
           method: 'POST',
           path: `${provisioningPath(connectionId)}/synchronizations`,
           action: `synchronize connection ${connectionId}`,
           scope: SCOPES.createProvisioning,
-          hints: { 404: NOT_CONFIGURED(connectionId), 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
+          hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
         },
         'a synchronization',
       ),
@@ -166,8 +191,8 @@ export function provisioningApi(client: ApiClient) {
      * sent, that is the success (api/retry.ts exchange).
      */
     create: (connectionId: string, body: ProvisioningBody): Promise<ApiRecord> =>
-      requestRecord(
-        client,
+      record(
+        connectionId,
         {
           method: 'POST',
           path: provisioningPath(connectionId),
@@ -175,7 +200,6 @@ export function provisioningApi(client: ApiClient) {
           action: `create directory provisioning for connection ${connectionId}`,
           scope: SCOPES.createProvisioning,
           hints: {
-            404: CHECK_CONNECTION,
             409: `Provisioning already exists on ${connectionId}: see it with 'idm provisioning show ${connectionId}', change it with 'idm provisioning update ${connectionId}'.`,
           },
           readBack: async () => {
@@ -188,15 +212,14 @@ export function provisioningApi(client: ApiClient) {
 
     /** The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. */
     defaultMapping: async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
-      const raw = await requestRecord(
-        client,
+      const raw = await record(
+        connectionId,
         {
           method: 'GET',
           path: `${provisioningPath(connectionId)}/default-mapping`,
           action: `read the default mapping of connection ${connectionId}`,
           scope: SCOPES.readProvisioning,
-          hints: { 404: CHECK_CONNECTION },
-        },
+          },
         'a default mapping',
       );
       return { raw, rows: mappingRows(raw.mapping) };
