@@ -6,12 +6,47 @@ import { UsageError } from '../../core/errors.js';
 import { jsonKind } from '../../core/text.js';
 import type { IO } from '../../io/io.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
+import { mappingAttributeProblem } from '../../schemas/mapping.js';
 
-/** `platform=idp`, split at the first `=`. */
-export function parseMappingFlag(value: string): { platform: string; idp: string } {
+/** `platform=idp`, split at the first `=` (`flag` names where it came from). */
+export function parseMappingFlag(value: string, flag = '--mapping'): { platform: string; idp: string } {
   const at = value.indexOf('=');
-  if (at < 0) throw new UsageError(`--mapping "${value}" must be platform=idp, e.g. --mapping email=primaryEmail.`);
+  if (at < 0) throw new UsageError(`${flag} "${value}" must be platform=idp, e.g. ${flag} email=primaryEmail.`);
   return { platform: value.slice(0, at).trim(), idp: value.slice(at + 1).trim() };
+}
+
+/** One row of --add-mapping, checked by the mapping's rules before anything is read or sent. */
+export function checkedMappingRow(value: string, flag: string): { platform: string; idp: string } {
+  const row = parseMappingFlag(value, flag);
+  const problem = mappingAttributeProblem(row.platform, 'platform') ?? mappingAttributeProblem(row.idp, 'identity-provider');
+  if (problem) throw new UsageError(`${flag} "${value}": ${problem}.`);
+  return row;
+}
+
+/** Whether a row of a mapping read from the service can be sent back as it is (the mapping's rules). */
+export function isSendableRow(row: { platform: string; idp: string }): boolean {
+  return mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
+}
+
+/** A platform attribute of --remove-mapping, checked the same way. */
+export function checkedPlatformAttribute(value: string, flag: string): string {
+  const problem = mappingAttributeProblem(value, 'platform');
+  if (problem) throw new UsageError(`${flag} "${value}": ${problem}.`);
+  return value.trim();
+}
+
+/**
+ * --mapping and --mapping-file each give the whole mapping; --add-mapping and --remove-mapping change
+ * the current one: one way at a time, worded the same by create and update.
+ */
+export function refuseMappingConflicts(given: { mapping?: unknown; mappingFile?: unknown; addMapping?: unknown; removeMapping?: unknown }): void {
+  const named = (pairs: Array<[unknown, string]>) => pairs.filter(([value]) => value !== undefined).map(([, flag]) => flag);
+  const whole = named([[given.mapping, '--mapping'], [given.mappingFile, '--mapping-file']]);
+  const edits = named([[given.addMapping, '--add-mapping'], [given.removeMapping, '--remove-mapping']]);
+  if (whole.length > 1) throw new UsageError('--mapping and --mapping-file contradict each other: each gives the whole mapping.', 'Give it one way: --mapping once per row, or --mapping-file.');
+  if (whole.length > 0 && edits.length > 0) {
+    throw new UsageError(`${whole[0]} and ${edits[0]} contradict each other: ${whole[0]} replaces the whole mapping.`, 'Give the whole mapping, or change it with --add-mapping / --remove-mapping.');
+  }
 }
 
 /** --mapping-file: a JSON array of rows, from a file or stdin. */

@@ -3,16 +3,16 @@
 // the current one, change it and write it whole. At a terminal without flags: the wizard, from the
 // current configuration, with a summary of what changes and a confirmation.
 import { Command, Option } from 'commander';
-import type { ProvisioningBody } from '../../api/management/index.js';
+import type { ApiRecord, MappingRow, ProvisioningBody } from '../../api/management/index.js';
 import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { once, parseChoice, refuseBothSwitches } from '../../cli/parse.js';
-import { UsageError } from '../../core/errors.js';
-import { shellCommand } from '../../core/text.js';
+import { IdmError, UsageError } from '../../core/errors.js';
+import { plural, shellCommand } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
-import { checkProvisioningBody, parseMappingFlag, readMappingFile } from './body.js';
+import { checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, parseMappingFlag, readMappingFile, refuseMappingConflicts } from './body.js';
 import { printConfiguration } from './format.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -53,30 +53,37 @@ export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command 
 
 export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps): Promise<void> {
   const { connectionId } = options;
-  const replacing = [options.mapping !== undefined && '--mapping', options.mappingFile !== undefined && '--mapping-file'].filter(Boolean);
-  const editing = [options.addMapping !== undefined && '--add-mapping', options.removeMapping !== undefined && '--remove-mapping'].filter(Boolean);
-  if (replacing.length > 1 || (replacing.length > 0 && editing.length > 0)) {
-    throw new UsageError(`${[...replacing, ...editing].join(' and ')} contradict each other: ${replacing[0]} replaces the whole mapping.`, 'Give the whole mapping, or change it with --add-mapping / --remove-mapping.');
-  }
+  // Every check of the flags comes before the first request: exit 2 means nothing was sent.
+  refuseMappingConflicts(options);
   const body: Record<string, unknown> = {};
-  if (options.mapping !== undefined) body.mapping = options.mapping.map(parseMappingFlag);
+  if (options.mapping !== undefined) body.mapping = options.mapping.map((value) => parseMappingFlag(value));
   if (options.mappingFile !== undefined) body.mapping = await readMappingFile(options.mappingFile, deps.io);
   if (options.syncAutomatically !== undefined) body.synchronize_automatically = options.syncAutomatically;
   if (options.syncGroups !== undefined) body.synchronize_groups = options.syncGroups;
-  const adding = (options.addMapping ?? []).map(parseMappingFlag);
+  const removing = (options.removeMapping ?? []).map((value) => checkedPlatformAttribute(value, '--remove-mapping'));
+  const adding = (options.addMapping ?? []).map((value) => checkedMappingRow(value, '--add-mapping'));
+  for (const [index, row] of adding.entries()) {
+    const earlier = rowMapping(adding.slice(0, index), row.platform);
+    if (earlier >= 0) throw new UsageError(`--add-mapping maps "${row.platform}" twice (to ${adding[earlier]!.idp} and to ${row.idp}).`, 'Give each platform attribute once.');
+  }
 
   const { provisioning } = await deps.api();
-  if (editing.length > 0) {
+  if (options.addMapping !== undefined || options.removeMapping !== undefined) {
     // Read, change, write the whole list: the service replaces the mapping it is sent.
-    const rows = mappingRows((await provisioning.get(connectionId)).mapping);
-    for (const platform of options.removeMapping ?? []) {
-      const at = rowMapping(rows, platform.trim());
-      if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}'.`);
+    const rows = currentRows(connectionId, await provisioning.get(connectionId));
+    for (const [index, platform] of removing.entries()) {
+      const at = rowMapping(rows, platform);
+      if (at < 0) throw new UsageError(`--remove-mapping ${options.removeMapping![index]}: the mapping has no row for "${platform}".`, `See the mapping with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}'.`);
       rows.splice(at, 1);
     }
     for (const row of adding) {
       const at = rowMapping(rows, row.platform);
-      if (at >= 0) throw new UsageError(`--add-mapping ${row.platform}=${row.idp}: "${row.platform}" is mapped already (to ${rows[at]!.idp}).`, `Replace it with --remove-mapping ${row.platform} --add-mapping ${row.platform}=${row.idp}.`);
+      if (at >= 0) {
+        throw new UsageError(
+          `--add-mapping ${row.platform}=${row.idp}: "${row.platform}" is mapped already (to ${rows[at]!.idp}).`,
+          `Replace it with ${shellCommand(['--remove-mapping', row.platform, '--add-mapping', `${row.platform}=${row.idp}`])}.`,
+        );
+      }
       rows.push(row);
     }
     body.mapping = rows;
@@ -93,4 +100,24 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
     checked = await checkProvisioningBody(body, options.mappingFile !== undefined ? '--mapping-file' : options.mapping !== undefined ? '--mapping' : 'the mapping');
   }
   await printConfiguration(await provisioning.update(connectionId, checked), deps, 'Updated');
+}
+
+/**
+ * The current mapping's rows, to change and send back whole. An entry idm could not send back as it
+ * is (not two strings, or breaking the mapping's rules) stops it: writing the rest would drop it.
+ */
+function currentRows(connectionId: string, current: ApiRecord): MappingRow[] {
+  const entries: unknown[] = Array.isArray(current.mapping) ? current.mapping : [];
+  const rows = mappingRows(entries).filter(isSendableRow);
+  const left = entries.length - rows.length;
+  if (left > 0) {
+    throw new IdmError(
+      `The current mapping of ${connectionId} has ${plural(left, 'entry', 'entries')} that idm cannot send back as ${left === 1 ? 'it is' : 'they are'}: --add-mapping and --remove-mapping would drop ${left === 1 ? 'it' : 'them'}.`,
+      {
+        code: 'unreadable_mapping',
+        hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId, '--json'])}', then give the whole mapping with --mapping-file.`,
+      },
+    );
+  }
+  return rows;
 }

@@ -145,7 +145,7 @@ describe('idm provisioning update: local validation sends nothing (exit 2)', () 
     ['--no-sync-automatically with --sync-automatically', ['--no-sync-automatically', '--sync-automatically'], /contradict each other/],
     ['--mapping with --add-mapping', ['--mapping', 'a=b', '--add-mapping', 'c=d'], /--mapping and --add-mapping contradict each other/],
     ['--mapping with --remove-mapping', ['--mapping', 'a=b', '--remove-mapping', 'email'], /--mapping and --remove-mapping contradict each other/],
-    ['--mapping with --mapping-file', ['--mapping', 'a=b', '--mapping-file', '-'], /--mapping and --mapping-file contradict each other/, '[{"platform":"c","idp":"d"}]'],
+    ['--mapping with --mapping-file', ['--mapping', 'a=b', '--mapping-file', '-'], /--mapping and --mapping-file contradict each other: each gives the whole mapping/, '[{"platform":"c","idp":"d"}]'],
     ['--mapping-file with --add-mapping', ['--mapping-file', '-', '--add-mapping', 'c=d'], /--mapping-file and --add-mapping contradict each other/, '[{"platform":"a","idp":"b"}]'],
     ['a platform attribute mapped twice by --mapping', ['--mapping', 'email=a', '--mapping', 'email=b'], /entry 2 \(platform\): platform attribute "email" is mapped more than once/],
     ['a platform attribute mapped twice in --mapping-file', ['--mapping-file', '-'], /mapped more than once/, '[{"platform":"email","idp":"a"},{"platform":"email","idp":"b"}]'],
@@ -153,6 +153,13 @@ describe('idm provisioning update: local validation sends nothing (exit 2)', () 
     ['an --add-mapping without =', ['--add-mapping', 'email'], /must be platform=idp/],
     ['an empty identity-provider attribute', ['--mapping', 'email='], /the identity-provider attribute must not be empty/],
     ['an empty --mapping-file array', ['--mapping-file', '-'], /needs at least one entry/, '[]'],
+    // --add-mapping and --remove-mapping read the current mapping: their own values are checked before that read.
+    ['an --add-mapping with an empty platform attribute', ['--add-mapping', '=x'], /--add-mapping "=x": the platform attribute must not be empty/],
+    ['an --add-mapping with an empty identity-provider attribute', ['--add-mapping', 'email='], /--add-mapping "email=": the identity-provider attribute must not be empty/],
+    ['an --add-mapping with a control character', ['--add-mapping', 'nick\u0007name=a'], /the platform attribute holds control or invisible characters/],
+    ['an --add-mapping of one platform attribute twice', ['--add-mapping', 'nickname=a', '--add-mapping', 'nickname=b'], /--add-mapping maps "nickname" twice \(to a and to b\)/],
+    ['an empty --remove-mapping', ['--remove-mapping', ''], /--remove-mapping "": the platform attribute must not be empty/],
+    ['a --remove-mapping with an invisible character', ['--remove-mapping', 'e\u200bmail'], /the platform attribute holds control or invisible characters/],
     ['a --mapping-file that is not JSON', ['--mapping-file', '-'], /is not valid JSON/, 'email=primaryEmail'],
     ['an unknown --sync-groups value', ['--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
     ['--sync-groups without a value', ['--sync-groups'], /--sync-groups needs a value/],
@@ -223,11 +230,11 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     expect(patches()).toEqual([]);
   });
 
-  it('--add-mapping twice for one platform attribute: sends no PATCH', async () => {
+  it('the hint to replace a row is a command to paste: its words quoted for the shell', async () => {
     const id = conn(COUNT);
-    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'nickname=a', '--add-mapping', 'nickname=b']);
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=other $(value)']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/"nickname" is mapped already/);
+    expect(result.stderr).toContain("Replace it with --remove-mapping email --add-mapping 'email=other $(value)'.");
     expect(patches()).toEqual([]);
   });
 
@@ -237,6 +244,35 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/at least one/);
     expect(patches()).toEqual([]);
+  });
+});
+
+describe('idm provisioning update: a current mapping with entries idm cannot send back', () => {
+  // A configuration answered with an entry that is not a row (no idp) and one with a control
+  // character: writing the rest back would drop them, so --add-mapping / --remove-mapping stop.
+  const answered = (id: string) => ({
+    connection_id: id,
+    connection_name: 'odd',
+    strategy: 'google-apps',
+    mapping: [{ idp: 'primaryEmail', platform: 'email' }, { platform: 'nickname' }, { idp: 'a\u0007b', platform: 'bell' }],
+    synchronize_automatically: false,
+    created_at: '2030-01-01T00:00:00.000Z',
+    updated_at: '2030-01-01T00:00:00.000Z',
+    synchronize_groups: 'off',
+  });
+
+  it.each([
+    ['--add-mapping', ['--add-mapping', 'department=orgUnitPath']],
+    ['--remove-mapping', ['--remove-mapping', 'email']],
+  ])('%s: exit 1, names how many and what to do, sends no PATCH', async (_flag, args) => {
+    const id = configured();
+    h.sandbox.addFault({ path: path(id), method: 'GET', kind: 'status', status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(answered(id)) });
+    const result = await h.idm(['provisioning', 'update', id, ...args]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`The current mapping of ${id} has 2 entries that idm cannot send back as they are: --add-mapping and --remove-mapping would drop them.`);
+    expect(result.stderr).toContain(`See it with 'idm provisioning show ${id} --json', then give the whole mapping with --mapping-file.`);
+    expect(h.calls().map((call) => call.method)).toEqual(['GET']);
   });
 });
 
