@@ -2,15 +2,18 @@
 import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { isPlainObject, plural } from '../../core/text.js';
-import { asText as text, type Column } from '../../output/index.js';
+import { asText as text, toMinute, type Column } from '../../output/index.js';
 
 const yesNo = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : text(value));
 
-/** The last synchronization in a few words: its time and status (and error, when it failed). */
-export function lastSync(record: ApiRecord): string {
+/**
+ * The last synchronization in a few words: its time and status. `time` shortens the time (at a
+ * terminal: to the minute, so that the status fits a 120-column table); scripts get it whole.
+ */
+export function lastSync(record: ApiRecord, time: (at: string) => string = (at) => at): string {
   const at = text(record.last_synchronization_at);
   const status = text(record.last_synchronization_status);
-  return [at, status].filter(Boolean).join(' ') || 'never';
+  return [at && time(at), status].filter(Boolean).join(' ') || 'never';
 }
 
 export const PROVISIONING_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
@@ -20,7 +23,7 @@ export const PROVISIONING_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
   { header: 'MAPPED', value: (r) => (isPlainObject(r) && Array.isArray(r.mapping) ? String(r.mapping.length) : '') },
   { header: 'AUTO SYNC', value: (r) => yesNo(r?.synchronize_automatically) },
   { header: 'GROUPS', value: (r) => text(r?.synchronize_groups) },
-  { header: 'LAST SYNC', value: (r) => (isPlainObject(r) ? lastSync(r) : ''), shrink: 'first' },
+  { header: 'LAST SYNC', value: (r) => (isPlainObject(r) ? lastSync(r) : ''), display: (r) => (isPlainObject(r) ? lastSync(r, toMinute) : ''), shrink: 'first' },
 ];
 
 export const MAPPING_COLUMNS: ReadonlyArray<Column<Record<string, unknown>>> = [

@@ -196,6 +196,11 @@ describe('idm provisioning groups: local validation sends nothing (exit 2)', () 
     ['list with an unknown flag', ['list', id, '--query', 'x'], /Unknown flag --query/],
     ['list --take 0', ['list', id, '--take', '0'], /--take must be from 1 to 100/],
     ['list without a connection id', ['list'], /Missing <connection-id>/],
+    // --search is sent as q=name:<text>*: a * of its own would be a second wildcard (q=name:**).
+    ['list --search *', ['list', id, '--search', '*'], /--search holds a \*: it is a prefix already/],
+    ['list --search eng*', ['list', id, '--search', 'eng*'], /--search holds a \*/],
+    ['list --search with nothing in it', ['list', id, '--search', ' '], /--search is empty\./],
+    ['list --search with a control character', ['list', id, '--search', 'en\u0007g'], /--search holds control characters\./],
   ];
   for (const [name, args, message] of cases) {
     it(name, async () => {

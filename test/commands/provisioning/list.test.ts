@@ -82,6 +82,13 @@ describe('idm provisioning list: output', () => {
     expect(rows.find((row) => row[0] === B)![6]).toBe('2030-01-01T00:05:00.000Z completed');
     expect(rows.find((row) => row[0] === C)![6]).toBe('2030-01-01T00:05:00.000Z failed');
     expect(rows.find((row) => row[0] === A)![6]).toBe('never');
+
+    // At a terminal the minute is enough, so that the whole table, status included, fits 120 columns.
+    const table = await h.idm(['provisioning', 'list'], { env: { ...TTY_OUT, COLUMNS: '120' } });
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines.every((line) => line.length <= 120)).toBe(true);
+    expect(lines.find((line) => line.startsWith(B))).toMatch(/\s2030-01-01 00:05 completed$/);
+    expect(lines.find((line) => line.startsWith(C))).toMatch(/\s2030-01-01 00:05 failed$/);
   });
 });
 

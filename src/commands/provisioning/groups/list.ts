@@ -5,7 +5,8 @@ import type { ApiRecord } from '../../../api/management/index.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../../cli/listing.js';
-import { isPlainObject } from '../../../core/text.js';
+import { UsageError } from '../../../core/errors.js';
+import { hasUnsafeCharacters, isPlainObject } from '../../../core/text.js';
 import { asText as text, type Column } from '../../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
@@ -35,9 +36,22 @@ export function groupsListCommand(deps: Deps, run = groupsListRun): Command {
     );
 }
 
+/**
+ * --search is sent as `q=name:<text>*`, a prefix search: a `*` of its own (which the service's query
+ * syntax has no way to escape), an empty text or a control character would not mean what was typed.
+ */
+function checkSearch(search: string | undefined): string | undefined {
+  if (search === undefined) return undefined;
+  const problem =
+    search.trim() === '' ? 'is empty' : search.includes('*') ? 'holds a *: it is a prefix already (--search eng finds "Engineering"), and * cannot be searched for' : hasUnsafeCharacters(search) ? 'holds control characters' : undefined;
+  if (problem) throw new UsageError(`--search ${problem}.`, 'Give the start of a group name, e.g. --search eng.');
+  return search;
+}
+
 export async function groupsListRun(options: GroupsListOptions, deps: Deps): Promise<void> {
+  const { connectionId } = options;
+  const search = checkSearch(options.search);
   const { provisioning } = await deps.api();
-  const { connectionId, search } = options;
   await printListing<ApiRecord>(
     options,
     {
