@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { UsageError } from '../core/errors.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
 import { looksLikePem } from '../core/secrets.js';
+import { plural } from '../core/text.js';
 import type { IO } from './io.js';
 
 /** All of stdin; Ctrl-C (or another stop) ends the wait. */
@@ -35,24 +36,34 @@ function why(error: unknown): string {
   return code ?? 'it cannot be read';
 }
 
-/**
- * What a value that may be a secret is, without quoting it: its length, and whether it looks like a
- * PEM block (pasted where a path was expected).
- */
-export function describeSecretValue(value: string): string {
-  return `the value has ${value.length} characters${looksLikePem(value) || value.includes('\n') ? ' and looks like a key or certificate itself, not a path' : ''}`;
+/** Longer than this, a value given for a path is never quoted back (whatever the flag): a pasted key or token may be. */
+const MAX_QUOTED_PATH = 256;
+
+/** A PEM block, more than one line, or one long line of base64 (a key's body without its header). */
+function looksLikeKey(value: string): boolean {
+  return looksLikePem(value) || /[\r\n]/.test(value) || /^[A-Za-z0-9+][A-Za-z0-9+/]{63,}={0,2}$/.test(value);
 }
 
 /**
- * The text of the file at `path`. `secret`: the value may be a secret (it names a key file, or a key
- * was pasted in its place), so the message names `flag` and never quotes `path`.
+ * What a value that may be a secret is, without quoting it: its length, and whether it looks like a
+ * key (pasted where a path was expected).
+ */
+export function describeSecretValue(value: string): string {
+  return `the value has ${plural(value.length, 'character')}${looksLikeKey(value) ? ' and looks like a key or certificate itself, not a path' : ''}`;
+}
+
+/**
+ * The text of the file at `path`. The message names `flag` and never quotes `path` when it may be a
+ * secret: `secret` (it names a key file), or a value that looks like a key or is over 256 characters,
+ * whatever the flag (a key pasted into --ca-file is a key still).
  */
 export function readTextFile(flag: string, path: string, options: { hint?: string; secret?: boolean } = {}): string {
   try {
     // Sync: node:fs is loaded already, node:fs/promises would cost start-up for one small read.
     return readFileSync(path, 'utf8');
   } catch (error) {
-    const where = options.secret ? `cannot read the file it names (${why(error)}; ${describeSecretValue(path)})` : `cannot read ${path}: ${why(error)}`;
+    const quiet = options.secret || looksLikeKey(path) || path.length > MAX_QUOTED_PATH;
+    const where = quiet ? `cannot read the file it names (${why(error)}; ${describeSecretValue(path)})` : `cannot read ${path}: ${why(error)}`;
     throw new UsageError(`${flag}: ${where}.`, options.hint);
   }
 }

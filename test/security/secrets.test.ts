@@ -61,6 +61,30 @@ describe('a value that may be a secret is never quoted back', () => {
     }
   });
 
+  // Not key flags, but a key pasted there is a key still: never quoted, whatever the flag.
+  it.each([
+    ['IDM_CLIENT_CERT', 'the PEM key', PEM],
+    ['IDM_CA_FILE', 'the PEM key', PEM],
+    ['IDM_CA_FILE', 'the key body on one line', BODY.replace(/\n/g, '')],
+    ['IDM_CLIENT_CERT', 'a 300-character line', 'x'.repeat(300)],
+  ])('%s holding %s', async (variable, _what, value) => {
+    const ca = await makeTestCa();
+    try {
+      const files = { IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: ca.client.keyFile, IDM_CA_FILE: ca.caFile, [variable]: value };
+      for (const flags of [[], ['--json'], ['--debug']]) {
+        const result = await idm(['streams', 'list', ...flags], { env: { ...server.env(config.dir), ...files } });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain(`(${variable})`);
+        expect(result.stderr).toContain(`the value has ${value.length} characters`);
+        if (value !== 'x'.repeat(300)) expect(result.stderr).toContain('looks like a key or certificate itself');
+        expect(leaks(result.stdout + result.stderr, value)).toEqual([]);
+        expect(server.seen).toEqual([]);
+      }
+    } finally {
+      ca.cleanup();
+    }
+  });
+
   it('--client-secret-file given the secret itself', async () => {
     const secret = 'Zq8vLx3mPf0sT7nRb2cWy5hKd9jAe4uG';
     recordSecrets([secret]);
