@@ -4,7 +4,7 @@
 import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { MIN_SECRET_LENGTH } from '../core/secrets.js';
-import { shellCommand } from '../core/text.js';
+import { plural, shellCommand } from '../core/text.js';
 import { checkPem, readTextFile } from '../io/input.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
@@ -70,7 +70,7 @@ export function secretProblem(secret: string): string | undefined {
 /** `secret` as given, or a usage error naming where it came from (`what`). */
 export function checkClientSecret(secret: string, what: string): string {
   const problem = secretProblem(secret);
-  if (problem) throw new UsageError(`${what}: the client secret is too short (${secret.length} characters).`, `${problem} Check that it is the whole secret.`);
+  if (problem) throw new UsageError(`${what}: the client secret is too short (${plural(secret.length, 'character')}).`, `${problem} Check that it is the whole secret.`);
   return secret;
 }
 

@@ -210,6 +210,8 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
     expect(error?.exitCode).toBe(2);
     expect(error?.message).toBe('--client-secret-file: the client secret is too short (3 characters).');
+    const one = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('a') });
+    expect(one.error?.message).toBe('--client-secret-file: the client secret is too short (1 character).');
     expect(sandbox().requests.length).toBe(sent);
   });
 });
