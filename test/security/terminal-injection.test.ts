@@ -3,6 +3,7 @@
 // line, the wizard's mapping, --debug traces); --json stays the same JSON value, with those
 // characters escaped. TSV keeps one record per line for every line splitter.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Capture, stdinOf } from '../helpers/capture.js';
 import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters } from '../helpers/hostile-server.js';
 
 // Everything a hostile name can carry: OSC (retitle), CSI (clear, erase), CR, BS, NUL, NEL, C1 CSI,
@@ -152,11 +153,8 @@ describe("the wizard's default mapping", () => {
     const { createDeps } = await import('../../src/cli/factory.js');
     const { createIO } = await import('../../src/io/io.js');
     const { runProvisioningWizard } = await import('../../src/commands/provisioning/wizard.js');
-    const { Writable, PassThrough } = await import('node:stream');
-    let stderr = '';
-    const sink = (collect: (text: string) => void) =>
-      Object.assign(new Writable({ write: (chunk, _encoding, done) => (collect(String(chunk)), done()) }), { isTTY: true, columns: 200 });
-    const io = createIO({ stdin: Object.assign(new PassThrough(), { isTTY: true }), stdout: sink(() => {}), stderr: sink((text) => (stderr += text)) }, env({ NO_COLOR: '1' }));
+    const captured = new Capture(true, 200);
+    const io = createIO({ stdin: stdinOf('', true), stdout: new Capture(true, 200), stderr: captured }, env({ NO_COLOR: '1' }));
     const mapping = { mapping: [{ platform: `email${EVIL}`, idp: `primary${EVIL}` }, { platform: 'name', idp: 'fullName' }] };
     const mappingServer = await hostileServer((request) => (request.url.endsWith('/default-mapping') ? { body: mapping } : undefined));
     const deps = createDeps(io, () => ({ json: false, color: false, input: true, debug: false }));
@@ -174,9 +172,9 @@ describe("the wizard's default mapping", () => {
       const result = await runProvisioningWizard({ connectionId: 'con_hostile000000001', body: {}, askSettings: true }, deps);
       // The unsafe row is left out of the starting mapping (the schema refuses it); the rest is kept.
       expect(result.body.mapping).toEqual([{ platform: 'name', idp: 'fullName' }]);
-      expect(stderr).toContain('Left out 1 row of the default mapping');
-      expect(stderr).toContain('email evil\\x1b]0;pwned'.replace(' ', ''));
-      expect(unsafeCharacters(stderr)).toEqual([]);
+      expect(captured.text).toContain('Left out 1 row of the default mapping');
+      expect(captured.text).toContain('email evil\\x1b]0;pwned'.replace(' ', ''));
+      expect(unsafeCharacters(captured.text)).toEqual([]);
     } finally {
       await deps.close();
       await mappingServer.close();
