@@ -3,6 +3,7 @@
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
 import { ConfigError } from '../core/errors.js';
+import { shellCommand } from '../core/text.js';
 import { acquireLock, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
 import { configFile, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
@@ -23,9 +24,21 @@ export interface UpdateOptions {
   waitMs?: number;
 }
 
+/**
+ * Refuses settings that idm must not write (exit 2, with the fix): a directory that is not the user's
+ * own or that others can write into (./files.ts checkWritableDir), and a config.json that is a
+ * symlink (conf would write through it, to its target). Checked before anything is written, and by
+ * login before anything is asked or sent.
+ */
+export function checkSettingsWritable(dir: string): void {
+  checkWritableDir(dir);
+  const file = configFile(dir);
+  if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
+}
+
 /** Applies `change` to the settings under the lock; returns what `change` returned. */
 export async function updateSettings<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions = {}): Promise<T> {
-  checkWritableDir(dir);
+  checkSettingsWritable(dir);
   const file = configFile(dir);
   const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
   let lock;
@@ -38,6 +51,7 @@ export async function updateSettings<T>(dir: string, change: (settings: Settings
   if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
   let writing = file;
   try {
+    checkSettingsWritable(dir); // again inside the lock: everything is checked before anything is written
     const store = readProfiles(dir);
     const secrets = new Map<string, StoredSecret | undefined>();
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
@@ -47,8 +61,6 @@ export async function updateSettings<T>(dir: string, change: (settings: Settings
       else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
     }
     writing = file;
-    // conf writes through a symlink (to its target): idm writes regular files only.
-    if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: mv ${file} ${file}.bak`);
     const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'config', projectName: 'idm', projectSuffix: '', configFileMode: 0o600 });
     conf.store = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
     return result;

@@ -3,7 +3,7 @@
 // process, its exit code and the fix, and nothing is written; a free lock is taken, the change applied
 // to what the file holds then, and the lock released.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { saveProfile, updateSettings } from '../../src/config/store.js';
@@ -97,5 +97,24 @@ describe('the settings store', () => {
     await saveProfile(dir, 'two', { ...PROFILE, clientId: 'client-two' }, undefined, { waitMs: 200 });
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['one', 'two']);
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
+  });
+
+  it('config.json a symlink: refused before anything is written (no credentials file), the fix quoted for the shell', async () => {
+    const spaced = join(dir, 'my idm');
+    mkdirSync(spaced, { mode: 0o700 });
+    const victim = join(dir, 'victim.json');
+    writeFileSync(victim, BEFORE, { mode: 0o644 });
+    symlinkSync(victim, join(spaced, 'config.json'));
+    const error = await saveProfile(spaced, 'two', { ...PROFILE, clientId: 'client-two' }, { clientSecret: 'never-written' }, { waitMs: 200 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(IdmError);
+    expect((error as IdmError).exitCode).toBe(ExitCode.Usage);
+    expect((error as IdmError).message).toBe(`idm will not write ${join(spaced, 'config.json')}: it is a symlink.`);
+    expect(existsSync(join(spaced, 'credentials'))).toBe(false);
+    expect(readFileSync(victim, 'utf8')).toBe(BEFORE);
+    expect(existsSync(join(spaced, 'config.json.lock'))).toBe(false);
+    expect((error as IdmError).hint).toBe(`Replace it with a regular file: mv '${join(spaced, 'config.json')}' '${join(spaced, 'config.json.bak')}'`);
   });
 });
