@@ -2,9 +2,9 @@
 // a paginated GET piped to another program, --data @- from a real pipe, and a refused path that
 // reaches nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { credentialsEnv, runIdm } from '../../helpers/cli.js';
-import { startHarness, type Harness } from '../../helpers/harness.js';
-import { direct } from '../../helpers/sandbox.js';
+import { credentialsEnv, runIdm } from '../helpers/cli.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { direct } from '../helpers/sandbox.js';
 
 let h: Harness;
 beforeAll(async () => {
