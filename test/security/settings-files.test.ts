@@ -3,7 +3,7 @@
 // reads, and turns file-system errors into clear errors naming the file.
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hostileServer, idm, isRoot, tempDir } from '../helpers/hostile-server.js';
 
 let server: Awaited<ReturnType<typeof hostileServer>>;
@@ -12,10 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
+const tokenRequests = () => server.seen.filter((request) => request.url.startsWith('/oauth/token'));
 const login = (configDir: string) =>
   idm(['login', '--domain', server.url, '--client-id', 'hostile-client', '--client-secret-file', '-'], { env: { IDM_CONFIG_DIR: configDir }, stdin: 'hostile-client-secret-0123456789\n' });
 
 describe('a settings directory that is not the user’s own', () => {
+  beforeEach(() => {
+    server.seen.length = 0;
+  });
+
   it('one that others can write (0777): login refuses with the chmod that fixes it, and writes nothing', async () => {
     const home = tempDir();
     try {
@@ -26,6 +31,7 @@ describe('a settings directory that is not the user’s own', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(`idm will not write into ${dir}: other users can write into it (mode 777)`);
       expect(result.stderr).toContain(`Run: chmod 700 ${dir}`);
+      expect(tokenRequests()).toEqual([]); // refused before the secret was sent
       expect(existsSync(join(dir, 'config.json'))).toBe(false);
       expect(existsSync(join(dir, 'credentials'))).toBe(false);
     } finally {
@@ -46,6 +52,7 @@ describe('a settings directory that is not the user’s own', () => {
       const result = await login(dir);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('belongs to another user (uid 65534)');
+      expect(tokenRequests()).toEqual([]);
       expect(readFileSync(victim, 'utf8')).toBe('{"victim": true}\n');
       expect((await import('node:fs')).statSync(victim).mode & 0o777).toBe(0o644);
     } finally {
@@ -64,6 +71,8 @@ describe('a settings directory that is not the user’s own', () => {
       const result = await login(dir);
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('it is a symlink');
+      expect(tokenRequests()).toEqual([]);
+      expect(existsSync(join(dir, 'credentials'))).toBe(false);
       expect(readFileSync(victim, 'utf8')).toBe('{}\n');
     } finally {
       home.cleanup();
@@ -76,7 +85,6 @@ describe('a settings directory that is not the user’s own', () => {
       const dir = join(home.dir, 'idm');
       mkdirSync(dir);
       chmodSync(dir, 0o777);
-      server.seen.length = 0;
       const result = await idm(['streams', 'test', 'est_hostile00000000000000a', '--event-type', 'user.created'], { env: server.env(dir) });
       expect(result.stderr).toContain('The token cache in');
       expect(result.stderr).toContain('other users can write into it');
