@@ -6,9 +6,12 @@ import { clip } from '../core/text.js';
 import type { IdmError, Warning } from '../core/errors.js';
 import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
-import type { Column, Rows, RowsOptions } from './types.js';
+import type { Column, Rows, RowsOptions, Style } from './types.js';
 
-export type { Column, Rows, RowsOptions } from './types.js';
+export type { Column, Rows, RowsOptions, Style } from './types.js';
+
+/** A record's label and value, and the value's style at a colour terminal. */
+export type Field = readonly [label: string, value: string, style?: Style];
 
 /** Part of a line: text, or text in one or more of the palette's styles. */
 export type Segment = string | readonly [keyof Palette | ReadonlyArray<keyof Palette>, string];
@@ -35,8 +38,11 @@ export interface Output {
   rows<Row>(columns: ReadonlyArray<Column<Row>>, options?: RowsOptions): Rows<Row>;
   /** All the rows at once: `rows(columns, options).add(rows)`. */
   printRows<Row>(columns: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>, options?: RowsOptions): Promise<void>;
-  /** Label/value pairs (a record's summary): aligned at a terminal, `label<TAB>value` when piped. */
-  printFields(fields: ReadonlyArray<readonly [string, string]>): void;
+  /**
+   * Label/value pairs (a record's summary): aligned at a terminal, `label<TAB>value` when piped. A
+   * third element styles the value at a colour terminal (a failed status in red).
+   */
+  printFields(fields: ReadonlyArray<Field>): void;
   /** A line of data on stdout, made safe; its parts may carry a style of the palette (colour at a terminal). */
   line(text: string | ReadonlyArray<Segment>): void;
   /** A note for people on stderr (hints, progress); nothing with --json. */
@@ -86,9 +92,9 @@ export function createOutput(io: IO): Output {
         io.out(fields.map(([label, value]) => `${safeText(label)}\t${safeText(value)}\n`).join(''));
         return;
       }
-      const { bold } = io.palette('stdout');
+      const palette = io.palette('stdout');
       const width = Math.max(...fields.map(([label]) => label.length));
-      io.out(fields.map(([label, value]) => `${bold(safeText(label).padEnd(width))}  ${safeText(value)}\n`).join(''));
+      io.out(fields.map(([label, value, style]) => `${palette.bold(safeText(label).padEnd(width))}  ${style && value !== '' ? palette[style](safeText(value)) : safeText(value)}\n`).join(''));
     },
     line(text) {
       io.out(`${styled(text, io.palette('stdout'))}\n`);

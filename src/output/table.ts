@@ -1,11 +1,13 @@
 // The compact table idm prints at a terminal (loaded only then): borderless and aligned like gh or
 // kubectl, fitted to the terminal's width, and fed page by page. A row never wraps: at a narrow
 // terminal low-priority columns give way first (left out, or shown compact), then free-text cells
-// are cut with `…`, then columns are left out from the right; ids and headers are never cut. Drawn here rather than with cli-table3, which measured 30
-// times the cost of tab-separated output per row (README: Performance).
+// are cut with `…`, then columns are left out from the right; ids and headers are never cut. A
+// column may colour its cells (a failed status in red), through the io palette only, measured without
+// the colour. Drawn here rather than with cli-table3, which measured 30 times the cost of
+// tab-separated output per row (README: Performance).
 import type { IO } from '../io/io.js';
 import { safeText } from '../io/safe.js';
-import type { Column, Rows, RowsOptions } from './types.js';
+import type { Column, Rows, RowsOptions, Style } from './types.js';
 import { cut, cutKeepingHost, cutMiddle, displayWidth } from './width.js';
 
 /** Spaces between two columns of a table. */
@@ -108,7 +110,11 @@ export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, {
       // One measure per cell: cut to its column, padded (but the last), and the line cut at the edge
       // only when an id too long for its column pushed it out.
       const cuts = layout.columns.map((column) => (column.cut === 'host' ? cutKeepingHost : column.cut === 'middle' ? cutMiddle : cut));
-      const line = (texts: string[], never: (i: number) => boolean, header = false) => {
+      // A cell's style (colour) wraps its text once it is measured, cut and padded: the escapes take
+      // no column, and are left out of a line that must be cut at the edge.
+      const palette = io.palette('stdout');
+      const line = (texts: string[], never: (i: number) => boolean, header = false, styles?: ReadonlyArray<Style | undefined>) => {
+        let plain = '';
         let out = '';
         let used = 0;
         for (let i = 0; i <= last; i++) {
@@ -118,22 +124,30 @@ export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, {
             text = (header ? cut : cuts[i]!)(text, widths[i]!);
             width = displayWidth(text);
           }
+          const style = styles?.[i];
+          const shown = style !== undefined && text !== '' ? palette[style](text) : text;
           if (i < last) {
-            out += text + ' '.repeat(Math.max(0, widths[i]! - width)) + gap;
+            const pad = ' '.repeat(Math.max(0, widths[i]! - width)) + gap;
+            plain += text + pad;
+            out += shown + pad;
             used += Math.max(width, widths[i]!) + GAP;
           } else {
-            out += text;
+            plain += text;
+            out += shown;
             used += width;
           }
         }
-        out = out.trimEnd();
-        return used > room ? cut(out, room) : out;
+        return used > room ? cut(plain.trimEnd(), room) : out.trimEnd();
       };
       let out = first && label !== undefined ? '\n' : '';
-      if (first) out += `${io.palette('stdout').bold(line(layout.headers, () => false, true))}\n`;
+      if (first) out += `${palette.bold(line(layout.headers, () => false, true))}\n`;
       // An id is never cut: a longer one pushes its row out of line rather than lose characters.
       const never = (i: number) => layout.columns[i]!.shrink === 'never';
-      for (const row of rows) out += `${line(layout.cell.map((value) => safeText(value(row))), never)}\n`;
+      const styled = layout.columns.some((column) => column.style !== undefined);
+      for (const row of rows) {
+        const styles = styled ? layout.columns.map((column) => column.style?.(row)) : undefined;
+        out += `${line(layout.cell.map((value) => safeText(value(row))), never, false, styles)}\n`;
+      }
       io.out(out);
     },
   };

@@ -1,4 +1,8 @@
 // The shapes of tabular output, shared by ./index.ts and the lazily loaded ./table.ts.
+import type { Palette } from '../io/io.js';
+
+/** A style of the io palette: colour at a colour terminal, nothing otherwise. */
+export type Style = keyof Palette;
 
 export interface Column<Row> {
   header: string;
@@ -24,6 +28,11 @@ export interface Column<Row> {
    * first). Stages are tried in order; names are cut only from stage CUT_FROM_STAGE (output/table.ts).
    */
   narrow?: { drop?: number; compact?: number; compactHeader?: string; compactValue?: (row: Row) => string };
+  /**
+   * A style for this row's cell at a colour terminal (a failed status in red), applied after the
+   * cell is measured, cut and padded; piped output and NO_COLOR show the text alone.
+   */
+  style?: (row: Row) => Style | undefined;
 }
 
 export interface RowsOptions {

@@ -87,6 +87,35 @@ describe('tables at a terminal', () => {
   });
 });
 
+describe('a styled cell', () => {
+  const STYLED: ReadonlyArray<Column<Row>> = COLUMNS.map((column) => (column.header === 'STATUS' ? { ...column, style: (r: Row) => (r.status === 'failed' ? 'red' : undefined) } : column));
+  const coloured = async (width: number, rows: Row[]) => {
+    const captured = captureIO({ tty: true, env: { FORCE_COLOR: '1' } });
+    await captured.io.configure({ color: true });
+    (captured.io.stdout as { columns?: number }).columns = width;
+    await createOutput(captured.io).printRows(STYLED, rows);
+    return captured.stdout();
+  };
+
+  it('is coloured through the palette, its text alone: the columns line up as without colour', async () => {
+    const out = await coloured(200, [row(1, 'failed'), row(2, 'enabled')]);
+    const lines = out.trimEnd().split('\n');
+    expect(lines[1]).toContain('\x1b[31mfailed\x1b[39m    webhook'); // padding to 8, then the gap, outside the colour
+    expect(lines[2]).not.toContain('\x1b[31m');
+    const plain = lines.map((line) => line.replace(/\x1b\[\d+m/g, ''));
+    expect(plain[1]!.indexOf('webhook')).toBe(plain[2]!.indexOf('webhook'));
+    expect(plain[1]!.indexOf('failed')).toBe(plain[0]!.indexOf('STATUS'));
+  });
+
+  it('is plain when colour is off, and the escapes take no column when the table is fitted', async () => {
+    const { captured, output } = terminal(80);
+    await output.printRows(STYLED, [row(1, 'failed')]);
+    expect(captured.stdout()).not.toContain('\x1b[');
+    const lines = (await coloured(80, [row(1, 'failed')])).trimEnd().split('\n').map((line) => line.replace(/\x1b\[\d+m/g, ''));
+    expect(lines).toEqual(captured.stdout().trimEnd().split('\n'));
+  });
+});
+
 describe('fitWidths', () => {
   it('narrows the widest free-text column first, then the others, never an id, never below 8', () => {
     expect(fitWidths([26, 40, 8, 60], ['never', 'first', undefined, 'first'], 200)).toEqual([26, 40, 8, 60]);

@@ -198,7 +198,7 @@ describe('idm streams deliveries show', () => {
     const result = await h.idm(['streams', 'deliveries', 'get', CLOSED, id], { env: { ...TTY_OUT, COLUMNS: '200' } });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^Delivery {2,}${id}\n`));
-    expect(result.stdout).toMatch(/\n\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\n\nSTATUS\s+TIME\s+ERROR\s+DURATION\n/);
     expect(result.stdout).toMatch(/\nfailed {2}\d{4}-\S+ {2}Post "https:\/\/127\.0\.0\.1:\d+\/hook": connect ECONNREFUSED/);
     expect(result.stdout).not.toMatch(/[\t│┌]/);
   });

@@ -60,18 +60,18 @@ describe('idm streams test: delivery', () => {
     expect(result.code).toBe(3);
     expect(result.stdout).toMatch(/Delivery\s+\S+/);
     expect(result.stdout).toMatch(/Status\s+failed/);
-    expect(result.stdout).toMatch(/\n\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\n\nSTATUS\s+TIME\s+ERROR\s+DURATION\n/);
     expect(result.stdout).toMatch(/\nfailed  \d{4}-\S+  Post "https:\/\/127\.0\.0\.1:\d+\/hook": connect ECONNREFUSED/);
     expect(result.stdout).not.toMatch(/[\t│┌]/);
     expect(result.stderr).toMatch(/^Delivery failed after \d+ attempts?\.\nSee it: idm streams deliveries show est_demoClosedPort00000000 evt_\w{22}\nSend it again: idm streams redeliver est_demoClosedPort00000000 evt_\w{22}\n$/);
   });
 
-  it('at a terminal, a success: no empty Error column, and "Delivered." to end', async () => {
+  it('at a terminal, a success: no empty ERROR column, and "Delivered." to end', async () => {
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.updated'], { env: TTY_OUT });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Status\s+success/);
-    expect(result.stdout).toMatch(/\n\nStatus\s+Time\s+Duration\n/);
-    expect(result.stdout).not.toContain('Error');
+    expect(result.stdout).toMatch(/\n\nSTATUS\s+TIME\s+DURATION\n/);
+    expect(result.stdout).not.toContain('ERROR');
     expect(result.stderr).toBe('Delivered.\n');
   });
 
@@ -140,7 +140,7 @@ describe('idm streams test: the asynchronous answer of the real service', () => 
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created'], { env: TTY_OUT });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/Status\s+retrying/);
-    expect(result.stdout).toMatch(/\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\nSTATUS\s+TIME\s+ERROR\s+DURATION\n/);
     expect(result.stdout).toMatch(/\nretrying  2025-09-08T06:34:38.000Z  HTTP 503  1.25s\n/);
     expect(result.stderr).toMatch(/^Accepted: delivery is asynchronous \(status retrying\)/);
   });

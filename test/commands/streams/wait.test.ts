@@ -115,7 +115,7 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
   it('at a terminal: the failed attempts as a table and the end in words', async () => {
     const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait'], { env: { ...TTY_OUT, COLUMNS: '200' } });
     expect(result.code).toBe(3);
-    expect(result.stdout).toMatch(/\nStatus\s+Time\s+Error\s+Duration\n/);
+    expect(result.stdout).toMatch(/\nSTATUS\s+TIME\s+ERROR\s+DURATION\n/);
     expect(result.stdout.match(/\nfailed {2}\d{4}-/g)).toHaveLength(4);
     expect(result.stdout).not.toContain('\t');
     expect(result.stderr).toContain('Delivery failed after 4 attempts; the service will not retry it.');

@@ -1,6 +1,6 @@
 // How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
 import { isPlainObject } from '../../../core/text.js';
-import { asText as text, toMinute, type Column } from '../../../output/index.js';
+import { asText as text, toMinute, type Column, type Field, type Style } from '../../../output/index.js';
 
 export type DeliveryRecord = Record<string, unknown>;
 
@@ -19,13 +19,16 @@ export function duration(value: unknown): string {
   return typeof value === 'number' && Number.isFinite(value) ? `${Math.round(value * 1000) / 1000}s` : text(value);
 }
 
+/** A failed delivery or attempt looks failed: its status in red at a colour terminal. */
+export const statusStyle = (status: unknown): Style | undefined => (status === 'failed' ? 'red' : undefined);
+
 // An entry that is not an object is shown as it is in the first column, never a crash.
 const field = (delivery: unknown, key: string): unknown => (isPlainObject(delivery) ? delivery[key] : key === 'id' ? delivery : undefined);
 
 export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
   { header: 'EVENT ID', value: (d) => text(field(d, 'id')), shrink: 'never' },
   { header: 'EVENT TYPE', value: (d) => text(field(d, 'event_type')) },
-  { header: 'STATUS', value: (d) => text(field(d, 'status')) },
+  { header: 'STATUS', value: (d) => text(field(d, 'status')), style: (d) => statusStyle(field(d, 'status')) },
   { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
   {
     header: 'LAST ATTEMPT',
@@ -38,19 +41,19 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
 ];
 
 export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
-  { header: 'Status', value: (a) => text(a.status) },
-  { header: 'Time', value: (a) => text(a.timestamp) },
-  { header: 'Error', value: (a) => text(a.error_message), shrink: 'first', cut: 'middle' },
-  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'Duration', value: (a: Attempt) => duration(a.duration) }] : []),
+  { header: 'STATUS', value: (a) => text(a.status), style: (a) => statusStyle(a.status) },
+  { header: 'TIME', value: (a) => text(a.timestamp) },
+  { header: 'ERROR', value: (a) => text(a.error_message), shrink: 'first', cut: 'middle' },
+  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a.duration) }] : []),
 ];
 
-/** A delivery's summary as label/value pairs (the envelope's id, source and time when present). */
-export function deliveryFields(delivery: DeliveryRecord): Array<[string, string]> {
-  const fields: Array<[string, string]> = [
+/** A delivery's summary as label/value pairs (the envelope's id, source and time when present), a failed status in red. */
+export function deliveryFields(delivery: DeliveryRecord): Field[] {
+  const fields: Field[] = [
     ['Delivery', text(delivery.id)],
     ['Stream', text(delivery.event_stream_id)],
     ['Event type', text(delivery.event_type)],
-    ['Status', text(delivery.status)],
+    ['Status', text(delivery.status), statusStyle(delivery.status)],
   ];
   const event = isPlainObject(delivery.event) ? delivery.event : undefined;
   if (event) {
