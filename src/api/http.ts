@@ -190,5 +190,5 @@ export function createTransport(options: TransportOptions): Transport {
 }
 
 function clip(text: string): string {
-  return text.length > DEBUG_BODY_CHARS ? `${text.slice(0, DEBUG_BODY_CHARS)}... (${text.length} characters)` : text;
+  return text.length > DEBUG_BODY_CHARS ? `${text.slice(0, DEBUG_BODY_CHARS)}… (${text.length} characters)` : text;
 }

@@ -77,7 +77,7 @@ export function apiCommand(deps: Deps, run = apiRun): Command {
 /** The body of --data: JSON given, or read from a file or stdin; checked before anything is sent. */
 async function readData(data: string, deps: Deps): Promise<unknown> {
   const source = data === '@-' ? '--data @- (stdin)' : data.startsWith('@') ? `--data ${data}` : '--data';
-  const hint = "Pipe the JSON in, or give --data '{...}' or --data @FILE.";
+  const hint = "Pipe the JSON in, or give --data '{…}' or --data @FILE.";
   if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
   const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);

@@ -264,7 +264,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   ]);
 
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
-  if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}...`);
+  if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}…`);
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
   const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
   let token;

@@ -104,7 +104,7 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
 async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; defaultMapping: MappingRow[] | undefined }> {
   const api = await deps.api();
   for (;;) {
-    const connectionId = (await prompter.input('Connection id (con_...)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
+    const connectionId = (await prompter.input('Connection id (con_…)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
     const checked = await checkConnection(api, connectionId);
     if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);

@@ -123,7 +123,7 @@ export async function askDestination(deps: Deps): Promise<Destination> {
     const region = await prompter.select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 });
     return { type: 'eventbus', configuration: { cloud_account_id: account.trim(), cloud_region: region } };
   }
-  const webhook = (await prompter.input('Webhook URL (https://...)', { validate: (value) => (PATTERNS.webhookEndpoint.test(value.trim()) ? true : 'The URL must begin with https://.') })).trim();
+  const webhook = (await prompter.input('Webhook URL (https://…)', { validate: (value) => (PATTERNS.webhookEndpoint.test(value.trim()) ? true : 'The URL must begin with https://.') })).trim();
   const auth = await prompter.select<AuthChoice>('How does the webhook authenticate deliveries?', [
     { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
     { value: 'basic', name: 'basic: a user name and password' },

@@ -247,7 +247,7 @@ describe('idm login at a terminal', () => {
     const { error, stderr } = await login({}, { tty: true, prompter });
     expect(error).toBeUndefined();
     expect(prompter.asked).toEqual(['Tenant domain (host or https:// URL)', 'Client ID', 'How does the client authenticate?', 'Client secret']);
-    expect(stderr).toContain('Checking the credentials with');
+    expect(stderr).toContain(`Checking the credentials with ${new URL(sandbox().url).host}…`);
     expect(stderr).toContain('(profile "default", the default; basic)');
   });
 
