@@ -244,6 +244,29 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(posts()).toEqual([]);
   });
 
+  it("a 404 to the default mapping without inexistent_connection is no unknown connection: the wizard starts from an empty mapping and the service's default applies", async () => {
+    // The service's published 404 for the default mapping is "Directory provisioning configuration
+    // not found" (no errorCode): it may show the default only once a configuration exists.
+    const id = gappsId(++next);
+    const notFound = { statusCode: 404, error: 'Not Found', message: 'Directory provisioning configuration not found' };
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning/default-mapping`, method: 'GET', kind: 'status', status: 404, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(notFound) });
+    const t = open(h, ['provisioning', 'create', id]);
+    const screen = await t.waitFor('What next?');
+    expect(screen).toContain(`The service shows no default mapping for ${id} before it has provisioning; starting from an empty one.`);
+    expect(screen).not.toContain('There is no connection');
+    t.keys('Enter'); // Continue with the strategy's default
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    const summary = await t.waitFor(`Create directory provisioning for ${id}?`);
+    expect(summary).toMatch(/Mapping\s+\(the strategy's default, applied by the service\)/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.json).toEqual({ synchronize_automatically: false, synchronize_groups: 'off' });
+  });
+
   it('with the settings given as flags, asks only for the connection, then confirms', async () => {
     // The cursor starts on the first connection still without provisioning.
     const id = h.sandbox.connections().find((c) => c.strategy === 'google-apps' && c.provisioning === 'not configured')!.id;
@@ -302,6 +325,8 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     h = await startHarness({ seed: connectionsSeed(2) });
     // A configuration to change: the strategy's default mapping, no automatic synchronization, groups off.
     expect((await h.idm(['provisioning', 'create', gappsId(1), '--sync-groups', 'off'])).code).toBe(0);
+    // And one with a mapping of one row.
+    expect((await h.idm(['provisioning', 'create', gappsId(2), '--mapping', 'email=primaryEmail'])).code).toBe(0);
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
@@ -324,6 +349,39 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     const patches = h.calls('PATCH');
     expect(patches).toHaveLength(1);
     expect(patches[0]!.json).toEqual({ synchronize_automatically: true });
+  });
+
+  it('every row removed: continuing is not offered (PATCH applies no default); a row added, the whole mapping is sent and nobody is told nothing changed', async () => {
+    const t = open(h, ['provisioning', 'update', gappsId(2)]);
+    await t.waitFor('Mapping: 1 row. What next?');
+    t.keys('Down', 'Down', 'Enter'); // Remove a row
+    await t.waitFor('Row to remove');
+    t.keys('Enter');
+    await t.waitFor('Removed email = primaryEmail');
+    const screen = await t.waitFor('Mapping: 0 rows. What next?');
+    expect(screen).toContain('The mapping is empty: a configuration needs at least one row.');
+    expect(screen).toContain('a mapping needs at least one row');
+    expect(screen).not.toContain("Continue with the strategy's default");
+    expect(screen).toContain('Start again from the current mapping');
+    t.keys('Enter'); // the cursor skips the choice that cannot be taken: Add a row
+    await t.waitFor('Platform attribute');
+    t.type('email');
+    t.keys('Enter');
+    await t.waitFor('Identity-provider attribute for email');
+    t.type('primaryEmailAlias');
+    t.keys('Enter');
+    await t.waitFor('Mapping: 1 row. What next?', 2);
+    t.keys('Enter'); // keep it
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    const changes = await t.waitFor(`Change the directory provisioning of ${gappsId(2)}?`);
+    expect(changes).toMatch(/changed\s+email = primaryEmailAlias \(was primaryEmail\)/);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('Nothing changed');
+    expect(h.calls('PATCH').map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmailAlias' }] }]);
   });
 
   it('changing nothing sends nothing and says so; Ctrl-C at a question sends nothing either', async () => {

@@ -2,7 +2,7 @@
 // connection. From flags (scripts: never a prompt, an empty body lets the server apply the strategy's
 // default mapping), or through a wizard at a terminal when the connection id or the settings are
 // missing (./wizard.ts). Everything is checked against the shared schema before anything is sent.
-import { Argument, Command, Option } from 'commander';
+import { Argument, Command } from 'commander';
 import type { ProvisioningBody } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
@@ -10,7 +10,7 @@ import { once, parseChoice, parseId, refuseBothSwitches } from '../../cli/parse.
 import { UsageError } from '../../core/errors.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
-import { checkProvisioningBody, parseMappingFlag, readMappingFile } from './body.js';
+import { checkProvisioningBody, parseMappingFlag, readMappingFile, refuseMappingConflicts } from './body.js';
 import { printConfiguration } from './format.js';
 
 export interface ProvisioningCreateOptions {
@@ -31,7 +31,7 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
     .description('Create the directory-provisioning configuration of a connection')
     .addArgument(new Argument('[connection-id]', `the connection (${ID_SHAPES.connection.words}); asked at a terminal when absent`).argParser(parseId('connection')))
     .option('--mapping <platform=idp>', 'map a platform user attribute to an identity-provider attribute (repeat for each)', collect)
-    .addOption(new Option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin').argParser(once('--mapping-file')).conflicts('mapping'))
+    .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin', once('--mapping-file'))
     .option('--sync-automatically', 'synchronize users periodically')
     .option('--no-sync-automatically', 'do not synchronize users periodically')
     .option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`, once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS)))
@@ -68,8 +68,9 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
 
 /** The request body the flags describe, checked against the shared schema. */
 async function bodyFromFlags(options: ProvisioningCreateOptions, deps: Deps): Promise<ProvisioningBody> {
+  refuseMappingConflicts(options);
   const body: Record<string, unknown> = {};
-  if (options.mapping !== undefined) body.mapping = options.mapping.map(parseMappingFlag);
+  if (options.mapping !== undefined) body.mapping = options.mapping.map((value) => parseMappingFlag(value));
   if (options.mappingFile !== undefined) body.mapping = await readMappingFile(options.mappingFile, deps.io);
   if (options.syncAutomatically !== undefined) body.synchronize_automatically = options.syncAutomatically;
   if (options.syncGroups !== undefined) body.synchronize_groups = options.syncGroups;

@@ -6,7 +6,7 @@
 // rows; each value checked as it is typed), ask for both synchronization settings, show a summary
 // and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
 import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
-import { mappingRows } from '../../api/management/provisioning.js';
+import { isUnknownConnection, mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { ApiError, CancelledError, IdmError } from '../../core/errors.js';
 import { capitalize, plural, shellCommand } from '../../core/text.js';
@@ -15,6 +15,7 @@ import { asText as text } from '../../output/index.js';
 import { PROVISIONING_STRATEGIES, SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
+import { isSendableRow } from './body.js';
 
 export interface WizardStart {
   connectionId?: string;
@@ -33,12 +34,22 @@ const SYNC_GROUPS_HELP: Record<SyncGroups, string> = {
 /** Why a connection cannot get a new configuration, with what to run instead; undefined when it can. */
 export type Refusal = { message: string; hint: string };
 
+/** Where a new configuration starts: the strategy's default mapping, or nothing and why. */
+export type Start = { defaultMapping: MappingRow[] } | { defaultMapping: undefined; why: string };
+
+const unknownConnection = (connectionId: string): Refusal => ({
+  message: `There is no connection ${connectionId} in the tenant.`,
+  hint: `Check the id ('${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections).`,
+});
+
 /**
- * Checks a connection before any question: provisioning already configured (one GET of its
- * configuration), or unknown, or of a strategy without directory provisioning (the GET of the
- * default mapping, the wizard's starting point, which it returns).
+ * Checks a connection before any question, by one GET of its configuration: there is one already
+ * (200), the connection is unknown (404 with errorCode inexistent_connection), or it has none (any
+ * other 404: what create needs). Then the GET of the default mapping, the wizard's starting point:
+ * 400 for a strategy without directory provisioning. Its 404 without that code (the service may show
+ * the default only once a configuration exists) or 403 only means there is no default to start from.
  */
-export async function checkConnection(api: Management, connectionId: string): Promise<{ refusal: Refusal } | { defaultMapping: MappingRow[] | undefined }> {
+export async function checkConnection(api: Management, connectionId: string): Promise<{ refusal: Refusal } | Start> {
   try {
     const existing = await api.provisioning.get(connectionId);
     return {
@@ -48,21 +59,23 @@ export async function checkConnection(api: Management, connectionId: string): Pr
       },
     };
   } catch (error) {
+    if (isUnknownConnection(error)) return { refusal: unknownConnection(connectionId) };
     if (!(error instanceof ApiError && (error.status === 404 || error.status === 403))) throw error;
   }
   try {
     return { defaultMapping: (await api.provisioning.defaultMapping(connectionId)).rows };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    if (error.status === 404) return { refusal: { message: `There is no connection ${connectionId} in the tenant.`, hint: "Check the id (idm connections list shows the tenant's connections)." } };
+    if (isUnknownConnection(error)) return { refusal: unknownConnection(connectionId) };
     if (error.status === 400) return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning: ${error.message.replace(/^Could not [^:]*: /, '')}`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
-    if (error.status === 403) return { defaultMapping: undefined };
+    if (error.status === 403) return { defaultMapping: undefined, why: `Cannot read the default mapping (the token lacks ${SCOPES.readProvisioning}); starting from an empty one.` };
+    if (error.status === 404) return { defaultMapping: undefined, why: `The service shows no default mapping for ${connectionId} before it has provisioning; starting from an empty one.` };
     throw error;
   }
 }
 
 /** The connection to configure: chosen from a list of the tenant's, or typed (and checked) when it cannot be listed. */
-async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; defaultMapping: MappingRow[] | undefined }> {
+async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; start: Start }> {
   const api = await deps.api();
   const connections: ApiRecord[] = [];
   try {
@@ -95,37 +108,47 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
     // The cursor starts on the first connection that can be chosen.
     const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
     const checked = await checkConnection(api, connectionId);
-    if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
+    if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
 }
 
 /** The id, typed and checked; asked again when the service does not know it or it cannot be set up. */
-async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; defaultMapping: MappingRow[] | undefined }> {
+async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; start: Start }> {
   const api = await deps.api();
   for (;;) {
     const connectionId = (await prompter.input('Connection id (con_…)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
     const checked = await checkConnection(api, connectionId);
-    if ('defaultMapping' in checked) return { connectionId, defaultMapping: checked.defaultMapping };
+    if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
 }
 
 /** The rows of a mapping the wizard can offer back (the others are named and left out). */
 function usableRows(rows: MappingRow[], deps: Deps, what: string): MappingRow[] {
-  const usable = (row: MappingRow) => mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
-  const left = rows.filter((row) => !usable(row));
+  const left = rows.filter((row) => !isSendableRow(row));
   if (left.length > 0) {
     deps.output.say(`Left out ${plural(left.length, 'row')} of ${what} that cannot be sent back (empty, too long, or with control characters):`);
     for (const row of left) deps.output.say(`  ${row.platform} = ${row.idp}`);
   }
-  return rows.filter(usable);
+  return rows.filter(isSendableRow);
 }
 
+/**
+ * What an empty mapping would do: on create, the service applies the strategy's default (no mapping
+ * is sent); on update there is no such thing (PATCH keeps or replaces, and needs at least one row), so
+ * the wizard does not let one continue with it.
+ */
+type EmptyMapping = 'default' | 'refused';
+
 /** The mapping and both synchronization settings, asked from `from` on. */
-async function askSettings(prompter: Prompter, deps: Deps, from: { mapping: MappingRow[]; what: string; synchronizeAutomatically: boolean; synchronizeGroups: SyncGroups }) {
+async function askSettings(
+  prompter: Prompter,
+  deps: Deps,
+  from: { mapping: MappingRow[]; what: string; synchronizeAutomatically: boolean; synchronizeGroups: SyncGroups; emptyMeans: EmptyMapping },
+) {
   const say = (line = '') => deps.output.say(line);
-  const mapping = await editMapping(prompter, from.mapping, from.what, say);
+  const mapping = await editMapping(prompter, from.mapping, from.what, from.emptyMeans, say);
   const synchronizeAutomatically = await prompter.confirm('Synchronize users automatically (every 30 minutes)?', { default: from.synchronizeAutomatically });
   const synchronizeGroups = await prompter.select<SyncGroups>(
     'Group synchronization',
@@ -143,23 +166,23 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
   const api = await deps.api();
 
   let connectionId = start.connectionId;
-  let defaults: MappingRow[] | undefined;
+  let from: Start;
   if (connectionId === undefined) {
-    ({ connectionId, defaultMapping: defaults } = await pickConnection(prompter, deps));
+    ({ connectionId, start: from } = await pickConnection(prompter, deps));
   } else {
     // Checked before any question: stop at once rather than after the whole dialog.
     const checked = await checkConnection(api, connectionId);
     if ('refusal' in checked) throw new IdmError(checked.refusal.message, { code: 'cannot_create', hint: checked.refusal.hint });
-    defaults = checked.defaultMapping;
+    from = checked;
   }
   let body = start.body;
   // The mapping the user started from (shown in full then), to sum up what they changed.
   let initial: MappingRow[] | undefined;
 
   if (start.askSettings) {
-    if (defaults === undefined) deps.output.note(`Cannot read the default mapping (the token lacks ${SCOPES.readProvisioning}); starting from an empty one.`);
-    initial = usableRows(defaults ?? [], deps, 'the default mapping');
-    const settings = await askSettings(prompter, deps, { mapping: initial, what: "the strategy's default mapping", synchronizeAutomatically: false, synchronizeGroups: 'off' });
+    if (from.defaultMapping === undefined) deps.output.note(from.why);
+    initial = usableRows(from.defaultMapping ?? [], deps, 'the default mapping');
+    const settings = await askSettings(prompter, deps, { mapping: initial, what: "the strategy's default mapping", synchronizeAutomatically: false, synchronizeGroups: 'off', emptyMeans: 'default' });
     body = {
       ...(settings.mapping.length > 0 ? { mapping: settings.mapping } : {}),
       synchronize_automatically: settings.synchronizeAutomatically,
@@ -190,10 +213,10 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   const say = (line = '') => deps.output.say(line);
   const before = usableRows(mappingRows(current.mapping), deps, 'the current mapping');
   const was = { synchronizeAutomatically: current.synchronize_automatically === true, synchronizeGroups: syncGroupsOf(current.synchronize_groups) };
-  const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was });
+  const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was, emptyMeans: 'refused' });
   const body: ProvisioningBody = {};
-  const mappingChanged = JSON.stringify(settings.mapping) !== JSON.stringify(before);
-  if (mappingChanged && settings.mapping.length > 0) body.mapping = settings.mapping;
+  // Never empty here (editMapping refuses that on update): a changed mapping is always sent, whole.
+  if (JSON.stringify(settings.mapping) !== JSON.stringify(before)) body.mapping = settings.mapping;
   if (settings.synchronizeAutomatically !== was.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
   if (settings.synchronizeGroups !== was.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
   if (Object.keys(body).length === 0) return undefined;
@@ -238,13 +261,14 @@ function mappingLines(mapping: readonly MappingRow[]): string[] {
   return mapping.map((row, index) => `${String(index + 1).padStart(number)}. ${row.platform.padEnd(width)} = ${row.idp}`);
 }
 
-type Action = 'done' | 'edit' | 'remove' | 'add' | 'show';
+type Action = 'done' | 'edit' | 'remove' | 'add' | 'show' | 'restart';
 
-async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, say: (line?: string) => void): Promise<MappingRow[]> {
+async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, emptyMeans: EmptyMapping, say: (line?: string) => void): Promise<MappingRow[]> {
   const rows = initial.map((row) => ({ ...row }));
   const show = () => {
-    if (rows.length === 0) say("The mapping is empty (the service would apply the strategy's default).");
-    else {
+    if (rows.length === 0) {
+      say(emptyMeans === 'default' ? "The mapping is empty (the service would apply the strategy's default)." : 'The mapping is empty: a configuration needs at least one row.');
+    } else {
       say(`Mapping (platform attribute = identity-provider attribute), ${plural(rows.length, 'row')}:`);
       for (const line of mappingLines(rows)) say(`  ${line}`);
     }
@@ -271,8 +295,13 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
     );
 
   for (;;) {
+    // An empty mapping on update: "continue" is shown but cannot be taken; the cursor starts on "Add a row".
+    const refused = rows.length === 0 && emptyMeans === 'refused';
+    const empty = rows.length === 0;
     const action = await prompter.select<Action>(`Mapping: ${plural(rows.length, 'row')}. What next?`, [
-      { value: 'done', name: rows.length > 0 ? 'Keep this mapping and continue' : "Continue with the strategy's default" },
+      refused
+        ? { value: 'done', name: 'Keep this mapping and continue', disabled: 'a mapping needs at least one row' }
+        : { value: 'done', name: empty ? "Continue with the strategy's default" : 'Keep this mapping and continue' },
       ...(rows.length > 0
         ? [
             { value: 'edit' as const, name: 'Edit a row' },
@@ -281,9 +310,14 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
         : []),
       { value: 'add', name: 'Add a row' },
       { value: 'show', name: 'Show the mapping' },
-    ]);
+      ...(refused && initial.length > 0 ? [{ value: 'restart' as const, name: `Start again from ${what}` }] : []),
+    ], refused ? { default: 'add' } : undefined);
     if (action === 'done') return rows;
     if (action === 'show') show();
+    if (action === 'restart') {
+      rows.push(...initial.map((row) => ({ ...row })));
+      show();
+    }
     if (action === 'add') {
       const platform = (await prompter.input('Platform attribute', { validate: platformRule(-1) })).trim();
       const idp = (await prompter.input(`Identity-provider attribute for ${platform}`, { validate: idpRule })).trim();
@@ -302,6 +336,7 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
       const index = await pickRow('Row to remove');
       const [removed] = rows.splice(index, 1);
       say(`Removed ${removed!.platform} = ${removed!.idp}`);
+      if (rows.length === 0) show(); // what an empty mapping means here
     }
   }
 }

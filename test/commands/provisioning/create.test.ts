@@ -135,7 +135,7 @@ describe('idm provisioning create: local validation sends nothing (exit 2)', () 
     ['a mapping file that is not an array', ['CONN', '--mapping-file', '-'], /must hold a JSON array.*not an object/, '{"platform":"a","idp":"b"}'],
     ['an entry with an unknown field', ['CONN', '--mapping-file', '-'], /entry 1/, '[{"platform":"a","idp":"b","extra":1}]'],
     ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected/],
-    ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /--mapping-file and --mapping cannot be used together\./],
+    ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /--mapping and --mapping-file contradict each other: each gives the whole mapping\.\n/],
     ['--sync-automatically with --no-sync-automatically', ['CONN', '--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other: give one\./],
     ['two different --sync-groups', ['CONN', '--sync-groups', 'all', '--sync-groups', 'off'], /--sync-groups is given twice \(all and off\): give it once\./],
     ['two --mapping-file', ['CONN', '--mapping-file', 'a.json', '--mapping-file', 'b.json'], /--mapping-file is given twice \(a\.json and b\.json\): give it once\./],
@@ -187,16 +187,15 @@ describe('idm provisioning create: errors of the service', () => {
     expect(result.stderr).toContain('create:directory_provisionings');
   });
 
-  // The wizard reads the default mapping before its first question: a connection that does not
-  // exist, or does not support provisioning, ends it there (stdin need not be a terminal for that).
-  it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1)', async () => {
+  // The wizard checks the connection before its first question: a connection that does not exist,
+  // or does not support provisioning, ends it there (stdin need not be a terminal for that).
+  it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1): the code of the first 404 says so', async () => {
     const result = await h.idm(['provisioning', 'create', 'con_doesNotExist0001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Error: There is no connection con_doesNotExist0001 in the tenant.');
-    expect(h.calls('GET').map((call) => call.path)).toEqual([
-      '/api/v2/connections/con_doesNotExist0001/directory-provisioning',
-      '/api/v2/connections/con_doesNotExist0001/directory-provisioning/default-mapping',
-    ]);
+    expect(result.stderr).toContain("Check the id ('idm connections list' shows the tenant's connections).");
+    // 404 inexistent_connection to the first GET: nothing else is asked of the service.
+    expect(h.calls('GET').map((call) => call.path)).toEqual(['/api/v2/connections/con_doesNotExist0001/directory-provisioning']);
     expect(posts()).toEqual([]);
   });
 
