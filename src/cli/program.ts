@@ -187,7 +187,8 @@ export function configureTree(command: Command, io: IO, onParseError: (command: 
   command.configureHelp({
     showGlobalOptions: full,
     subcommandTerm: (sub) => [sub.name(), ...sub.aliases()].join('|'),
-    ...(full ? { commandUsage: () => 'idm [global flags] <command>' } : {}),
+    // `idm help global` is the global flags alone: not its own -h, which every command has.
+    ...(full ? { commandUsage: () => 'idm [global flags] <command>', visibleOptions: () => [] } : {}),
   });
   if (command.parent && !full) {
     const flags = relevantGlobals.get(command) ?? GLOBAL_FLAGS;

@@ -61,6 +61,9 @@ describe('help layout', () => {
     const result = await run(['help', 'global']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^Usage: idm \[global flags\] <command>\n/);
+    // One block of flags: the global ones, with no "Options: -h" block of the hidden command before it.
+    expect(result.stdout).toMatch(/\n\nGlobal Options:\n {2}-V, --version /);
+    expect(result.stdout).not.toMatch(/^Options:|--help/m);
     for (const flag of ['--json', '--profile <name>', '--no-color', '--no-input', '--debug', '--timeout <seconds>', '--max-wait <seconds>', '--ca-file <path>', '--client-cert <path>', '--client-key <path>']) {
       expect(result.stdout).toContain(flag);
     }

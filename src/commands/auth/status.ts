@@ -8,7 +8,7 @@ import { examples } from '../../cli/help.js';
 import { parseDomain } from '../../config/domain.js';
 import { configDir } from '../../config/paths.js';
 import { readProfiles, readSecret } from '../../config/profiles.js';
-import { envValue, resolveCredentials } from '../../config/resolve.js';
+import { envValue, resolveCredentials, type Resolved } from '../../config/resolve.js';
 
 export type AuthStatusOptions = Record<string, never>;
 
@@ -25,6 +25,15 @@ function tokenWords(token: TokenState, given: boolean, now: number): string {
   const until = new Date(token.expiresAt).toISOString();
   if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})`;
   return `expired at ${until}${given ? '' : ' (the next command gets a new one)'}`;
+}
+
+/** Where the secret (a client secret, key or certificate) comes from, never what it is. */
+function secretWords(resolved: Resolved): string {
+  if (resolved.source === 'profile') return 'stored';
+  const client = resolved.client;
+  if (!client) return 'none (IDM_ACCESS_TOKEN is used)';
+  if (client.authMethod === 'tls_client_auth') return 'a client certificate (--client-cert and --client-key, or IDM_CLIENT_CERT and IDM_CLIENT_KEY)';
+  return client.privateKeyPem ? 'from IDM_PRIVATE_KEY' : 'from IDM_CLIENT_SECRET';
 }
 
 const scopesWords = (token: TokenState) => (token.scopes.length ? token.scopes.join(' ') : token.state === 'none' ? '-' : '(none)');
@@ -81,6 +90,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
     ['Domain', resolved.tenant.base],
     ['Client ID', resolved.client?.clientId ?? '-'],
     ['Method', method],
+    ['Secret', secretWords(resolved)],
     ['Token', tokenWords(token, given, now)],
     ['Scopes', scopesWords(token)],
   ]);

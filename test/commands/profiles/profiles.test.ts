@@ -142,10 +142,24 @@ describe('idm auth status over every profile', () => {
     expect(result.stdout).not.toContain(sandbox().clients.admin.clientSecret);
   });
 
-  it('with --profile, that one only', async () => {
+  it('with --profile, that one only, with the lines of the all-profiles view (the Secret line too)', async () => {
     await threeProfiles();
     const result = await idm(['auth', 'status', '--profile', 'prod']);
     expect(result.stdout).toMatch(/^Profile\tprod\nCredentials from\tprofile "prod"\n/);
     expect(result.stdout).not.toContain('\n\n');
+    const fields = (text: string) => new Map(text.trimEnd().split('\n').map((line) => line.split('\t') as [string, string]));
+    const one = fields(result.stdout);
+    expect([...one.keys()]).toEqual(['Profile', 'Credentials from', 'Domain', 'Client ID', 'Method', 'Secret', 'Token', 'Scopes']);
+    const all = fields((await idm(['auth', 'status'])).stdout.split('\n\n')[1]!);
+    for (const label of ['Domain', 'Client ID', 'Method', 'Secret', 'Scopes']) expect(one.get(label), label).toBe(all.get(label));
+    expect(one.get('Secret')).toBe('stored');
+  });
+
+  it('credentials from the environment: the Secret line names the variable, never the value', async () => {
+    const { admin } = sandbox().clients;
+    const result = await idm(['auth', 'status'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('\nSecret\tfrom IDM_CLIENT_SECRET\n');
+    expect(result.stdout).not.toContain(admin.clientSecret);
   });
 });
