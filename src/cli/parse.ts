@@ -75,13 +75,22 @@ export function parseId(kind: IdKind, flag?: string) {
   };
 }
 
-/** --profile: profile names become file names (config/paths.ts PROFILE_NAME). */
-export function parseProfileName(value: string): string {
-  if (!PROFILE_NAME.test(value)) {
-    throw new InvalidArgumentError(`--profile "${value}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
-  }
-  return value;
+/**
+ * A profile name, from `what` (`--profile`, or the `<name>` argument of `idm profiles use`): profile
+ * names become file names (config/paths.ts PROFILE_NAME).
+ */
+export function profileNameParser(what: string) {
+  return (value: string): string => {
+    if (!PROFILE_NAME.test(value)) {
+      const preview = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+      throw new InvalidArgumentError(`${what} "${preview}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
+    }
+    return value;
+  };
 }
+
+/** --profile (and IDM_PROFILE). */
+export const parseProfileName = profileNameParser('--profile');
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -5,7 +5,7 @@ import { Argument, Command } from 'commander';
 import { removeCachedToken } from '../../auth/tokens.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { parseProfileName } from '../../cli/parse.js';
+import { profileNameParser } from '../../cli/parse.js';
 import { parseDomain } from '../../config/domain.js';
 import { configDir } from '../../config/paths.js';
 import { readProfiles, unknownProfile } from '../../config/profiles.js';
@@ -21,7 +21,7 @@ export interface ProfilesRemoveOptions {
 export function profilesRemoveCommand(deps: Deps, run = profilesRemoveRun): Command {
   return new Command('remove')
     .description('Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)')
-    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(parseProfileName))
+    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
     .option('-y, --yes', 'remove without asking')
     .addHelpText('after', examples(['idm profiles remove staging', 'idm profiles remove staging --yes']))
     .action((name: string, flags: { yes?: boolean }) => run({ name, yes: Boolean(flags.yes) }, deps));

@@ -2,7 +2,7 @@
 import { Argument, Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { parseProfileName } from '../../cli/parse.js';
+import { profileNameParser } from '../../cli/parse.js';
 import { configDir } from '../../config/paths.js';
 import { unknownProfile } from '../../config/profiles.js';
 import { updateSettings } from '../../config/store.js';
@@ -10,7 +10,7 @@ import { updateSettings } from '../../config/store.js';
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
   return new Command('use')
     .description('Make a stored profile the default')
-    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(parseProfileName))
+    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
     .addHelpText('after', examples(['idm profiles use prod']))
     .action((name: string) => run({ name }, deps));
 }

@@ -128,6 +128,21 @@ describe('idm profiles remove', () => {
   });
 });
 
+describe('a profile name that cannot be one', () => {
+  it('is named as what it was given as: the NAME argument of use and remove, or --profile (exit 2)', async () => {
+    const rule = 'is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.';
+    for (const args of [['profiles', 'use', 'a b'], ['profiles', 'remove', 'a b', '--yes']]) {
+      const result = await idm(args);
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(`Error: <name> "a b" ${rule}`);
+      expect(result.stderr).not.toContain('--profile');
+    }
+    const flag = await idm(['auth', 'status', '--profile', 'a b']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr.split('\n')[0]).toBe(`Error: --profile "a b" ${rule}`);
+  });
+});
+
 describe('idm auth status over every profile', () => {
   it('without --profile, every profile in turn, the default first, with what is stored', async () => {
     await threeProfiles();
