@@ -191,6 +191,8 @@ describe('idm provisioning groups: local validation sends nothing (exit 2)', () 
     ['remove without group ids', ['remove', id], /^Error: Missing <group-id>\./],
     ['add with an empty group id', ['add', id, ' '], /is not a group id/],
     ['add with a control character in a group id', ['add', id, 'ab\u0007c'], /is not a group id/],
+    // A pasted screenful is clipped in the message, not echoed whole.
+    ['add with a 300-character group id', ['add', id, `g${'x'.repeat(299)}`], /^Error: "gx{39}… \(260 more characters\)" is not a group id: 1 to 256 characters/],
     ['add with a malformed connection id', ['add', 'con_1', ENG], /Not a connection id: "con_1"/],
     ['add --none (a flag of set only)', ['add', id, ENG, '--none'], /Unknown flag --none/],
     ['list with an unknown flag', ['list', id, '--query', 'x'], /Unknown flag --query/],
