@@ -81,6 +81,20 @@ export function colorAllowed(env: NodeJS.ProcessEnv, isTTY: boolean, flag: boole
   return isTTY;
 }
 
+/** Whether two streams write to one pipe or file (`2>&1`): the same file behind their descriptors. */
+function samePipe(a: Streams['stdout'], b: Streams['stderr']): boolean {
+  const fdA = (a as { fd?: unknown }).fd;
+  const fdB = (b as { fd?: unknown }).fd;
+  if (typeof fdA !== 'number' || typeof fdB !== 'number') return false;
+  try {
+    const { fstatSync } = process.getBuiltinModule('node:fs');
+    const [statA, statB] = [fstatSync(fdA), fstatSync(fdB)];
+    return statA.dev === statB.dev && statA.ino === statB.ino;
+  } catch {
+    return false;
+  }
+}
+
 const positive = (n: number | undefined): number | undefined => (n !== undefined && Number.isInteger(n) && n > 0 ? n : undefined);
 const identity = (text: string) => text;
 export const PLAIN: Palette = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
@@ -97,12 +111,33 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   let palettes: { stdout: Palette; stderr: Palette } | undefined;
   const controller = new AbortController();
   // A reader that went away (EPIPE) ends the run quietly; any other write error is a real failure.
+  const readerGone = (error: NodeJS.ErrnoException) => error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
   let watchingStdout = false;
   const watchStdout = () => {
     if (watchingStdout) return;
     watchingStdout = true;
     streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') io.stop(new StdoutClosedError());
+      if (readerGone(error)) io.stop(new StdoutClosedError());
+      else throw error;
+    });
+  };
+  // A closed stderr: what would go there is dropped, and the run goes on (stdout may still be read,
+  // and a truncated result must not end in exit 0). When stderr is the same pipe as stdout
+  // (`--debug 2>&1 | head -1`), its reader is stdout's too: the run stops as for a closed stdout.
+  // Seen at once: a pipe's write fails synchronously (the 'error' event comes later, after the next
+  // request would have been sent).
+  let stderrGone = false;
+  const stderrClosed = () => {
+    if (stderrGone) return;
+    stderrGone = true;
+    if (samePipe(streams.stdout, streams.stderr)) io.stop(new StdoutClosedError());
+  };
+  let watchingStderr = false;
+  const watchStderr = () => {
+    if (watchingStderr) return;
+    watchingStderr = true;
+    streams.stderr.on('error', (error: NodeJS.ErrnoException) => {
+      if (readerGone(error)) stderrClosed();
       else throw error;
     });
   };
@@ -176,7 +211,10 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       streams.stdout.write(text);
     },
     err(text) {
+      if (stderrGone) return;
+      watchStderr();
       streams.stderr.write(text);
+      if (streams.stderr.errored && readerGone(streams.stderr.errored)) stderrClosed();
     },
     notice(kind, value, text) {
       // Values may quote a server (a debug trace, a warning): JSON that is inert on a terminal too.

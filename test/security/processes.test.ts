@@ -2,12 +2,12 @@
 // (a failed write, a full disk, SIGTERM/SIGHUP/SIGINT during a token fetch), a lock of a reused pid
 // is stale, an unwritable cache degrades to running without it, logout takes the token lock, a
 // closed stdout ends the command quietly, and a signal in the wizard leaves the cursor visible.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { acquireLock, isLock } from '../../src/config/files.js';
-import { BIN, spawnIdm } from '../helpers/cli.js';
+import { BIN, cliEnv, spawnIdm } from '../helpers/cli.js';
 import { hostileServer, idm, isRoot, tempDir, tokenBody, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 let answer: (request: Seen) => Answer | 'stall' | undefined = () => undefined;
@@ -204,6 +204,42 @@ describe('a closed stdout', () => {
       expect(result.code).toBe(0);
       expect(result.stderr).toBe('');
       expect(pages).toBeLessThan(20);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('`idm streams list --debug 2>&1 | head -1` (stderr the same closed pipe): exit 0, no more requests', async () => {
+    const home = tempDir();
+    answer = (request) => (request.url.startsWith('/oauth/token') ? 'stall' : listOrToken(request));
+    try {
+      // sh makes stderr a copy of stdout, as 2>&1 does; the test reads the pipe as head would.
+      const child = spawn('/bin/sh', ['-c', 'exec "$0" "$@" 2>&1', process.execPath, BIN, 'streams', 'list', '--debug'], { env: cliEnv(home.dir, server.env(home.dir)), stdio: ['ignore', 'pipe', 'ignore'] });
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      await until(() => server.stalledCount() > 0, 'the token request');
+      child.stdout.destroy(); // head -1 has its line and exits
+      server.release({ body: tokenBody() }); // its trace is the next write
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(server.api()).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a closed stderr alone: what went there is dropped, and stdout still gets the whole result', async () => {
+    const home = tempDir();
+    answer = (request) => (request.url.startsWith('/oauth/token') ? 'stall' : listOrToken(request));
+    try {
+      const run = spawnIdm(['streams', 'list', '--debug', '--json'], { configDir: home.dir, env: server.env(home.dir) });
+      await new Promise<void>((resolve) => run.child.stderr.once('data', () => resolve()));
+      await until(() => server.stalledCount() > 0, 'the token request');
+      run.child.stderr.destroy();
+      server.release({ body: tokenBody() });
+      const result = await run.done;
+      expect(result.code).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(LIST);
+      expect(server.api()).toHaveLength(1);
     } finally {
       home.cleanup();
     }
