@@ -73,22 +73,23 @@ export const WebhookAuthorizationInputSchema = z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('custom_header'), header_key: HeaderKeySchema, header_value: z.string().check(z.minLength(1)) }),
 ]);
 
+const webhookDestinationSchema = <A extends z.core.$ZodType>(authorization: A) =>
+  z.strictObject({
+    type: z.literal('webhook'),
+    configuration: z.strictObject({ webhook_endpoint: WebhookEndpointSchema, webhook_authorization: authorization }),
+  });
+const EventbusDestinationSchema = z.strictObject({
+  type: z.literal('eventbus'),
+  configuration: z.strictObject({ cloud_account_id: CloudAccountIdSchema, cloud_region: CloudRegionSchema, cloud_partner_event_source: z.optional(z.string()) }),
+});
+const ActionDestinationSchema = z.strictObject({
+  type: z.literal('action'),
+  configuration: z.strictObject({ action_id: z.string().check(z.minLength(1)) }),
+});
+
 /** A destination with the webhook authorization `authorization` (as written here; as stored in ./index.ts). */
 export function destinationSchema<A extends z.core.$ZodType>(authorization: A) {
-  return z.discriminatedUnion('type', [
-    z.strictObject({
-      type: z.literal('webhook'),
-      configuration: z.strictObject({ webhook_endpoint: WebhookEndpointSchema, webhook_authorization: authorization }),
-    }),
-    z.strictObject({
-      type: z.literal('eventbus'),
-      configuration: z.strictObject({ cloud_account_id: CloudAccountIdSchema, cloud_region: CloudRegionSchema, cloud_partner_event_source: z.optional(z.string()) }),
-    }),
-    z.strictObject({
-      type: z.literal('action'),
-      configuration: z.strictObject({ action_id: z.string().check(z.minLength(1)) }),
-    }),
-  ]);
+  return z.discriminatedUnion('type', [webhookDestinationSchema(authorization), EventbusDestinationSchema, ActionDestinationSchema]);
 }
 
 export const DestinationInputSchema = destinationSchema(WebhookAuthorizationInputSchema);
@@ -101,8 +102,16 @@ export const EventStreamCreateSchema = z.strictObject({
   status: z.optional(StreamStatusSchema),
 });
 
-/** `PATCH /event-streams/{id}`: every field optional, the same constraints. */
-export const EventStreamUpdateSchema = z.partial(EventStreamCreateSchema);
+/**
+ * `PATCH /event-streams/{id}`: every field optional, the same constraints, and a destination that is
+ * a webhook or an action only: the published change body has no event bus (wire-facts.md).
+ */
+export const EventStreamUpdateSchema = z.strictObject({
+  name: z.optional(EventStreamNameSchema),
+  subscriptions: z.optional(SubscriptionsSchema),
+  destination: z.optional(z.discriminatedUnion('type', [webhookDestinationSchema(WebhookAuthorizationInputSchema), ActionDestinationSchema])),
+  status: z.optional(StreamStatusSchema),
+});
 
 /** `POST /event-streams/{id}/test` body. */
 export const TestEventRequestSchema = z.strictObject({

@@ -9,7 +9,7 @@ import { UsageError } from '../../core/errors.js';
 import { isPlainObject, jsonKind, shellCommand } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
-import { addDestinationOptions, askDestination, destinationKind, otherDestination, webhookDestination, type DestinationFlags } from './destination.js';
+import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
 import { streamFields } from './format.js';
 
 export interface CreateOptions extends DestinationFlags {
@@ -43,38 +43,35 @@ export function streamsCreateCommand(deps: Deps, run = createRun): Command {
 
 export async function createRun(options: CreateOptions, deps: Deps): Promise<void> {
   const { io, output } = deps;
-  const base = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  refuseStdinTwice(options);
   const kind = destinationKind(options);
+  const base = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
   const body: Record<string, unknown> = { ...base };
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
   if (options.disabled) body.status = 'disabled';
 
+  // Flags name the destination (and override the file's); without them, the file's is kept.
+  const destinationFromFlags = kind !== undefined || body.destination === undefined;
   const missing = [body.name === undefined ? '--name' : '', body.subscriptions === undefined ? '--event-type' : ''].filter(Boolean);
-  if (kind === 'webhook') {
-    const webhook = await webhookDestination(options, deps);
-    if (webhook.destination) body.destination = webhook.destination;
-    missing.push(...webhook.missing);
-  } else if (kind !== undefined) {
-    const other = otherDestination(options);
-    if (other.destination) body.destination = other.destination;
-    missing.push(...other.missing);
-  } else if (body.destination === undefined) {
-    missing.push('a destination (--webhook with --auth, --eventbus-account with --eventbus-region, or --action)');
+  if (kind === 'webhook') missing.push(...missingWebhookFlags(options, io, { endpoint: true }));
+  else if (kind === 'eventbus') missing.push(...missingEventbusFlags(options));
+  else if (kind === undefined && body.destination === undefined) missing.push('a destination (--webhook with --auth, --eventbus-account with --eventbus-region, or --action)');
+  if (missing.length > 0 && !io.canPrompt) {
+    throw new UsageError(`Missing ${missing.join(', ')}.`, "idm asks for them only at a terminal; run 'idm streams create --help' for the flags.");
   }
 
-  if (missing.length > 0) {
-    if (!io.canPrompt || (kind !== undefined && body.destination === undefined)) {
-      throw new UsageError(`Missing ${missing.join(', ')}.`, "idm asks for them only at a terminal; run 'idm streams create --help' for the flags.");
-    }
+  // At a terminal, whatever is missing is asked for, in this order.
+  if (body.name === undefined) {
     const prompter = await deps.prompter();
-    if (body.name === undefined) body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim().length >= 1 && value.trim().length <= LIMITS.streamNameMax ? true : `1 to ${LIMITS.streamNameMax} characters.`) })).trim();
-    if (body.subscriptions === undefined) {
-      const types = await prompter.checkbox('Event types (space to choose, enter to go on)', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
-      body.subscriptions = types.map((type) => ({ event_type: type }));
-    }
-    if (body.destination === undefined) body.destination = await askDestination(deps);
+    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim().length >= 1 && value.trim().length <= LIMITS.streamNameMax ? true : `1 to ${LIMITS.streamNameMax} characters.`) })).trim();
   }
+  if (body.subscriptions === undefined) {
+    const prompter = await deps.prompter();
+    const types = await prompter.checkbox('Event types (space to choose, enter to go on)', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
+    body.subscriptions = types.map((type) => ({ event_type: type }));
+  }
+  if (destinationFromFlags) body.destination = await destinationFrom(options, deps);
 
   const { EventStreamCreateSchema, describeIssues } = await import('../../schemas/requests.js');
   const parsed = EventStreamCreateSchema.safeParse(body);

@@ -6,6 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { readFileOrStdin } from '../../io/input.js';
+import type { IO } from '../../io/io.js';
 import { CLOUD_REGIONS, PATTERNS } from '../../schemas/constants.js';
 
 export const AUTH_CHOICES = ['bearer', 'basic', 'custom-header'] as const;
@@ -25,13 +26,23 @@ export interface DestinationFlags {
 }
 
 export type Destination = { type: string; configuration: Record<string, unknown> };
+type Kind = 'webhook' | 'eventbus' | 'action';
+
+/** A URL as it may be quoted back: without the user name and password it may hold (user:pass@). */
+export function withoutUserinfo(value: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
+  const rest = value.slice(scheme.length);
+  const end = rest.search(/[/?#]/);
+  const at = (end < 0 ? rest : rest.slice(0, end)).lastIndexOf('@');
+  return at < 0 ? value : `${scheme}${rest.slice(at + 1)}`;
+}
 
 function parseWebhookUrl(value: string): string {
-  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook must be an https:// URL, not "${value}".`);
+  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook must be an https:// URL, not "${withoutUserinfo(value)}".`);
   try {
     new URL(value);
   } catch {
-    throw new UsageError(`--webhook "${value}" is not a URL.`);
+    throw new UsageError(`--webhook "${withoutUserinfo(value)}" is not a URL.`);
   }
   return value;
 }
@@ -52,15 +63,60 @@ export function addDestinationOptions(command: Command, options: { eventbus: boo
   return command.option('--action <id>', 'send events to this action');
 }
 
-/** Which destination the flags name, or undefined; two at once is a usage error. */
-export function destinationKind(flags: DestinationFlags): 'webhook' | 'eventbus' | 'action' | undefined {
+/** --from-file - and --secret-file - would both read stdin: refused before anything is read. */
+export function refuseStdinTwice(flags: DestinationFlags & { fromFile?: string }): void {
+  if (flags.fromFile === '-' && flags.secretFile === '-') throw new UsageError('--from-file - and --secret-file - both read stdin.', 'Give one of them a file.');
+}
+
+/**
+ * Which destination the flags name, or undefined. Refused here, before anything is read or sent: two
+ * destinations at once, a --webhook that is not an https:// URL, and webhook settings (--secret-file,
+ * --username, --header-key) without a webhook (--webhook or --auth) or with the wrong --auth.
+ */
+export function destinationKind(flags: DestinationFlags): Kind | undefined {
   const kinds = [
     flags.webhook !== undefined || flags.auth !== undefined ? 'webhook' : undefined,
     flags.eventbusAccount !== undefined || flags.eventbusRegion !== undefined ? 'eventbus' : undefined,
     flags.action !== undefined ? 'action' : undefined,
-  ].filter((kind): kind is 'webhook' | 'eventbus' | 'action' => kind !== undefined);
+  ].filter((kind): kind is Kind => kind !== undefined);
   if (kinds.length > 1) throw new UsageError(`Give one destination, not ${kinds.join(' and ')}: --webhook (with --auth), --eventbus-account with --eventbus-region, or --action.`);
-  return kinds[0];
+  const kind = kinds[0];
+  if (kind !== 'webhook') {
+    const stray = [flags.secretFile !== undefined && '--secret-file', flags.username !== undefined && '--username', flags.headerKey !== undefined && '--header-key'].filter((flag): flag is string => Boolean(flag));
+    if (stray.length > 0) {
+      const what = `${stray.join(' and ')} ${stray.length === 1 ? 'is a webhook setting' : 'are webhook settings'}`;
+      if (kind !== undefined) throw new UsageError(`${what}, and this destination is ${kind === 'action' ? 'an action' : 'an event bus'}.`, `Leave ${stray.length === 1 ? 'it' : 'them'} out, or give --webhook URL --auth METHOD instead.`);
+      const auth = flags.username !== undefined ? '--auth basic' : flags.headerKey !== undefined ? '--auth custom-header' : '--auth METHOD';
+      throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} ${auth}.`, `Give ${auth} (and --webhook URL for a new endpoint); rotating a secret is --auth bearer --secret-file new.txt.`);
+    }
+  }
+  if (flags.auth !== undefined && flags.auth !== 'basic' && flags.username !== undefined) throw new UsageError('--username goes with --auth basic.');
+  if (flags.auth !== undefined && flags.auth !== 'custom-header' && flags.headerKey !== undefined) throw new UsageError('--header-key goes with --auth custom-header.');
+  if (flags.webhook !== undefined) parseWebhookUrl(flags.webhook);
+  return kind;
+}
+
+const SECRET_FLAG = '--secret-file (or IDM_WEBHOOK_SECRET)';
+const secretGiven = (flags: DestinationFlags, io: IO) => flags.secretFile !== undefined || Boolean(io.env.IDM_WEBHOOK_SECRET);
+
+/**
+ * The flags a webhook still lacks (asked at a terminal, a usage error elsewhere): --webhook when
+ * `endpoint` (create: the stream has no other), --auth, --username or --header-key for the method,
+ * and the secret.
+ */
+export function missingWebhookFlags(flags: DestinationFlags, io: IO, options: { endpoint: boolean }): string[] {
+  return [
+    options.endpoint && flags.webhook === undefined ? '--webhook' : '',
+    flags.auth === undefined ? '--auth' : '',
+    flags.auth === 'basic' && flags.username === undefined ? '--username' : '',
+    flags.auth === 'custom-header' && flags.headerKey === undefined ? '--header-key' : '',
+    secretGiven(flags, io) ? '' : SECRET_FLAG,
+  ].filter(Boolean);
+}
+
+/** The event bus flags `create` still lacks. */
+export function missingEventbusFlags(flags: DestinationFlags): string[] {
+  return [flags.eventbusAccount === undefined ? '--eventbus-account' : '', flags.eventbusRegion === undefined ? '--eventbus-region' : ''].filter(Boolean);
 }
 
 /** The webhook secret: --secret-file, else IDM_WEBHOOK_SECRET, else a masked prompt at a terminal. */
@@ -80,58 +136,59 @@ export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, d
 }
 
 /**
- * The webhook destination the flags describe (URL, method, user name or header name, secret), or
- * the list of missing flags. `endpoint` stands in for --webhook (update: the current one).
+ * The webhook's authorization with its secret: from the flags, and at a terminal what they lack is
+ * asked (the method, the user name or header name, the secret). Callers refuse what is missing
+ * where nothing may be asked (missingWebhookFlags) before calling this.
  */
-export async function webhookDestination(flags: DestinationFlags, deps: Deps, endpoint = flags.webhook): Promise<{ destination?: Destination; missing: string[] }> {
-  const missing: string[] = [];
-  if (endpoint === undefined) missing.push('--webhook');
-  if (flags.auth === undefined) missing.push('--auth');
-  if (flags.auth === 'basic' && flags.username === undefined) missing.push('--username');
-  if (flags.auth === 'custom-header' && flags.headerKey === undefined) missing.push('--header-key');
-  if (flags.auth !== 'basic' && flags.username !== undefined) throw new UsageError('--username goes with --auth basic.');
-  if (flags.auth !== 'custom-header' && flags.headerKey !== undefined) throw new UsageError('--header-key goes with --auth custom-header.');
-  if (missing.length > 0 || flags.auth === undefined || endpoint === undefined) return { missing };
-  const secret = await webhookSecret(flags, flags.auth, deps);
-  if (secret === undefined) return { missing: ['--secret-file (or IDM_WEBHOOK_SECRET)'] };
-  const authorization: Record<string, string> = { method: METHOD[flags.auth] };
-  if (flags.auth === 'bearer') authorization.token = secret;
-  if (flags.auth === 'basic') Object.assign(authorization, { username: flags.username, password: secret });
-  if (flags.auth === 'custom-header') Object.assign(authorization, { header_key: flags.headerKey, header_value: secret });
-  return { destination: { type: 'webhook', configuration: { webhook_endpoint: parseWebhookUrl(endpoint), webhook_authorization: authorization } }, missing };
+export async function webhookAuthorization(flags: DestinationFlags, deps: Deps): Promise<Record<string, string>> {
+  const ask = async () => deps.prompter();
+  const auth =
+    flags.auth ??
+    (flags.username !== undefined ? 'basic' : flags.headerKey !== undefined ? 'custom-header' : undefined) ??
+    (await (await ask()).select<AuthChoice>('How does the webhook authenticate deliveries?', [
+      { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
+      { value: 'basic', name: 'basic: a user name and password' },
+      { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
+    ]));
+  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: (value) => (/^[^:]{1,128}$/.test(value) ? true : 'At most 128 characters, no colon.') })).trim());
+  const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
+  const secret = await webhookSecret(flags, auth, deps);
+  if (secret === undefined) throw new UsageError(`Missing ${SECRET_FLAG}.`, 'The service takes a webhook with its secret and never returns it.');
+  if (auth === 'basic') return { method: METHOD[auth], username: username!, password: secret };
+  if (auth === 'custom-header') return { method: METHOD[auth], header_key: headerKey!, header_value: secret };
+  return { method: METHOD[auth], token: secret };
 }
 
-/** An event-bus or action destination from flags, or the missing flags. */
-export function otherDestination(flags: DestinationFlags): { destination?: Destination; missing: string[] } {
-  if (flags.action !== undefined) return { destination: { type: 'action', configuration: { action_id: flags.action } }, missing: [] };
-  const missing = [flags.eventbusAccount === undefined ? '--eventbus-account' : '', flags.eventbusRegion === undefined ? '--eventbus-region' : ''].filter(Boolean);
-  if (missing.length > 0) return { missing };
-  return { destination: { type: 'eventbus', configuration: { cloud_account_id: flags.eventbusAccount, cloud_region: flags.eventbusRegion } }, missing };
+/** A webhook destination: the endpoint with its authorization (the service takes them together). */
+export function webhookDestination(endpoint: string, authorization: Record<string, string>): Destination {
+  return { type: 'webhook', configuration: { webhook_endpoint: parseWebhookUrl(endpoint), webhook_authorization: authorization } };
 }
 
-/** At a terminal: the destination, asked step by step (types and regions from lists). */
-export async function askDestination(deps: Deps): Promise<Destination> {
-  const prompter = await deps.prompter();
-  const kind = await prompter.select<'webhook' | 'eventbus' | 'action'>('Where do the events go?', [
-    { value: 'webhook', name: 'A webhook (an https:// endpoint)' },
-    { value: 'eventbus', name: 'An event bus (an account and a region)' },
-    { value: 'action', name: 'An action' },
-  ]);
-  if (kind === 'action') return { type: 'action', configuration: { action_id: (await prompter.input('Action id', { validate: (value) => (value.trim() ? true : 'Enter the action id.') })).trim() } };
+/** An action destination from --action. */
+export function actionDestination(action: string): Destination {
+  return { type: 'action', configuration: { action_id: action } };
+}
+
+/**
+ * The destination the flags describe; at a terminal, whatever they lack is asked step by step (the
+ * kind, then its values: types and regions from lists). Callers refuse what is missing where nothing
+ * may be asked before calling this.
+ */
+export async function destinationFrom(flags: DestinationFlags, deps: Deps): Promise<Destination> {
+  const ask = async () => deps.prompter();
+  const kind =
+    destinationKind(flags) ??
+    (await (await ask()).select<Kind>('Where do the events go?', [
+      { value: 'webhook', name: 'A webhook (an https:// endpoint)' },
+      { value: 'eventbus', name: 'An event bus (an account and a region)' },
+      { value: 'action', name: 'An action' },
+    ]));
+  if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? true : 'Enter the action id.') })).trim());
   if (kind === 'eventbus') {
-    const account = await prompter.input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(value.trim()) ? true : 'An account id is exactly 12 digits.') });
-    const region = await prompter.select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 });
-    return { type: 'eventbus', configuration: { cloud_account_id: account.trim(), cloud_region: region } };
+    const account = flags.eventbusAccount ?? (await (await ask()).input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(value.trim()) ? true : 'An account id is exactly 12 digits.') })).trim();
+    const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));
+    return { type: 'eventbus', configuration: { cloud_account_id: account, cloud_region: region } };
   }
-  const webhook = (await prompter.input('Webhook URL (https://…)', { validate: (value) => (PATTERNS.webhookEndpoint.test(value.trim()) ? true : 'The URL must begin with https://.') })).trim();
-  const auth = await prompter.select<AuthChoice>('How does the webhook authenticate deliveries?', [
-    { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
-    { value: 'basic', name: 'basic: a user name and password' },
-    { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
-  ]);
-  const flags: DestinationFlags = { webhook, auth };
-  if (auth === 'basic') flags.username = (await prompter.input('User name', { validate: (value) => (/^[^:]{1,128}$/.test(value) ? true : 'At most 128 characters, no colon.') })).trim();
-  if (auth === 'custom-header') flags.headerKey = (await prompter.input('Header name', { validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : 'A header name: letters, digits and !#$%&\'*+.^_`|~-.') })).trim();
-  const { destination } = await webhookDestination(flags, deps);
-  return destination!;
+  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => (PATTERNS.webhookEndpoint.test(value.trim()) ? true : 'The URL must begin with https://.') })).trim();
+  return webhookDestination(endpoint, await webhookAuthorization(flags, deps));
 }

@@ -11,7 +11,7 @@ import { isPlainObject, shellCommand } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { readBody } from './create.js';
-import { addDestinationOptions, destinationKind, otherDestination, webhookDestination, type DestinationFlags } from './destination.js';
+import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, webhookAuthorization, webhookDestination, type DestinationFlags } from './destination.js';
 import { eventTypesOf, streamFields } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
 
@@ -52,59 +52,69 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
 export async function updateRun(options: UpdateOptions, deps: Deps): Promise<void> {
   const { io, output } = deps;
   const { streamId } = options;
+  refuseStdinTwice(options);
   if (options.eventType !== undefined && (options.addEventType !== undefined || options.removeEventType !== undefined)) {
     throw new UsageError('--event-type replaces the list: give it alone, or use --add-event-type / --remove-event-type.');
   }
   const kind = destinationKind(options);
+  if (kind === 'webhook') {
+    // The endpoint may be the stream's own (a secret rotated); the rest is refused before any request.
+    const missing = missingWebhookFlags(options, io, { endpoint: false });
+    if (missing.length > 0 && !io.canPrompt) {
+      throw new UsageError(`Missing ${missing.join(', ')}.`, 'A webhook is changed with its authorization and a secret: the service takes them together and never returns the secret.');
+    }
+  }
   const body: Record<string, unknown> = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).');
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
+  if (kind === 'action') body.destination = actionDestination(options.action!);
+  // Read (or asked) before any request: a secret file that cannot be read sends nothing.
+  const authorization = kind === 'webhook' ? await webhookAuthorization(options, deps) : undefined;
+  if (authorization && options.webhook !== undefined) body.destination = webhookDestination(options.webhook, authorization);
+  const changesList = options.addEventType !== undefined || options.removeEventType !== undefined;
+  if (Object.keys(body).length === 0 && !changesList && !authorization) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
 
-  const { streams } = await deps.api();
-  // The current stream is needed to change its list or its webhook's secret, and to show what changed.
-  const needsCurrent = options.addEventType !== undefined || options.removeEventType !== undefined || (kind === 'webhook' && options.webhook === undefined) || io.stdoutIsTTY;
-  let before = needsCurrent ? await streams.get(streamId) : undefined;
-  const current = isPlainObject(before?.destination) ? before.destination : {};
-  const refuseEventbus = (stream: ApiRecord | undefined) => {
-    if (kind === undefined || !isPlainObject(stream?.destination) || stream.destination.type !== 'eventbus') return;
-    throw new UsageError(
-      `Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`,
-      'Create a new stream with the destination you want (idm streams create), then delete this one.',
-    );
+  const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
+  const checked = (value: Record<string, unknown>) => {
+    const parsed = EventStreamUpdateSchema.safeParse(value);
+    if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
+    return parsed.data;
   };
-  refuseEventbus(before);
+  checked(body); // every local check before any request
 
-  if (options.addEventType !== undefined || options.removeEventType !== undefined) {
-    const types = new Set([...eventTypesOf(before!), ...(options.addEventType ?? [])]);
+  // The current stream: to change its list, to keep its endpoint, to refuse a new destination for an
+  // event bus (the same piped as at a terminal), and at a terminal to show what changed.
+  const changesDestination = authorization !== undefined || body.destination !== undefined;
+  const { streams } = await deps.api();
+  const before = changesList || changesDestination || io.stdoutIsTTY ? await streams.get(streamId) : undefined;
+  const current = isPlainObject(before?.destination) ? before.destination : {};
+  if (changesDestination && current.type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`);
+
+  if (changesList) {
+    const had = eventTypesOf(before!);
+    const absent = (options.removeEventType ?? []).filter((type) => !had.includes(type));
+    if (absent.length > 0) throw new UsageError(`Stream ${streamId} does not subscribe to ${absent.join(', ')}: nothing to remove, nothing sent.`, `Its event types: ${had.join(', ') || '(none)'}.`);
+    const types = new Set([...had, ...(options.addEventType ?? [])]);
     for (const type of options.removeEventType ?? []) types.delete(type);
     if (types.size === 0) throw new UsageError('That would leave the stream with no event types; a stream needs at least one.');
     body.subscriptions = [...types].map((type) => ({ event_type: type }));
   }
-  if (kind === 'webhook') {
+  if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.
-    const endpoint = options.webhook ?? (isPlainObject(current.configuration) && current.type === 'webhook' ? String(current.configuration.webhook_endpoint) : undefined);
-    if (endpoint === undefined) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
-    const webhook = await webhookDestination(options, deps, endpoint);
-    if (!webhook.destination) {
-      throw new UsageError(`Missing ${webhook.missing.join(', ')}.`, 'A webhook is changed with its authorization and a secret: the service takes them together and never returns the secret.');
-    }
-    body.destination = webhook.destination;
-  } else if (kind === 'action') {
-    body.destination = otherDestination(options).destination;
+    if (current.type !== 'webhook' || !isPlainObject(current.configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
+    body.destination = webhookDestination(String(current.configuration.webhook_endpoint), authorization);
   }
-  if (Object.keys(body).length === 0) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
 
-  const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
-  const parsed = EventStreamUpdateSchema.safeParse(body);
-  if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
-  // A new destination for a stream not read yet: read it now (after every local check), so that an
-  // event-bus stream is refused the same way piped as at a terminal.
-  if (kind !== undefined && before === undefined) refuseEventbus((before = await streams.get(streamId)));
-
-  const stream = await streams.update(streamId, parsed.data);
+  const stream = await streams.update(streamId, checked(body));
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
-  if (before) for (const line of changes(before, stream)) output.note(line);
+  // What changed, for people at a terminal (on stderr: stdout stays the record).
+  if (before && io.stdoutIsTTY) for (const line of changes(before, stream)) output.note(line);
+}
+
+function eventbusUnchangeable(message: string): UsageError {
+  return new UsageError(message, 'Create a new stream with the destination you want (idm streams create), then delete this one.');
 }
 
 /** What differs between two versions of a stream, one line per field (secrets are never returned). */

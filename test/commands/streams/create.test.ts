@@ -5,8 +5,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { hasTmux, Terminal } from '../../helpers/tmux.js';
 
 let h: Harness;
 let dir: string;
@@ -199,6 +200,55 @@ describe('idm streams create: local validation sends nothing (exit 2)', () => {
   }
 });
 
+// Audit of issue 12: webhook settings given without a webhook were dropped without a word, the
+// missing-flag list left out the secret, the URL was checked only after the secret was read (and
+// quoted with its user name and password), and --from-file - with --secret-file - read stdin twice.
+describe('idm streams create: webhook settings and their checks (exit 2, nothing sent)', () => {
+  const base = ['streams', 'create', '--name', 'a', '--event-type', 'user.created'];
+  const run = async (args: string[], options: { env?: Record<string, string>; input?: string } = {}) => {
+    h.mark();
+    const result = await h.idm(args, options);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(h.calls()).toEqual([]);
+    return result;
+  };
+
+  it('--secret-file and --username beside --action: refused, naming both and that the destination is an action', async () => {
+    const result = await run([...base, '--action', 'a', '--secret-file', secretFile('s'), '--username', 'u']);
+    expect(result.stderr).toContain('--secret-file and --username are webhook settings, and this destination is an action.');
+    expect(posts()).toEqual([]);
+  });
+
+  it('--header-key beside an event bus: refused', async () => {
+    const result = await run([...base, '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--header-key', 'X-K']);
+    expect(result.stderr).toContain('--header-key is a webhook setting, and this destination is an event bus.');
+  });
+
+  it('the missing-flag list names the secret too', async () => {
+    const result = await run(['streams', 'create', '--webhook', 'https://x.example.com/h']);
+    expect(result.stderr).toContain('Missing --name, --event-type, --auth, --secret-file (or IDM_WEBHOOK_SECRET).');
+  });
+
+  it('an http:// webhook is refused before the secret is read (a secret file that does not exist is not reached)', async () => {
+    const result = await run([...base, '--webhook', 'http://x.example.com/h', '--auth', 'bearer', '--secret-file', join(dir, 'no-such-file')]);
+    expect(result.stderr).toContain('--webhook must be an https:// URL, not "http://x.example.com/h".');
+    expect(result.stderr).not.toContain('no-such-file');
+  });
+
+  it('a bad URL is quoted without its user name and password', async () => {
+    const result = await run([...base, '--webhook', 'http://joe:pa55-w0rd@x.example.com/h', '--auth', 'bearer'], { env: { IDM_WEBHOOK_SECRET: 'x' } });
+    expect(result.stderr).toContain('"http://x.example.com/h"');
+    expect(result.stderr).not.toContain('pa55-w0rd');
+    expect(result.stderr).not.toContain('joe');
+  });
+
+  it('--from-file - and --secret-file -: refused before stdin is read', async () => {
+    const result = await run(['streams', 'create', '--from-file', '-', '--webhook', 'https://x.example.com/h', '--auth', 'bearer', '--secret-file', '-'], { input: '{"name":"a"}' });
+    expect(result.stderr).toContain('--from-file - and --secret-file - both read stdin.');
+  });
+});
+
 describe('idm streams create: errors of the service', () => {
   it('the reader client (no create:event_streams): 403, exit 4, names the scope', async () => {
     const result = await h.idm(['streams', 'create', '--name', 'r', '--event-type', 'user.created', '--action', 'a'], { client: 'reader' });
@@ -223,5 +273,37 @@ describe('idm streams create: errors of the service', () => {
     expect(result.stderr).toContain('Event stream name already in use');
     expect(result.stderr).toContain('choose another --name');
     expect(posts()).toHaveLength(1);
+  });
+});
+
+// At a terminal, what the flags leave out is asked for: a webhook given without --auth is no longer
+// refused with "idm asks for them only at a terminal" (said at a terminal). The built idm in tmux.
+describe.skipIf(!hasTmux && !process.env.CI)('idm streams create at a terminal: a partial destination is completed by asking', () => {
+  let terminal: Terminal | undefined;
+  afterEach(() => {
+    terminal?.close();
+    terminal = undefined;
+  });
+
+  it('--webhook without --auth: asks the method and the token (masked), then creates', async () => {
+    const { clientId, clientSecret } = h.sandbox.clients.admin;
+    const t = (terminal = Terminal.start(['streams', 'create', '--name', 'asked-auth', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/asked'], {
+      configDir: h.configDir,
+      env: { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret },
+    }));
+    await t.waitFor('How does the webhook authenticate deliveries?');
+    t.keys('Enter'); // bearer, the first
+    await t.waitFor('Webhook token');
+    t.type('typed-token-5b1');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('typed-token-5b1');
+    expect(t.screen()).not.toContain('asks for them only at a terminal');
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]!.json).toEqual({
+      name: 'asked-auth',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/asked', webhook_authorization: { method: 'bearer', token: 'typed-token-5b1' } } },
+    });
   });
 });

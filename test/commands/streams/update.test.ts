@@ -180,8 +180,16 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['a bad stream id', () => ['streams', 'update', 'est_123', '--name', 'x'], /Not a stream id: "est_123"/],
     ['webhook and action at once', () => ['streams', 'update', ids.rename, '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
     ['an http:// webhook', () => ['streams', 'update', ids.rename, '--webhook', 'http://x.example.com', '--auth', 'bearer', '--secret-file', file('s')], /--webhook must be an https:\/\/ URL/],
-    ['a webhook without --auth', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n'], /Missing --auth\./],
+    ['a webhook without --auth', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n'], /Missing --auth, --secret-file \(or IDM_WEBHOOK_SECRET\)\./],
     ['an empty name', () => ['streams', 'update', ids.rename, '--name', ''], /Invalid change: name/],
+    // Audit of issue 12: each of these was sent (or said "Nothing to change.") before.
+    ['--username without --auth (it was dropped: only the name was sent)', () => ['streams', 'update', ids.rename, '--name', 'n', '--username', 'joe'], /--username is a webhook setting: it needs --auth basic\./],
+    ['--secret-file without --auth (it said "Nothing to change.")', () => ['streams', 'update', ids.rename, '--secret-file', file('new')], /--secret-file is a webhook setting: it needs --auth METHOD\./],
+    ['--header-key beside --action', () => ['streams', 'update', ids.rename, '--action', 'a', '--header-key', 'X-K'], /--header-key is a webhook setting, and this destination is an action\./],
+    ['--auth basic without --username: refused before the stream is read', () => ['streams', 'update', ids.rename, '--auth', 'basic', '--secret-file', file('pw')], /Missing --username\./],
+    ['an event-bus destination in --from-file', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } } }))], /does not let a change set an event-bus destination[\s\S]*Create a new stream with the destination you want \(idm streams create\), then delete this one\./],
+    ['--from-file - and --secret-file -', () => ['streams', 'update', ids.rename, '--from-file', '-', '--auth', 'bearer', '--secret-file', '-'], /--from-file - and --secret-file - both read stdin\./],
+    ['a URL with a password in it, quoted without it', () => ['streams', 'update', ids.rename, '--webhook', 'ftp://joe:pa55-w0rd@x.example.com/h', '--auth', 'bearer'], /--webhook must be an https:\/\/ URL, not "ftp:\/\/x\.example\.com\/h"\./],
   ];
   for (const [name, args, message] of cases) {
     it(`${name}: no request at all`, async () => {
@@ -232,6 +240,37 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     expect(result.stderr).toContain('does not let an event-bus destination change');
     const shown = await h.idm(['streams', 'show', ids.bus]);
     expect(fields(shown.stdout).get('Destination')).toBe('eventbus');
+  });
+});
+
+describe('idm streams update: audit of issue 12', () => {
+  it('the PATCH schema takes a webhook or an action only (the published change body)', async () => {
+    const { EventStreamUpdateSchema } = await import('../../../src/schemas/requests.js');
+    expect(EventStreamUpdateSchema.safeParse({ destination: { type: 'action', configuration: { action_id: 'a' } } }).success).toBe(true);
+    expect(EventStreamUpdateSchema.safeParse({ destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } } }).success).toBe(false);
+  });
+
+  it('an event-bus stream and a webhook destination in --from-file: refused after reading it, no PATCH', async () => {
+    const body = { destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://x.example.com/h', webhook_authorization: { method: 'bearer', token: 't' } } } };
+    const result = await h.idm(['streams', 'update', ids.bus, '--from-file', file(JSON.stringify(body))]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('does not let an event-bus destination change');
+    expect(result.stderr).toContain('then delete this one');
+    expect(patches()).toEqual([]);
+  });
+
+  it('--remove-event-type of a type the stream does not have: says so, no PATCH', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--remove-event-type', 'group.deleted']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Stream ${ids.rename} does not subscribe to group.deleted: nothing to remove, nothing sent.`);
+    expect(patches()).toEqual([]);
+  });
+
+  it('piped, what changed is not printed (stdout the record, stderr empty)', async () => {
+    const result = await h.idm(['streams', 'update', ids.addRemove, '--add-event-type', 'group.updated']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(fields(result.stdout).get('Event types')).toContain('group.updated');
   });
 });
 
