@@ -94,22 +94,48 @@ export const parseProfileName = profileNameParser('--profile');
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
+const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)(?:[Tt ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?([Zz]|([+-])(\d\d):(\d\d)))?$/;
+
+/** The time `text` names, in ms, when every part of it exists (no 30 February, no 24:00, no +25:00). */
+function rfc3339(text: string): number | undefined {
+  const m = RFC3339.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  if (m[4] !== undefined && m[8] === undefined) return undefined; // a time without Z or an offset: whose clock?
+  const offset = m[9] === undefined ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
+  if (Number(m[10] ?? 0) > 23 || Number(m[11] ?? 0) > 59 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const utc = Date.UTC(year!, month! - 1, day!, hour, minute, second);
+  const back = new Date(utc);
+  // Date.UTC rolls 2026-02-30 over to 2 March: the date typed must be the date read.
+  if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month! - 1 || back.getUTCDate() !== day) return undefined;
+  return utc + Number(m[7] ?? 0) * 1000 - offset * 60_000;
+}
+
 /**
- * A point in time for `--since` / `--until`: an RFC 3339 time (`2026-11-24T09:00:00Z`, offsets
- * allowed) or a duration back from now (`30m`, `6h`, `7d`). Returned in the form the service
- * requires: UTC, `Z`, no fractions (`2026-11-24T09:00:00Z`, 20 characters).
+ * A point in time for `--since` / `--until`: an RFC 3339 time with `Z` or an offset
+ * (`2026-11-24T09:00:00Z`, `2026-11-24T10:00:00+01:00`), a date alone (`2026-11-24`, midnight UTC),
+ * or a duration back from now (`30m`, `6h`, `7d`). A time without `Z` or an offset, or a date that
+ * does not exist, is refused. Returned in the form the service requires: UTC, `Z`, no fractions
+ * (`2026-11-24T09:00:00Z`, 20 characters).
  */
 export function parseTime(flag: string, now: () => number = Date.now) {
   return (value: string): string => {
     const text = value.trim();
     const relative = /^(\d{1,6})\s*([smhdw])$/.exec(text);
-    let ms: number;
-    if (relative) ms = now() - Number(relative[1]) * UNITS[relative[2]!]!;
-    else if (/^\d{4}-\d\d-\d\d([Tt ]\d\d:\d\d(:\d\d(\.\d+)?)?([Zz]|[+-]\d\d:?\d\d)?)?$/.test(text)) ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
-    else ms = Number.NaN;
-    if (!Number.isFinite(ms)) throw new InvalidArgumentError(`${flag} must be an RFC 3339 time (2026-11-24T09:00:00Z) or a duration back from now (30m, 6h, 7d), not "${value}".`);
+    const ms = relative ? now() - Number(relative[1]) * UNITS[relative[2]!]! : rfc3339(text);
+    if (ms === undefined || !Number.isFinite(ms)) {
+      throw new InvalidArgumentError(
+        `${flag} must be an RFC 3339 time with Z or an offset (2026-11-24T09:00:00Z), a date (2026-11-24, midnight UTC) or a duration back from now (30m, 6h, 7d), not "${value}".`,
+      );
+    }
     return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
   };
+}
+
+/** --since after --until: a window with nothing in it, refused before anything is sent (exit 2). */
+export function checkTimeWindow(since: string | undefined, until: string | undefined): void {
+  if (since === undefined || until === undefined || Date.parse(since) <= Date.parse(until)) return;
+  throw new UsageError(`--since (${since}) is after --until (${until}).`, 'Give the earlier time to --since: 7d is further back than 1d.');
 }
 
 /** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]. */

@@ -4,6 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
+import { checkTimeWindow } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -41,6 +42,7 @@ export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promi
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   const filtered = Object.values(filter).some((value) => value !== undefined);
   if (eventId !== undefined && filtered) throw new UsageError('Give an event id or filters (--status, --event-type, --since, --until), not both.');
+  checkTimeWindow(options.since, options.until);
   const { streams } = await deps.api();
   const { output } = deps;
   const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { parseTime } from '../../cli/parse.js';
+import { checkTimeWindow, parseTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { asText as text, toMinute } from '../../output/index.js';
@@ -74,6 +74,7 @@ function bucketLabel(time: string, scale: number | undefined): string {
 }
 
 export async function statsRun(options: StatsOptions, deps: Deps): Promise<void> {
+  checkTimeWindow(options.since, options.until);
   const { streams } = await deps.api();
   const stats = await streams.stats(options.streamId, { dateFrom: options.since, dateTo: options.until });
   const { io, output } = deps;

@@ -208,7 +208,7 @@ describe('idm streams stats: validation and errors', () => {
       body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid date range', errorCode: 'invalid_query_string' }),
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
-    const result = await h.idm(['streams', 'stats', ACTION, '--since', '2026-01-02T00:00:00Z', '--until', '2026-01-01T00:00:00Z']);
+    const result = await h.idm(['streams', 'stats', ACTION, '--since', '2026-01-01T00:00:00Z', '--until', '2026-01-02T00:00:00Z']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Invalid date range');
     expect(result.stderr).toContain('Check --since and --until');

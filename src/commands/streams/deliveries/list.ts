@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing } from '../../../cli/listing.js';
-import { checkEventType, collectList, parseTime } from '../../../cli/parse.js';
+import { checkEventType, checkTimeWindow, collectList, parseTime } from '../../../cli/parse.js';
 import { ID_SHAPES } from '../../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from '../show.js';
 import { DELIVERY_COLUMNS, type DeliveryRecord } from './format.js';
@@ -48,6 +48,7 @@ export function deliveriesListCommand(deps: Deps, run = deliveriesListRun): Comm
 }
 
 export async function deliveriesListRun(options: DeliveriesListOptions, deps: Deps): Promise<void> {
+  checkTimeWindow(options.since, options.until);
   const { streams } = await deps.api();
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   // The next page's command repeats the filters.

@@ -1,0 +1,59 @@
+// --since / --until (cli/parse.ts parseTime): RFC 3339 with Z or an offset, a date alone (midnight
+// UTC), or a duration back from an injected now; always returned in the service's Z form without
+// fractions. A date that does not exist (it used to roll over: 2026-02-30 became 2 March) and a time
+// without Z or an offset (it used to be read in the machine's time zone) are refused. And the one
+// check that a window does not end before it starts (checkTimeWindow).
+import { InvalidArgumentError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { checkTimeWindow, parseTime } from '../../src/cli/parse.js';
+import { UsageError } from '../../src/core/errors.js';
+
+const NOW = Date.parse('2026-11-25T12:34:56.789Z');
+const parse = parseTime('--since', () => NOW);
+
+describe('parseTime', () => {
+  it.each([
+    ['2026-11-24T09:00:00Z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24t09:00:00z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24T09:00:00.999Z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24T10:00:00+01:00', '2026-11-24T09:00:00Z'],
+    ['2026-11-24T04:30:00-04:30', '2026-11-24T09:00:00Z'],
+    ['2026-11-24 09:00Z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24', '2026-11-24T00:00:00Z'],
+    ['2028-02-29', '2028-02-29T00:00:00Z'],
+    ['30m', '2026-11-25T12:04:56Z'],
+    ['6h', '2026-11-25T06:34:56Z'],
+    ['7d', '2026-11-18T12:34:56Z'],
+  ])('%s → %s', (typed, sent) => {
+    expect(parse(typed)).toBe(sent);
+  });
+
+  it.each([
+    ['2026-02-30', 'a day February does not have'],
+    ['2027-02-29', 'not a leap year'],
+    ['2026-04-31', 'April has 30 days'],
+    ['2026-13-01', 'month 13'],
+    ['2026-11-25T24:00:00Z', 'hour 24'],
+    ['2026-11-25T10:60:00Z', 'minute 60'],
+    ['2026-11-25T10:00:00+25:00', 'an offset of 25 hours'],
+    ['2026-11-25T10:00', 'no Z or offset: whose clock?'],
+    ['2026-11-25T10:00:00', 'no Z or offset, with seconds'],
+    ['2026-11-25T10:00:00+0100', 'an offset without its colon'],
+    ['yesterday', 'a word'],
+  ])('%s is refused (%s)', (typed) => {
+    expect(() => parse(typed)).toThrow(InvalidArgumentError);
+    expect(() => parse(typed)).toThrow(/--since must be an RFC 3339 time with Z or an offset/);
+  });
+});
+
+describe('checkTimeWindow', () => {
+  it('refuses --since after --until, naming both', () => {
+    expect(() => checkTimeWindow('2026-11-24T00:00:00Z', '2026-11-23T00:00:00Z')).toThrow(UsageError);
+    expect(() => checkTimeWindow('2026-11-24T00:00:00Z', '2026-11-23T00:00:00Z')).toThrow('--since (2026-11-24T00:00:00Z) is after --until (2026-11-23T00:00:00Z).');
+  });
+  it('takes an equal pair, an ordered pair, and either alone', () => {
+    for (const [since, until] of [['2026-11-24T00:00:00Z', '2026-11-24T00:00:00Z'], ['2026-11-23T00:00:00Z', '2026-11-24T00:00:00Z'], [undefined, '2026-11-24T00:00:00Z'], ['2026-11-24T00:00:00Z', undefined]]) {
+      expect(() => checkTimeWindow(since, until)).not.toThrow();
+    }
+  });
+});
