@@ -9,8 +9,8 @@ import type { ApiContext } from './router.js';
 import { findStream } from './streams.js';
 import { decodeCursor, encodeCursor } from './store.js';
 
-/** Listed and redeliverable: deliveries that have failed (finally, or so far). */
-const LISTED = new Set(['failed', 'retrying']);
+/** Listed: deliveries that have failed, finally or so far (`failed` either way, as on the service). */
+const LISTED = new Set(['failed']);
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
@@ -89,7 +89,7 @@ export function getDelivery(ctx: ApiContext): Reply {
   return json(200, shown(findDelivery(ctx, stream.record.id, ctx.params[1]!)));
 }
 
-/** POST /event-streams/{id}/redeliver/{event_id}: 202 `{}`; 409 while it is being delivered. */
+/** POST /event-streams/{id}/redeliver/{event_id}: 202 `{}`; 409 while attempts of it are to come. */
 export function redeliverOne(ctx: ApiContext): Reply {
   const stream = findStream(ctx);
   const entry = findDelivery(ctx, stream.record.id, ctx.params[1]!);

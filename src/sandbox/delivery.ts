@@ -39,8 +39,12 @@ export type EventEnvelope = {
   data: unknown;
 };
 
-/** A delivery's state: `pending` before its first attempt, `retrying` between attempts. */
-export type DeliveryStatus = 'pending' | 'retrying' | 'failed' | 'success';
+/**
+ * A delivery's state: `pending` before its first attempt, then `failed` or `success`. As on the real
+ * service (wire-facts.md), a delivery whose retries are still to come is `failed` all the same: only
+ * its attempts tell (a connection error is tried 4 times; a `retrying` attempt starts a redelivery).
+ */
+export type DeliveryStatus = 'pending' | 'failed' | 'success';
 
 export interface DeliveryRecord {
   id: string;
@@ -162,21 +166,27 @@ const wait = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
   });
 
-/** The attempts of a delivery on the real schedule, recorded as they happen. */
-async function deliver(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): Promise<void> {
-  const delays = tenant.timing.retryDelaysMs;
-  for (let n = 0; n <= delays.length; n++) {
-    if (n > 0) await wait(delays[n - 1]!, tenant.closing);
-    if (tenant.closing.aborted) return;
-    const { retryable, ...attempt } = await attemptOnce(tenant, stream, entry.event);
-    entry.record.attempts.push(attempt);
-    if (attempt.status === 'success') {
-      entry.record.status = 'success';
-      return;
+/** Deliveries with attempts still to come (first attempts, retries, a redelivery): not redeliverable. */
+const underWay = new WeakSet<DeliveryLogEntry>();
+
+/** The attempts of a delivery on the real schedule, recorded as they happen, in the background. */
+function deliverInBackground(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): void {
+  underWay.add(entry);
+  inBackground(tenant, async () => {
+    try {
+      const delays = tenant.timing.retryDelaysMs;
+      for (let n = 0; n <= delays.length; n++) {
+        if (n > 0) await wait(delays[n - 1]!, tenant.closing);
+        if (tenant.closing.aborted) return;
+        const { retryable, ...attempt } = await attemptOnce(tenant, stream, entry.event);
+        entry.record.attempts.push(attempt);
+        entry.record.status = attempt.status === 'success' ? 'success' : 'failed';
+        if (attempt.status === 'success' || !retryable) return;
+      }
+    } finally {
+      underWay.delete(entry);
     }
-    entry.record.status = retryable && n < delays.length ? 'retrying' : 'failed';
-    if (entry.record.status === 'failed') return;
-  }
+  });
 }
 
 /** POST /event-streams/{id}/test, after validation: the record of the 202 answer. */
@@ -202,7 +212,7 @@ export async function deliverTestEvent(
   };
   tenant.deliveries.push(entry);
   if (tenant.timing.delivery === 'sync') return deliverNow(tenant, entry, stream);
-  inBackground(tenant, () => deliver(tenant, entry, stream));
+  deliverInBackground(tenant, entry, stream);
   // As the real service answers: `pending`, no attempt yet, the envelope included.
   return { ...entry.record, attempts: [] };
 }
@@ -222,14 +232,13 @@ async function deliverNow(tenant: Tenant, entry: DeliveryLogEntry, stream: Store
   return succeeded ? record : { ...record, event };
 }
 
-/** Whether a delivery may be redelivered: it failed, and no attempt of it is under way. */
+/** Whether a delivery may be redelivered: it failed, and no attempt of it is to come. */
 export function redeliverable(entry: DeliveryLogEntry): boolean {
-  return entry.record.status === 'failed';
+  return entry.record.status === 'failed' && !underWay.has(entry);
 }
 
-/** Redelivers: a `retrying` attempt appended, then attempts on the real schedule, in the background. */
+/** Redelivers: a `retrying` attempt appended (the record stays `failed`), then attempts on the real schedule. */
 export function redeliver(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): void {
   entry.record.attempts.push({ status: 'retrying', timestamp: isoAt(tenant) });
-  entry.record.status = 'retrying';
-  inBackground(tenant, () => deliver(tenant, entry, stream));
+  deliverInBackground(tenant, entry, stream);
 }
