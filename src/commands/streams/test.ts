@@ -13,7 +13,7 @@ import { statusLine } from '../../io/progress.js';
 import { parsePositiveSeconds } from '../../cli/parse.js';
 import { idProblem } from '../../schemas/ids.js';
 import { ATTEMPT_COLUMNS, attemptsOf, deliveryFields } from './deliveries/format.js';
-import { successfulSince, waitForOutcome, type Outcome } from './wait.js';
+import { successfulIn, waitForOutcome, zSeconds, type Outcome } from './wait.js';
 
 const DEFAULT_WAIT_SECONDS = 60;
 import { parseJson, readFileOrStdin } from '../../io/input.js';
@@ -57,7 +57,7 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
 Event types:
 ${paragraph(EVENT_TYPES.join(' '), '  ')}
 
-${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), 6 with --wait when its outcome was still not known when the wait ended, and the usual codes for other errors (see idm --help). The service lists only failed deliveries: --wait counts a delivery as made when the stream\'s statistics show one more successful delivery and the event has no failed record (README: streams test --wait).')}
+${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), 6 with --wait when its outcome was still not known when the wait ended, and the usual codes for other errors (see idm --help). The service lists only failed deliveries: --wait counts a delivery as made when the stream\'s statistics, for the window from just before the test to the end of the wait, count more successful deliveries than before the test, and the event still has no failed record when read once more (README: streams test --wait).')}
 `,
     )
     .action((streamId: string, flags: Omit<StreamsTestOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
@@ -89,50 +89,62 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   if (options.waitTimeout !== undefined && !options.wait) throw new UsageError('--wait-timeout goes with --wait.');
   const api = await deps.api();
   const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, deps)));
-  // What the stream's statistics counted before the test: --wait's evidence of a new success.
-  const since = new Date(Date.now() - 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-  const successful = options.wait ? await successfulSince(api, streamId, since) : undefined;
   // Sent once: the client never repeats a POST that may have reached the service.
-  const record = await api.streams.test(streamId, body);
-  if (!options.wait) return printDelivery(record, deps);
+  if (!options.wait) return printDelivery(await api.streams.test(streamId, body), deps);
 
-  if (!deps.output.json) await printDelivery(record, deps, { summary: false });
+  const { output } = deps;
+  const timeoutMs = (options.waitTimeout ?? DEFAULT_WAIT_SECONDS) * 1000;
+  // --wait's evidence of a success: the stream's successful deliveries in one window, from just
+  // before the test to the end of the wait, counted now and then while waiting (README).
+  const sentAt = Date.now();
+  const window = { dateFrom: zSeconds(sentAt), dateTo: zSeconds(sentAt + timeoutMs + 60_000, true) };
+  const counted = await successfulIn(api, streamId, window);
+  let statistics = !(counted instanceof ApiError);
+  const note = (line: string) => {
+    statistics = false;
+    output.note(line);
+  };
+  if (counted instanceof ApiError) note(`The stream's statistics could not be read (${counted.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+  const record = await api.streams.test(streamId, body);
+  // Which event is followed; its status is what the wait finds out (printed at the end).
+  if (!output.json) output.printFields(deliveryFields(record).filter(([label]) => label !== 'Status'));
   const eventId = typeof record.id === 'string' ? record.id : isPlainObject(record.event) && typeof record.event.id === 'string' ? record.event.id : undefined;
   if (eventId === undefined || idProblem('event', eventId)) throw api.client.badAnswer({ method: 'POST', path: '', action: `send a test event to stream ${streamId}` }, 202, 'a delivery record without an event id to follow');
   const status = statusLine(deps.io);
-  const timeoutMs = (options.waitTimeout ?? DEFAULT_WAIT_SECONDS) * 1000;
   let outcome: Outcome;
   try {
-    outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline: successful === undefined ? undefined : { since, successful }, timeoutMs, signal: deps.io.signal, status });
+    const baseline = counted instanceof ApiError ? undefined : { window, successful: counted };
+    outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline, timeoutMs, signal: deps.io.signal, status, note });
   } finally {
     status.clear();
   }
-  await printOutcome(outcome, record, { streamId, eventId, timeoutMs, statistics: successful !== undefined }, deps);
+  await printOutcome(outcome, record, { streamId, eventId, timeoutMs, statistics }, deps);
 }
 
-/** The end of `--wait`: what is known, the exit code, and what to do next. */
+/** The end of `--wait`: the outcome, the attempts known, the exit code, and what to do next. */
 async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number; statistics: boolean }, deps: Deps): Promise<void> {
   const { output } = deps;
-  const next = [
-    `See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`,
-    `Send it again: ${shellCommand(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`,
-  ];
+  const seeIt = `See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`;
   if (outcome.kind === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
   if (outcome.kind === 'unknown') deps.exitCode = ExitCode.DeliveryUnknown;
   if (output.json) return output.printJson(outcome.record ?? sent);
+  output.printFields([['Outcome', outcome.kind === 'unknown' ? 'not known yet' : outcome.kind]]);
+  const attempts = outcome.record ? attemptsOf(outcome.record) : [];
+  if (outcome.kind !== 'delivered' && attempts.length > 0) await output.printRows(ATTEMPT_COLUMNS(attempts), attempts, { label: 'attempt', hideEmptyColumns: true });
   if (outcome.kind === 'delivered') {
     output.say([['green', outcome.evidence === 'record' ? 'Delivered.' : "Delivered: the stream's statistics count one more successful delivery, and the event has no failed record."]]);
     return;
   }
   if (outcome.kind === 'failed') {
-    const attempts = attemptsOf(outcome.record);
-    await output.printRows(ATTEMPT_COLUMNS(attempts), attempts, { label: 'attempt', hideEmptyColumns: true });
     output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}; the service will not retry it.`]]);
-  } else {
-    const tried = outcome.record ? ` It has failed ${plural(attemptsOf(outcome.record).length, 'time')} so far; the service may still retry it.` : '';
-    output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${what.statistics ? '' : ' (The stream\'s statistics could not be read, so a success could not be seen.)'}`]]);
+    output.note(seeIt);
+    output.note(`Send it again: ${shellCommand(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`);
+    return;
   }
-  for (const line of next) output.note(line);
+  // Not known: while the service may still retry it, sending it again is not the next step.
+  const tried = outcome.record ? ` It has failed ${plural(attempts.length, 'time')} so far; the service may still retry it.` : '';
+  output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${what.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
+  output.note(seeIt);
 }
 
 async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record<string, unknown> | undefined> {

@@ -1,14 +1,16 @@
 // `idm streams test --wait`: follows a test event until its outcome is known. The service lists
 // only failed deliveries, so the evidence is read from two places:
 // - failed: the event's delivery record (GET .../deliveries/<event id>) says `failed`, and its
-//   retries are over (a 4xx from the receiver is never retried; a connection error is tried 4 times);
+//   retries are over (a 4xx from the receiver is never retried; a connection error is tried 4 times).
+//   While retries are to come the service shows the record as `failed` all the same;
 // - delivered: the record itself says so (a service or sandbox that reports successes), or the
-//   stream's statistics count more successful deliveries than just before the test, while the event
-//   has no failed record. On a stream that carries other traffic at that moment, that count may be
-//   another event's: README, "streams test --wait", says so.
+//   stream's statistics, read for one window (from just before the test was sent to the end of the
+//   wait), count more successful deliveries than they did before the test, and the event's record
+//   is still absent when read once more after that. On a stream that carries other traffic at that
+//   moment, that count may be another event's: README, "streams test --wait", says so.
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.
 import { ApiError } from '../../core/errors.js';
-import { sleep } from '../../core/time.js';
+import { sleep as realSleep } from '../../core/time.js';
 import type { ApiRecord, Management } from '../../api/management/index.js';
 import type { StatusLine } from '../../io/progress.js';
 import { asText as text } from '../../output/index.js';
@@ -24,12 +26,41 @@ export type Outcome =
   | { kind: 'failed'; record: ApiRecord }
   | { kind: 'unknown'; record?: ApiRecord };
 
-/** Whether a failed delivery record is final: no retry will follow. */
+/**
+ * Whether a failed delivery record is final: no retry will follow. Only the attempts of the last
+ * series count: a redelivery appends a `retrying` attempt and starts a new series of up to 4.
+ */
 export function retriesOver(record: ApiRecord): boolean {
   const attempts = attemptsOf(record);
-  if (attempts.length >= MOST_ATTEMPTS) return true;
-  const last = text(attempts.at(-1)?.error_message);
-  return /^4\d\d\b/.test(last) && text(attempts.at(-1)?.status) !== 'retrying';
+  const marker = attempts.findLastIndex((attempt) => text(attempt.status) === 'retrying');
+  const series = attempts.slice(marker + 1);
+  if (series.length === 0) return false; // nothing tried yet, or a redelivery under way
+  if (series.length >= MOST_ATTEMPTS) return true;
+  return /^4\d\d\b/.test(text(series.at(-1)?.error_message)); // the receiver said no: not retried
+}
+
+/** The statistics window of a wait: `date_from` and `date_to`, in the Z form without fractions. */
+export interface StatsWindow {
+  dateFrom: string;
+  dateTo: string;
+}
+
+/** An instant in the form the service takes: UTC, `Z`, no fractions. `up`: to the next second. */
+export function zSeconds(ms: number, up = false): string {
+  return new Date((up ? Math.ceil(ms / 1000) : Math.floor(ms / 1000)) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+/**
+ * The stream's successful deliveries counted in `window`, or the error that kept them from being
+ * read (400, 403, 404: the caller says so); other errors end the command.
+ */
+export async function successfulIn(api: Management, streamId: string, window: StatsWindow): Promise<number | ApiError> {
+  try {
+    return series(await api.streams.stats(streamId, window)).totals.successful;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 400 || error.status === 403 || error.status === 404)) return error;
+    throw error;
+  }
 }
 
 export interface WaitOptions {
@@ -38,52 +69,58 @@ export interface WaitOptions {
   sent: ApiRecord;
   streamId: string;
   eventId: string;
-  /** The stream's successful deliveries counted just before the test, in a window from `since`. */
-  baseline: { since: string; successful: number } | undefined;
+  /** The window of the statistics, and the successes they counted in it just before the test. */
+  baseline: { window: StatsWindow; successful: number } | undefined;
   timeoutMs: number;
   signal: AbortSignal;
   status: StatusLine;
+  /** Says why a success can no longer be seen (the statistics could not be read). */
+  note: (text: string) => void;
   now?: () => number;
-}
-
-/** Counts the stream's successful deliveries from `since` (undefined when statistics cannot be read). */
-export async function successfulSince(api: Management, streamId: string, since: string): Promise<number | undefined> {
-  try {
-    return series(await api.streams.stats(streamId, { dateFrom: since })).totals.successful;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 403 || error.status === 404 || error.status === 400)) return undefined;
-    throw error;
-  }
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
   const { api, streamId, eventId, status } = options;
   const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? realSleep;
   const deadline = now() + options.timeoutMs;
+  let baseline = options.baseline;
+  /** The event's failed record, or undefined while the service has none (404). */
+  const read = async (): Promise<ApiRecord | undefined> => {
+    try {
+      return await api.streams.delivery(streamId, eventId);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) return undefined;
+      throw error;
+    }
+  };
   let record: ApiRecord | undefined = options.sent;
   for (let round = 0; ; round++) {
-    if (round > 0) {
-      try {
-        record = await api.streams.delivery(streamId, eventId);
-      } catch (error) {
-        if (!(error instanceof ApiError && error.status === 404)) throw error; // 404: no failed record (yet)
-        record = undefined;
+    if (round > 0) record = await read();
+    if (record && SUCCESS.has(text(record.status))) return { kind: 'delivered', record, evidence: 'record' };
+    if (record && text(record.status) === 'failed' && retriesOver(record)) return { kind: 'failed', record };
+    if (round > 0 && !record && baseline) {
+      const successful = await successfulIn(api, streamId, baseline.window);
+      if (successful instanceof ApiError) {
+        options.note(`The stream's statistics could not be read (${successful.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+        baseline = undefined;
+      } else if (successful > baseline.successful) {
+        // One more read of the event: a record that appeared meanwhile outweighs the count.
+        record = await read();
+        if (!record) return { kind: 'delivered', evidence: 'statistics' };
+        continue;
       }
     }
     const state = text(record?.status);
-    if (record && SUCCESS.has(state)) return { kind: 'delivered', record, evidence: 'record' };
-    if (record && state === 'failed' && retriesOver(record)) return { kind: 'failed', record };
-    if (round > 0 && !record && options.baseline) {
-      const successful = await successfulSince(api, streamId, options.baseline.since);
-      if (successful !== undefined && successful > options.baseline.successful) return { kind: 'delivered', evidence: 'statistics' };
-    }
     const attempts = record ? attemptsOf(record).length : 0;
+    const words = !record
+      ? 'pending'
+      : state === 'failed'
+        ? `failed ${attempts} time${attempts === 1 ? '' : 's'} so far, retries to come`
+        : `${state || 'unknown'} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     // One line per change where lines are not redrawn: the text changes only with the delivery.
-    status.set(`Delivery of ${eventId}: ${record ? `${state || 'unknown'} after ${attempts} attempt${attempts === 1 ? '' : 's'}` : 'pending'} (waiting up to ${Math.round(options.timeoutMs / 1000)} s)`, {
-      event: eventId,
-      status: record ? state : 'pending',
-      attempts,
-    });
+    status.set(`Delivery of ${eventId}: ${words} (waiting up to ${Math.round(options.timeoutMs / 1000)} s)`, { event: eventId, status: record ? state : 'pending', attempts });
     if (now() >= deadline) return { kind: 'unknown', record: record === options.sent ? undefined : record };
     // Soon at first (a fast receiver), then every 2 s: the service's own retries are 1, 2 and 4 s apart.
     await sleep(Math.min(round < 3 ? 500 : 2_000, Math.max(0, deadline - now())), options.signal);

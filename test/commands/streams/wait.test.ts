@@ -43,12 +43,22 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
     expect(tests()).toHaveLength(1);
     expect(tests()[0]!.json).toEqual({ event_type: 'user.created' });
     const calls = h.calls();
-    // The baseline count of successes comes before the event is sent.
+    // The baseline count of successes comes before the event is sent, for a window with both ends
+    // (date_from alone was never seen in the recordings), in the Z form without fractions.
     expect(calls[0]!.path).toBe(`/api/v2/event-streams/${INBOX}/stats`);
-    expect(new URL(calls[0]!.url, 'http://x').searchParams.get('date_from')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const window = (call: (typeof calls)[number]) => Object.fromEntries(new URL(call.url, 'http://x').searchParams);
+    const { date_from, date_to } = window(calls[0]!);
+    expect(date_from).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(date_to).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(Date.parse(date_to!) - Date.parse(date_from!)).toBeGreaterThanOrEqual(60_000 + 60_000); // the wait (60 s) and a minute
     expect(calls[1]!.path).toBe(`/api/v2/event-streams/${INBOX}/test`);
     expect(calls.slice(2).every((call) => call.method === 'GET')).toBe(true);
-    expect(lines(result.stdout)).toContain('Status\tpending');
+    // Every statistics read is of the same window; the last request re-read the event (still none).
+    for (const call of calls.filter((c) => c.path.endsWith('/stats'))) expect(window(call)).toEqual({ date_from, date_to });
+    expect(calls.at(-1)!.path).toMatch(new RegExp(`/deliveries/evt_\\w{22}$`));
+    expect(calls.at(-1)!.status).toBe(404);
+    expect(lines(result.stdout)).not.toContain('Status\tpending');
+    expect(lines(result.stdout)).toContain('Outcome\tdelivered');
     expect(lines(result.stderr).at(-1)).toBe("Delivered: the stream's statistics count one more successful delivery, and the event has no failed record.");
     expect(h.sandbox.inbox().length).toBe(inbox + 1);
   });
@@ -65,7 +75,10 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
     expect(result.code).toBe(3);
     expect(tests()).toHaveLength(1);
     const out = lines(result.stdout);
-    expect(out).toContain('Status\tpending'); // the answer to the test, first
+    // The event followed, first, then its outcome: never the `pending` of the test's answer.
+    expect(out[0]).toMatch(/^Delivery\tevt_\w{22}$/);
+    expect(out.some((line) => line.startsWith('Status\t'))).toBe(false);
+    expect(out).toContain('Outcome\tfailed');
     const attempts = out.filter((line) => line.startsWith('attempt\t'));
     expect(attempts).toHaveLength(4);
     for (const line of attempts) expect(line).toMatch(/^attempt\tfailed\t\d{4}-[^\t]+\tPost "https:\/\/127\.0\.0\.1:\d+\/hook": connect ECONNREFUSED/);
@@ -165,11 +178,32 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
     const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
     expect(result.code).toBe(6);
     expect(tests()).toHaveLength(1);
-    expect(result.stdout).toContain('Status\tpending');
+    expect(result.stdout).not.toContain('Status\tpending');
+    expect(lines(result.stdout)).toContain('Outcome\tnot known yet');
     expect(result.stderr).toMatch(/Not known after 1 s whether the event was delivered\.( It has failed [123] times? so far; the service may still retry it\.)?\n/);
     expect(result.stderr).not.toMatch(/Delivered|Delivery failed after/);
     const eventId = /^Event id\t(evt_\w{22})$/m.exec(result.stdout)![1]!;
     expect(result.stderr).toContain(`See it: idm streams deliveries show ${CLOSED} ${eventId}`);
+    // Retries may still be running: sending it again is not the next step.
+    expect(result.stderr).not.toContain('redeliver');
+  });
+
+  it('statistics that answer 400: said at once with the message, never a success (exit 6)', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${INBOX}/stats`,
+      kind: 'status',
+      status: 400,
+      count: Infinity,
+      body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Query validation error: a window the service refuses.', errorCode: 'invalid_query_string' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
+    expect(result.code).toBe(6);
+    const err = lines(result.stderr);
+    expect(err[0]).toContain("The stream's statistics could not be read");
+    expect(err[0]).toContain('a window the service refuses');
+    expect(result.stderr).not.toMatch(/Delivered/);
+    expect(tests()).toHaveLength(1);
   });
 
   it('--json: exit 6, stdout one JSON record of that event', async () => {
