@@ -2,6 +2,7 @@
 // every delivery the filters match (POST .../redeliver with the filters as the body), what the
 // sandbox did (a `retrying` attempt, then new ones), --json as received ({}), validation that sends
 // nothing, and the service's errors (404, 409).
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
@@ -45,6 +46,16 @@ describe('idm streams redeliver <stream> <event>', () => {
     const attempts = attemptsOf(eventId);
     expect(attempts.length).toBeGreaterThan(before);
     expect(attempts[before]).toMatchObject({ status: 'retrying' });
+  });
+
+  it('README names the path idm sends (POST /event-streams/{id}/redeliver/{event_id}), never a .../deliveries/.../retry one', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, eventId]);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.path).toBe(`/api/v2/event-streams/${CLOSED}/redeliver/${eventId}`);
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    expect(readme).not.toMatch(/deliveries\/\{event[^}]*\}\/retry/);
+    // The command reference and the sandbox's list of endpoints, both.
+    expect(readme.match(/POST \/event-streams\/\{id\}\/redeliver\/\{event_id\}/g)?.length ?? 0).toBeGreaterThanOrEqual(2);
   });
 
   it('--json: the answer as received ({}), nothing on stderr', async () => {
