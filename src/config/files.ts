@@ -1,7 +1,7 @@
 // File primitives for idm's settings directory: private directories, atomic writes that never
 // follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
-import { closeSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
@@ -124,21 +124,29 @@ export function openToOthers(path: string): Warning | undefined {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lock files: `<path>` created exclusively, holding `pid start nonce time`. The holder's start time
-// (from /proc) tells a live holder from a dead one whose pid was reused; where /proc is missing, a
-// lock older than `staleMs` is broken whatever its pid says.
+// Lock files: `<path>` created exclusively, holding `pid start nonce time host`. On this host, the
+// holder's start time (from /proc) tells a live holder from a dead one whose pid was reused; where
+// /proc is missing, a lock older than `staleMs` is broken whatever its pid says. A lock made on
+// another host (a shared home directory) cannot be checked from here: it is live until it is older
+// than `staleMs` (the longest its holder may keep it). A stale lock is broken under a guard, so
+// that a live lock is never removed (breakStaleLock).
 
 export interface LockOptions {
   /** Give up after this long: the caller decides (fail, or go on without the lock). */
   waitMs: number;
-  /** Without /proc: a lock older than this is stale even if its pid is alive. */
+  /** Without /proc, or made on another host: a lock older than this is stale even if its holder may live. */
   staleMs: number;
   /** Checked between polls; when it returns true, stop waiting (another process did the work). */
   until?: () => boolean;
   /** A stop (Ctrl-C) ends the wait. */
   signal?: AbortSignal;
   pollMs?: number;
+  /** Tests: called between the steps of breaking a stale lock, to interleave other processes there. */
+  step?: (step: BreakStep) => void;
 }
+
+/** Judged stale; guard taken and the lock still the stale one; moved aside, not yet checked. */
+export type BreakStep = 'stale' | 'guarded' | 'moved';
 
 export interface Lock {
   release(): void;
@@ -161,6 +169,9 @@ function startTime(pid: number | 'self'): string | undefined {
 }
 
 let ownStart: string | undefined | null = null;
+let ownHost: string | undefined;
+/** This machine's name as a lock records it (one word). */
+const hostName = () => (ownHost ??= process.getBuiltinModule('node:os').hostname().replace(/\s/g, '_') || '-');
 
 function processAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -176,16 +187,23 @@ interface Holder {
   pid: number;
   start: string;
   time: number;
+  /** Undefined in a lock written before locks named their host: this host. */
+  host?: string;
 }
 
 function parseHolder(content: string): Holder | undefined {
-  const [pid, start, , time] = content.trim().split(' ');
+  const [pid, start, , time, host] = content.trim().split(' ');
   if (pid === undefined || start === undefined || time === undefined) return undefined;
-  return { pid: Number(pid), start, time: Number(time) };
+  return { pid: Number(pid), start, time: Number(time), host };
 }
 
+/** An empty or torn lock (a holder between create and write, or garbage) is stale after this long. */
+const TORN_LOCK_MS = 2_000;
+
 function isStale(holder: Holder | undefined, ageMs: number, staleMs: number): boolean {
-  if (!holder) return ageMs > 2_000; // empty or torn (a holder between create and write, or garbage)
+  if (!holder) return ageMs > TORN_LOCK_MS;
+  // Another host's pid means nothing here: old by both its clock and the file's, or live.
+  if (holder.host !== undefined && holder.host !== hostName()) return Math.min(Date.now() - holder.time, ageMs) > staleMs;
   if (!processAlive(holder.pid)) return true;
   const start = startTime(holder.pid);
   if (start !== undefined && holder.start !== '-') return start !== holder.start; // a reused pid
@@ -217,35 +235,93 @@ function tryCreate(path: string, content: string): boolean {
   return true;
 }
 
-/** Removes the lock at `path` if it is still the stale one we read (`seen`); never a fresh one. */
-function breakStaleLock(path: string, seen: string): void {
+/** A lock file as read: its text, and which file it is (a new file at the same path differs in inode or time). */
+interface LockFile {
+  text: string;
+  id: string;
+  ageMs: number;
+}
+
+function readLockFile(path: string): LockFile | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return { text: readFileSync(fd, 'utf8'), id: `${stats.ino}:${stats.mtimeMs}`, ageMs: Date.now() - stats.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const sameLock = (a: LockFile | undefined, b: LockFile) => a !== undefined && a.id === b.id && a.text === b.text;
+
+/** Whether the lock file read is stale (`staleMs` as in LockOptions). */
+const staleFile = (file: LockFile, staleMs: number) => isStale(file.text === '' ? undefined : parseHolder(file.text), file.ageMs, staleMs);
+
+/** A breaker holds the guard for a few file operations; one that died there left it (its pid tells). */
+const GUARD_STALE_MS = 10_000;
+
+/**
+ * Removes the lock at `path` if it is still the stale one read (`seen`); never a live one. One
+ * breaker at a time, under the guard `<path>.break` (`content` is ours): under it, the lock is read
+ * again (another breaker may have removed the stale one and a live process taken the lock since),
+ * then moved aside, which is atomic, and checked. Only the stale lock is deleted; anything else moved
+ * is put back and, if a lock was taken meanwhile, left aside rather than deleted. Returns false when
+ * another breaker holds the guard: try again after a poll.
+ */
+function breakStaleLock(path: string, seen: LockFile, content: string, step?: (step: BreakStep) => void): boolean {
+  const guard = `${path}.break`;
+  if (!tryCreate(guard, content)) {
+    // Another breaker is at work (wait a poll); or one died there, and its guard is stale in turn.
+    const other = readLockFile(guard);
+    if (other === undefined) return true;
+    if (!staleFile(other, GUARD_STALE_MS)) return false;
+    removeIfStill(guard, other);
+    return true;
+  }
+  try {
+    if (!sameLock(readLockFile(path), seen)) return true; // broken by another, maybe taken again: not ours to touch
+    step?.('guarded');
+    removeIfStill(path, seen, step);
+    return true;
+  } finally {
+    if (readTextIfExists(guard) === content) removeIfExists(guard);
+  }
+}
+
+/** Deletes the file at `path` if it is `seen`: moved aside first (atomic), checked, else put back. */
+function removeIfStill(path: string, seen: LockFile, step?: (step: BreakStep) => void): void {
   const aside = `${path}.stale-${unique()}`;
   try {
     renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // gone already
+    throw error; // a directory that cannot be changed: the caller's error, not a loop
+  }
+  step?.('moved');
+  if (sameLock(readLockFile(aside), seen)) {
+    removeIfExists(aside);
+    return;
+  }
+  try {
+    linkSync(aside, path);
+    removeIfExists(aside);
   } catch {
-    return; // someone else broke or released it
+    // Yet another lock is at `path` now: the one moved stays aside, never deleted (its holder still
+    // owns it, and will not remove the other one: a release removes only its own content).
   }
-  if (readTextIfExists(aside) !== seen) {
-    // We moved a lock taken after our check: put it back unless yet another one exists.
-    try {
-      linkSync(aside, path);
-    } catch {
-      // a newer lock is there; fine
-    }
-  }
-  removeIfExists(aside);
-}
-
-function ageMs(path: string): number {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  return stats ? Date.now() - stats.mtimeMs : 0;
 }
 
 /** Takes the lock, or says who holds it after `waitMs` (or when `until` says the wait is over). */
 export async function acquireLock(path: string, options: LockOptions): Promise<Lock | LockHeld> {
   if (ownStart === null) ownStart = startTime('self');
   ensurePrivateDir(dirname(path));
-  const content = `${process.pid} ${ownStart ?? '-'} ${unique()} ${Date.now()}\n`;
+  const content = `${process.pid} ${ownStart ?? '-'} ${unique()} ${Date.now()} ${hostName()}\n`;
   const deadline = Date.now() + options.waitMs;
   const poll = options.pollMs ?? 20;
   for (let tries = 0; ; tries++) {
@@ -265,12 +341,12 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
       process.on('exit', release);
       return { release };
     }
-    const seen = readTextIfExists(path);
-    if (seen !== undefined && isStale(seen === '' ? undefined : parseHolder(seen), ageMs(path), options.staleMs)) {
-      breakStaleLock(path, seen);
-      continue;
+    const seen = readLockFile(path);
+    if (seen !== undefined && staleFile(seen, options.staleMs)) {
+      options.step?.('stale');
+      if (breakStaleLock(path, seen, content, options.step)) continue;
     }
-    if (options.until?.() || Date.now() >= deadline) return { held: true, holderPid: seen ? parseHolder(seen)?.pid : undefined };
+    if (options.until?.() || Date.now() >= deadline) return { held: true, holderPid: seen ? parseHolder(seen.text)?.pid : undefined };
     // Polls spread out as the wait grows, so that a hundred waiters do not spin on one file.
     await sleep(Math.min(200, poll * (1 + tries / 10)) * (0.5 + Math.random()), options.signal);
   }
