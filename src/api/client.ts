@@ -124,8 +124,9 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     // The tokens were registered for masking by the transport (./http.ts) as the answer arrived.
     const accessToken = body?.access_token;
     if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
-    // expires_in is set per API: never assume a day. Without it, the token's own exp, else one minute.
-    let expiresIn = typeof body!.expires_in === 'number' && body!.expires_in > 0 ? body!.expires_in : undefined;
+    // expires_in is set per API: never assume a day. 0 (or less) says it expires now: it serves this
+    // run only (auth/tokens.ts never caches it). Without it, the token's own exp, else one minute.
+    let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;
     if (expiresIn === undefined) {
       const exp = peekClaims(accessToken)?.exp;
       expiresIn = typeof exp === 'number' ? Math.max(0, exp - Date.now() / 1000) : 60;

@@ -225,9 +225,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return fetchedHere;
   }
 
-  /** Writes `token` to the cache. Only while holding the lock. */
+  /** Writes `token` to the cache. Only while holding the lock; a token that is not fresh (the server said it expires now) serves this run only. */
   function store(token: CachedToken): CachedToken {
-    if (!cacheUsable) return token;
+    if (!cacheUsable || !isFresh(token, now())) return token;
     try {
       writeFileAtomic(file, `${JSON.stringify(token)}\n`);
     } catch (error) {

@@ -3,7 +3,7 @@
 // token that "expires at once" is reused for the run; only real loopback hosts get plain HTTP;
 // mapping attributes are checked; messages read right.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from '../helpers/hostile-server.js';
@@ -149,6 +149,27 @@ describe('tokens and hosts', () => {
       expect(result.code).toBe(0);
       expect(server.seen.filter((request) => request.url.startsWith('/oauth/token'))).toHaveLength(1);
       expect(server.api()).toHaveLength(5);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a token answered with expires_in 0 and no exp is used for this run only: never cached, the next run asks again', async () => {
+    answer = (request) => {
+      if (request.url.startsWith('/oauth/token')) return { body: tokenBody({ expires_in: 0 }) };
+      if (!isList(request)) return undefined;
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('from') ?? '0');
+      return { body: { eventStreams: [STREAM], ...(page < 2 ? { next: String(page + 1) } : {}) } };
+    };
+    const home = tempDir();
+    try {
+      for (const run of [1, 2]) {
+        const result = await idm(['streams', 'list', '--all'], { env: server.env(home.dir) });
+        expect(result.code).toBe(0);
+        expect(server.seen.filter((request) => request.url.startsWith('/oauth/token'))).toHaveLength(run);
+        expect(server.api()).toHaveLength(3 * run);
+        expect(existsSync(join(home.dir, 'tokens')) ? readdirSync(join(home.dir, 'tokens')).filter((name) => name.endsWith('.json')) : []).toEqual([]);
+      }
     } finally {
       home.cleanup();
     }
