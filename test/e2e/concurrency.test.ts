@@ -41,7 +41,7 @@ describe('parallel runs', () => {
     for (let i = 0; i < 1200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
     const lock = readdirSync(tokens).find((f) => f.endsWith('.lock'));
     expect(lock).toBeDefined();
-    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.child.pid} \\d+ \\S+ \\d+\\n$`));
+    expect(readFileSync(join(tokens, lock!), 'utf8')).toMatch(new RegExp(`^${holder.child.pid} \\d+ \\S+ \\d+( \\S+)?\\n$`)); // pid, start, nonce, time, host
     holder.child.kill('SIGKILL');
     await holder.done;
 
