@@ -2,8 +2,8 @@
 // endpoint as the real service does (../shared/spec/interface.md, wire-facts.md), with an HTTPS
 // webhook inbox, rate limiting, fault injection and control endpoints. See README: Sandbox.
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,13 +13,13 @@ import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, readBody, Reply, tokenError, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './delivery.js';
-import { startInbox } from './inbox.js';
+import { startInbox, type Inbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
 import { defaultMapping } from './samples.js';
 import { createCa, fingerprintOf, issueCertificate, normalizeFingerprint, type Pem } from './pki.js';
-import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, type Seed } from './seed.js';
-import { lockStateDir, loadState, rebase, saveState, type SavedState } from './state.js';
+import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, SeedError, type Seed } from './seed.js';
+import { lockStateDir, loadState, rebase, StateSaver, type SavedState } from './state.js';
 import { StreamStore } from './store.js';
 import type { EventStream } from '../schemas/index.js';
 import type { RegisteredClient, Tenant } from './tenant.js';
@@ -135,10 +135,32 @@ function snapshot(tenant: Tenant, pieces: Omit<SavedState, 'version' | 'port' | 
   };
 }
 
+/** The listening tenant server: HTTPS when `tls` is given (asking for client certificates with mtls `handshake`). */
+function createTenantServer(
+  options: SandboxOptions,
+  tls: Pem | undefined,
+  ca: Pem | undefined,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): HttpServer | HttpsServer {
+  if (!tls) return createHttpServer(handler);
+  return createHttpsServer(
+    options.mtls === 'handshake'
+      ? // Every client is asked for a certificate, none is refused in the handshake: the token
+        // endpoint decides, and answers invalid_client as the service does.
+        { cert: tls.cert, key: tls.key, ca: ca?.cert, requestCert: true, rejectUnauthorized: false }
+      : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
+        { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
+    handler,
+  );
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
   // Fail fast on a bad seed, before the keys are generated (placeholders are filled in later).
-  parseSeed(options.seed ?? DEFAULT_SEED, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' });
+  const seed = parseSeed(options.seed ?? DEFAULT_SEED, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' });
+  if (seed.clients?.mtls && options.mtls === undefined) {
+    throw new SeedError('Invalid seed: clients.mtls needs mutual TLS: start with --https --mtls, or --mtls-edge');
+  }
   const { stateDir } = options;
   const release = stateDir === undefined ? undefined : lockStateDir(stateDir);
   try {
@@ -154,29 +176,34 @@ async function open(options: SandboxOptions, state: { dir: string; saved: SavedS
   const seedRaw = options.seed ?? DEFAULT_SEED;
   const seedClients = parseSeed(seedRaw, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' }).clients ?? {};
   const wantsMtls = options.mtls !== undefined;
+  /** The sandbox makes the server certificate (--https), rather than being given one (tls). */
+  const issuesServer = Boolean(options.https) && !options.tls;
   // One CA signs the HTTPS certificate and the mtls client's: made once, then kept with the state.
-  const ca = saved?.ca ?? (options.https || wantsMtls ? await createCa() : undefined);
-  const [inbox, signingKeys, admin, reader, refusedPort, server, mtlsClient] = await Promise.all([
-    startInbox(),
-    saved ? keyPairFromPem(saved.signingKey.pem) : options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
-    saved?.clients.admin ?? makeSecretClient('admin', ALL_SCOPES, seedClients.admin),
-    saved?.clients.reader ?? makeSecretClient('reader', ['read:event_streams'], seedClients.reader),
-    closedPort(),
-    options.tls ? undefined : options.https ? (saved?.server ?? issueCertificate(ca, 'server')) : undefined,
-    wantsMtls ? (saved?.clients.mtls ?? makeCertificateClient(ca!, seedClients.mtls)) : undefined,
-  ]);
-  const edgeKey = options.mtls === 'edge' ? (saved?.edgeKey ?? randomAlphanumeric(40)) : undefined;
-  const closing = new AbortController();
-  const faults = new Faults();
-  const inboxUrl = inbox.url;
-  const closedUrl = `https://127.0.0.1:${refusedPort}`;
-  let tenant: Tenant;
-  let seededIds: string[] = [];
+  const ca = saved?.ca ?? (issuesServer || wantsMtls ? await createCa() : undefined);
+  // Whatever fails from here on closes what was started (a started inbox would keep the process alive).
+  const inboxStarting = startInbox();
+  let inbox: Inbox | undefined;
+  let httpServer: HttpServer | HttpsServer | undefined;
   try {
+    const [started, signingKeys, admin, reader, refusedPort, server, mtlsClient] = await Promise.all([
+      inboxStarting,
+      saved ? keyPairFromPem(saved.signingKey.pem) : options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
+      saved?.clients.admin ?? makeSecretClient('admin', ALL_SCOPES, seedClients.admin),
+      saved?.clients.reader ?? makeSecretClient('reader', ['read:event_streams'], seedClients.reader),
+      closedPort(),
+      issuesServer ? (saved?.server ?? issueCertificate(ca, 'server')) : undefined,
+      wantsMtls ? (saved?.clients.mtls ?? makeCertificateClient(ca!, seedClients.mtls)) : undefined,
+    ]);
+    inbox = started;
+    const edgeKey = options.mtls === 'edge' ? (saved?.edgeKey ?? randomAlphanumeric(40)) : undefined;
+    const closing = new AbortController();
+    const faults = new Faults();
+    const inboxUrl = inbox.url;
+    const closedUrl = `https://127.0.0.1:${refusedPort}`;
     const seed = parseSeed(seedRaw, { inbox: inboxUrl, closed: closedUrl });
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
-    tenant = {
+    const tenant: Tenant = {
       url: '', // set once listening
       issuer: '',
       audience: '',
@@ -209,100 +236,114 @@ async function open(options: SandboxOptions, state: { dir: string; saved: SavedS
         [saved.inboxUrl, inboxUrl],
         [saved.closedUrl, closedUrl],
       ]);
-      seededIds = tenant.streams.all().map((stream) => stream.record.id);
     } else {
       applySeed(tenant, seed);
-      seededIds = tenant.streams.all().map((stream) => stream.record.id);
-      generateStreams(tenant, options.streams ?? 0);
     }
+    const seededIds = tenant.streams.all().map((stream) => stream.record.id);
+    if (!saved) generateStreams(tenant, options.streams ?? 0);
     for (const fault of options.faults ?? []) faults.add(fault);
-  } catch (error) {
-    await inbox.close();
-    throw error;
-  }
 
-  const handler = (req: IncomingMessage, res: ServerResponse) => {
-    handle(tenant, req, res, options.onRequest).catch((error: unknown) => {
-      writeReply(res, apiError(500, `Sandbox failure: ${(error as Error)?.message ?? String(error)}`));
-    });
-  };
-  const tls = options.tls ?? server;
-  const httpServer = tls
-    ? createHttpsServer(
-        options.mtls === 'handshake'
-          ? // Every client is asked for a certificate, none is refused in the handshake: the token
-            // endpoint decides, and answers invalid_client as the service does.
-            { cert: tls.cert, key: tls.key, ca: ca?.cert, requestCert: true, rejectUnauthorized: false }
-          : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
-            { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
-        handler,
-      )
-    : createHttpServer(handler);
-  // Longer than any client's idle keep-alive, so that a reused connection is never closed under it
-  // (Node's default of 5 s races clients that keep sockets longer); close() ends idle ones at once.
-  httpServer.keepAliveTimeout = 65_000;
-  try {
+    const handler = (req: IncomingMessage, res: ServerResponse) => {
+      handle(tenant, req, res, options.onRequest).catch((error: unknown) => {
+        writeReply(res, apiError(500, `Sandbox failure: ${(error as Error)?.message ?? String(error)}`));
+      });
+    };
+    const tls = options.tls ?? server;
+    const listening = createTenantServer(options, tls, ca, handler);
+    httpServer = listening;
+    // Longer than any client's idle keep-alive, so that a reused connection is never closed under it
+    // (Node's default of 5 s races clients that keep sockets longer); close() ends idle ones at once.
+    listening.keepAliveTimeout = 65_000;
     await new Promise<void>((resolve, reject) => {
-      httpServer.once('error', reject);
-      httpServer.listen(options.port ?? saved?.port ?? 0, '127.0.0.1', () => resolve());
+      listening.once('error', reject);
+      listening.listen(options.port ?? saved?.port ?? 0, '127.0.0.1', () => resolve());
     });
+    const { port } = listening.address() as AddressInfo;
+    const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    tenant.url = url;
+    tenant.issuer = `${url}/`;
+    tenant.audience = `${url}/api/v2/`;
+
+    let saver: StateSaver | undefined;
+    if (state) {
+      // What this run does not use is kept for the next one: the mtls client and the edge key of a
+      // run with mutual TLS, the server certificate of a run with --https.
+      const keptMtls = mtlsClient ?? saved?.clients.mtls;
+      const keptServer = server ?? saved?.server;
+      const keptEdgeKey = edgeKey ?? saved?.edgeKey;
+      const pieces = {
+        inboxUrl,
+        closedUrl,
+        clients: { admin, reader, ...(keptMtls ? { mtls: keptMtls } : {}) },
+        ...(ca ? { ca } : {}),
+        ...(keptServer ? { server: keptServer } : {}),
+        ...(keptEdgeKey ? { edgeKey: keptEdgeKey } : {}),
+      };
+      saver = new StateSaver(state.dir, () => snapshot(tenant, pieces), options.onStateError);
+      tenant.changed = () => saver!.changed();
+      // A new tenant, or new credentials, are written at once (before they are printed); a loaded
+      // tenant is not written again unless this run moved it.
+      const grew = ca !== saved?.ca || keptServer !== saved?.server || keptMtls !== saved?.clients.mtls || keptEdgeKey !== saved?.edgeKey;
+      if (!saved || grew) saver.now();
+      else if (port !== saved.port || tenant.tokenLifetime !== saved.tokenLifetime) saver.changed();
+    }
+
+    let closed: Promise<void> | undefined;
+    const opened = inbox;
+    return {
+      url,
+      apiUrl: `${url}/api/v2`,
+      tokenUrl: `${url}/oauth/token`,
+      inboxUrl,
+      clients: { admin, reader, ...(mtlsClient ? { mtls: mtlsClient } : {}) },
+      // What to trust for the tenant's certificate: only when the sandbox issued it.
+      ...(server && ca ? { caPem: ca.cert } : {}),
+      ...(mtlsClient && ca ? { clientCaPem: ca.cert } : {}),
+      ...(edgeKey ? { edgeKey } : {}),
+      restored: saved !== undefined,
+      requests: tenant.requests,
+      tokensIssued: () => tenant.tokensIssued,
+      inbox: () => opened.records,
+      deliveries: () => tenant.deliveries,
+      connections: () =>
+        [...tenant.connections.values()].map(({ id, name, strategy, provisioning }) => ({
+          id,
+          name,
+          strategy,
+          provisioning: provisioning ? 'configured' : defaultMapping(strategy) ? 'not configured' : 'unsupported',
+        })),
+      seededStreams: () =>
+        seededIds.flatMap((id) => {
+          const stream = tenant.streams.get(id);
+          return stream ? [{ id, name: stream.record.name }] : [];
+        }),
+      stats: () => stats(tenant),
+      addFault: (fault: FaultSpec) => void faults.add(fault),
+      clearFaults: () => faults.clear(),
+      idle: async () => {
+        // Work may start more work (a redelivery's attempts): wait until none is left.
+        while (tenant.background.size > 0) await Promise.all([...tenant.background]);
+      },
+      close: () =>
+        (closed ??= (async () => {
+          closing.abort();
+          await Promise.all([closeServer(listening), opened.close()]);
+          // Aborted work ends at once; what it recorded is saved with the rest.
+          await Promise.allSettled([...tenant.background]);
+          if (state) {
+            try {
+              saver!.close();
+            } finally {
+              state.release();
+            }
+          }
+        })()),
+    };
   } catch (error) {
-    await inbox.close();
+    const started = inbox ?? (await inboxStarting.catch(() => undefined));
+    await Promise.all([started?.close(), httpServer?.listening ? closeServer(httpServer) : undefined]);
     throw error;
   }
-  const { port } = httpServer.address() as AddressInfo;
-  const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
-  tenant.url = url;
-  tenant.issuer = `${url}/`;
-  tenant.audience = `${url}/api/v2/`;
-  if (state) {
-    const pieces = { inboxUrl, closedUrl, clients: { admin, reader, ...(mtlsClient ? { mtls: mtlsClient } : {}) }, ...(ca ? { ca } : {}), ...(server ? { server } : {}), ...(edgeKey ? { edgeKey } : {}) };
-    tenant.changed = () => saveState(state.dir, snapshot(tenant, pieces));
-    tenant.changed();
-  }
-
-  let closed: Promise<void> | undefined;
-  return {
-    url,
-    apiUrl: `${url}/api/v2`,
-    tokenUrl: `${url}/oauth/token`,
-    inboxUrl,
-    clients: { admin, reader, ...(mtlsClient ? { mtls: mtlsClient } : {}) },
-    ...(ca && (options.https || wantsMtls) ? { caPem: ca.cert } : {}),
-    ...(edgeKey ? { edgeKey } : {}),
-    restored: saved !== undefined,
-    requests: tenant.requests,
-    tokensIssued: () => tenant.tokensIssued,
-    inbox: () => inbox.records,
-    deliveries: () => tenant.deliveries,
-    connections: () =>
-      [...tenant.connections.values()].map(({ id, name, strategy, provisioning }) => ({
-        id,
-        name,
-        strategy,
-        provisioning: provisioning ? 'configured' : defaultMapping(strategy) ? 'not configured' : 'unsupported',
-      })),
-    seededStreams: () => seededIds.flatMap((id) => {
-      const stream = tenant.streams.get(id);
-      return stream ? [{ id, name: stream.record.name }] : [];
-    }),
-    stats: () => stats(tenant),
-    addFault: (fault: FaultSpec) => void faults.add(fault),
-    clearFaults: () => faults.clear(),
-    idle: async () => {
-      // Work may start more work (a redelivery's attempts): wait until none is left.
-      while (tenant.background.size > 0) await Promise.all([...tenant.background]);
-    },
-    close: () =>
-      (closed ??= (async () => {
-        closing.abort();
-        await Promise.all([closeServer(httpServer), inbox.close()]);
-        if (state) {
-          tenant.changed();
-          state.release();
-        }
-      })()),
-  };
 }
 
 function remember(tenant: Tenant, record: RecordedRequest): void {
@@ -354,7 +395,7 @@ async function handle(
 
   if (body === undefined) return finish(apiError(413, 'Payload content length greater than maximum allowed: 1048576'));
   const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
-  // Saved (--state-dir) before the answer leaves: what a client was told is done survives a kill.
+  // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
   finish(reply);
 }

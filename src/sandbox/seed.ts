@@ -67,8 +67,22 @@ const SeedCertificateClientSchema = z.strictObject({
     .optional(),
 });
 
+/** The seeded clients: each id names one client (the token endpoint finds a client by its id). */
+const SeedClientsSchema = z
+  .strictObject({ admin: SeedSecretClientSchema.optional(), reader: SeedSecretClientSchema.optional(), mtls: SeedCertificateClientSchema.optional() })
+  .superRefine((clients, context) => {
+    const owners = new Map<string, string>();
+    for (const name of ['admin', 'reader', 'mtls'] as const) {
+      const id = clients[name]?.clientId;
+      if (id === undefined) continue;
+      const owner = owners.get(id);
+      if (owner) context.addIssue({ code: 'custom', path: [name, 'clientId'], message: `is the ${owner} client's id too: each client needs an id of its own` });
+      owners.set(id, name);
+    }
+  });
+
 export const SeedSchema = z.strictObject({
-  clients: z.strictObject({ admin: SeedSecretClientSchema.optional(), reader: SeedSecretClientSchema.optional(), mtls: SeedCertificateClientSchema.optional() }).optional(),
+  clients: SeedClientsSchema.optional(),
   streams: z.array(SeedStreamSchema).optional(),
   connections: z.array(SeedConnectionSchema).optional(),
   tokenLifetime: z.number().int().positive().optional(),

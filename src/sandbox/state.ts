@@ -1,13 +1,16 @@
 // `--state-dir`: the tenant kept on disk, so that the same clients, keys, CA and data are there after
 // a restart. One file, DIR/state.json (0600, in a 0700 directory: it holds secrets and keys), written
-// whole after every change to a temporary file and renamed over the old one, so that it is never
-// half written. DIR/state.lock (O_EXCL, the owner's pid) keeps a second sandbox out of the same
+// whole to a temporary file and renamed over the old one, so that it is never half written. Changes
+// are coalesced (StateSaver): one write shortly after a change, whatever else changed meanwhile, and
+// a last one at close; with 100,000 streams a write takes a few hundred milliseconds. DIR/state.lock (O_EXCL, the owner's pid) keeps a second sandbox out of the same
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
-import { describeIssues, EventEnvelopeSchema, EventStreamSchema, ProvisioningConfigSchema, TestDeliverySchema, type EventStream } from '../schemas/index.js';
+import { describeIssues, EventEnvelopeSchema, ProvisioningConfigSchema, TestDeliverySchema, type EventStream } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
 import type { Connection } from './tenant.js';
 
@@ -17,6 +20,13 @@ const VERSION = 1;
 
 export class SandboxStateError extends Error {
   override name = 'SandboxStateError';
+  constructor(
+    message: string,
+    /** `damaged`: state.json cannot be used; `in_use`: another sandbox holds the directory; `unwritable`: a save failed. */
+    readonly reason: 'damaged' | 'in_use' | 'unwritable' = 'damaged',
+  ) {
+    super(message);
+  }
 }
 
 const PemSchema = z.strictObject({ cert: z.string().min(1), key: z.string().min(1) });
@@ -70,7 +80,8 @@ const StateSchema = z.strictObject({
   ca: PemSchema.optional(),
   server: PemSchema.optional(),
   edgeKey: z.string().min(1).optional(),
-  streams: z.array(z.strictObject({ record: EventStreamSchema, secret: z.string().optional() })),
+  /** Checked by streamProblem: a schema for each of 100,000 streams would take half a second. */
+  streams: z.array(z.unknown()),
   connections: z.array(ConnectionSchema),
   deliveries: z.array(DeliverySchema),
 });
@@ -82,6 +93,65 @@ export type SavedState = Omit<z.infer<typeof StateSchema>, 'streams' | 'connecti
   deliveries: DeliveryLogEntry[];
 };
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What is wrong with a saved stream, if anything: the fields the tenant reads, by hand (the sandbox
+ * wrote them with its schemas; this catches a file damaged or edited since).
+ */
+function streamProblem(entry: unknown): string | undefined {
+  if (!isObject(entry) || !isObject(entry.record)) return 'is not a saved stream';
+  const { record, secret } = entry;
+  if (secret !== undefined && typeof secret !== 'string') return 'secret must be a string';
+  for (const key of ['id', 'name', 'status', 'created_at', 'updated_at']) if (typeof record[key] !== 'string') return `record.${key} must be a string`;
+  if (!Array.isArray(record.subscriptions) || !record.subscriptions.every((one) => isObject(one) && typeof one.event_type === 'string')) {
+    return 'record.subscriptions must be a list of {event_type}';
+  }
+  const { destination } = record;
+  if (!isObject(destination) || !isObject(destination.configuration) || !['webhook', 'eventbus', 'action'].includes(destination.type as string)) {
+    return 'record.destination must be a webhook, eventbus or action destination';
+  }
+  if (destination.type === 'webhook' && typeof destination.configuration.webhook_endpoint !== 'string') return 'record.destination.configuration.webhook_endpoint must be a string';
+  return undefined;
+}
+
+/** The keys and certificates of a state, each parsed (and each certificate with its key), or the first that does not. */
+function pemProblem(state: z.infer<typeof StateSchema>): string | undefined {
+  const keys: Array<[string, string]> = [
+    ['signingKey.pem', state.signingKey.pem],
+    ['clients.admin.privateKeyPem', state.clients.admin.privateKeyPem],
+    ['clients.reader.privateKeyPem', state.clients.reader.privateKeyPem],
+  ];
+  for (const [where, pem] of keys) {
+    try {
+      createPrivateKey(pem);
+    } catch {
+      return `${where} is not a PEM private key`;
+    }
+  }
+  if (createPrivateKey(state.signingKey.pem).asymmetricKeyType !== 'rsa') return 'signingKey.pem is not an RSA key';
+  const { mtls } = state.clients;
+  const pairs: Array<[string, { cert: string; key: string } | undefined]> = [
+    ['ca', state.ca],
+    ['server', state.server],
+    ['clients.mtls', mtls && { cert: mtls.certPem, key: mtls.keyPem }],
+  ];
+  for (const [where, pair] of pairs) {
+    if (!pair) continue;
+    try {
+      new X509Certificate(pair.cert);
+    } catch {
+      return `${where} holds no PEM certificate`;
+    }
+    try {
+      createSecureContext({ cert: pair.cert, key: pair.key });
+    } catch {
+      return `${where} holds no private key of its certificate`;
+    }
+  }
+  return undefined;
+}
+
 /** The saved state of `dir`, undefined when there is none yet; a damaged one throws SandboxStateError. */
 export function loadState(dir: string): SavedState | undefined {
   const file = join(dir, STATE_FILE);
@@ -92,20 +162,29 @@ export function loadState(dir: string): SavedState | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SandboxStateError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
+  const damaged = (problem: string) => new SandboxStateError(`The sandbox state ${file} is damaged: ${problem}.`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new SandboxStateError(`The sandbox state ${file} is damaged: it is not JSON.`);
+    throw damaged('it is not JSON');
   }
+  if (!isObject(parsed)) throw damaged('it is not a JSON object');
+  if (parsed.version === undefined) throw damaged('it has no version');
+  if (parsed.version !== VERSION) throw new SandboxStateError(`The sandbox state ${file} has version ${JSON.stringify(parsed.version)}; this idm reads version ${VERSION}.`);
   const result = StateSchema.safeParse(parsed);
   if (!result.success) {
-    const version = (parsed as { version?: unknown } | null)?.version;
-    if (version !== VERSION) throw new SandboxStateError(`The sandbox state ${file} has version ${JSON.stringify(version)}; this idm reads version ${VERSION}.`);
     const [first, ...others] = describeIssues(result.error).split('; ');
-    throw new SandboxStateError(`The sandbox state ${file} is damaged: ${first}${others.length > 0 ? ` (and ${others.length} more problems)` : ''}.`);
+    throw damaged(`${first}${others.length > 0 ? ` (and ${others.length} more problems)` : ''}`);
   }
-  return result.data as SavedState;
+  const state = result.data;
+  for (const [index, entry] of state.streams.entries()) {
+    const problem = streamProblem(entry);
+    if (problem) throw damaged(`streams.${index}: ${problem}`);
+  }
+  const problem = pemProblem(state);
+  if (problem) throw damaged(problem);
+  return state as SavedState;
 }
 
 /** Writes the state whole: a temporary file in the same directory, then renamed over the old one. */
@@ -117,7 +196,68 @@ export function saveState(dir: string, state: SavedState): void {
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });
-    throw error;
+    throw new SandboxStateError(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, 'unwritable');
+  }
+}
+
+/** The least wait between a change and its write. */
+const SAVE_DELAY_MS = 200;
+
+/**
+ * Coalesced saves of a running tenant (whose lock is held): changed() asks for a write, made once
+ * after SAVE_DELAY_MS (or four times as long as the last write took, for a large tenant) with every
+ * change of the meantime; close() writes what is still due, and after it nothing is written.
+ */
+export class StateSaver {
+  private timer: NodeJS.Timeout | undefined;
+  private due = false;
+  private closed = false;
+  private lastWriteMs = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly snapshot: () => SavedState,
+    /** A write that failed while running (it is tried again at the next change, and at close). */
+    private readonly onError: (error: Error) => void = () => undefined,
+  ) {}
+
+  changed(): void {
+    if (this.closed) return;
+    this.due = true;
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      try {
+        this.write();
+      } catch (error) {
+        this.onError(error as Error);
+      }
+    }, Math.max(SAVE_DELAY_MS, 4 * this.lastWriteMs));
+  }
+
+  /** Writes what is due, and stops: a failure is thrown. */
+  close(): void {
+    this.closed = true;
+    this.flush();
+  }
+
+  /** Writes at once (a new tenant, before its credentials are printed): a failure is thrown. */
+  now(): void {
+    this.due = true;
+    this.flush();
+  }
+
+  private flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.write();
+  }
+
+  private write(): void {
+    if (!this.due) return;
+    const started = Date.now();
+    saveState(this.dir, this.snapshot());
+    this.due = false;
+    this.lastWriteMs = Date.now() - started;
   }
 }
 
@@ -148,7 +288,7 @@ export function lockStateDir(dir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`);
+        throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
       }
       unlinkSync(lock); // left by a sandbox that is gone
     }

@@ -94,9 +94,12 @@ export interface SandboxOptions {
   mtls?: 'handshake' | 'edge';
   /**
    * Keep the tenant in this directory (state.json, 0600): clients, keys, the CA, streams, connections,
-   * deliveries; loaded at the next start, with the same port unless `port` is given.
+   * deliveries; loaded at the next start, with the same port unless `port` is given. Changes are
+   * written shortly after they happen (several at once) and at close().
    */
   stateDir?: string;
+  /** With `stateDir`: a write of the state failed while running (it is tried again; close() throws if the last one fails). */
+  onStateError?: (error: Error) => void;
   /** PKCS#8 PEM of the RSA key that signs access tokens (default: generated), so tests can mint expired or foreign-audience tokens. */
   signingKeyPem?: string;
   /** Called after each tenant request is answered (or reset, or stalled): `idm sandbox start --debug` logs with it. */
@@ -140,8 +143,10 @@ export interface Sandbox {
   /** The HTTPS webhook inbox's base, e.g. `https://127.0.0.1:43124/inbox`. */
   inboxUrl: string;
   clients: { admin: SandboxClient; reader: SandboxClient; mtls?: SandboxCertificateClient };
-  /** The certificate authority that signed the HTTPS certificate (`https`), PEM. */
+  /** What a client trusts for the tenant's HTTPS certificate: the sandbox's CA, when it issued that certificate (`https` without `tls`), PEM. */
   caPem?: string;
+  /** The CA that signed the `mtls` client's certificate (with `mtls`), PEM: what an edge verifies client certificates with. */
+  clientCaPem?: string;
   /** With `mtls: 'edge'`: the `cname-api-key` an edge must forward. */
   edgeKey?: string;
   /** Loaded from `stateDir` (a seed and generated streams are applied only to a new tenant). */

@@ -1,10 +1,11 @@
 // --state-dir: the tenant kept on disk and loaded at the next start (the same clients, keys, CA, port,
 // streams, connections and deliveries), written atomically, guarded by a lock, and a damaged file is
 // an error rather than a fresh tenant. Seeds may name client ids and secrets.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpsRequest } from 'node:https';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxStateError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, getToken, recordSandboxSecrets, tokenRequest } from '../helpers/sandbox.js';
 
@@ -104,7 +105,7 @@ describe('sandbox --state-dir', () => {
   it('a second sandbox on the same directory is refused while the first runs; a lock whose process is gone is taken over', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
-    await expect(startSandbox({ stateDir: dir })).rejects.toThrow(new SandboxStateError(`Another sandbox (pid ${process.pid}) is using ${dir}.`));
+    await expect(startSandbox({ stateDir: dir })).rejects.toThrow(new SandboxStateError(`Another sandbox (pid ${process.pid}) is using ${dir}.`, 'in_use'));
     await stop(first);
     writeFileSync(join(dir, 'state.lock'), '2147483646\n'); // no such process
     const second = await start({ stateDir: dir });
@@ -115,6 +116,8 @@ describe('sandbox --state-dir', () => {
     ['not JSON', '{"version":1,', /is damaged: it is not JSON\./],
     ['missing parts', '{"version":1,"port":4010}', /is damaged: inboxUrl: .* \(and \d+ more problems\)\./],
     ['another version', '{"version":7}', /has version 7; this idm reads version 1\./],
+    ['an empty object', '{}', /is damaged: it has no version\.$/],
+    ['null', 'null', /is damaged: it is not a JSON object\.$/],
   ])('a damaged state file (%s) is an error, and the file is left as it was', async (_name, text, message) => {
     const dir = stateDir();
     await stop(await start({ stateDir: dir }));
@@ -122,6 +125,82 @@ describe('sandbox --state-dir', () => {
     await expect(startSandbox({ stateDir: dir })).rejects.toThrow(message);
     expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe(text);
     expect(existsSync(join(dir, 'state.lock'))).toBe(false);
+  });
+
+  describe('keys and certificates that do not parse are a damaged state, named, and nothing is left running', () => {
+    let good: string;
+    beforeAll(async () => {
+      const dir = stateDir();
+      await stop(await start({ stateDir: dir, https: true, mtls: 'handshake' }));
+      good = readFileSync(join(dir, 'state.json'), 'utf8');
+    });
+    const GARBAGE = '-----BEGIN PRIVATE KEY-----\nnot a key\n-----END PRIVATE KEY-----\n';
+    it.each([
+      ['the signing key', (state: any) => void (state.signingKey.pem = GARBAGE), 'signingKey.pem is not a PEM private key'], // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['the server certificate', (state: any) => void (state.server.cert = state.server.cert.replace(/[A-Za-z]{20}/, 'x'.repeat(20))), 'server holds no PEM certificate'], // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['a client key', (state: any) => void (state.clients.admin.privateKeyPem = GARBAGE), 'clients.admin.privateKeyPem is not a PEM private key'], // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['the mtls key of another certificate', (state: any) => void (state.clients.mtls.keyPem = state.server.key), 'clients.mtls holds no private key of its certificate'], // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['an EC signing key', (state: any) => void (state.signingKey.pem = state.server.key), 'signingKey.pem is not an RSA key'], // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['a stream without a destination', (state: any) => void delete state.streams[2].record.destination, 'streams.2: record.destination must be a webhook, eventbus or action destination'], // eslint-disable-line @typescript-eslint/no-explicit-any
+    ])('%s', async (_name, damage, problem) => {
+      const state = JSON.parse(good);
+      damage(state);
+      const dir = stateDir();
+      mkdirSync(dir, { mode: 0o700 });
+      writeFileSync(join(dir, 'state.json'), JSON.stringify(state));
+      await expect(startSandbox({ stateDir: dir, https: true, mtls: 'handshake' })).rejects.toThrow(
+        new SandboxStateError(`The sandbox state ${join(dir, 'state.json')} is damaged: ${problem}.`),
+      );
+      expect(existsSync(join(dir, 'state.lock'))).toBe(false);
+    });
+  });
+
+  it('a write answered just before a stop is there after the restart; a loaded tenant nobody changed is not written again', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    const token = await getToken(first);
+    const created = await call(first, 'POST', '/api/v2/event-streams', { token, body: STREAM });
+    expect(created.status).toBe(201);
+    await stop(first); // at once: the coalesced write is due, and close() makes it
+    const second = await start({ stateDir: dir });
+    expect((await call(second, 'GET', `/api/v2/event-streams/${created.body.id}`, { token })).body).toEqual(created.body);
+    const written = statSync(join(dir, 'state.json'));
+    expect((await call(second, 'GET', '/api/v2/event-streams?take=1', { token })).status).toBe(200);
+    await stop(second);
+    // Each write is a new file renamed over the old one: the same inode and time mean no write.
+    const after = statSync(join(dir, 'state.json'));
+    expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
+  });
+
+  it('keeps the mtls client through a run without --mtls: the same client and certificate, still accepted', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir, https: true, mtls: 'handshake' });
+    const mtls = first.clients.mtls!;
+    await stop(first);
+    const plain = await start({ stateDir: dir, https: true });
+    expect(plain.clients.mtls).toBeUndefined();
+    await stop(plain);
+    const again = await start({ stateDir: dir, https: true, mtls: 'handshake' });
+    expect(again.clients.mtls).toEqual(mtls);
+    const answer = await new Promise<number>((resolve, reject) => {
+      const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: mtls.clientId, audience: `${again.apiUrl}/` }).toString();
+      const req = httpsRequest(again.tokenUrl, { method: 'POST', ca: again.caPem, cert: mtls.certPem, key: mtls.keyPem, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+        res.resume().on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer).toBe(200);
+  });
+
+  it('keeps the edge key through a run without --mtls-edge', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir, mtls: 'edge' });
+    const { edgeKey } = first;
+    await stop(first);
+    await stop(await start({ stateDir: dir }));
+    const again = await start({ stateDir: dir, mtls: 'edge' });
+    expect(again.edgeKey).toBe(edgeKey);
   });
 
   it('without --state-dir, every start is a new tenant', async () => {
@@ -148,6 +227,9 @@ describe('seeded clients', () => {
     [{ clients: { admin: { clientId: 'has space' } } }, /clients\.admin\.clientId/],
     [{ clients: { mtls: { certificateFingerprints: ['AB:CD'] } } }, /clients\.mtls\.certificateFingerprints\.0: must be a SHA-256 fingerprint/],
     [{ clients: { other: {} } }, /clients/],
+    [{ clients: { admin: { clientId: 'same-client-id' }, reader: { clientId: 'same-client-id' } } }, /clients\.reader\.clientId: is the admin client's id too: each client needs an id of its own/],
+    [{ clients: { reader: { clientId: 'same-client-id' }, mtls: { clientId: 'same-client-id' } } }, /clients\.mtls\.clientId: is the reader client's id too/],
+    [{ clients: { mtls: { certificateFingerprints: ['AB'.repeat(32)] } } }, /Invalid seed: clients\.mtls needs mutual TLS: start with --https --mtls, or --mtls-edge/],
   ])('a bad client in the seed is refused: %j', async (seed, message) => {
     await expect(startSandbox({ seed })).rejects.toThrow(message);
   });
