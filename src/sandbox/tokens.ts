@@ -63,6 +63,14 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/**
+ * The tenant's base URL in both host forms its certificate names, 127.0.0.1 and localhost: a client
+ * may reach it by either, and asks for the audience (and signs assertions for the issuer) in that form.
+ */
+function bases(tenant: Tenant): string[] {
+  return [tenant.url, tenant.url.replace('://127.0.0.1:', '://localhost:')];
+}
+
 const authenticationFailed = (detail?: string) =>
   tokenError(401, 'invalid_client', detail ? `Client authentication failed: ${detail}` : 'Client authentication failed');
 
@@ -94,7 +102,7 @@ function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: strin
   if (!client?.publicKey) throw authenticationFailed();
   if (!verifyJwtSignature(jwt, client.publicKey, ['RS256', 'RS384', 'PS256'])) throw authenticationFailed('invalid assertion signature');
   const audiences = Array.isArray(aud) ? aud : [aud];
-  const accepted = [tenant.issuer, `${tenant.url}/oauth/token`, `${tenant.url}/oauth/token/`];
+  const accepted = bases(tenant).flatMap((base) => [`${base}/`, `${base}/oauth/token`, `${base}/oauth/token/`]);
   if (!audiences.some((value) => typeof value === 'string' && accepted.includes(value))) {
     throw authenticationFailed(`the assertion audience must be ${tenant.issuer}`);
   }
@@ -174,7 +182,7 @@ function authenticateClient(tenant: Tenant, params: Map<string, string>, request
   if (!credentials) {
     if (clientId === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
     if (tenant.mtls) return certificateClient(tenant, clientId, presentedCertificate(tenant, request));
-    throw authenticationFailed('the client is confidential: send its secret or a client assertion');
+    throw authenticationFailed('mutual TLS is off in this sandbox, so a client id alone (tls_client_auth) is not enough: send the client secret or a client assertion');
   }
   if (credentials.id === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
   if (basic && clientId !== undefined && clientId !== basic.id) {
@@ -198,7 +206,8 @@ export function tokenEndpoint(tenant: Tenant, request: TokenRequest): Reply {
   if (audience === undefined) {
     throw tokenError(403, 'access_denied', 'No audience parameter was provided, and no default audience has been configured');
   }
-  if (audience !== tenant.audience) throw tokenError(403, 'access_denied', `Service not found: ${audience}`);
+  const base = bases(tenant).find((one) => audience === `${one}/api/v2/`);
+  if (base === undefined) throw tokenError(403, 'access_denied', `Service not found: ${audience}`);
 
   // A requested scope narrows the token to what is both asked and granted.
   const requested = params.get('scope')?.split(' ').filter(Boolean);
@@ -206,9 +215,10 @@ export function tokenEndpoint(tenant: Tenant, request: TokenRequest): Reply {
   const scope = scopes.join(' ');
   const accessToken = signJwt(
     {
-      iss: tenant.issuer,
+      // In the host form the client used: an SDK checks the issuer against the domain it was given.
+      iss: `${base}/`,
       sub: `${client.clientId}@clients`,
-      aud: tenant.audience,
+      aud: audience,
       iat: now,
       exp: now + tenant.tokenLifetime,
       scope,
@@ -238,9 +248,10 @@ export function authorize(tenant: Tenant, authorization: string | undefined, sco
     throw apiError(401, 'Invalid signature received for JSON Web Token validation.');
   }
   const { iss, aud, exp, scope: granted } = jwt.payload;
-  if (iss !== tenant.issuer) throw apiError(401, 'Invalid token.');
+  const forms = bases(tenant);
+  if (!forms.some((base) => iss === `${base}/`)) throw apiError(401, 'Invalid token.');
   const audiences = Array.isArray(aud) ? aud : [aud];
-  if (!audiences.includes(tenant.audience)) throw apiError(401, `Bad audience: ${audiences.join(' ')}`);
+  if (!forms.some((base) => audiences.includes(`${base}/api/v2/`))) throw apiError(401, `Bad audience: ${audiences.join(' ')}`);
   if (typeof exp !== 'number' || exp <= Date.now() / 1000) {
     throw apiError(401, 'Expired token received for JSON Web Token validation.');
   }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueCertificate, fingerprintOf } from '../../src/sandbox/pki.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { recordSandboxSecrets } from '../helpers/sandbox.js';
+import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 
 interface Answer {
   status: number;
@@ -76,8 +77,27 @@ describe('sandbox https', () => {
     expect(sandbox.edgeKey).toBeUndefined();
   });
 
-  it('asked for a token with only a client id, answers the confidential-client error', async () => {
-    expect(await tokenCall(sandbox, { client_id: sandbox.clients.admin.clientId })).toEqual(INVALID_CLIENT('the client is confidential: send its secret or a client assertion'));
+  it('asked for a token with only a client id (tls_client_auth), says that mutual TLS is off', async () => {
+    expect(await tokenCall(sandbox, { client_id: sandbox.clients.admin.clientId })).toEqual(
+      INVALID_CLIENT('mutual TLS is off in this sandbox, so a client id alone (tls_client_auth) is not enough: send the client secret or a client assertion'),
+    );
+  });
+
+  it('is the tenant as https://localhost:PORT too, as its certificate says: a token for that audience works at either host', async () => {
+    const local = sandbox.url.replace('127.0.0.1', 'localhost');
+    const { clientId, clientSecret } = sandbox.clients.admin;
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${local}/api/v2/` }).toString();
+    const token = await httpsCall(`${local}/oauth/token`, { ca: sandbox.caPem!, method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    expect(token.status).toBe(200);
+    const claims = JSON.parse(Buffer.from(token.body.access_token.split('.')[1], 'base64url').toString());
+    expect(claims).toMatchObject({ iss: `${local}/`, aud: `${local}/api/v2/` });
+    for (const base of [local, sandbox.url]) {
+      const list = await httpsCall(`${base}/api/v2/event-streams?take=1`, { ca: sandbox.caPem!, headers: { authorization: `Bearer ${token.body.access_token}` } });
+      expect(list.status, base).toBe(200);
+    }
+    // Another host is still another service.
+    const other = await tokenCall(sandbox, { client_id: clientId, client_secret: clientSecret, audience: `https://localhost.example:${new URL(sandbox.url).port}/api/v2/` });
+    expect(other.status).toBe(403);
   });
 });
 
@@ -171,5 +191,51 @@ describe('sandbox mtls: behind an edge', () => {
     const mtls = sandbox.clients.mtls!;
     const answer = await tokenCall(sandbox, { client_id: mtls.clientId }, { cert: mtls.certPem, key: mtls.keyPem }, { 'cname-api-key': sandbox.edgeKey! });
     expect(answer).toEqual(INVALID_CLIENT('no client certificate was presented'));
+  });
+});
+
+describe('sandbox mtls with a server certificate of the user’s own (tls)', () => {
+  let sandbox: Sandbox;
+  let own: TestCa;
+  beforeAll(async () => {
+    own = await makeTestCa('the user’s own CA');
+    sandbox = await startSandbox({ tls: own.server, mtls: 'handshake' });
+    recordSandboxSecrets(sandbox);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    own.cleanup();
+  });
+
+  it('does not offer its CA as the one to trust for the tenant (it did not sign its certificate); the client CA is its own field', async () => {
+    expect(sandbox.caPem).toBeUndefined();
+    const clientCa = new X509Certificate(sandbox.clientCaPem!);
+    expect(new X509Certificate(sandbox.clients.mtls!.certPem).checkIssued(clientCa)).toBe(true);
+    // The tenant is trusted through the user's CA, and its CA is no help for that.
+    await expect(httpsCall(`${sandbox.url}/`, { ca: sandbox.clientCaPem! })).rejects.toThrow(/self.signed|unable to verify|certificate/i);
+    const mtls = sandbox.clients.mtls!;
+    const answer = await httpsCall(sandbox.tokenUrl, {
+      ca: own.caPem,
+      cert: mtls.certPem,
+      key: mtls.keyPem,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: mtls.clientId, audience: `${sandbox.apiUrl}/` }).toString(),
+    });
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('sandbox mtls-edge on plain HTTP', () => {
+  it('has no CA to trust for the tenant (it is not on HTTPS), only the CA of the client certificate', async () => {
+    const sandbox = await startSandbox({ mtls: 'edge' });
+    recordSandboxSecrets(sandbox);
+    try {
+      expect(sandbox.url).toMatch(/^http:\/\//);
+      expect(sandbox.caPem).toBeUndefined();
+      expect(new X509Certificate(sandbox.clients.mtls!.certPem).checkIssued(new X509Certificate(sandbox.clientCaPem!))).toBe(true);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

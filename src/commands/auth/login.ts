@@ -171,7 +171,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       proven() ? undefined : needsKey ? '--private-key-file' : method === 'tls_client_auth' ? '--client-cert and --client-key' : '--client-secret-file (or --private-key-file)',
     ].filter(Boolean);
     if (missing.length) {
-      throw new UsageError(`Missing ${missing.join(', ')}.`, 'idm login asks for them only at a terminal; in scripts pass the flags (a secret from a file or stdin).');
+      const proof = needsKey ? 'the key from a file or stdin' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file or stdin';
+      throw new UsageError(`Missing ${missing.join(', ')}.`, `idm login asks for them only at a terminal; in scripts pass the flags (${proof}).`);
     }
   } else {
     domain ??= await prompter.input('Tenant domain (host or https:// URL)', {

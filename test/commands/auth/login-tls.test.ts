@@ -110,6 +110,13 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(result.stderr).toContain(message);
     expect(sandbox.requests.length).toBe(from);
   });
+
+  it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
+    const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.mtls!.clientId, '--ca-file', files.ca]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Missing --client-cert and --client-key.\nidm login asks for them only at a terminal; in scripts pass the flags (the certificate and its key as files).\n');
+    expect(result.stderr).not.toContain('secret');
+  });
 });
 
 describe('tls_client_auth where the tenant does not take it', () => {
@@ -124,7 +131,9 @@ describe('tls_client_auth where the tenant does not take it', () => {
     const own = await issueCertificate(undefined, 'client');
     const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.admin.clientId, '--client-cert', file('own.crt', own.cert), '--client-key', file('own.key', own.key), '--ca-file', file('ca.pem', sandbox.caPem!)]);
     expect(result.code).toBe(4);
-    expect(result.stderr).toContain('Client authentication failed: the client is confidential: send its secret or a client assertion (401 invalid_client).');
+    expect(result.stderr).toContain(
+      'Client authentication failed: mutual TLS is off in this sandbox, so a client id alone (tls_client_auth) is not enough: send the client secret or a client assertion (401 invalid_client).',
+    );
     expect(result.stderr).toContain('Check that the tenant accepts mutual TLS');
   });
 
