@@ -1,11 +1,14 @@
 // The platform's official Node SDK (npm `auth0` 7.1.0, a devDependency), unchanged, against the
-// sandbox tenant over HTTPS: every event-stream and directory-provisioning operation the sandbox
+// sandbox tenant over HTTPS (`https: true`: the sandbox's own CA and certificate, as `idm sandbox
+// start --https` serves them): every event-stream and directory-provisioning operation the sandbox
 // serves that the SDK has a method for. The SDK runs in a child process (./sdk-client.mjs) that
-// trusts the throwaway test CA only through NODE_EXTRA_CA_CERTS (no NODE_TLS_REJECT_UNAUTHORIZED),
+// trusts the sandbox's CA only through NODE_EXTRA_CA_CERTS (no NODE_TLS_REJECT_UNAUTHORIZED),
 // gets its own token with client credentials from https://127.0.0.1:<port>/oauth/token, and reports
 // one JSON line per operation. The test drives it phase by phase, waiting for the sandbox's
 // background work (deliveries, synchronizations) in between, and checks each answer against the
 // interface (/work/shared/spec/interface.md) and against the sandbox's own state and request log.
+// A last part runs the built binary, `idm sandbox start --https --json`, and the SDK with the CA
+// file it printed.
 //
 // The SDK does not validate bodies at run time, so the interface's names are sent and received as
 // they are; only its TypeScript types use other names. Differences noticed (SDK types vs interface):
@@ -23,12 +26,15 @@
 //     `connection.created|updated|deleted`, which the interface's list lacks; it has no method for
 //     GET /event-streams/{id}/stats (reached here with the SDK's passthrough `client.fetch`).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { BIN, cliEnv } from '../helpers/cli.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
-import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 
 /** One line the SDK child printed for an operation. */
 interface OpLine {
@@ -46,7 +52,9 @@ const EVENT_STREAM_ID = /^est_[A-Za-z0-9]{22}$/;
 const EVENT_ID = /^evt_[A-Za-z0-9]{22}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
-let ca: TestCa;
+/** A private directory for the sandbox's CA file (NODE_EXTRA_CA_CERTS names a file). */
+let dir: string;
+let caFile: string;
 let sandbox: Sandbox;
 let child: ChildProcessWithoutNullStreams;
 let childErr = '';
@@ -84,15 +92,15 @@ const sent = (method: string, path: string) => sandbox.requests.filter((r) => r.
  * The SDK child, in a minimal environment: the machine's own NODE_EXTRA_CA_CERTS is replaced by
  * `extraCa` (the test CA's file), or by nothing at all.
  */
-function spawnSdk(extraCa: string | undefined): ChildProcessWithoutNullStreams {
-  const { clientId, clientSecret } = sandbox.clients.admin;
+function spawnSdk(extraCa: string | undefined, target: { url: string; clientId: string; clientSecret: string } = { url: sandbox.url, ...sandbox.clients.admin }): ChildProcessWithoutNullStreams {
+  const { clientId, clientSecret } = target;
   return spawn(process.execPath, [HELPER], {
     cwd: fileURLToPath(new URL('../..', import.meta.url)),
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
       ...(extraCa === undefined ? {} : { NODE_EXTRA_CA_CERTS: extraCa }),
-      SDK_DOMAIN: sandbox.url.replace(/^https:\/\//, ''),
+      SDK_DOMAIN: target.url.replace(/^https:\/\//, ''),
       SDK_CLIENT_ID: clientId,
       SDK_CLIENT_SECRET: clientSecret,
       SDK_WEBHOOK_TOKEN: WEBHOOK_TOKEN,
@@ -102,11 +110,13 @@ function spawnSdk(extraCa: string | undefined): ChildProcessWithoutNullStreams {
 }
 
 beforeAll(async () => {
-  ca = await makeTestCa('idm sdk test CA');
-  sandbox = await startSandbox({ tls: ca.server, retryDelaysMs: [0, 0, 0], syncDurationMs: 0 });
+  sandbox = await startSandbox({ https: true, retryDelaysMs: [0, 0, 0], syncDurationMs: 0 });
   recordSandboxSecrets(sandbox);
   recordSecrets([WEBHOOK_TOKEN]);
-  child = spawnSdk(ca.caFile);
+  dir = mkdtempSync(join(tmpdir(), 'idm-sdk-'));
+  caFile = join(dir, 'ca.pem');
+  writeFileSync(caFile, sandbox.caPem!);
+  child = spawnSdk(caFile);
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (childErr += chunk));
   createInterface({ input: child.stdout }).on('line', (line) => {
     pending.push(line);
@@ -124,7 +134,7 @@ afterAll(async () => {
     });
   }
   await sandbox?.close();
-  ca?.cleanup();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the auth0 Node SDK against the sandbox over HTTPS', () => {
@@ -366,7 +376,7 @@ describe('the auth0 Node SDK against the sandbox over HTTPS', () => {
     expect(childErr).toBe('');
   });
 
-  it('control: the same SDK without the test CA in NODE_EXTRA_CA_CERTS is refused in the TLS handshake', async () => {
+  it('control: the same SDK without the sandbox CA in NODE_EXTRA_CA_CERTS is refused in the TLS handshake', async () => {
     const tokensBefore = sandbox.tokensIssued();
     const control = spawnSdk(undefined);
     let out = '';
@@ -378,5 +388,51 @@ describe('the auth0 Node SDK against the sandbox over HTTPS', () => {
     expect(line.ok).toBe(false);
     expect(`${line.error!.message} ${line.error!.cause ?? ''}`).toMatch(/certificate|self.signed|unable to verify/i);
     expect(sandbox.tokensIssued()).toBe(tokensBefore);
+  });
+});
+
+/** Runs the SDK child's one-call `probe` phase (a first page of one stream) and returns its line. */
+async function probe(extraCa: string | undefined, target: { url: string; clientId: string; clientSecret: string }): Promise<OpLine> {
+  const sdk = spawnSdk(extraCa, target);
+  let out = '';
+  let err = '';
+  sdk.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  sdk.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => sdk.once('exit', resolve));
+  sdk.stdin.end(`${JSON.stringify({ phase: 'probe' })}\n${JSON.stringify({ phase: 'exit' })}\n`);
+  expect(await exited, err).toBe(0);
+  return JSON.parse(out.split('\n')[0]!) as OpLine;
+}
+
+describe('the auth0 Node SDK against the built binary: idm sandbox start --https', () => {
+  it('trusts the CA file start printed, through NODE_EXTRA_CA_CERTS alone, and lists the streams', async () => {
+    const configDir = mkdtempSync(join(tmpdir(), 'idm-sdk-config-'));
+    const started = spawn(process.execPath, [BIN, 'sandbox', 'start', '--https', '--json'], { env: cliEnv(configDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    started.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => started.on('exit', resolve));
+    try {
+      const info = JSON.parse(
+        await new Promise<string>((resolve, reject) => {
+          createInterface({ input: started.stdout }).once('line', resolve);
+          started.once('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
+        }),
+      );
+      recordSecrets([info.clients.admin.clientSecret, info.clients.reader.clientSecret]);
+      expect(info.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      const target = { url: info.url, clientId: info.clients.admin.clientId, clientSecret: info.clients.admin.clientSecret };
+      const line = await probe(info.caFile, target);
+      expect({ ok: line.ok, status: line.status, error: line.error }).toEqual({ ok: true, status: 200, error: undefined });
+      expect(line.result.items.map((stream: { id: string }) => stream.id)).toEqual([DEMO_IDS.inboxBearer]);
+      // The CA is what made it work: without it, the same call is refused in the handshake.
+      const refused = await probe(undefined, target);
+      expect(refused.ok).toBe(false);
+      expect(`${refused.error!.message} ${refused.error!.cause ?? ''}`).toMatch(/certificate|self.signed|unable to verify/i);
+      started.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      started.kill('SIGKILL');
+      rmSync(configDir, { recursive: true, force: true });
+    }
   });
 });
