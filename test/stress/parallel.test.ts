@@ -2,7 +2,7 @@
 // directory, and answers far larger than any real one. Nothing here measures speed: every limit is
 // generous, and each assertion is about what was written, sent and answered.
 import { once } from 'node:events';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -23,7 +23,9 @@ function expectCleanConfigDir(dir: string): void {
       expect(() => JSON.parse(readFileSync(join(dir, sub, file), 'utf8')), `${sub}/${file}`).not.toThrow();
     }
   }
-  expect(readdirSync(dir).filter((f) => !['config.json', 'credentials', 'tokens'].includes(f))).toEqual([]);
+  // The completion cache (config/recent.ts): whole files only, no temporary file left.
+  for (const file of existsSync(join(dir, 'cache')) ? readdirSync(join(dir, 'cache')) : []) expect(file, `cache/${file} left behind`).toMatch(/^recent-[a-z]+\.txt$/);
+  expect(readdirSync(dir).filter((f) => !['config.json', 'credentials', 'tokens', 'cache'].includes(f))).toEqual([]);
 }
 
 function secretFile(dir: string): string {
