@@ -43,7 +43,16 @@ export interface ApiSettings {
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
 
-/** One operation of the management interface, as the typed client describes it. */
+/**
+ * One operation of the management interface, as the typed client describes it.
+ *
+ * `success` is the status the interface documents for it (201 for a create, 204 for a delete...).
+ * Any 2xx is still a success: a service or proxy that answers 200 where 201 is documented did what
+ * was asked, and failing there would be a failure idm made up (responses are read tolerantly). The
+ * documented status changes only the reading: an operation documented as 204 has no body, so an
+ * empty answer with another 2xx is read as no body too, never as a bad answer. A different 2xx is
+ * said in the --debug trace. Unset (idm api): any 2xx, read as it comes.
+ */
 export interface Operation {
   method: HttpMethod;
   /** Below the base URL (`https://<domain>/api/v2`), built with api/path.ts apiPath. */
@@ -55,6 +64,8 @@ export interface Operation {
   action: string;
   /** The scope the operation needs, named when the answer is 403. */
   scope?: string;
+  /** The documented success status (or statuses); see above. */
+  success?: number | readonly number[];
   /** Advice for particular statuses, e.g. `{ 400: 'Check --from ...' }`. */
   hints?: Partial<Record<number, string>>;
   /** See retry.ts exchange(): a retried POST answered 409 is read back and compared. */
@@ -198,7 +209,12 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     if ('readBack' in result) return { status: 200, headers: {}, body: result.readBack };
     const { response } = result;
     if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
-    return { status: response.status, headers: response.headers, body: parseBody(response, context) };
+    const documented = operation.success === undefined ? [] : [operation.success].flat();
+    if (documented.length > 0 && !documented.includes(response.status)) {
+      settings.debug?.(`(${response.status} where ${documented.join(' or ')} is documented for ${operation.method} ${redactor.text(operation.path.split('?')[0]!)}: read as a success)\n`);
+    }
+    const bodyless = documented.length > 0 && documented.every((status) => status === 204);
+    return { status: response.status, headers: response.headers, body: parseBody(response, context, bodyless) };
   }
 
   return {
@@ -213,10 +229,13 @@ export function createApiClient(settings: ApiSettings): ApiClient {
   };
 }
 
-/** JSON bodies as received (unknown fields kept); 204 and empty 2xx bodies are undefined. */
-function parseBody(response: HttpResponse, context: FailureContext): unknown {
+/**
+ * JSON bodies as received (unknown fields kept). An empty body is undefined for a 201, 202 or 204, and
+ * for any 2xx of an operation documented as body-less (`bodyless`); elsewhere it is a bad answer.
+ */
+function parseBody(response: HttpResponse, context: FailureContext, bodyless: boolean): unknown {
   if (response.text.trim() === '') {
-    if (response.status === 204 || response.status === 202 || response.status === 201) return undefined;
+    if (bodyless || response.status === 204 || response.status === 202 || response.status === 201) return undefined;
     throw badAnswer(context, response.status, 'an empty body');
   }
   let body: unknown;

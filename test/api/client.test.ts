@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
+import { createManagement } from '../../src/api/management/index.js';
 import { createDeps } from '../../src/cli/factory.js';
 import type { GlobalOptions } from '../../src/cli/program.js';
 import type { IO } from '../../src/io/io.js';
@@ -204,6 +205,28 @@ describe('management client', () => {
     expect(messages[1]).toMatch(/truncated or invalid JSON/);
     expect(messages[2]).toMatch(/an empty body/);
     expect(messages[3]).toBe('Could not list event streams: 127.0.0.1:' + new URL(c.baseUrl).port + ' answered 302, a redirect to https://elsewhere.example.com/.');
+  });
+
+  it('any 2xx is a success: a 200 where 201 is documented is read, an empty 200 where 204 is documented is no body; --debug says so', async () => {
+    const { client, server, captured } = await setup(
+      (req, res) => {
+        if (req.url === '/oauth/token') return json(res, 200, tokenAnswer(++tokens));
+        if (req.method === 'POST') return json(res, 200, { id: 'est_1', name: 'n', extra: true });
+        res.writeHead(200);
+        res.end();
+      },
+      {},
+      { debug: true },
+    );
+    const api = createManagement(await client());
+    expect(await api.streams.create({ name: 'n' })).toEqual({ id: 'est_1', name: 'n', extra: true });
+    await expect(api.streams.delete('est_1')).resolves.toBeUndefined();
+    expect(server.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /oauth/token', 'POST /api/v2/event-streams', 'DELETE /api/v2/event-streams/est_1']);
+    expect(captured.stderr()).toContain('(200 where 201 is documented for POST /event-streams: read as a success)');
+    expect(captured.stderr()).toContain('(200 where 204 is documented for DELETE /event-streams/est_1: read as a success)');
+    // Where a body is documented, an empty one is still a bad answer.
+    const error = await failure(api.streams.get('est_1'));
+    expect(error.message).toMatch(/answered 200 with an empty body/);
   });
 
   it('reports a closed port as a network failure naming the host (exit 1)', async () => {
