@@ -227,6 +227,35 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   });
 }
 
+/**
+ * A 403: the token lacks the operation's scope (or is otherwise not allowed to do it). Commands that
+ * can go on without the answer ask this, and name the scope from the typed client (`scopes`).
+ */
+export function isForbidden(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403;
+}
+
+/** A 404: what the operation names (a stream, a delivery, a configuration) is not there. */
+export function isNotFound(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 404;
+}
+
+/**
+ * `provisioning sync` refused because the connection was synchronized less than 30 minutes ago: the
+ * service's 400 "Connection has been synchronized in the last 30 minutes" (wire-facts.md). The same
+ * message, code, hint and exit code as the ApiError it stands for; the command adds when to ask again.
+ */
+export class SyncTooSoonError extends ApiError {
+  constructor(error: ApiError) {
+    super(error.message, { exitCode: error.exitCode, status: error.status, code: error.code, hint: error.hint, details: error.details, body: error.body, attempts: error.attempts });
+    this.name = 'SyncTooSoonError';
+  }
+
+  static is(error: unknown): error is ApiError {
+    return error instanceof ApiError && error.status === 400 && /last 30 minutes/i.test(error.message);
+  }
+}
+
 function client(context: FailureContext): string {
   return context.clientId ? `client ${context.clientId}` : 'the client';
 }

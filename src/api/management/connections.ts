@@ -19,12 +19,15 @@ export function connectionsApi(client: ApiClient) {
       query: { strategy: query.strategy, from: query.from, take: query.take },
       action: 'list connections',
       scope: SCOPES.listConnections,
+      success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --strategy and --take (1-100).' },
     };
     const { status, body } = await client.request(operation);
     return readPage(client, operation, status, body, 'connections', { bareArray: true, maxItems: query.take ?? 100_000 });
   };
   return {
+    /** The scope each operation needs. */
+    scopes: { list: SCOPES.listConnections } as const,
     list,
     /** Every page; `take` is sent, so that the service pages (without it, it answers everything at once). */
     pages: (query: ConnectionsQuery) => paginate((from) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }), query.from, 'list every connection'),

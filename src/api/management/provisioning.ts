@@ -2,8 +2,10 @@
 // one method each, knowing its path, scope, success status and how to read the answer tolerantly.
 import { ApiError } from '../../core/errors.js';
 import { isPlainObject, shellCommand } from '../../core/text.js';
+import { asText } from '../../output/index.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
+import { isForbidden, isNotFound, SyncTooSoonError } from '../errors.js';
 import { paginate, readPage, type Page } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, type ApiRecord } from './records.js';
@@ -19,6 +21,15 @@ export interface ProvisioningBody {
   synchronize_automatically?: boolean;
   synchronize_groups?: string;
 }
+
+/** The scope of each operation (wire-facts.md): a 403 names it, and so do commands that explain what a token lacks. */
+const SCOPE = {
+  read: SCOPES.readProvisioning,
+  create: SCOPES.createProvisioning,
+  update: SCOPES.updateProvisioning,
+  delete: SCOPES.deleteProvisioning,
+  synchronize: SCOPES.createProvisioning,
+} as const;
 
 const provisioningPath = (connectionId: string) => apiPath`/connections/${param(connectionId, 'connection id')}/directory-provisioning`;
 
@@ -79,6 +90,21 @@ export interface GroupEntry {
   direct_members_count?: number;
 }
 
+/**
+ * What a connection is, for setting up its directory provisioning (`checkConnection`):
+ * - `unknown`: the tenant has no such connection;
+ * - `configured`: it has a configuration already (`existing`);
+ * - `unsupported`: its strategy cannot have one (`said`: the service's words);
+ * - `unconfigured`: it can have one, starting from `defaultMapping`; without one, `because` says why:
+ *   the token cannot read it (`forbidden`), or the service shows none before a configuration exists.
+ */
+export type ConnectionCheck =
+  | { kind: 'unknown' }
+  | { kind: 'configured'; existing: ApiRecord }
+  | { kind: 'unsupported'; said: string }
+  | { kind: 'unconfigured'; defaultMapping: MappingRow[] }
+  | { kind: 'unconfigured'; defaultMapping: undefined; because: 'forbidden' | 'not-shown' };
+
 export function provisioningApi(client: ApiClient) {
   // Every operation on one connection: a 404's hint depends on its error code (notFoundHint).
   const request = (connectionId: string, operation: Operation) => explained(connectionId, () => client.request(operation));
@@ -91,7 +117,8 @@ export function provisioningApi(client: ApiClient) {
         method: 'GET',
         path: provisioningPath(connectionId),
         action: `read the directory provisioning of connection ${connectionId}`,
-        scope: SCOPES.readProvisioning,
+        scope: SCOPE.read,
+      success: 200,
       },
       'a provisioning configuration',
     );
@@ -102,7 +129,8 @@ export function provisioningApi(client: ApiClient) {
       path: '/connections-directory-provisionings',
       query: { from: query.from, take: query.take },
       action: 'list directory provisioning configurations',
-      scope: SCOPES.readProvisioning,
+      scope: SCOPE.read,
+      success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
     };
     const { status, body } = await client.request(operation);
@@ -115,7 +143,8 @@ export function provisioningApi(client: ApiClient) {
       path: `${provisioningPath(connectionId)}/synchronized-groups`,
       query: { q: query.search === undefined ? undefined : `name:${query.search}*`, from: query.from, take: query.take },
       action: `list the synchronized groups of connection ${connectionId}`,
-      scope: SCOPES.readProvisioning,
+      scope: SCOPE.read,
+      success: 200,
     };
     const { status, body } = await request(connectionId, operation);
     return readPage(client, operation, status, body, 'groups', { maxItems: query.take ?? LIMITS.takeMax });
@@ -127,17 +156,77 @@ export function provisioningApi(client: ApiClient) {
       path: `${provisioningPath(connectionId)}/synchronized-groups`,
       body: { groups: entries },
       action: `${verb} the synchronized groups of connection ${connectionId}`,
-      scope: SCOPES.updateProvisioning,
+      scope: SCOPE.update,
+      success: 204,
       hints: { 400: 'Check the group ids (idm provisioning groups list shows them).' },
     });
   };
 
+  const pages = (query: { from?: string; take?: number }) => paginate((from) => list({ ...query, from }), query.from, 'list every directory provisioning configuration');
+
+  /** The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. */
+  const defaultMapping = async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
+    const raw = await record(
+      connectionId,
+      {
+        method: 'GET',
+        path: `${provisioningPath(connectionId)}/default-mapping`,
+        action: `read the default mapping of connection ${connectionId}`,
+        scope: SCOPE.read,
+        success: 200,
+      },
+      'a default mapping',
+    );
+    return { raw, rows: mappingRows(raw.mapping) };
+  };
+
   return {
+    /** The scope each operation needs. */
+    scopes: SCOPE,
+
     get,
 
     /** One page of every connection's configuration. */
     list,
-    pages: (query: { from?: string; take?: number }) => paginate((from) => list({ ...query, from }), query.from, 'list every directory provisioning configuration'),
+    pages,
+
+    /** The ids of the connections that have a configuration (every page); undefined when the token cannot read the list (403). */
+    configuredConnections: async (): Promise<Set<string> | undefined> => {
+      const ids = new Set<string>();
+      try {
+        for await (const page of pages({})) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
+      } catch (error) {
+        if (isForbidden(error)) return undefined;
+        throw error;
+      }
+      return ids;
+    },
+
+    /**
+     * A connection checked before setting it up, by one GET of its configuration: there is one already
+     * (200), the connection is unknown (404 with errorCode inexistent_connection), or it has none (any
+     * other 404, or a 403: what create needs). Then the GET of the default mapping, the starting point:
+     * 400 for a strategy without directory provisioning. Its 404 without that code (the service may show
+     * the default only once a configuration exists) or 403 only means there is no default to start from.
+     */
+    checkConnection: async (connectionId: string): Promise<ConnectionCheck> => {
+      try {
+        return { kind: 'configured', existing: await get(connectionId) };
+      } catch (error) {
+        if (isUnknownConnection(error)) return { kind: 'unknown' };
+        if (!(isNotFound(error) || isForbidden(error))) throw error;
+      }
+      try {
+        return { kind: 'unconfigured', defaultMapping: (await defaultMapping(connectionId)).rows };
+      } catch (error) {
+        if (isUnknownConnection(error)) return { kind: 'unknown' };
+        // The service's words, without idm's "Could not read the default mapping of …: " before them.
+        if (error instanceof ApiError && error.status === 400) return { kind: 'unsupported', said: error.message.replace(/^Could not [^:]*: /, '') };
+        if (isForbidden(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'forbidden' };
+        if (isNotFound(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'not-shown' };
+        throw error;
+      }
+    },
 
     /** 200 with the whole configuration; `mapping`, when sent, replaces the whole mapping. */
     update: (connectionId: string, body: ProvisioningBody): Promise<ApiRecord> =>
@@ -148,8 +237,9 @@ export function provisioningApi(client: ApiClient) {
           path: provisioningPath(connectionId),
           body,
           action: `change the directory provisioning of connection ${connectionId}`,
-          scope: SCOPES.updateProvisioning,
-            },
+          scope: SCOPE.update,
+          success: 200,
+        },
         'a provisioning configuration',
       ),
 
@@ -159,23 +249,33 @@ export function provisioningApi(client: ApiClient) {
         method: 'DELETE',
         path: provisioningPath(connectionId),
         action: `delete the directory provisioning of connection ${connectionId}`,
-        scope: SCOPES.deleteProvisioning,
-        });
+        scope: SCOPE.delete,
+        success: 204,
+      });
     },
 
-    /** Asks for a synchronization now: 201 `{connection_id, synchronization_id, status}`. */
-    synchronize: (connectionId: string): Promise<ApiRecord> =>
-      record(
-        connectionId,
-        {
-          method: 'POST',
-          path: `${provisioningPath(connectionId)}/synchronizations`,
-          action: `synchronize connection ${connectionId}`,
-          scope: SCOPES.createProvisioning,
-          hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
-        },
-        'a synchronization',
-      ),
+    /**
+     * Asks for a synchronization now: 201 `{connection_id, synchronization_id, status}`. Throws
+     * SyncTooSoonError when the last one was less than 30 minutes ago; a 409 (one is running) says so.
+     */
+    synchronize: async (connectionId: string): Promise<ApiRecord> => {
+      try {
+        return await record(
+          connectionId,
+          {
+            method: 'POST',
+            path: `${provisioningPath(connectionId)}/synchronizations`,
+            action: `synchronize connection ${connectionId}`,
+            scope: SCOPE.synchronize,
+            success: 201,
+            hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
+          },
+          'a synchronization',
+        );
+      } catch (error) {
+        throw SyncTooSoonError.is(error) ? new SyncTooSoonError(error) : error;
+      }
+    },
 
     /** One page of the groups synchronized when `synchronize_groups` is `selected`. */
     groups,
@@ -198,7 +298,8 @@ export function provisioningApi(client: ApiClient) {
           path: provisioningPath(connectionId),
           body,
           action: `create directory provisioning for connection ${connectionId}`,
-          scope: SCOPES.createProvisioning,
+          scope: SCOPE.create,
+          success: 201,
           hints: {
             409: `Provisioning already exists on ${connectionId}: see it with 'idm provisioning show ${connectionId}', change it with 'idm provisioning update ${connectionId}'.`,
           },
@@ -210,20 +311,7 @@ export function provisioningApi(client: ApiClient) {
         'a provisioning configuration',
       ),
 
-    /** The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. */
-    defaultMapping: async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
-      const raw = await record(
-        connectionId,
-        {
-          method: 'GET',
-          path: `${provisioningPath(connectionId)}/default-mapping`,
-          action: `read the default mapping of connection ${connectionId}`,
-          scope: SCOPES.readProvisioning,
-          },
-        'a default mapping',
-      );
-      return { raw, rows: mappingRows(raw.mapping) };
-    },
+    defaultMapping,
   };
 }
 

@@ -2,6 +2,7 @@
 // kept as received (unknown fields and values are shown, never a crash).
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { ApiClient, Operation } from '../client.js';
+import { isNotFound } from '../errors.js';
 
 export type ApiRecord = Record<string, unknown>;
 
@@ -10,4 +11,14 @@ export async function requestRecord(client: ApiClient, operation: Operation, wha
   const { status, body } = await client.request(operation);
   if (!isPlainObject(body)) throw client.badAnswer(operation, status, `${jsonKind(body)} instead of ${what}`);
   return body;
+}
+
+/** What `read` answers, or undefined when the service says it is not there (404); other failures are thrown. */
+export async function unlessAbsent<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    if (isNotFound(error)) return undefined;
+    throw error;
+  }
 }

@@ -1,10 +1,13 @@
 // The event-stream operations of the management interface (../shared/spec/wire-facts.md): one
 // method each, knowing its path, scope, success status and how to read the answer tolerantly.
+import { isPlainObject, jsonKind } from '../../core/text.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
+import { idProblem } from '../../schemas/ids.js';
 import type { ApiClient, Operation } from '../client.js';
+import { ApiError, isForbidden, isNotFound } from '../errors.js';
 import { paginate, readPage, type Page } from '../paginate.js';
 import { apiPath, param } from '../path.js';
-import { requestRecord, type ApiRecord } from './records.js';
+import { requestRecord, unlessAbsent, type ApiRecord } from './records.js';
 
 export interface PageQuery {
   from?: string;
@@ -19,6 +22,11 @@ export interface DeliveryFilter {
   dateTo?: string;
 }
 
+export interface TestEventBody {
+  event_type: string;
+  data?: Record<string, unknown>;
+}
+
 export interface StatsWindow {
   dateFrom?: string;
   dateTo?: string;
@@ -28,6 +36,19 @@ const streamPath = (id: string) => apiPath`/event-streams/${param(id, 'stream id
 const eventPath = (id: string, eventId: string) => apiPath`/event-streams/${param(id, 'stream id')}/deliveries/${param(eventId, 'event id')}`;
 const NOT_FOUND = { 404: "Run 'idm streams list' to see the stream ids." };
 const DELIVERY_NOT_FOUND = { 404: 'Check both ids: the service keeps failed deliveries only (see idm streams deliveries list).' };
+/** The scope of each operation (wire-facts.md): a 403 names it, and so do commands that explain what a token lacks. */
+const SCOPE = {
+  list: SCOPES.listStreams,
+  read: SCOPES.readStream,
+  create: SCOPES.createStream,
+  update: SCOPES.updateStream,
+  delete: SCOPES.deleteStream,
+  test: SCOPES.testStream,
+  deliveries: SCOPES.readDeliveries,
+  redeliver: SCOPES.redeliver,
+  stats: SCOPES.streamStats,
+} as const;
+
 const joined = (values: string[] | undefined) => (values && values.length > 0 ? values.join(',') : undefined);
 
 export function streamsApi(client: ApiClient) {
@@ -37,7 +58,8 @@ export function streamsApi(client: ApiClient) {
       path: '/event-streams',
       query: { from: query.from, take: query.take },
       action: 'list event streams',
-      scope: SCOPES.listStreams,
+      scope: SCOPE.list,
+      success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
     };
     const { status, body } = await client.request(operation);
@@ -50,7 +72,8 @@ export function streamsApi(client: ApiClient) {
       path: `${streamPath(id)}/deliveries`,
       query: { statuses: joined(query.statuses), event_types: joined(query.eventTypes), date_from: query.dateFrom, date_to: query.dateTo, from: query.from, take: query.take },
       action: `list the deliveries of stream ${id}`,
-      scope: SCOPES.readDeliveries,
+      scope: SCOPE.deliveries,
+      success: 200,
       hints: { ...NOT_FOUND, 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check the filters (--status, --event-type, --since, --until) and --take.' },
     };
     const { status, body } = await client.request(operation);
@@ -58,14 +81,53 @@ export function streamsApi(client: ApiClient) {
     return readPage(client, operation, status, body, 'deliveries', { bareArray: true, maxItems: query.take ?? LIMITS.takeMax });
   };
 
+  const get = (id: string): Promise<ApiRecord> =>
+    requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPE.read, success: 200, hints: NOT_FOUND }, 'a stream');
+
+  const delivery = (id: string, eventId: string): Promise<ApiRecord> =>
+    requestRecord(
+      client,
+      { method: 'GET', path: eventPath(id, eventId), action: `read delivery ${eventId} of stream ${id}`, scope: SCOPE.deliveries, success: 200, hints: DELIVERY_NOT_FOUND },
+      'a delivery',
+    );
+
+  const stats = (id: string, window: StatsWindow): Promise<ApiRecord> =>
+    requestRecord(
+      client,
+      {
+        method: 'GET',
+        path: `${streamPath(id)}/stats`,
+        query: { date_from: window.dateFrom, date_to: window.dateTo },
+        action: `read the statistics of stream ${id}`,
+        scope: SCOPE.stats,
+        success: 200,
+        hints: { ...NOT_FOUND, 400: 'Check --since and --until (RFC 3339 times or 30m, 6h, 7d).' },
+      },
+      'statistics',
+    );
+
+  const testOperation = (id: string, body: TestEventBody): Operation => ({
+    method: 'POST',
+    path: `${streamPath(id)}/test`,
+    body,
+    action: `send a test event to stream ${id}`,
+    scope: SCOPE.test,
+    success: 202,
+    hints: NOT_FOUND,
+  });
+
   return {
+    /** The scope each operation needs. */
+    scopes: SCOPE,
+
     /** One page of streams. */
     list,
     /** Every page from `query.from` on. */
     pages: (query: PageQuery) => paginate((from) => list({ ...query, from }), query.from, 'list every event stream'),
 
-    get: (id: string): Promise<ApiRecord> =>
-      requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPES.readStream, hints: NOT_FOUND }, 'a stream'),
+    get,
+    /** The stream, or undefined when the service says there is none (404). */
+    find: (id: string): Promise<ApiRecord | undefined> => unlessAbsent(get(id)),
 
     /** 201 with the stream; the write-only secret goes in and never comes back. */
     create: (body: Record<string, unknown>): Promise<ApiRecord> =>
@@ -76,7 +138,8 @@ export function streamsApi(client: ApiClient) {
           path: '/event-streams',
           body,
           action: 'create an event stream',
-          scope: SCOPES.createStream,
+          scope: SCOPE.create,
+          success: 201,
           hints: { 409: 'The name is taken, or the tenant has as many streams as its plan allows: choose another --name, or delete a stream you no longer need.' },
         },
         'a stream',
@@ -84,27 +147,37 @@ export function streamsApi(client: ApiClient) {
 
     /** 200 with the whole stream; `subscriptions`, when sent, replaces the list. */
     update: (id: string, body: Record<string, unknown>): Promise<ApiRecord> =>
-      requestRecord(client, { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPES.updateStream, hints: NOT_FOUND }, 'a stream'),
+      requestRecord(client, { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: NOT_FOUND }, 'a stream'),
 
     /** 204, also for a stream that is already gone. */
     delete: async (id: string): Promise<void> => {
-      await client.request({ method: 'DELETE', path: streamPath(id), action: `delete stream ${id}`, scope: SCOPES.deleteStream, hints: NOT_FOUND });
+      await client.request({ method: 'DELETE', path: streamPath(id), action: `delete stream ${id}`, scope: SCOPE.delete, success: 204, hints: NOT_FOUND });
     },
 
     /** Sends a test event (202, a delivery record). Never repeated once it may have reached the service. */
-    test: (id: string, body: { event_type: string; data?: Record<string, unknown> }): Promise<ApiRecord> =>
-      requestRecord(
-        client,
-        { method: 'POST', path: `${streamPath(id)}/test`, body, action: `send a test event to stream ${id}`, scope: SCOPES.testStream, hints: NOT_FOUND },
-        'a delivery record',
-      ),
+    test: (id: string, body: TestEventBody): Promise<ApiRecord> => requestRecord(client, testOperation(id, body), 'a delivery record'),
+
+    /**
+     * Sends a test event as `test` does, for following its delivery: the record must name the event
+     * (its `id`, or `event.id`) with a well-formed event id. When it does not, `unfollowable` is the
+     * bad answer to report (the event was sent all the same: the record is there to show).
+     */
+    testToFollow: async (id: string, body: TestEventBody): Promise<{ record: ApiRecord; eventId: string } | { record: ApiRecord; unfollowable: ApiError }> => {
+      const operation = testOperation(id, body);
+      const { status, body: record } = await client.request(operation);
+      if (!isPlainObject(record)) throw client.badAnswer(operation, status, `${jsonKind(record)} instead of a delivery record`);
+      const eventId = typeof record.id === 'string' ? record.id : isPlainObject(record.event) && typeof record.event.id === 'string' ? record.event.id : undefined;
+      if (eventId === undefined || idProblem('event', eventId)) return { record, unfollowable: client.badAnswer(operation, status, 'a delivery record without an event id to follow') };
+      return { record, eventId };
+    },
 
     /** One page of (failed) deliveries. */
     deliveries,
     deliveryPages: (id: string, query: PageQuery & DeliveryFilter) => paginate((from) => deliveries(id, { ...query, from }), query.from, `list every delivery of stream ${id}`),
 
-    delivery: (id: string, eventId: string): Promise<ApiRecord> =>
-      requestRecord(client, { method: 'GET', path: eventPath(id, eventId), action: `read delivery ${eventId} of stream ${id}`, scope: SCOPES.readDeliveries, hints: DELIVERY_NOT_FOUND }, 'a delivery'),
+    delivery,
+    /** The event's delivery record, or undefined while the service has none (404: it keeps failed deliveries only). */
+    findDelivery: (id: string, eventId: string): Promise<ApiRecord | undefined> => unlessAbsent(delivery(id, eventId)),
 
     /** Redelivers one event (202 `{}`). */
     redeliverOne: async (id: string, eventId: string): Promise<ApiRecord | undefined> =>
@@ -113,7 +186,8 @@ export function streamsApi(client: ApiClient) {
           method: 'POST',
           path: apiPath`/event-streams/${param(id, 'stream id')}/redeliver/${param(eventId, 'event id')}`,
           action: `redeliver event ${eventId} of stream ${id}`,
-          scope: SCOPES.redeliver,
+          scope: SCOPE.redeliver,
+          success: 202,
           hints: { ...DELIVERY_NOT_FOUND, 409: 'Only a delivery that has failed and is not being retried can be delivered again; see idm streams deliveries show.' },
         })
       ).body as ApiRecord | undefined,
@@ -131,25 +205,27 @@ export function streamsApi(client: ApiClient) {
             ...(filter.eventTypes?.length ? { event_types: filter.eventTypes } : {}),
           },
           action: `redeliver the deliveries of stream ${id}`,
-          scope: SCOPES.redeliver,
+          scope: SCOPE.redeliver,
+          success: 202,
           hints: { ...NOT_FOUND, 409: 'One or more of the matching deliveries is still in progress; narrow the filter, or wait and run again.' },
         })
       ).body as ApiRecord | undefined,
 
     /** Delivery counts of the stream over a window (`{window, buckets, metrics}`). */
-    stats: (id: string, window: StatsWindow): Promise<ApiRecord> =>
-      requestRecord(
-        client,
-        {
-          method: 'GET',
-          path: `${streamPath(id)}/stats`,
-          query: { date_from: window.dateFrom, date_to: window.dateTo },
-          action: `read the statistics of stream ${id}`,
-          scope: SCOPES.streamStats,
-          hints: { ...NOT_FOUND, 400: 'Check --since and --until (RFC 3339 times or 30m, 6h, 7d).' },
-        },
-        'statistics',
-      ),
+    stats,
+
+    /**
+     * The statistics, or the error that kept them from being read: a 400 (the window), 403 (the
+     * scope) or 404 (the stream), which a caller can say and go on without. Other failures are thrown.
+     */
+    statsIfReadable: async (id: string, window: StatsWindow): Promise<{ stats: ApiRecord } | { unreadable: ApiError }> => {
+      try {
+        return { stats: await stats(id, window) };
+      } catch (error) {
+        if (isForbidden(error) || isNotFound(error) || (error instanceof ApiError && error.status === 400)) return { unreadable: error };
+        throw error;
+      }
+    },
   };
 }
 
