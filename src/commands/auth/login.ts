@@ -269,10 +269,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
   const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
   let token;
+  let management;
   for (let tries = 1; ; tries++) {
-    const { client: api } = await deps.apiFor(resolved);
+    management = await deps.apiFor(resolved);
     try {
-      token = await api.tokens.refresh();
+      token = await management.client.tokens.refresh();
       break;
     } catch (error) {
       // A mistyped secret does not throw away the domain, client id and method typed before it.
@@ -309,8 +310,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
   output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
-  if (!scopes.includes('read:event_streams')) {
-    output.warn({ message: 'The token lacks read:event_streams, so idm streams list will be refused.', hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
+  // The scope of the first command most run after logging in, as the typed client knows it.
+  const listScope = management.streams.scopes.list;
+  if (!scopes.includes(listScope)) {
+    output.warn({ message: `The token lacks ${listScope}, so idm streams list will be refused.`, hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
   }
 }
 

@@ -7,7 +7,6 @@ import { examples } from '../../cli/help.js';
 import { rememberRecent } from '../../config/recent.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../cli/listing.js';
 import { collectList } from '../../cli/parse.js';
-import { ApiError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/text.js';
 import { asText as text, type Column } from '../../output/index.js';
 import { PROVISIONING_STRATEGIES } from '../../schemas/constants.js';
@@ -27,23 +26,11 @@ export function connectionsListCommand(deps: Deps, run = connectionsListRun): Co
     .action((flags: { strategy?: string[]; take?: number; from?: string; all?: boolean }) => run({ strategy: flags.strategy, take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps));
 }
 
-/** The connections that have provisioning; undefined when they cannot be read (no scope). */
-async function configuredConnections(deps: Deps): Promise<Set<string> | undefined> {
-  const { provisioning } = await deps.api();
-  const ids = new Set<string>();
-  try {
-    for await (const page of provisioning.pages({})) for (const item of page.items as ApiRecord[]) ids.add(text(item?.connection_id));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 403) return undefined;
-    throw error;
-  }
-  return ids;
-}
-
 export async function connectionsListRun(options: ConnectionsListOptions, deps: Deps): Promise<void> {
-  const { connections } = await deps.api();
-  // Only tables and TSV show the provisioning column; --json is the service's own answer.
-  const configured = deps.output.json ? undefined : await configuredConnections(deps);
+  const { connections, provisioning } = await deps.api();
+  // Only tables and TSV show the provisioning column; --json is the service's own answer. Undefined
+  // when the token cannot read the provisioning list.
+  const configured = deps.output.json ? undefined : await provisioning.configuredConnections();
   let unknown = false;
   const provisioningOf = (connection: ApiRecord): string => {
     if (!isPlainObject(connection) || !(PROVISIONING_STRATEGIES as readonly unknown[]).includes(connection.strategy)) return '-';
@@ -78,5 +65,5 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
     },
     deps,
   );
-  if (unknown) deps.output.note("PROVISIONING '?': the token cannot read the provisioning list (read:directory_provisionings).");
+  if (unknown) deps.output.note(`PROVISIONING '?': the token cannot read the provisioning list (${provisioning.scopes.read}).`);
 }

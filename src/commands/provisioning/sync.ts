@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { ApiError } from '../../core/errors.js';
+import { SyncTooSoonError } from '../../api/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { asText as text } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
@@ -28,7 +28,7 @@ export async function syncRun(options: { connectionId: string }, deps: Deps): Pr
   try {
     answer = await provisioning.synchronize(connectionId);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 400 && /last 30 minutes/i.test(error.message)) {
+    if (error instanceof SyncTooSoonError) {
       error.hint = await whenAgain(connectionId, deps);
     }
     throw error;

@@ -6,13 +6,14 @@
 // rows; each value checked as it is typed), ask for both synchronization settings, show a summary
 // and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
 import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
-import { isUnknownConnection, mappingRows } from '../../api/management/provisioning.js';
+import { isForbidden } from '../../api/errors.js';
+import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
-import { ApiError, CancelledError, IdmError } from '../../core/errors.js';
+import { CancelledError, IdmError } from '../../core/errors.js';
 import { capitalize, plural, shellCommand } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
 import { asText as text } from '../../output/index.js';
-import { PROVISIONING_STRATEGIES, SCOPES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
+import { PROVISIONING_STRATEGIES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
 import { isSendableRow } from './body.js';
@@ -43,34 +44,29 @@ const unknownConnection = (connectionId: string): Refusal => ({
 });
 
 /**
- * Checks a connection before any question, by one GET of its configuration: there is one already
- * (200), the connection is unknown (404 with errorCode inexistent_connection), or it has none (any
- * other 404: what create needs). Then the GET of the default mapping, the wizard's starting point:
- * 400 for a strategy without directory provisioning. Its 404 without that code (the service may show
- * the default only once a configuration exists) or 403 only means there is no default to start from.
+ * Checks a connection before any question (the typed client's checkConnection): it must exist, have
+ * no configuration yet and a strategy that supports one. Where to start: its default mapping, or an
+ * empty one and why.
  */
 export async function checkConnection(api: Management, connectionId: string): Promise<{ refusal: Refusal } | Start> {
-  try {
-    const existing = await api.provisioning.get(connectionId);
-    return {
-      refusal: {
-        message: `Connection ${connectionId}${existing.connection_name ? ` (${text(existing.connection_name)})` : ''} has directory provisioning already.`,
-        hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}', change it with '${shellCommand(['idm', 'provisioning', 'update', connectionId])}'.`,
-      },
-    };
-  } catch (error) {
-    if (isUnknownConnection(error)) return { refusal: unknownConnection(connectionId) };
-    if (!(error instanceof ApiError && (error.status === 404 || error.status === 403))) throw error;
-  }
-  try {
-    return { defaultMapping: (await api.provisioning.defaultMapping(connectionId)).rows };
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (isUnknownConnection(error)) return { refusal: unknownConnection(connectionId) };
-    if (error.status === 400) return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning: ${error.message.replace(/^Could not [^:]*: /, '')}`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
-    if (error.status === 403) return { defaultMapping: undefined, why: `Cannot read the default mapping (the token lacks ${SCOPES.readProvisioning}); starting from an empty one.` };
-    if (error.status === 404) return { defaultMapping: undefined, why: `The service shows no default mapping for ${connectionId} before it has provisioning; starting from an empty one.` };
-    throw error;
+  const checked = await api.provisioning.checkConnection(connectionId);
+  switch (checked.kind) {
+    case 'unknown':
+      return { refusal: unknownConnection(connectionId) };
+    case 'configured':
+      return {
+        refusal: {
+          message: `Connection ${connectionId}${checked.existing.connection_name ? ` (${text(checked.existing.connection_name)})` : ''} has directory provisioning already.`,
+          hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}', change it with '${shellCommand(['idm', 'provisioning', 'update', connectionId])}'.`,
+        },
+      };
+    case 'unsupported':
+      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning: ${checked.said}`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
+    case 'unconfigured':
+      if (checked.defaultMapping !== undefined) return { defaultMapping: checked.defaultMapping };
+      return checked.because === 'forbidden'
+        ? { defaultMapping: undefined, why: `Cannot read the default mapping (the token lacks ${api.provisioning.scopes.read}); starting from an empty one.` }
+        : { defaultMapping: undefined, why: `The service shows no default mapping for ${connectionId} before it has provisioning; starting from an empty one.` };
   }
 }
 
@@ -81,16 +77,12 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   try {
     for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) connections.push(...(page.items as ApiRecord[]).slice(0, 1000 - connections.length));
   } catch (error) {
-    if (!(error instanceof ApiError && error.status === 403)) throw error;
-    deps.output.note(`Cannot list the tenant's connections (the token lacks ${SCOPES.listConnections}); type the connection id instead.`);
+    if (!isForbidden(error)) throw error;
+    deps.output.note(`Cannot list the tenant's connections (the token lacks ${api.connections.scopes.list}); type the connection id instead.`);
     return typeConnection(prompter, deps);
   }
-  const configured = new Set<string>();
-  try {
-    for await (const page of api.provisioning.pages({})) for (const item of page.items as ApiRecord[]) configured.add(text(item?.connection_id));
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 403)) throw error;
-  }
+  // Without the scope to read them, none is shown as configured (checkConnection says so when chosen).
+  const configured = (await api.provisioning.configuredConnections()) ?? new Set<string>();
   const choices = connections
     .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
     .map((connection) => ({

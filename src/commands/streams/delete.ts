@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
 import { asText as text } from '../../output/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { describeDestination } from './format.js';
@@ -33,13 +33,8 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
   let gone = false;
   if (!options.yes) {
     // Asked with what is about to go: its name and where its events go.
-    let stream;
-    try {
-      stream = await streams.get(streamId);
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-      gone = true;
-    }
+    const stream = await streams.find(streamId);
+    gone = stream === undefined;
     if (stream) {
       const prompter = await deps.prompter();
       const what = `${text(stream.name)} (${describeDestination(stream.destination)})`;

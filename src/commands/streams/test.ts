@@ -6,7 +6,8 @@ import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { parseId } from '../../cli/parse.js';
 import { didYouMean } from '../../cli/suggest.js';
-import { ApiError, UsageError } from '../../core/errors.js';
+import { isForbidden } from '../../api/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { isPlainObject, jsonKind, plural, shellCommand } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
@@ -19,7 +20,7 @@ const DEFAULT_WAIT_SECONDS = 60;
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { asText as text } from '../../output/index.js';
 import type { ApiRecord } from '../../api/management/index.js';
-import { EVENT_TYPES, SCOPES, isEventType, type EventType } from '../../schemas/constants.js';
+import { EVENT_TYPES, isEventType, type EventType } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
 export interface StreamsTestOptions {
@@ -99,21 +100,22 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   const sentAt = Date.now();
   const window = { dateFrom: zSeconds(sentAt), dateTo: zSeconds(sentAt + timeoutMs + 60_000, true) };
   const counted = await successfulIn(api, streamId, window);
-  let statistics = !(counted instanceof ApiError);
+  let statistics = typeof counted === 'number';
   const note = (line: string) => {
     statistics = false;
     output.note(line);
   };
-  if (counted instanceof ApiError) note(`The stream's statistics could not be read (${counted.message}): a delivery that succeeds cannot be seen; only a failure can.`);
-  const record = await api.streams.test(streamId, body);
+  if (typeof counted !== 'number') note(`The stream's statistics could not be read (${counted.unreadable.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+  const sent = await api.streams.testToFollow(streamId, body);
+  const { record } = sent;
   // Which event is followed; its status is what the wait finds out (printed at the end).
   if (!output.json) output.printFields(deliveryFields(record).filter(([label]) => label !== 'Status'));
-  const eventId = typeof record.id === 'string' ? record.id : isPlainObject(record.event) && typeof record.event.id === 'string' ? record.event.id : undefined;
-  if (eventId === undefined || idProblem('event', eventId)) throw api.client.badAnswer({ method: 'POST', path: '', action: `send a test event to stream ${streamId}` }, 202, 'a delivery record without an event id to follow');
+  if ('unfollowable' in sent) throw sent.unfollowable;
+  const { eventId } = sent;
   const status = statusLine(deps.io);
   let outcome: Outcome;
   try {
-    const baseline = counted instanceof ApiError ? undefined : { window, successful: counted };
+    const baseline = typeof counted === 'number' ? { window, successful: counted } : undefined;
     outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline, timeoutMs, signal: deps.io.signal, status, note });
   } finally {
     status.clear();
@@ -175,8 +177,8 @@ async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
     subscribed = EVENT_TYPES.filter((type) => types.includes(type));
   } catch (error) {
     // Without read:event_streams the list is still useful, just not sorted by subscription.
-    if (!(error instanceof ApiError && error.status === 403)) throw error;
-    deps.output.note(`Cannot read the stream's subscriptions (${SCOPES.readStream} missing); showing every event type.`);
+    if (!isForbidden(error)) throw error;
+    deps.output.note(`Cannot read the stream's subscriptions (${streams.scopes.read} missing); showing every event type.`);
   }
   const rest = EVENT_TYPES.filter((type) => !subscribed.includes(type));
   const prompter = await deps.prompter();

@@ -9,7 +9,7 @@
 //   is still absent when read once more after that. On a stream that carries other traffic at that
 //   moment, that count may be another event's: README, "streams test --wait", says so.
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.
-import { ApiError } from '../../core/errors.js';
+import type { ApiError } from '../../api/errors.js';
 import { sleep as realSleep } from '../../core/time.js';
 import type { ApiRecord, Management } from '../../api/management/index.js';
 import type { StatusLine } from '../../io/progress.js';
@@ -52,15 +52,11 @@ export function zSeconds(ms: number, up = false): string {
 
 /**
  * The stream's successful deliveries counted in `window`, or the error that kept them from being
- * read (400, 403, 404: the caller says so); other errors end the command.
+ * read (the window, the scope, the stream: the caller says so); other errors end the command.
  */
-export async function successfulIn(api: Management, streamId: string, window: StatsWindow): Promise<number | ApiError> {
-  try {
-    return series(await api.streams.stats(streamId, window)).totals.successful;
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 400 || error.status === 403 || error.status === 404)) return error;
-    throw error;
-  }
+export async function successfulIn(api: Management, streamId: string, window: StatsWindow): Promise<number | { unreadable: ApiError }> {
+  const read = await api.streams.statsIfReadable(streamId, window);
+  return 'stats' in read ? series(read.stats).totals.successful : read;
 }
 
 export interface WaitOptions {
@@ -86,15 +82,8 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
   const sleep = options.sleep ?? realSleep;
   const deadline = now() + options.timeoutMs;
   let baseline = options.baseline;
-  /** The event's failed record, or undefined while the service has none (404). */
-  const read = async (): Promise<ApiRecord | undefined> => {
-    try {
-      return await api.streams.delivery(streamId, eventId);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) return undefined;
-      throw error;
-    }
-  };
+  /** The event's failed record, or undefined while the service has none. */
+  const read = (): Promise<ApiRecord | undefined> => api.streams.findDelivery(streamId, eventId);
   let record: ApiRecord | undefined = options.sent;
   for (let round = 0; ; round++) {
     if (round > 0) record = await read();
@@ -102,8 +91,8 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
     if (record && text(record.status) === 'failed' && retriesOver(record)) return { kind: 'failed', record };
     if (round > 0 && !record && baseline) {
       const successful = await successfulIn(api, streamId, baseline.window);
-      if (successful instanceof ApiError) {
-        options.note(`The stream's statistics could not be read (${successful.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+      if (typeof successful !== 'number') {
+        options.note(`The stream's statistics could not be read (${successful.unreadable.message}): a delivery that succeeds cannot be seen; only a failure can.`);
         baseline = undefined;
       } else if (successful > baseline.successful) {
         // One more read of the event: a record that appeared meanwhile outweighs the count.
