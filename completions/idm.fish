@@ -358,7 +358,7 @@ complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (default: a free one, or the saved one with --state-dir)'
 complete -c idm -n '__idm_in "sandbox start"' -l https -d 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
-complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -x -d 'with --https: use this PEM server certificate (for 127.0.0.1) instead'
+complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -x -d 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)'
 complete -c idm -n '__idm_in "sandbox start"' -l tls-key -x -d 'the PEM private key of --tls-cert'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'

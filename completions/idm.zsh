@@ -823,7 +823,7 @@ _idm_flags() {
     'sandbox start') reply=(
       '--port:port of the tenant (default: a free one, or the saved one with --state-dir)'
       '--https:serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
-      '--tls-cert:with --https: use this PEM server certificate (for 127.0.0.1) instead'
+      '--tls-cert:serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)'
       '--tls-key:the PEM private key of --tls-cert'
       '--mtls:with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
       '--mtls-edge:mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'

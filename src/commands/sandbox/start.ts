@@ -1,12 +1,14 @@
 // idm sandbox start: runs the local tenant (src/sandbox, loaded only here) in the foreground until
 // SIGINT or SIGTERM. It prints the tenant's URLs and its clients; each client's secret and private
-// key (and with --https the CA, with --mtls the client certificate) also go to 0600 files, so that
+// key (and the sandbox's CA, with --mtls the client certificate) also go to 0600 files, so that
 // `idm login --client-secret-file` can take them. They live in a temporary directory removed at the
 // end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
 // JSON object on one line, for scripts that read the first line.
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
@@ -43,7 +45,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
     .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', parseIntegerInRange('--port', 0, 65_535))
     .option('--https', 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)')
-    .option('--tls-cert <path>', 'with --https: use this PEM server certificate (for 127.0.0.1) instead')
+    .option('--tls-cert <path>', 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)')
     .option('--tls-key <path>', 'the PEM private key of --tls-cert')
     .option('--mtls', 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)')
     .addOption(new Option('--mtls-edge', 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake').conflicts('mtls'))
@@ -146,8 +148,10 @@ interface ClientFiles {
 
 interface SandboxFiles {
   clients: Record<'admin' | 'reader', ClientFiles>;
-  /** The CA to trust (--https). */
+  /** The CA to trust for the tenant's certificate (--https, when the sandbox made that certificate). */
   caFile?: string;
+  /** The CA that signed the mtls client's certificate (--mtls, --mtls-edge): the same CA, in the same file. */
+  clientCaFile?: string;
   /** The mtls client's certificate and key (--mtls, --mtls-edge). */
   mtls?: { certFile: string; keyFile: string };
 }
@@ -159,13 +163,40 @@ function writeSandboxFiles(sandbox: Sandbox, dir: string): SandboxFiles {
     writeFileSync(path, text, { mode: 0o600 });
     return path;
   };
-  const client = (c: SandboxClient): ClientFiles => ({ clientSecretFile: write(`${c.name}.secret`, `${c.clientSecret}\n`), privateKeyFile: write(`${c.name}.pem`, c.privateKeyPem) });
+  // The secret alone, no newline: `curl --data-urlencode client_secret@FILE` sends the file as it is.
+  const client = (c: SandboxClient): ClientFiles => ({ clientSecretFile: write(`${c.name}.secret`, c.clientSecret), privateKeyFile: write(`${c.name}.pem`, c.privateKeyPem) });
   const mtls = (c: SandboxCertificateClient) => ({ certFile: write('mtls-client.crt', c.certPem), keyFile: write('mtls-client.key', c.keyPem) });
+  // The sandbox has one CA: it signs the server certificate of --https and the mtls client's.
+  const caPem = sandbox.caPem ?? sandbox.clientCaPem;
+  const caFile = caPem === undefined ? undefined : write('ca.pem', caPem);
   return {
     clients: { admin: client(sandbox.clients.admin), reader: client(sandbox.clients.reader) },
-    ...(sandbox.caPem ? { caFile: write('ca.pem', sandbox.caPem) } : {}),
+    ...(sandbox.caPem ? { caFile } : {}),
+    ...(sandbox.clientCaPem ? { clientCaFile: caFile } : {}),
     ...(sandbox.clients.mtls ? { mtls: mtls(sandbox.clients.mtls) } : {}),
   };
+}
+
+/** --tls-cert and --tls-key read, parsed, and checked to be a certificate and its own key. */
+function readTlsPair(certPath: string, keyPath: string): { cert: string; key: string } {
+  const cert = checkPem('--tls-cert', certPath, readTextFile('--tls-cert', certPath), 'certificate');
+  const key = checkPem('--tls-key', keyPath, readTextFile('--tls-key', keyPath, { secret: true }), 'private key');
+  try {
+    new X509Certificate(cert);
+  } catch {
+    throw new UsageError(`--tls-cert: ${certPath} holds no certificate that can be read.`, 'Give a PEM certificate (BEGIN CERTIFICATE).');
+  }
+  try {
+    createPrivateKey(key);
+  } catch {
+    throw new UsageError(`--tls-key: ${keyPath} holds no private key that can be read.`, 'Give an unencrypted PEM private key.');
+  }
+  try {
+    createSecureContext({ cert, key });
+  } catch {
+    throw new UsageError(`--tls-key ${keyPath} is not the private key of --tls-cert ${certPath}.`, 'Give the key the certificate was made for.');
+  }
+  return { cert, key };
 }
 
 /** --https, --tls-cert, --tls-key, --mtls and --state-dir as the sandbox takes them; contradictions are usage errors. */
@@ -175,13 +206,24 @@ function tlsOptions(options: SandboxStartOptions): Pick<SandboxOptions, 'https' 
   }
   const https = Boolean(options.https || options.tlsCert);
   if (options.mtls === 'handshake' && !https) throw new UsageError('--mtls needs --https: the client certificate is asked for in the TLS handshake.', 'Add --https (or use --mtls-edge).');
-  const pem = (flag: string, path: string, kind: 'certificate' | 'private key') => checkPem(flag, path, readTextFile(flag, path, { secret: kind === 'private key' }), kind);
-  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? { cert: pem('--tls-cert', options.tlsCert, 'certificate'), key: pem('--tls-key', options.tlsKey, 'private key') } : undefined;
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? readTlsPair(options.tlsCert, options.tlsKey) : undefined;
   return {
     ...(tls ? { tls } : https ? { https } : {}),
     ...(options.mtls ? { mtls: options.mtls } : {}),
     ...(options.stateDir === undefined ? {} : { stateDir: resolve(options.stateDir) }),
   };
+}
+
+/** A --state-dir that cannot be used: in use (exit 1), damaged (exit 2), or not writable (exit 1). */
+function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable' }, stateDir: string): IdmError {
+  switch (error.reason) {
+    case 'in_use':
+      return new IdmError(error.message, { hint: 'Stop that sandbox, or give another --state-dir.', code: 'state_in_use' });
+    case 'unwritable':
+      return new IdmError(error.message, { hint: 'Check the space and permissions of --state-dir.', code: 'state_unwritable' });
+    default:
+      return new UsageError(error.message, `Move ${shellCommand([join(stateDir, 'state.json')])} away to start a fresh tenant there.`);
+  }
 }
 
 /** Where each kind of client trusts the sandbox's CA. */
@@ -240,17 +282,13 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       faults,
       delivery: options.delivery,
       retryDelaysMs: options.retryDelays,
+      onStateError: (error) => output.warn({ message: error.message, hint: 'It is tried again at the next change, and when the sandbox stops.' }),
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
       onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
     });
   } catch (error) {
     if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
-    if (error instanceof SandboxStateError) {
-      const inUse = error.message.startsWith('Another sandbox');
-      throw inUse
-        ? new IdmError(error.message, { hint: 'Stop that sandbox, or give another --state-dir.', code: 'state_in_use' })
-        : new UsageError(error.message, `Move ${shellCommand([join(tls.stateDir!, 'state.json')])} away to start a fresh tenant there.`);
-    }
+    if (error instanceof SandboxStateError) throw stateError(error, tls.stateDir!);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new IdmError(`Port ${options.port ?? (error as { port?: number }).port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
     }
@@ -292,6 +330,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
         connections: sandbox.connections(),
         clients: { admin: client('admin'), reader: client('reader'), ...(mtls ? { mtls } : {}) },
         ...(files.caFile ? { caFile: files.caFile } : {}),
+        ...(files.clientCaFile ? { clientCaFile: files.clientCaFile } : {}),
       };
       deps.io.out(`${JSON.stringify(summary)}\n`);
     } else {
@@ -326,6 +365,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
           `  certificate  ${mtls.certFile}`,
           `  key          ${mtls.keyFile}`,
           `  fingerprint  ${mtls.certificateFingerprints[0]}   (SHA-256)`,
+          ...(files.clientCaFile ? [`  issued by    ${files.clientCaFile}   (the sandbox's CA: what an edge verifies client certificates with)`] : []),
           ...(mtls.edgeKey ? [`  edge         headers client-certificate, client-certificate-ca-verified, cname-api-key: ${mtls.edgeKey}`] : []),
           `  scopes       ${mtls.scopes.join(' ')}`,
           '',
@@ -345,8 +385,14 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     const { signal } = deps.io;
     await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
   } finally {
-    await sandbox.close();
-    if (!tls.stateDir) rmSync(dir, { recursive: true, force: true });
+    try {
+      await sandbox.close();
+    } catch (error) {
+      if (error instanceof SandboxStateError) throw stateError(error, dir);
+      throw error;
+    } finally {
+      if (!tls.stateDir) rmSync(dir, { recursive: true, force: true });
+    }
   }
   if (!json) output.note('Sandbox stopped.');
 }
