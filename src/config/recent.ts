@@ -25,10 +25,15 @@ function recentFile(env: NodeJS.ProcessEnv, kind: RecentKind): string {
   return join(configDir(env), 'cache', `recent-${kind}.txt`);
 }
 
-/** Keeps the values a listing showed (those of the kind's shape, first KEEP, no repeats). */
-export function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>): void {
+/**
+ * Keeps the values a listing showed (those of the kind's shape, first KEEP, no repeats). `merge`
+ * keeps the values remembered before after the new ones: a listing that shows only some of a kind
+ * (the configured connections of `provisioning list`) must not take the others from a TAB.
+ */
+export function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): void {
   const kept = new Set<string>();
-  for (const value of values) {
+  const before = options.merge ? readRecent(env, kind) : [];
+  for (const value of [...values, ...before]) {
     if (typeof value === 'string' && SHAPES[kind].test(value)) kept.add(value);
     if (kept.size >= KEEP) break;
   }

@@ -29,6 +29,12 @@ describe('recent values for completion', () => {
     expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
   });
 
+  it('merge: a listing of some of a kind (provisioning list) puts its ids first and keeps the others', () => {
+    rememberRecent(env, 'connections', ['con_googleAppsDemo01', 'con_googleAppsTaken1']);
+    rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_googleAppsFails1'], { merge: true });
+    expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_googleAppsFails1', 'con_googleAppsDemo01']);
+  });
+
   it('a damaged file yields only its valid lines', () => {
     mkdirSync(join(dir, 'cache'), { recursive: true });
     writeFileSync(join(dir, 'cache', 'recent-strategies.txt'), 'google-apps\n\u001b[2J\nsamlp\n');

@@ -26,7 +26,7 @@ export async function listRun(options: ListingFlags, deps: Deps): Promise<void> 
       again: ['idm', 'provisioning', 'list'],
       page: provisioning.list,
       pages: provisioning.pages,
-      remember: (rows) => rememberRecent(deps.io.env, 'connections', rows.map((row) => (isPlainObject(row) ? row.connection_id : undefined))),
+      remember: (rows) => rememberRecent(deps.io.env, 'connections', rows.map((row) => (isPlainObject(row) ? row.connection_id : undefined)), { merge: true }),
     },
     deps,
   );
