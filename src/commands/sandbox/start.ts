@@ -5,7 +5,7 @@
 // end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
 // JSON object on one line, for scripts that read the first line.
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createSecureContext } from 'node:tls';
@@ -15,7 +15,7 @@ import { IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { parseChoice, parseIntegerInRange } from '../../cli/parse.js';
-import { checkPem, readTextFile } from '../../io/input.js';
+import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
@@ -128,17 +128,8 @@ function collectFault(value: string, previous: unknown[] = []): unknown[] {
 }
 
 function readSeed(file: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the seed file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`The seed file ${file} is not JSON: ${(error as Error).message}.`, 'See README: Sandbox (seed format).');
-  }
+  // Read and parsed as every file idm is given: a missing file in words, never the file's text.
+  return parseJson(`--seed ${file}`, readTextFile('--seed', file), 'See README: Sandbox (seed format).');
 }
 
 interface ClientFiles {

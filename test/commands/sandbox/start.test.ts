@@ -1,6 +1,8 @@
 // idm sandbox start: its flags (builder with a spy run), and the usage errors and a port in use run in
 // process. The running sandbox as a real process (its printed line, SIGINT, a restart) is in
 // test/e2e/sandbox-start.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Deps } from '../../../src/cli/factory.js';
@@ -71,7 +73,7 @@ describe('idm sandbox start: usage errors (exit 2, nothing on stdout)', () => {
   it.each([
     [['--rate-limit', 'lots'], '--rate-limit'],
     [['--fault', '{"kind":"explode"}'], '--fault number 1'],
-    [['--seed', '/nonexistent/seed.json'], 'seed file'],
+    [['--seed', '/nonexistent/seed.json'], '--seed: cannot read /nonexistent/seed.json: no such file'],
     [['--mtls'], '--mtls needs --https: the client certificate is asked for in the TLS handshake.'],
     [['--tls-cert', 'c.pem'], '--tls-cert needs --tls-key too.'],
     [['--https', '--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], '--tls-cert: cannot read /nonexistent/c.pem'],
@@ -80,6 +82,23 @@ describe('idm sandbox start: usage errors (exit 2, nothing on stdout)', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(message);
+  });
+});
+
+describe('idm sandbox start: a seed that is not JSON', () => {
+  it('names where it breaks, never what the file holds (it may be any file: /etc/shadow)', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const seed = join(dir, 'seed.json');
+      writeFileSync(seed, 'root:$6$secrethash:19000:0:99999:7:::\n');
+      const result = await runInProcess(['sandbox', 'start', '--seed', seed], { configDir: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`--seed ${seed} is not valid JSON: at line 1, column 1`);
+      expect(result.stderr).not.toContain('secrethash');
+      expect(result.stderr).not.toContain('root');
+    } finally {
+      cleanup();
+    }
   });
 });
 
