@@ -2,7 +2,8 @@
 // to V8: about 10 ms of every command. V8 drops a cache that does not fit without a word, so this
 // checks that the caches the build made are the ones V8 takes, for the bundles a run loads.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
@@ -42,5 +43,25 @@ describe('the code caches of the build', () => {
     const result = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual({ code: 2, report: { 'main.cjs': false, 'requests.cjs': false } });
+  });
+});
+
+describe('what loading the CLI loads', () => {
+  it('no node:crypto, node:tls, node:https or node:child_process: only the commands that use them load them (about 6 ms of every run)', () => {
+    // A script file, not node -e: -e itself loads node:crypto.
+    const dir = mkdtempSync(join(tmpdir(), 'idm-modules-'));
+    try {
+      const script = join(dir, 'probe.cjs');
+      writeFileSync(
+        script,
+        `require(${JSON.stringify(BIN)}).loadCli();
+         process.stdout.write(process.moduleLoadList.filter((m) => /^NativeModule (crypto|tls|https|child_process)$/.test(m)).join(','));`,
+      );
+      const result = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+      expect(result.stderr).toBe('');
+      expect(result.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
