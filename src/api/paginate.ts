@@ -42,6 +42,9 @@ export async function* paginate<Item>(
       cursors.add(page.next);
       pending = fetchPage(page.next);
       pending.catch(() => {});
+      // The request is written to the socket a few ticks from now: let it go before this page's
+      // printing, which runs without a pause, holds the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     yield page;
     if (problem !== undefined) throw stopped(what, problem, fromFlag);

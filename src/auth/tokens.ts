@@ -285,10 +285,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     async get() {
       // A token fetched in this run serves the rest of it (also one the server said expires at once).
       const reusable = fetchedHere && (fetchedHere.expiresAt <= fetchedHere.obtainedAt || now() < fetchedHere.expiresAt);
-      current = reusable ? fetchedHere : await obtain();
+      // A cached token read once serves the run while it is fresh: --all asks for one per page.
+      if (reusable) current = fetchedHere;
+      else if (!(current && isFresh(current, now()))) current = await obtain();
       return current!.accessToken;
     },
     async invalidate(token) {
+      if (current?.accessToken === token) current = undefined;
       await drop(token);
       const expiredSince = fetchedHere?.accessToken === token && fetchedHere.expiresAt > fetchedHere.obtainedAt && now() >= fetchedHere.expiresAt;
       if (fetchedHere?.accessToken === token && !expiredSince) return false;
@@ -304,7 +307,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       return current;
     },
     async scopeRefused(token) {
-      if (current?.accessToken === token && now() - current.obtainedAt > SCOPE_RECHECK_MS) await drop(token);
+      if (current?.accessToken === token && now() - current.obtainedAt > SCOPE_RECHECK_MS) {
+        current = undefined;
+        await drop(token);
+      }
     },
     get cached() {
       return current;

@@ -81,6 +81,19 @@ describe('the token source', () => {
     expect(existsSync(lockFile)).toBe(false);
   });
 
+  it('a cached token read once serves the run while fresh (--all asks for one per page); a refused one is read again', async () => {
+    writeFileSync(file, `${JSON.stringify(cached('from-the-cache'))}\n`, { mode: 0o600 });
+    const { tokens, calls } = source();
+    expect(await tokens.get()).toBe('from-the-cache');
+    // Another run replaces the cache: this run keeps the token it has, without reading the file again.
+    writeFileSync(file, `${JSON.stringify(cached('written-by-another-run'))}\n`, { mode: 0o600 });
+    expect(await tokens.get()).toBe('from-the-cache');
+    // Refused by the server: the file is read again (and holds another run's token, which is used).
+    await tokens.invalidate('from-the-cache');
+    expect(await tokens.get()).toBe('written-by-another-run');
+    expect(calls).toEqual([]);
+  });
+
   it('a cold run fetches while holding the lock, writes the cache under it, and releases it', async () => {
     const { tokens, calls } = source();
     expect(await tokens.get()).toBe('token-1');
