@@ -83,7 +83,7 @@ if (require.main !== module) {
     writeOut(fs.readFileSync(path.join(DIST, TEXTS[args[0]])));
   } else if (completion && require('../dist/values.cjs').known(args[2] ?? 'profiles')) {
     require('../dist/values.cjs')
-      .values(args[2] ?? 'profiles')
+      .completionValues(process.env, args[2] ?? 'profiles')
       .then((values) => writeOut(values.map((value) => `${value}\n`).join('')));
   } else {
     loadCli()

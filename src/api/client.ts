@@ -13,7 +13,6 @@ import { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
 import { Redactor } from './redact.js';
 import { exchange, MAX_ATTEMPTS, retryBudget, send, type SendPolicy, type WaitReporter } from './retry.js';
 
-export { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
 
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 export const DEFAULT_MAX_WAIT_SECONDS = 60;

@@ -19,12 +19,8 @@ export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): P
   }
 }
 
-// bin/idm.js's fast path (dist/values.cjs): it asks `known` first (a kind it does not know goes to the
-// full CLI, which reports the usage error), then writes the `values` itself.
+// bin/idm.js's fast path (dist/values.cjs) asks `known` first (a kind it does not know goes to the
+// full CLI, which reports the usage error), then writes what `completionValues` gives.
 export function known(kind: string): kind is AskKind {
   return (ASK_KINDS as readonly string[]).includes(kind);
-}
-
-export function values(kind: AskKind, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  return completionValues(env, kind);
 }
