@@ -30,7 +30,7 @@ export interface Listing<Row> {
   page(query: { from?: string; take?: number }): Promise<Page>;
   pages(query: { from?: string; take?: number }): AsyncIterable<Page>;
   /** Keeps what the listing showed for shell completion (config/recent.ts): the first rows, at most RECENT_ROWS. */
-  remember?(rows: Row[]): void;
+  remember?(rows: Row[]): Promise<void>;
 }
 
 /** Rows a listing hands to `remember`: more than a TAB would ever show. */
@@ -65,7 +65,7 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
   const query = { from: flags.from, take: flags.take ?? (flags.all ? LIMITS.takeMax : undefined) };
   if (!flags.all) {
     const page = await listing.page(query);
-    listing.remember?.((page.items as Row[]).slice(0, RECENT_ROWS));
+    await listing.remember?.((page.items as Row[]).slice(0, RECENT_ROWS));
     if (output.json) return output.printJson(page.raw); // exactly as received
     await output.printRows(listing.columns, page.items as Row[]);
     if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
@@ -89,6 +89,6 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
     shown += page.items.length;
   }
   json?.end();
-  listing.remember?.(recent);
+  await listing.remember?.(recent);
   if (!json && shown === 0 && io.stdoutIsTTY) output.note(listing.empty);
 }

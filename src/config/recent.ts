@@ -1,12 +1,14 @@
 // What the last listings showed, for shell completion: stream and connection ids and strategies,
 // each kind in one file of idm's cache directory (IDM_CONFIG_DIR/cache), so that a TAB can offer
 // them without a request. Each file is replaced whole (a temporary file renamed over it: a reader
-// sees the old list or the new one, and the last listing wins, as it should); only values of the
+// sees the old list or the new one), under its lock: a listing that merges its ids into the file
+// reads and writes it while no other listing does. A listing that cannot have the lock at once
+// leaves the file to the one writing it. Only values of the
 // documented shapes are kept, so that nothing a server sent can reach a shell unchecked. A failure
 // to write is ignored: completion is a convenience, never a reason for a listing to fail.
 import { join } from 'node:path';
 import { ID_SHAPES } from '../schemas/ids.js';
-import { checkWritableDir, readTextIfExists, writeFileAtomic } from './files.js';
+import { acquireLock, checkWritableDir, isLock, readTextIfExists, writeFileAtomic } from './files.js';
 import { configDir } from './paths.js';
 
 export const RECENT_KINDS = ['streams', 'connections', 'strategies'] as const;
@@ -30,21 +32,38 @@ function recentFile(env: NodeJS.ProcessEnv, kind: RecentKind): string {
  * keeps the values remembered before after the new ones: a listing that shows only some of a kind
  * (the configured connections of `provisioning list`) must not take the others from a TAB.
  */
-export function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): void {
-  const kept = new Set<string>();
-  const before = options.merge ? readRecent(env, kind) : [];
-  for (const value of [...values, ...before]) {
-    if (typeof value === 'string' && SHAPES[kind].test(value)) kept.add(value);
-    if (kept.size >= KEEP) break;
-  }
-  if (kept.size === 0) return;
+export async function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): Promise<void> {
   const file = recentFile(env, kind);
-  const text = `${[...kept].join('\n')}\n`;
+  const fresh = [...values];
+  const textFor = (old: string | undefined): string | undefined => {
+    const kept = new Set<string>();
+    const before = options.merge ? (old ?? '').split('\n') : [];
+    for (const value of [...fresh, ...before]) {
+      if (typeof value === 'string' && SHAPES[kind].test(value)) kept.add(value);
+      if (kept.size >= KEEP) break;
+    }
+    return kept.size === 0 ? undefined : `${[...kept].join('\n')}\n`;
+  };
+  const read = () => {
+    try {
+      return readTextIfExists(file);
+    } catch {
+      return undefined; // unreadable: written anew
+    }
+  };
+  // The same listing again (the usual case) writes nothing and takes no lock: a read costs less.
+  const first = read();
+  if (textFor(first) === undefined || textFor(first) === first) return;
   try {
-    // The same listing again (the usual case) writes nothing: a read costs less than a write.
-    if (readTextIfExists(file) === text) return;
     checkWritableDir(configDir(env));
-    writeFileAtomic(file, text);
+    const lock = await acquireLock(`${file}.lock`, { waitMs: 0, staleMs: 10_000 });
+    if (!isLock(lock)) return;
+    try {
+      const text = textFor(read());
+      if (text !== undefined) writeFileAtomic(file, text);
+    } finally {
+      lock.release();
+    }
   } catch {
     // completion only
   }

@@ -1,6 +1,6 @@
 // What the last listings showed, kept for shell completion (src/config/recent.ts): only values of the
 // documented shapes, the last listing wins, and a directory that cannot be written costs nothing.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRecent, rememberRecent } from '../../src/config/recent.js';
@@ -16,23 +16,36 @@ beforeEach(() => {
 afterEach(() => cleanup());
 
 describe('recent values for completion', () => {
-  it('keeps only ids of the documented shape: nothing a server sent reaches a shell unchecked', () => {
-    rememberRecent(env, 'streams', ['est_demoInboxBearer0000000', 'est_$(touch /tmp/x)000000000', 'est_a\nest_b', 42, undefined, 'est_demoInboxBearer0000000', 'est_demoAction000000000000']);
+  it('keeps only ids of the documented shape: nothing a server sent reaches a shell unchecked', async () => {
+    await rememberRecent(env, 'streams', ['est_demoInboxBearer0000000', 'est_$(touch /tmp/x)000000000', 'est_a\nest_b', 42, undefined, 'est_demoInboxBearer0000000', 'est_demoAction000000000000']);
     expect(readRecent(env, 'streams')).toEqual(['est_demoInboxBearer0000000', 'est_demoAction000000000000']);
     expect(readFileSync(join(dir, 'cache', 'recent-streams.txt'), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
   });
 
-  it('the last listing wins; a listing with nothing to keep leaves the list as it was', () => {
-    rememberRecent(env, 'connections', ['con_googleAppsDemo01']);
-    rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
-    rememberRecent(env, 'connections', []);
+  it('the last listing wins; a listing with nothing to keep leaves the list as it was', async () => {
+    await rememberRecent(env, 'connections', ['con_googleAppsDemo01']);
+    await rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
+    await rememberRecent(env, 'connections', []);
     expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
   });
 
-  it('merge: a listing of some of a kind (provisioning list) puts its ids first and keeps the others', () => {
-    rememberRecent(env, 'connections', ['con_googleAppsDemo01', 'con_googleAppsTaken1']);
-    rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_googleAppsFails1'], { merge: true });
+  it('merge: a listing of some of a kind (provisioning list) puts its ids first and keeps the others', async () => {
+    await rememberRecent(env, 'connections', ['con_googleAppsDemo01', 'con_googleAppsTaken1']);
+    await rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_googleAppsFails1'], { merge: true });
     expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_googleAppsFails1', 'con_googleAppsDemo01']);
+  });
+
+  it('written only under its lock: while another listing holds it, the file is left to that one', async () => {
+    await rememberRecent(env, 'streams', ['est_demoInboxBearer0000000']);
+    const file = join(dir, 'cache', 'recent-streams.txt');
+    // A live holder (this process) of the lock, as another listing's would be.
+    writeFileSync(`${file}.lock`, `${process.pid} - other-nonce ${Date.now()} -\n`);
+    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    expect(readFileSync(file, 'utf8')).toBe('est_demoInboxBearer0000000\n');
+    rmSync(`${file}.lock`);
+    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    expect(readFileSync(file, 'utf8')).toBe('est_demoAction000000000000\n');
+    expect(readdirSync(join(dir, 'cache'))).toEqual(['recent-streams.txt']); // the lock released
   });
 
   it('a damaged file yields only its valid lines', () => {
@@ -41,9 +54,9 @@ describe('recent values for completion', () => {
     expect(readRecent(env, 'strategies')).toEqual(['google-apps', 'samlp']);
   });
 
-  it('a cache that cannot be written costs nothing (a file where the directory should be)', () => {
+  it('a cache that cannot be written costs nothing (a file where the directory should be)', async () => {
     writeFileSync(join(dir, 'cache'), 'not a directory');
-    expect(() => rememberRecent(env, 'streams', ['est_demoInboxBearer0000000'])).not.toThrow();
+    await expect(rememberRecent(env, 'streams', ['est_demoInboxBearer0000000'])).resolves.toBeUndefined();
     expect(readRecent(env, 'streams')).toEqual([]);
   });
 });

@@ -57,10 +57,10 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
       again: ['idm', 'connections', 'list', ...(strategy?.length ? ['--strategy', strategy.join(',')] : [])],
       page: (query) => connections.list({ ...query, strategy }),
       pages: (query) => connections.pages({ ...query, strategy }),
-      remember: (rows) => {
+      remember: async (rows) => {
         const records = rows.filter(isPlainObject);
-        rememberRecent(deps.io.env, 'connections', records.map((row) => row.id));
-        rememberRecent(deps.io.env, 'strategies', records.map((row) => row.strategy));
+        await rememberRecent(deps.io.env, 'connections', records.map((row) => row.id));
+        await rememberRecent(deps.io.env, 'strategies', records.map((row) => row.strategy));
       },
     },
     deps,
