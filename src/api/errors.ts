@@ -172,7 +172,8 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   if (words.message !== undefined && context.redact) words.message = context.redact(words.message);
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
   // The server's sentence without its full stop: idm's own sentence goes on after it ("… (404 not_found).").
-  const said = (words.message ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON')).replace(/\s*\.+$/, '');
+  const serverMessage = words.message?.replace(/\s*\.+$/, '');
+  const said = serverMessage ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   const statusText = `${status}${code ? ` ${code}` : ''}`;
 
   if (isRateLimited(answer)) {
@@ -191,6 +192,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
       details: resetAt ? { resetAt: resetAt.toISOString() } : {},
       resetAt,
       body: words.body,
+      serverMessage,
     });
   }
 
@@ -224,6 +226,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     hint: tried ? `${tried}${hint ?? ''}`.trim() : hint,
     details: scope ? { scope } : {},
     body: words.body,
+    serverMessage,
   });
 }
 
@@ -242,18 +245,11 @@ export function isNotFound(error: unknown): error is ApiError {
 
 /**
  * `provisioning sync` refused because the connection was synchronized less than 30 minutes ago: the
- * service's 400 "Connection has been synchronized in the last 30 minutes" (wire-facts.md). The same
- * message, code, hint and exit code as the ApiError it stands for; the command adds when to ask again.
+ * service's 400 "Connection has been synchronized in the last 30 minutes" (wire-facts.md). The
+ * command adds when to ask again.
  */
-export class SyncTooSoonError extends ApiError {
-  constructor(error: ApiError) {
-    super(error.message, { exitCode: error.exitCode, status: error.status, code: error.code, hint: error.hint, details: error.details, body: error.body, attempts: error.attempts });
-    this.name = 'SyncTooSoonError';
-  }
-
-  static is(error: unknown): error is ApiError {
-    return error instanceof ApiError && error.status === 400 && /last 30 minutes/i.test(error.message);
-  }
+export function isSyncTooSoon(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && /last 30 minutes/i.test(error.serverMessage ?? '');
 }
 
 function client(context: FailureContext): string {

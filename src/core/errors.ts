@@ -98,11 +98,17 @@ export class ApiError extends IdmError {
   readonly body: unknown;
   /** How many times the request was sent (more than 1 after retries). */
   readonly attempts: number;
-  constructor(message: string, options: IdmErrorOptions & { body?: unknown; attempts?: number }) {
+  /**
+   * The server's own sentence (its message or error_description, secrets masked, without its full
+   * stop), when the answer had one: for a caller that quotes it in a sentence of its own.
+   */
+  readonly serverMessage: string | undefined;
+  constructor(message: string, options: IdmErrorOptions & { body?: unknown; attempts?: number; serverMessage?: string }) {
     super(message, options);
     this.name = 'ApiError';
     this.body = options.body;
     this.attempts = options.attempts ?? 1;
+    this.serverMessage = options.serverMessage;
   }
 }
 
@@ -122,7 +128,7 @@ export class NetworkError extends ApiError {
 export class RateLimitError extends ApiError {
   /** When the limit resets, if the server said. */
   readonly resetAt: Date | undefined;
-  constructor(message: string, options: IdmErrorOptions & { resetAt?: Date; attempts?: number; body?: unknown }) {
+  constructor(message: string, options: IdmErrorOptions & { resetAt?: Date; attempts?: number; body?: unknown; serverMessage?: string }) {
     super(message, options);
     this.name = 'RateLimitError';
     this.resetAt = options.resetAt;

@@ -5,7 +5,7 @@ import { isPlainObject, shellCommand } from '../../core/text.js';
 import { asText } from '../../output/index.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
-import { isForbidden, isNotFound, SyncTooSoonError } from '../errors.js';
+import { isForbidden, isNotFound } from '../errors.js';
 import { paginate, readPage, type Page } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, type ApiRecord } from './records.js';
@@ -42,11 +42,14 @@ export function isUnknownConnection(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.code === 'inexistent_connection';
 }
 
+/** What to do about a connection id the tenant does not know. */
+export const UNKNOWN_CONNECTION_HINT = `Check the id ('${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
+
 /** What to do about a 404, by its error code: check the id, or set provisioning up first. */
 function notFoundHint(error: unknown, connectionId: string): void {
   if (!(error instanceof ApiError && error.status === 404)) return;
   error.hint = isUnknownConnection(error)
-    ? `Check the connection id: '${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections.`
+    ? UNKNOWN_CONNECTION_HINT
     : `It has no directory provisioning yet: set it up with '${shellCommand(['idm', 'provisioning', 'create', connectionId])}'.`;
 }
 
@@ -94,14 +97,14 @@ export interface GroupEntry {
  * What a connection is, for setting up its directory provisioning (`checkConnection`):
  * - `unknown`: the tenant has no such connection;
  * - `configured`: it has a configuration already (`existing`);
- * - `unsupported`: its strategy cannot have one (`said`: the service's words);
+ * - `unsupported`: its strategy cannot have one (`said`: the service's words, when it gave some);
  * - `unconfigured`: it can have one, starting from `defaultMapping`; without one, `because` says why:
  *   the token cannot read it (`forbidden`), or the service shows none before a configuration exists.
  */
 export type ConnectionCheck =
   | { kind: 'unknown' }
   | { kind: 'configured'; existing: ApiRecord }
-  | { kind: 'unsupported'; said: string }
+  | { kind: 'unsupported'; said: string | undefined }
   | { kind: 'unconfigured'; defaultMapping: MappingRow[] }
   | { kind: 'unconfigured'; defaultMapping: undefined; because: 'forbidden' | 'not-shown' };
 
@@ -220,8 +223,7 @@ export function provisioningApi(client: ApiClient) {
         return { kind: 'unconfigured', defaultMapping: (await defaultMapping(connectionId)).rows };
       } catch (error) {
         if (isUnknownConnection(error)) return { kind: 'unknown' };
-        // The service's words, without idm's "Could not read the default mapping of …: " before them.
-        if (error instanceof ApiError && error.status === 400) return { kind: 'unsupported', said: error.message.replace(/^Could not [^:]*: /, '') };
+        if (error instanceof ApiError && error.status === 400) return { kind: 'unsupported', said: error.serverMessage };
         if (isForbidden(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'forbidden' };
         if (isNotFound(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'not-shown' };
         throw error;
@@ -255,27 +257,23 @@ export function provisioningApi(client: ApiClient) {
     },
 
     /**
-     * Asks for a synchronization now: 201 `{connection_id, synchronization_id, status}`. Throws
-     * SyncTooSoonError when the last one was less than 30 minutes ago; a 409 (one is running) says so.
+     * Asks for a synchronization now: 201 `{connection_id, synchronization_id, status}`. The refusal
+     * when the last one was less than 30 minutes ago is an ApiError that isSyncTooSoon (../errors.ts)
+     * recognises; a 409 (one is running) says so.
      */
-    synchronize: async (connectionId: string): Promise<ApiRecord> => {
-      try {
-        return await record(
-          connectionId,
-          {
-            method: 'POST',
-            path: `${provisioningPath(connectionId)}/synchronizations`,
-            action: `synchronize connection ${connectionId}`,
-            scope: SCOPE.synchronize,
-            success: 201,
-            hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
-          },
-          'a synchronization',
-        );
-      } catch (error) {
-        throw SyncTooSoonError.is(error) ? new SyncTooSoonError(error) : error;
-      }
-    },
+    synchronize: (connectionId: string): Promise<ApiRecord> =>
+      record(
+        connectionId,
+        {
+          method: 'POST',
+          path: `${provisioningPath(connectionId)}/synchronizations`,
+          action: `synchronize connection ${connectionId}`,
+          scope: SCOPE.synchronize,
+          success: 201,
+          hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
+        },
+        'a synchronization',
+      ),
 
     /** One page of the groups synchronized when `synchronize_groups` is `selected`. */
     groups,

@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { SyncTooSoonError } from '../../api/errors.js';
+import { isSyncTooSoon } from '../../api/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { asText as text } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
@@ -28,9 +28,7 @@ export async function syncRun(options: { connectionId: string }, deps: Deps): Pr
   try {
     answer = await provisioning.synchronize(connectionId);
   } catch (error) {
-    if (error instanceof SyncTooSoonError) {
-      error.hint = await whenAgain(connectionId, deps);
-    }
+    if (isSyncTooSoon(error)) error.hint = await whenAgain(connectionId, deps);
     throw error;
   }
   if (output.json) return output.printJson(answer);

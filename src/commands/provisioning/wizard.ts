@@ -7,7 +7,7 @@
 // and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
 import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
 import { isForbidden } from '../../api/errors.js';
-import { mappingRows } from '../../api/management/provisioning.js';
+import { mappingRows, UNKNOWN_CONNECTION_HINT } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { CancelledError, IdmError } from '../../core/errors.js';
 import { capitalize, plural, shellCommand } from '../../core/text.js';
@@ -40,7 +40,7 @@ export type Start = { defaultMapping: MappingRow[] } | { defaultMapping: undefin
 
 const unknownConnection = (connectionId: string): Refusal => ({
   message: `There is no connection ${connectionId} in the tenant.`,
-  hint: `Check the id ('${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections).`,
+  hint: UNKNOWN_CONNECTION_HINT,
 });
 
 /**
@@ -61,7 +61,7 @@ export async function checkConnection(api: Management, connectionId: string): Pr
         },
       };
     case 'unsupported':
-      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning: ${checked.said}`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
+      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning${checked.said ? `: ${checked.said}` : ''}.`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
     case 'unconfigured':
       if (checked.defaultMapping !== undefined) return { defaultMapping: checked.defaultMapping };
       return checked.because === 'forbidden'

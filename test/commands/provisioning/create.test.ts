@@ -202,7 +202,8 @@ describe('idm provisioning create: errors of the service', () => {
   it('at a terminal, a strategy without provisioning ends the wizard with the service message (exit 1)', async () => {
     const result = await h.idm(['provisioning', 'create', 'con_database00000001'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('does not support inbound directory provisioning');
+    // The service's sentence, as it said it: nothing of idm's own message around it.
+    expect(result.stderr).toContain('Error: Connection con_database00000001 cannot have directory provisioning: The connection strategy does not support inbound directory provisioning.\n');
     expect(posts()).toEqual([]);
   });
 

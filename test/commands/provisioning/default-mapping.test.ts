@@ -77,7 +77,7 @@ describe('idm provisioning default-mapping: errors of the service', () => {
     const result = await h.idm(['provisioning', 'default-mapping', 'con_doesNotExist0001']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/con_doesNotExist0001.*The connection does not exist.*404/);
-    expect(result.stderr).toContain('Check the connection id');
+    expect(result.stderr).toContain("Check the id ('idm connections list' shows the tenant's connections).");
   });
 
   it('403: names the missing scope read:directory_provisionings (exit 4)', async () => {

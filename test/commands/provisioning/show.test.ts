@@ -108,14 +108,14 @@ describe('idm provisioning show: errors of the service', () => {
     expect(result.stderr).toContain('Directory provisioning configuration not found');
     expect(result.stderr).toMatch(/404/);
     expect(result.stderr).toContain(`It has no directory provisioning yet: set it up with 'idm provisioning create ${FRESH}'.`);
-    expect(result.stderr).not.toContain('Check the connection id');
+    expect(result.stderr).not.toContain('Check the id');
   });
 
   it('404 for a connection that does not exist: to check the id, with the command that lists them (exit 1)', async () => {
     const result = await h.idm(['provisioning', 'show', 'con_doesNotExist0001']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/con_doesNotExist0001.*The connection does not exist.*404/);
-    expect(result.stderr).toContain("Check the connection id: 'idm connections list' shows the tenant's connections.");
+    expect(result.stderr).toContain("Check the id ('idm connections list' shows the tenant's connections).");
     expect(result.stderr).not.toContain('idm provisioning create');
   });
 
