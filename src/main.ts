@@ -8,7 +8,7 @@ import { commandPath, configureTree, readGlobals, unknownCommand } from './cli/p
 import { buildProgram } from './commands/index.js';
 import { IdmError, InterruptedError, StdoutClosedError, UsageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
-import { capitalize } from './core/text.js';
+import { capitalize, preview } from './core/text.js';
 import { createIO, type SignalSource, type Streams } from './io/io.js';
 import type { Output } from './output/index.js';
 
@@ -93,12 +93,12 @@ export function commanderMessage(error: CommanderError): string {
   if ((match = /^option '([^']*)' argument '(.*)' is invalid\. (.*)$/s.exec(message))) {
     const [, flags, value, rest] = match;
     const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
-    return choices ? `${option(flags!)} must be one of: ${choices}, not "${value!.slice(0, 40)}".` : rest!;
+    return choices ? `${option(flags!)} must be one of: ${choices}, not "${preview(value!)}".` : rest!;
   }
   if ((match = /^command-argument value '(.*)' is invalid for argument '([^']*)'\. (.*)$/s.exec(message))) {
     const [, value, name, rest] = match;
     const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
-    return choices ? `<${name}> must be one of: ${choices}, not "${value!.slice(0, 40)}".` : rest!;
+    return choices ? `<${name}> must be one of: ${choices}, not "${preview(value!)}".` : rest!;
   }
   if ((match = /^option '([^']*)' argument missing$/.exec(message))) return `${option(match[1]!)} needs a value: ${match[1]}.`;
   if ((match = /^missing required argument '([^']*)'$/.exec(message))) return `Missing <${match[1]}>.`;

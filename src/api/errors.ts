@@ -4,6 +4,7 @@
 // failed, the server's own words and status, and what to do; the exit code follows the documented table.
 import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
+import { utcSeconds } from '../core/time.js';
 import { nestsDeeper } from './json.js';
 
 export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
@@ -118,10 +119,6 @@ function snake(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 }
 
-function clock(date: Date): string {
-  return date.toISOString().replace('.000Z', 'Z');
-}
-
 function exitCodeFor(status: number, context: FailureContext): ExitCodeValue {
   if (status === 401 || status === 403) return ExitCode.Auth;
   // The token endpoint refusing the client (invalid_request, invalid_client, ...) is an auth failure.
@@ -188,7 +185,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
       exitCode: ExitCode.RateLimited,
       status,
       code: words.code ?? 'too_many_requests',
-      hint: resetAt ? `The limit resets at ${clock(resetAt)} (in ${wait} s)${beyond}; ${again}` : `Wait a moment and run again${beyond ? ', or allow a longer wait with --max-wait SECONDS' : ''}.`,
+      hint: resetAt ? `The limit resets at ${utcSeconds(resetAt.getTime())} (in ${wait} s)${beyond}; ${again}` : `Wait a moment and run again${beyond ? ', or allow a longer wait with --max-wait SECONDS' : ''}.`,
       details: resetAt ? { resetAt: resetAt.toISOString() } : {},
       resetAt,
       body: words.body,

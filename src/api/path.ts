@@ -3,7 +3,7 @@
 // absurdly long) and is percent-encoded, so that `new URL()` has nothing to resolve. Commands check
 // ids against their documented shapes first (schemas/ids.ts); this is the last guard.
 import { UsageError } from '../core/errors.js';
-import { hasUnsafeCharacters } from '../core/text.js';
+import { hasUnsafeCharacters, preview } from '../core/text.js';
 
 const MAX_SEGMENT = 256;
 
@@ -52,7 +52,7 @@ export function rawPath(input: string): string {
   if (path === '/api/v2' || path.startsWith('/api/v2/')) path = path.slice('/api/v2'.length);
   if (path === '' || path === '/') throw refuse('names no endpoint');
   const segments = path.slice(1).split('/').map((segment) => {
-    const shown = segment.length > 40 ? `${segment.slice(0, 40)}…` : segment;
+    const shown = preview(segment);
     if (segment === '') throw refuse('has an empty segment (// or a trailing /)');
     let value: string;
     try {

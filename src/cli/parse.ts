@@ -2,6 +2,8 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { preview } from '../core/text.js';
+import { utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
@@ -69,8 +71,7 @@ export function parseId(kind: IdKind, flag?: string) {
     const id = value.trim();
     const problem = idProblem(kind, id);
     // The name first and a short preview: a pasted screenful must not push the point out of view.
-    const preview = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-    if (problem) throw new InvalidArgumentError(`${flag ? `${flag}: ` : ''}not ${article(ID_SHAPES[kind].name)} ${ID_SHAPES[kind].name}: "${preview}". ${problem}`);
+    if (problem) throw new InvalidArgumentError(`${flag ? `${flag}: ` : ''}not ${article(ID_SHAPES[kind].name)} ${ID_SHAPES[kind].name}: "${preview(value)}". ${problem}`);
     return id;
   };
 }
@@ -82,8 +83,7 @@ export function parseId(kind: IdKind, flag?: string) {
 export function profileNameParser(what: string) {
   return (value: string): string => {
     if (!PROFILE_NAME.test(value)) {
-      const preview = value.length > 40 ? `${value.slice(0, 40)}…` : value;
-      throw new InvalidArgumentError(`${what} "${preview}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
+      throw new InvalidArgumentError(`${what} "${preview(value)}" is not a valid profile name: letters, digits, dot, dash and underscore, at most 64, starting with a letter or digit.`);
     }
     return value;
   };
@@ -128,7 +128,7 @@ export function parseTime(flag: string, now: () => number = Date.now) {
         `${flag} must be an RFC 3339 time with Z or an offset (2026-11-24T09:00:00Z), a date (2026-11-24, midnight UTC) or a duration back from now (30m, 6h, 7d), not "${value}".`,
       );
     }
-    return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    return utcSeconds(ms);
   };
 }
 

@@ -3,6 +3,7 @@
 import { Command, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
+import { preview } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { exitCodeHelp, examples, HELP_WIDTH, paragraph } from './help.js';
 import { parsePath, parsePositiveSeconds, parseProfileName } from './parse.js';
@@ -116,7 +117,7 @@ export function unknownCommand(word: string, parent: Command): UsageError {
   const visible = parent.createHelp().visibleCommands(parent).filter((command) => command.name() !== 'help');
   const close = suggest(word, visible.flatMap((command) => [command.name(), ...command.aliases()])).filter((name) => SAFE_TO_SUGGEST.has(name));
   return new UsageError(
-    `Unknown command '${word.slice(0, 40)}'.${close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''}`,
+    `Unknown command '${preview(word)}'.${close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''}`,
     `The commands of ${commandPath(parent)}: ${visible.map((command) => command.name()).join(', ')}.`,
   );
 }

@@ -14,6 +14,11 @@ export function clip(text: string, max = 1000): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
 }
 
+/** A value a one-line message quotes back (a bad argument, a path segment): its first 40 characters, as clip cuts. */
+export function preview(value: string): string {
+  return clip(value, 40);
+}
+
 /**
  * A word of a command that idm prints for the user to run, quoted POSIX-style when it is not made of
  * safe characters: `'it'\''s'`. Text from a server (a cursor, an id) can hold `;`, `$(...)` or

@@ -1,4 +1,13 @@
-// Waiting that a stop (Ctrl-C, SIGTERM, a closed stdout) cuts short.
+// Time: waiting that a stop (Ctrl-C, SIGTERM, a closed stdout) cuts short, and instants in the form
+// the service takes and shows.
+
+/**
+ * An instant (ms) in the form the service takes (`date_from`, `--since`) and idm shows times in:
+ * UTC, `Z`, whole seconds (`2026-11-24T09:00:00Z`). `up`: to the next second instead of the last.
+ */
+export function utcSeconds(ms: number, up = false): string {
+  return new Date((up ? Math.ceil(ms / 1000) : Math.floor(ms / 1000)) * 1000).toISOString().replace('.000Z', 'Z');
+}
 
 /** Resolves after `ms`, or rejects with the stop reason as soon as `signal` is aborted. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

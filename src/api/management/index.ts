@@ -9,6 +9,7 @@ import { streamsApi } from './streams.js';
 export type { ApiRecord } from './records.js';
 export type { GroupEntry, MappingRow, ProvisioningBody } from './provisioning.js';
 export type { RawRequest } from './raw.js';
+export type { StatsWindow } from './streams.js';
 export type { Page } from '../paginate.js';
 
 export function createManagement(client: ApiClient) {

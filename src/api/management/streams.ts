@@ -27,6 +27,7 @@ export interface TestEventBody {
   data?: Record<string, unknown>;
 }
 
+/** The window of a statistics read (`date_from`, `date_to`); times in the `Z` form without fractions. */
 export interface StatsWindow {
   dateFrom?: string;
   dateTo?: string;

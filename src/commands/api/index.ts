@@ -13,7 +13,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
-import { hasUnsafeCharacters } from '../../core/text.js';
+import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
@@ -28,7 +28,6 @@ export interface ApiOptions {
 }
 
 const STREAM = ID_SHAPES.stream.example;
-const preview = (value: string) => (value.length > 40 ? `${value.slice(0, 40)}…` : value);
 
 function parseMethod(value: string): HttpMethod {
   const method = value.toUpperCase() as HttpMethod;

@@ -6,6 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { isSyncTooSoon } from '../../api/errors.js';
 import { shellCommand } from '../../core/text.js';
+import { utcSeconds } from '../../core/time.js';
 import { asText as text } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -50,11 +51,9 @@ async function whenAgain(connectionId: string, deps: Deps): Promise<string> {
   try {
     const { provisioning } = await deps.api();
     const last = Date.parse(text((await provisioning.get(connectionId)).last_synchronization_at));
-    if (Number.isFinite(last)) return `The last one ran at ${instant(last)}: ask again after ${instant(last + SYNC_INTERVAL_MS)}. ${every}`;
+    if (Number.isFinite(last)) return `The last one ran at ${utcSeconds(last)}: ask again after ${utcSeconds(last + SYNC_INTERVAL_MS)}. ${every}`;
   } catch {
     // the hint below is true without the time
   }
   return `A connection can be synchronized once every 30 minutes; ask again later. ${every}`;
 }
-
-const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -14,7 +14,8 @@ import { statusLine } from '../../io/progress.js';
 import { parsePositiveSeconds } from '../../cli/parse.js';
 import { idProblem } from '../../schemas/ids.js';
 import { ATTEMPT_COLUMNS, attemptsOf, deliveryFields } from './deliveries/format.js';
-import { successfulIn, waitForOutcome, zSeconds, type Outcome } from './wait.js';
+import { utcSeconds } from '../../core/time.js';
+import { countBefore, waitForOutcome, type Outcome } from './wait.js';
 
 const DEFAULT_WAIT_SECONDS = 60;
 import { parseJson, readFileOrStdin } from '../../io/input.js';
@@ -98,14 +99,9 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   // --wait's evidence of a success: the stream's successful deliveries in one window, from just
   // before the test to the end of the wait, counted now and then while waiting (README).
   const sentAt = Date.now();
-  const window = { dateFrom: zSeconds(sentAt), dateTo: zSeconds(sentAt + timeoutMs + 60_000, true) };
-  const counted = await successfulIn(api, streamId, window);
-  let statistics = typeof counted === 'number';
-  const note = (line: string) => {
-    statistics = false;
-    output.note(line);
-  };
-  if (typeof counted !== 'number') note(`The stream's statistics could not be read (${counted.unreadable.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+  const window = { dateFrom: utcSeconds(sentAt), dateTo: utcSeconds(sentAt + timeoutMs + 60_000, true) };
+  const note = (line: string) => output.note(line);
+  const baseline = await countBefore(api, streamId, window, note);
   const sent = await api.streams.testToFollow(streamId, body);
   const { record } = sent;
   // Which event is followed; its status is what the wait finds out (printed at the end).
@@ -115,16 +111,15 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   const status = statusLine(deps.io);
   let outcome: Outcome;
   try {
-    const baseline = typeof counted === 'number' ? { window, successful: counted } : undefined;
     outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline, timeoutMs, signal: deps.io.signal, status, note });
   } finally {
     status.clear();
   }
-  await printOutcome(outcome, record, { streamId, eventId, timeoutMs, statistics }, deps);
+  await printOutcome(outcome, record, { streamId, eventId, timeoutMs }, deps);
 }
 
 /** The end of `--wait`: the outcome, the attempts known, the exit code, and what to do next. */
-async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number; statistics: boolean }, deps: Deps): Promise<void> {
+async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number }, deps: Deps): Promise<void> {
   const { output } = deps;
   const seeIt = `See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`;
   if (outcome.kind === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
@@ -145,7 +140,7 @@ async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId:
   }
   // Not known: while the service may still retry it, sending it again is not the next step.
   const tried = outcome.record ? ` It has failed ${plural(attempts.length, 'time')} so far; the service may still retry it.` : '';
-  output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${what.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
+  output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${outcome.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
   output.note(seeIt);
 }
 

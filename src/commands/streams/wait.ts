@@ -11,7 +11,7 @@
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.
 import type { ApiError } from '../../api/errors.js';
 import { sleep as realSleep } from '../../core/time.js';
-import type { ApiRecord, Management } from '../../api/management/index.js';
+import type { ApiRecord, Management, StatsWindow } from '../../api/management/index.js';
 import type { StatusLine } from '../../io/progress.js';
 import { asText as text } from '../../output/index.js';
 import { attemptsOf } from './deliveries/format.js';
@@ -24,7 +24,8 @@ const SUCCESS = new Set(['success', 'succeeded', 'delivered', 'completed']);
 export type Outcome =
   | { kind: 'delivered'; record?: ApiRecord; evidence: 'record' | 'statistics' }
   | { kind: 'failed'; record: ApiRecord }
-  | { kind: 'unknown'; record?: ApiRecord };
+  /** `statistics`: whether they could be read to the end (else a success could not have been seen). */
+  | { kind: 'unknown'; record?: ApiRecord; statistics: boolean };
 
 /**
  * Whether a failed delivery record is final: no retry will follow. Only the attempts of the last
@@ -39,24 +40,32 @@ export function retriesOver(record: ApiRecord): boolean {
   return /^4\d\d\b/.test(text(series.at(-1)?.error_message)); // the receiver said no: not retried
 }
 
-/** The statistics window of a wait: `date_from` and `date_to`, in the Z form without fractions. */
-export interface StatsWindow {
-  dateFrom: string;
-  dateTo: string;
-}
-
-/** An instant in the form the service takes: UTC, `Z`, no fractions. `up`: to the next second. */
-export function zSeconds(ms: number, up = false): string {
-  return new Date((up ? Math.ceil(ms / 1000) : Math.floor(ms / 1000)) * 1000).toISOString().replace('.000Z', 'Z');
+/** The statistics' window of a wait, and the successes they counted in it just before the test. */
+export interface Baseline {
+  window: StatsWindow;
+  successful: number;
 }
 
 /**
  * The stream's successful deliveries counted in `window`, or the error that kept them from being
- * read (the window, the scope, the stream: the caller says so); other errors end the command.
+ * read (the window, the scope, the stream: said with unreadableNote); other errors end the command.
  */
-export async function successfulIn(api: Management, streamId: string, window: StatsWindow): Promise<number | { unreadable: ApiError }> {
+async function successfulIn(api: Management, streamId: string, window: StatsWindow): Promise<number | { unreadable: ApiError }> {
   const read = await api.streams.statsIfReadable(streamId, window);
   return 'stats' in read ? series(read.stats).totals.successful : read;
+}
+
+/** Said once, when the statistics cannot be read (before the test or while waiting). */
+function unreadableNote(error: ApiError): string {
+  return `The stream's statistics could not be read (${error.message}): a delivery that succeeds cannot be seen; only a failure can.`;
+}
+
+/** The baseline of a wait, read just before the test; undefined, said through `note`, when the statistics cannot be read. */
+export async function countBefore(api: Management, streamId: string, window: StatsWindow, note: (text: string) => void): Promise<Baseline | undefined> {
+  const counted = await successfulIn(api, streamId, window);
+  if (typeof counted === 'number') return { window, successful: counted };
+  note(unreadableNote(counted.unreadable));
+  return undefined;
 }
 
 export interface WaitOptions {
@@ -65,8 +74,8 @@ export interface WaitOptions {
   sent: ApiRecord;
   streamId: string;
   eventId: string;
-  /** The window of the statistics, and the successes they counted in it just before the test. */
-  baseline: { window: StatsWindow; successful: number } | undefined;
+  /** From countBefore: undefined when the statistics could not be read. */
+  baseline: Baseline | undefined;
   timeoutMs: number;
   signal: AbortSignal;
   status: StatusLine;
@@ -92,7 +101,7 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
     if (round > 0 && !record && baseline) {
       const successful = await successfulIn(api, streamId, baseline.window);
       if (typeof successful !== 'number') {
-        options.note(`The stream's statistics could not be read (${successful.unreadable.message}): a delivery that succeeds cannot be seen; only a failure can.`);
+        options.note(unreadableNote(successful.unreadable));
         baseline = undefined;
       } else if (successful > baseline.successful) {
         // One more read of the event: a record that appeared meanwhile outweighs the count.
@@ -110,7 +119,7 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
         : `${state || 'unknown'} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     // One line per change where lines are not redrawn: the text changes only with the delivery.
     status.set(`Delivery of ${eventId}: ${words} (waiting up to ${Math.round(options.timeoutMs / 1000)} s)`, { event: eventId, status: record ? state : 'pending', attempts });
-    if (now() >= deadline) return { kind: 'unknown', record: record === options.sent ? undefined : record };
+    if (now() >= deadline) return { kind: 'unknown', record: record === options.sent ? undefined : record, statistics: baseline !== undefined };
     // Soon at first (a fast receiver), then every 2 s: the service's own retries are 1, 2 and 4 s apart.
     await sleep(Math.min(round < 3 ? 500 : 2_000, Math.max(0, deadline - now())), options.signal);
   }

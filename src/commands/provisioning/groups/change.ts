@@ -4,7 +4,7 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { UsageError } from '../../../core/errors.js';
-import { clip, hasUnsafeCharacters, plural, shellCommand } from '../../../core/text.js';
+import { hasUnsafeCharacters, plural, preview, shellCommand } from '../../../core/text.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
 export type GroupsVerb = 'add' | 'remove' | 'set';
@@ -24,7 +24,7 @@ const DESCRIPTIONS: Record<GroupsVerb, string> = {
 
 function checkGroupId(value: string): string {
   const id = value.trim();
-  if (id === '' || id.length > 256 || hasUnsafeCharacters(id)) throw new UsageError(`"${clip(value, 40)}" is not a group id: 1 to 256 characters, no control characters.`);
+  if (id === '' || id.length > 256 || hasUnsafeCharacters(id)) throw new UsageError(`"${preview(value)}" is not a group id: 1 to 256 characters, no control characters.`);
   return id;
 }
 

@@ -1,0 +1,26 @@
+// A long value that a usage error quotes back is cut in one style (core/text.ts preview): its first
+// 40 characters, then how many more. A pasted screenful never pushes the point of the message away.
+import { afterAll, describe, expect, it } from 'vitest';
+import { runInProcess, tempConfigDir } from '../helpers/cli.js';
+
+const { dir, cleanup } = tempConfigDir();
+afterAll(cleanup);
+
+const long = (start: string) => `${start}${'q'.repeat(100 - start.length)}`;
+
+describe('long values in usage errors: the first 40 characters, then how many more', () => {
+  it.each<[string, string[], string]>([
+    ['a stream id', ['streams', 'show', long('est_')], long('est_')],
+    ['a profile name', ['--profile', long('!'), 'streams', 'list'], long('!')],
+    ['a command', ['streams', long('z')], long('z')],
+    ["idm api's method", ['api', long('Y'), '/event-streams'], long('Y')],
+    ["idm api's --query", ['api', 'GET', '/event-streams', '--query', long('k')], long('k')],
+    ["a segment of idm api's path", ['api', 'GET', `/event-streams/${long('%zz')}`], long('%zz')],
+    ['a choice', ['completion', long('sh')], long('sh')],
+  ])('%s', async (_name, args, value) => {
+    const result = await runInProcess(args, { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${value.slice(0, 40)}… (60 more characters)`);
+    expect(result.stderr).not.toContain(value.slice(0, 41));
+  });
+});
