@@ -5,6 +5,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
+import { preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
 import type { IO } from '../../io/io.js';
 import { CLOUD_REGIONS, PATTERNS } from '../../schemas/constants.js';
@@ -28,21 +29,25 @@ export interface DestinationFlags {
 export type Destination = { type: string; configuration: Record<string, unknown> };
 type Kind = 'webhook' | 'eventbus' | 'action';
 
-/** A URL as it may be quoted back: without the user name and password it may hold (user:pass@). */
-export function withoutUserinfo(value: string): string {
+/**
+ * A webhook URL as it may be quoted back: its scheme and host, `/…` for anything after them. The rest
+ * may be the secret: a user name and password (user:pass@), a ?token=, or a path that is the key
+ * itself, as chat services' webhook URLs are.
+ */
+export function webhookShown(value: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(value)?.[0] ?? '';
   const rest = value.slice(scheme.length);
   const end = rest.search(/[/?#]/);
-  const at = (end < 0 ? rest : rest.slice(0, end)).lastIndexOf('@');
-  return at < 0 ? value : `${scheme}${rest.slice(at + 1)}`;
+  const authority = end < 0 ? rest : rest.slice(0, end);
+  return `${scheme}${preview(authority.slice(authority.lastIndexOf('@') + 1))}${end < 0 ? '' : '/…'}`;
 }
 
 function parseWebhookUrl(value: string): string {
-  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook must be an https:// URL, not "${withoutUserinfo(value)}".`);
+  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook must be an https:// URL, not "${webhookShown(value)}".`);
   try {
     new URL(value);
   } catch {
-    throw new UsageError(`--webhook "${withoutUserinfo(value)}" is not a URL.`);
+    throw new UsageError(`--webhook "${webhookShown(value)}" is not a URL.`);
   }
   return value;
 }

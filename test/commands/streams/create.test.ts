@@ -232,15 +232,24 @@ describe('idm streams create: webhook settings and their checks (exit 2, nothing
 
   it('an http:// webhook is refused before the secret is read (a secret file that does not exist is not reached)', async () => {
     const result = await run([...base, '--webhook', 'http://x.example.com/h', '--auth', 'bearer', '--secret-file', join(dir, 'no-such-file')]);
-    expect(result.stderr).toContain('--webhook must be an https:// URL, not "http://x.example.com/h".');
+    expect(result.stderr).toContain('--webhook must be an https:// URL, not "http://x.example.com/…".');
     expect(result.stderr).not.toContain('no-such-file');
   });
 
-  it('a bad URL is quoted without its user name and password', async () => {
+  it('a bad URL is quoted by its scheme and host only: no user name and password, query or path (any may be the secret)', async () => {
     const result = await run([...base, '--webhook', 'http://joe:pa55-w0rd@x.example.com/h', '--auth', 'bearer'], { env: { IDM_WEBHOOK_SECRET: 'x' } });
-    expect(result.stderr).toContain('"http://x.example.com/h"');
+    expect(result.stderr).toContain('--webhook must be an https:// URL, not "http://x.example.com/…".');
     expect(result.stderr).not.toContain('pa55-w0rd');
     expect(result.stderr).not.toContain('joe');
+    for (const webhook of ['http://hook.example.com/x?token=t0k3n-s3cret', 'http://hook.example.com/services/T0K3N/s3cret', 'http://hook.example.com#t0k3n-s3cret']) {
+      const quoted = await run([...base, '--webhook', webhook, '--auth', 'bearer'], { env: { IDM_WEBHOOK_SECRET: 'x' } });
+      expect(quoted.stderr).toContain('--webhook must be an https:// URL, not "http://hook.example.com/…".');
+      expect(quoted.stderr).not.toMatch(/t0k3n|s3cret|T0K3N/);
+    }
+    // https:// but not a URL: the same.
+    const broken = await run([...base, '--webhook', 'https://hook.example.com:99999/x?token=t0k3n-s3cret', '--auth', 'bearer'], { env: { IDM_WEBHOOK_SECRET: 'x' } });
+    expect(broken.stderr).toContain('--webhook "https://hook.example.com:99999/…" is not a URL.');
+    expect(broken.stderr).not.toContain('t0k3n');
   });
 
   it('--from-file - and --secret-file -: refused before stdin is read', async () => {
