@@ -27,8 +27,7 @@ export interface UpdateOptions {
 /**
  * Refuses settings that idm must not write (exit 2, with the fix): a directory that is not the user's
  * own or that others can write into (./files.ts checkWritableDir), and a config.json that is a
- * symlink (conf would write through it, to its target). Checked before anything is written, and by
- * login before anything is asked or sent.
+ * symlink (conf would write through it, to its target).
  */
 export function checkSettingsWritable(dir: string): void {
   checkWritableDir(dir);
@@ -36,9 +35,46 @@ export function checkSettingsWritable(dir: string): void {
   if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
 }
 
-/** Applies `change` to the settings under the lock; returns what `change` returned. */
-export async function updateSettings<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions = {}): Promise<T> {
+export interface Settings {
+  /** Applies `change` to the settings under the lock; returns what `change` returned. */
+  update<T>(change: (settings: SettingsChange) => T, options?: UpdateOptions): Promise<T>;
+  /** Saves a profile and its secret; the first profile saved becomes the default. */
+  saveProfile(name: string, profile: Profile, secret: StoredSecret | undefined, options?: UpdateOptions): Promise<{ isDefault: boolean }>;
+}
+
+/**
+ * The settings of `dir`, opened for a change: checked (checkSettingsWritable) now, before anything
+ * is written there (the lock file is the first write), and again under the lock, just before the
+ * change is made. Login opens them before it asks for anything or sends the secret.
+ */
+export function openSettings(dir: string): Settings {
   checkSettingsWritable(dir);
+  const update = <T>(change: (settings: SettingsChange) => T, options: UpdateOptions = {}) => underLock(dir, change, options);
+  return {
+    update,
+    saveProfile: (name, profile, secret, options) =>
+      update(({ store, setSecret, removeSecret }) => {
+        store.profiles[name] = profile;
+        if (secret) setSecret(name, secret);
+        else removeSecret(name);
+        if (!store.defaultProfile || !store.profiles[store.defaultProfile]) store.defaultProfile = name;
+        return { isDefault: store.defaultProfile === name };
+      }, options),
+  };
+}
+
+/** openSettings(dir).update: one change. */
+export async function updateSettings<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions = {}): Promise<T> {
+  return openSettings(dir).update(change, options);
+}
+
+/** openSettings(dir).saveProfile: one profile saved. */
+export async function saveProfile(dir: string, name: string, profile: Profile, secret: StoredSecret | undefined, options?: UpdateOptions): Promise<{ isDefault: boolean }> {
+  return openSettings(dir).saveProfile(name, profile, secret, options);
+}
+
+/** The change, made holding the lock, on the settings as they are then (checked once more). */
+async function underLock<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions): Promise<T> {
   const file = configFile(dir);
   const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
   let lock;
@@ -71,17 +107,3 @@ export async function updateSettings<T>(dir: string, change: (settings: Settings
   }
 }
 
-/** Saves a profile and its secret; the first profile saved becomes the default. */
-export async function saveProfile(dir: string, name: string, profile: Profile, secret: StoredSecret | undefined, options?: UpdateOptions): Promise<{ isDefault: boolean }> {
-  return updateSettings(
-    dir,
-    ({ store, setSecret, removeSecret }) => {
-      store.profiles[name] = profile;
-      if (secret) setSecret(name, secret);
-      else removeSecret(name);
-      if (!store.defaultProfile || !store.profiles[store.defaultProfile]) store.defaultProfile = name;
-      return { isDefault: store.defaultProfile === name };
-    },
-    options,
-  );
-}

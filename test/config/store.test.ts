@@ -3,10 +3,10 @@
 // process, its exit code and the fix, and nothing is written; a free lock is taken, the change applied
 // to what the file holds then, and the lock released.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { saveProfile, updateSettings } from '../../src/config/store.js';
+import { openSettings, saveProfile, updateSettings } from '../../src/config/store.js';
 import { IdmError } from '../../src/core/errors.js';
 import { ExitCode } from '../../src/core/exit-codes.js';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -116,5 +116,31 @@ describe('the settings store', () => {
     expect(readFileSync(victim, 'utf8')).toBe(BEFORE);
     expect(existsSync(join(spaced, 'config.json.lock'))).toBe(false);
     expect((error as IdmError).hint).toBe(`Replace it with a regular file: mv '${join(spaced, 'config.json')}' '${join(spaced, 'config.json.bak')}'`);
+  });
+
+  it('a directory others can write into is refused before its lock is touched: no wait for the live lock there, exit 2', async () => {
+    holdLock(holder.pid!);
+    chmodSync(dir, 0o777);
+    const error = await updateSettings(dir, () => undefined, { waitMs: 2_000 }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ exitCode: ExitCode.Usage, code: 'bad_config', message: `idm will not write into ${dir}: other users can write into it (mode 777).` });
+    chmodSync(dir, 0o700);
+  });
+
+  it('settings opened early (as login opens them) are checked again under the lock: a symlink planted meanwhile is refused', async () => {
+    const settings = openSettings(dir);
+    const victim = join(dir, '..', `victim-${process.pid}.json`);
+    writeFileSync(victim, BEFORE, { mode: 0o644 });
+    try {
+      rmSync(join(dir, 'config.json'));
+      symlinkSync(victim, join(dir, 'config.json'));
+      await expect(settings.saveProfile('two', { ...PROFILE, clientId: 'client-two' }, { clientSecret: 'never-written' }, { waitMs: 200 })).rejects.toMatchObject({
+        exitCode: ExitCode.Usage,
+        message: `idm will not write ${join(dir, 'config.json')}: it is a symlink.`,
+      });
+      expect(readFileSync(victim, 'utf8')).toBe(BEFORE);
+      expect(existsSync(join(dir, 'credentials'))).toBe(false);
+    } finally {
+      rmSync(victim, { force: true });
+    }
   });
 });

@@ -11,7 +11,7 @@ import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '..
 import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
-import { checkSettingsWritable, saveProfile } from '../../config/store.js';
+import { openSettings } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
@@ -124,7 +124,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const envValue = (name: string) => resolve.envValue(env, name);
   const dir = configDir(env);
   // A directory login could not save into is refused before anything is asked, read or sent.
-  checkSettingsWritable(dir);
+  const settings = openSettings(dir);
   const store = profiles.readProfiles(dir);
   // Without --profile (or IDM_PROFILE), login writes the default profile, `default` when there is none.
   const explicit = globals.profile;
@@ -282,8 +282,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       client.clientSecret = secret = await askSecret(prompter);
     }
   }
-  const { isDefault } = await saveProfile(
-    dir,
+  const { isDefault } = await settings.saveProfile(
     name,
     { domain: tenant.base, clientId: client.clientId, authMethod: client.authMethod, ...(signingAlg ? { signingAlg } : {}), ...(caFile ? { caFile } : {}) },
     method === 'private_key_jwt'
