@@ -157,24 +157,23 @@ function createTenantServer(
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   checkOptions(options);
   // Fail fast on a bad seed, before the keys are generated (placeholders are filled in later).
-  const seed = parseSeed(options.seed ?? DEFAULT_SEED, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' });
+  const seed = parseSeed(options.seed ?? DEFAULT_SEED);
   if (seed.clients?.mtls && options.mtls === undefined) {
     throw new SeedError('Invalid seed: clients.mtls needs mutual TLS: start with --https --mtls, or --mtls-edge');
   }
   const { stateDir } = options;
   const release = stateDir === undefined ? undefined : lockStateDir(stateDir);
   try {
-    return await open(options, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: release! });
+    return await open(options, seed, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: release! });
   } catch (error) {
     release?.();
     throw error;
   }
 }
 
-async function open(options: SandboxOptions, state: { dir: string; saved: SavedState | undefined; release: () => void } | undefined): Promise<Sandbox> {
+async function open(options: SandboxOptions, seed: Seed, state: { dir: string; saved: SavedState | undefined; release: () => void } | undefined): Promise<Sandbox> {
   const saved = state?.saved;
-  const seedRaw = options.seed ?? DEFAULT_SEED;
-  const seedClients = parseSeed(seedRaw, { inbox: 'https://127.0.0.1/inbox', closed: 'https://127.0.0.1:1' }).clients ?? {};
+  const seedClients = seed.clients ?? {};
   const wantsMtls = options.mtls !== undefined;
   /** The sandbox makes the server certificate (--https), rather than being given one (tls). */
   const issuesServer = Boolean(options.https) && !options.tls;
@@ -200,7 +199,6 @@ async function open(options: SandboxOptions, state: { dir: string; saved: SavedS
     const faults = new Faults();
     const inboxUrl = inbox.url;
     const closedUrl = `https://127.0.0.1:${refusedPort}`;
-    const seed = parseSeed(seedRaw, { inbox: inboxUrl, closed: closedUrl });
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     const tenant: Tenant = {
@@ -237,7 +235,7 @@ async function open(options: SandboxOptions, state: { dir: string; saved: SavedS
         [saved.closedUrl, closedUrl],
       ]);
     } else {
-      applySeed(tenant, seed);
+      applySeed(tenant, seed, { inbox: inboxUrl, closed: closedUrl });
     }
     const seededIds = tenant.streams.all().map((stream) => stream.record.id);
     if (!saved) generateStreams(tenant, options.streams ?? 0);

@@ -196,17 +196,25 @@ export const DEFAULT_SEED = {
   ],
 } as const;
 
-/** Parses a seed, its placeholders replaced; throws SeedError naming the field. */
-export function parseSeed(raw: unknown, placeholders: { inbox: string; closed: string }): Seed {
+/**
+ * What `{inbox}` and `{closed}` stand for in a parsed seed: URLs as the schemas check them, made the
+ * sandbox's own once it knows its ports (applySeed).
+ */
+const STAND_INS = { inbox: 'https://{inbox}', closed: 'https://{closed}' };
+
+/** Parses a seed (once, before anything is started); throws SeedError naming the field. */
+export function parseSeed(raw: unknown): Seed {
   const text = JSON.stringify(raw ?? {})
-    .replaceAll('{inbox}', placeholders.inbox)
-    .replaceAll('{closed}', placeholders.closed);
+    .replaceAll('{inbox}', STAND_INS.inbox)
+    .replaceAll('{closed}', STAND_INS.closed);
   const result = SeedSchema.safeParse(JSON.parse(text));
   if (!result.success) throw new SeedError(`Invalid seed: ${describeIssues(result.error)}`);
   return result.data;
 }
 
-export function applySeed(tenant: Tenant, seed: Seed): void {
+/** Puts the seed's streams and connections in the tenant, `{inbox}` and `{closed}` being `urls`. */
+export function applySeed(tenant: Tenant, parsed: Seed, urls: { inbox: string; closed: string }): void {
+  const seed: Seed = JSON.parse(JSON.stringify(parsed).replaceAll(STAND_INS.inbox, urls.inbox).replaceAll(STAND_INS.closed, urls.closed));
   const now = new Date(tenant.now()).toISOString();
   (seed.streams ?? []).forEach((input, index) => {
     const { destination, secret } = splitSecret(input.destination);

@@ -44,6 +44,26 @@ describe('seed', () => {
     expect(streams[1].status).toBe('disabled');
   });
 
+  it('{inbox} and {closed} anywhere in an endpoint are the URLs of this run (the seed parsed once, before the ports were known)', async () => {
+    const hook = (name: string, endpoint: string) => ({
+      name,
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: endpoint, webhook_authorization: { method: 'bearer', token: 'placeholder-token' } } },
+    });
+    const sandbox = await startSandbox({ seed: { streams: [hook('closed', '{closed}/x?back={inbox}'), hook('literal', 'https://example.com/{not-a-placeholder}')] } });
+    try {
+      const res = await call(sandbox, 'GET', '/api/v2/event-streams', { token: await getToken(sandbox) });
+      const [closed, literal] = res.body.eventStreams.map((stream: { destination: { configuration: { webhook_endpoint: string } } }) => stream.destination.configuration.webhook_endpoint);
+      const [base, back] = closed.split('/x?back=');
+      expect(base).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(new URL(base).port).not.toBe(new URL(sandbox.url).port);
+      expect(back).toBe(sandbox.inboxUrl);
+      expect(literal).toBe('https://example.com/{not-a-placeholder}');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('delivers with the seeded secret', async () => {
     const token = await getToken(sb());
     const res = await call(sb(), 'POST', '/api/v2/event-streams/est_seededSeededSeeded0001/test', { token, body: { event_type: 'user.created' } });
