@@ -8,7 +8,6 @@
 // answers with them: it reads answers by hand, tolerantly (unknown fields kept, unknown values shown
 // as they are), which also keeps zod off its start-up.
 import { z } from 'zod';
-import { isPlainObject } from '../core/text.js';
 import { CLOUD_REGIONS, LIMITS, PATTERNS, STREAM_STATUSES } from './constants.js';
 import { ID_SHAPES } from './ids.js';
 import {
@@ -87,6 +86,11 @@ const AUTHORIZATION_FIELDS: Record<string, ReadonlySet<string>> = {
 };
 /** What created_at and updated_at are checked with (z.iso.datetime's pattern). */
 const DATE_TIME = EventStreamSchema.shape.created_at.def.pattern!;
+
+/** A JSON object, as zod's object schemas take it (not null, not an array). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 function unknownField(object: Record<string, unknown>, fields: ReadonlySet<string>): string | undefined {
   const extra = Object.keys(object).find((key) => !fields.has(key));
