@@ -189,7 +189,7 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['--auth basic without --username: refused before the stream is read', () => ['streams', 'update', ids.rename, '--auth', 'basic', '--secret-file', file('pw')], /Missing --username\./],
     ['an event-bus destination in --from-file', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } } }))], /does not let a change set an event-bus destination[\s\S]*Create a new stream with the destination you want \(idm streams create\), then delete this one\./],
     ['--from-file - and --secret-file -', () => ['streams', 'update', ids.rename, '--from-file', '-', '--auth', 'bearer', '--secret-file', '-'], /--from-file - and --secret-file - both read stdin\./],
-    ['a URL with a password in it, quoted without it', () => ['streams', 'update', ids.rename, '--webhook', 'ftp://joe:pa55-w0rd@x.example.com/h', '--auth', 'bearer'], /--webhook must be an https:\/\/ URL, not "ftp:\/\/x\.example\.com\/h"\./],
+    ['a URL with a password in it, quoted by its scheme and host', () => ['streams', 'update', ids.rename, '--webhook', 'ftp://joe:pa55-w0rd@x.example.com/h?token=t0k3n', '--auth', 'bearer'], /--webhook must be an https:\/\/ URL, not "ftp:\/\/x\.example\.com\/…"\.\n/],
   ];
   for (const [name, args, message] of cases) {
     it(`${name}: no request at all`, async () => {
