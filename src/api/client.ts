@@ -69,6 +69,11 @@ export interface Operation {
   hints?: Partial<Record<number, string>>;
   /** See retry.ts exchange(): a retried POST answered 409 is read back and compared. */
   readBack?: () => Promise<unknown | undefined>;
+  /**
+   * Stops this request alone, its retries and waits included (a page asked for in advance that is no
+   * longer wanted); ApiSettings.signal stops every request of the run.
+   */
+  signal?: AbortSignal;
 }
 
 export interface ApiResponse {
@@ -195,14 +200,15 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
     // GET, PUT and DELETE change nothing more when repeated; POST and PATCH are sent again only when
     // they cannot have reached the server (retry.ts).
-    const sendPolicy = policy(operation.method === 'GET' || operation.method === 'PUT' || operation.method === 'DELETE');
+    const stop = operation.signal && signal ? AbortSignal.any([signal, operation.signal]) : (operation.signal ?? signal);
+    const sendPolicy = { ...policy(operation.method === 'GET' || operation.method === 'PUT' || operation.method === 'DELETE'), signal: stop };
     const result = await exchange({
       tokens,
       readBack: operation.readBack,
       attempt: (token) => {
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
         if (body !== undefined) headers['content-type'] = 'application/json';
-        return send(transport, { method: operation.method, url, headers, body }, context, sendPolicy);
+        return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy);
       },
     });
     if ('readBack' in result) return { status: 200, headers: {}, body: result.readBack };

@@ -16,6 +16,8 @@ export interface HttpRequest {
   body?: string;
   /** A token endpoint's answer is traced with every string value masked. */
   secretAnswer?: boolean;
+  /** Stops this request (abandoned, the stop reason thrown) instead of the transport's signal. */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -103,7 +105,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   return {
     async send(request, context, timeoutMs) {
-      const { signal } = options;
+      const signal = request.signal ?? options.signal;
       if (signal?.aborted) throw signal.reason;
       const { agent, request: open } = await agentFor(request.url.protocol);
       trace(request);

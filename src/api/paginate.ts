@@ -23,35 +23,44 @@ const stopped = (what: string, problem: string, fromFlag: string) =>
     hint: `A fault of the service; the pages can still be read one at a time with ${fromFlag}.`,
   });
 
-/** Pages from `from` on, following `next` until the last page; `fromFlag` names how a user reads one page (`--from`). */
-export async function* paginate<Item>(
-  fetchPage: (from: string | undefined) => Promise<Page<Item>>,
+/**
+ * Pages from `from` on, following `next` until the last page; `fromFlag` names how a user reads one
+ * page (`--from`). `fetchPage` is handed a signal that is aborted when the consumer stops (it throws,
+ * breaks or returns): the page asked for in advance is then abandoned, its retries and waits too.
+ */
+export async function* paginate<P extends Page<unknown>>(
+  fetchPage: (from: string | undefined, signal: AbortSignal) => Promise<P>,
   from: string | undefined,
   what: string,
   fromFlag = '--from',
-): AsyncGenerator<Page<Item>> {
+): AsyncGenerator<P> {
   const cursors = new Set<string>(from === undefined ? [] : [from]);
-  let pending = fetchPage(from);
-  for (let count = 1; ; count++) {
-    const page = await pending;
-    // The next page is asked for before this one is handed on, so that the server works on it
-    // while this one is printed (on another core, --all takes the server's time, not the sum).
-    // Its failure, if any, is met when it is awaited; one that is never awaited is no failure.
-    const problem = page.next === undefined ? undefined : loopProblem(page, count);
-    if (page.next !== undefined && problem === undefined) {
-      cursors.add(page.next);
-      pending = fetchPage(page.next);
-      pending.catch(() => {});
-      // The request is written to the socket a few ticks from now: let it go before this page's
-      // printing, which runs without a pause, holds the event loop.
-      await new Promise((resolve) => setImmediate(resolve));
+  const abandon = new AbortController();
+  try {
+    let pending = fetchPage(from, abandon.signal);
+    for (let count = 1; ; count++) {
+      const page = await pending;
+      // The next page is asked for before this one is handed on, so that the server works on it
+      // while this one is printed (on another core, --all takes the server's time, not the sum).
+      // Its failure, if any, is met when it is awaited; one that is never awaited is no failure.
+      const problem = page.next === undefined ? undefined : loopProblem(page, count);
+      if (page.next !== undefined && problem === undefined) {
+        cursors.add(page.next);
+        pending = fetchPage(page.next, abandon.signal);
+        pending.catch(() => {});
+        // The request is written to the socket a few ticks from now: let it go before this page's
+        // printing, which runs without a pause, holds the event loop.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      yield page;
+      if (problem !== undefined) throw stopped(what, problem, fromFlag);
+      if (page.next === undefined) return;
     }
-    yield page;
-    if (problem !== undefined) throw stopped(what, problem, fromFlag);
-    if (page.next === undefined) return;
+  } finally {
+    abandon.abort(new Error(`${what}: the pages are no longer read`));
   }
 
-  function loopProblem(page: Page<Item>, count: number): string | undefined {
+  function loopProblem(page: P, count: number): string | undefined {
     if (cursors.has(page.next!)) return 'the server returned a cursor twice, so following it would never end';
     if (page.items.length === 0) return 'the server returned an empty page that points to yet another page';
     if (count >= MAX_PAGES) return `the listing goes on beyond ${MAX_PAGES} pages`;

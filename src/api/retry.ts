@@ -43,8 +43,8 @@ export interface WaitNotice {
   attempts: number;
 }
 
-/** Waits `ms` and says so (a countdown at a terminal); rejects when the run is stopped. */
-export type WaitReporter = (ms: number, notice: WaitNotice) => Promise<void>;
+/** Waits `ms` and says so (a countdown at a terminal); rejects as soon as `signal` (the request's stop) is aborted. */
+export type WaitReporter = (ms: number, notice: WaitNotice, signal: AbortSignal | undefined) => Promise<void>;
 
 /** The words of a wait, for people: one sentence, `left` milliseconds to go. */
 export function waitWords(notice: WaitNotice, leftMs: number): string {
@@ -69,6 +69,7 @@ export interface SendPolicy {
   budget: RetryBudget;
   /** Announces the wait and sleeps; default: sleep silently (until `signal`). */
   wait?: WaitReporter;
+  /** Ends the request, its retries and its waits (the run's stop, or the request's own). */
   signal?: AbortSignal;
   /** Seams for unit tests. */
   random?: () => number;
@@ -122,7 +123,7 @@ export function retryDecision(
 export async function send(transport: Transport, request: HttpRequest, context: FailureContext, policy: SendPolicy): Promise<HttpResponse> {
   const random = policy.random ?? Math.random;
   const now = policy.now ?? Date.now;
-  const wait = policy.wait ?? ((ms: number) => sleep(ms, policy.signal));
+  const wait = policy.wait ?? ((ms: number, _notice: WaitNotice, signal: AbortSignal | undefined) => sleep(ms, signal));
   const { budget } = policy;
   for (let attempt = 1; ; attempt++) {
     let outcome: { response: HttpResponse } | { error: NetworkError };
@@ -138,7 +139,7 @@ export async function send(transport: Transport, request: HttpRequest, context: 
       // A fault's backoff is shortened to what is left; a rate limit's wait is not negotiable.
       const waitMs = decision.rateLimited ? decision.waitMs : Math.min(decision.waitMs, remaining);
       if (attempt < MAX_ATTEMPTS && waitMs <= remaining && (decision.rateLimited || remaining > 0)) {
-        await wait(waitMs, { reason: decision.reason, what: decision.what, host: context.host, action: context.action, attempt: attempt + 1, attempts: MAX_ATTEMPTS });
+        await wait(waitMs, { reason: decision.reason, what: decision.what, host: context.host, action: context.action, attempt: attempt + 1, attempts: MAX_ATTEMPTS }, policy.signal);
         budget.waitedMs += waitMs;
         continue;
       }

@@ -75,7 +75,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
       tls,
       // Traces quote the server's answers: made safe line by line, like every other output.
       debug: flags.debug ? (text) => io.notice('debug', text.trimEnd(), text.split('\n').map(safeText).join('\n')) : undefined,
-      onWait: (ms, notice) =>
+      onWait: (ms, notice, signal) =>
         countdown(io, ms, (left) => waitWords(notice, left), {
           reason: notice.reason,
           seconds: Math.max(1, Math.ceil(ms / 1000)),
@@ -83,7 +83,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
           of: notice.attempts,
           host: notice.host,
           action: notice.action,
-        }),
+        }, signal),
       signal: io.signal,
       onCacheProblem: (warning) => output.warn(warning),
       onActivity: (action) => spinner(io, activityLabel(action)),

@@ -27,13 +27,13 @@ export function fitLine(text: string, columns: number): string {
 }
 
 /**
- * Waits `ms` (a stop cuts it short), saying so: `words(leftMs)` is the line, `value` the JSON
- * notice. At a terminal the line counts down every second.
+ * Waits `ms` (a stop cuts it short: the run's, or `signal`), saying so: `words(leftMs)` is the line,
+ * `value` the JSON notice. At a terminal the line counts down every second.
  */
-export async function countdown(io: IO, ms: number, words: (leftMs: number) => string, value: unknown): Promise<void> {
+export async function countdown(io: IO, ms: number, words: (leftMs: number) => string, value: unknown, signal: AbortSignal = io.signal): Promise<void> {
   if (!io.liveStderr) {
     io.notice('wait', value, `${safeText(words(ms))}\n`);
-    await sleep(ms, io.signal);
+    await sleep(ms, signal);
     return;
   }
   const until = Date.now() + ms;
@@ -42,7 +42,7 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
   show();
   const ticker = setInterval(show, 1_000);
   try {
-    await sleep(ms, io.signal);
+    await sleep(ms, signal);
   } finally {
     clearInterval(ticker);
     liveState(io).others--;

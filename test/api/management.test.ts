@@ -21,11 +21,11 @@ const P = `/api/v2/connections/${CON}/directory-provisioning`;
 
 type Answer = [status: number, body?: unknown];
 
-/** The typed client of a run against a server answering `answers[METHOD path]` (404 otherwise). */
+/** The typed client of a run against a server answering `answers[METHOD path?query]`, else `answers[METHOD path]` (404 otherwise). */
 async function managementFor(answers: Record<string, Answer>): Promise<{ api: Management; seen: () => string[] }> {
   const server = await fakeServer((req, res) => {
     if (req.url === '/oauth/token') return json(res, 200, tokenAnswer(1));
-    const [status, body] = answers[`${req.method} ${req.url.split('?')[0]}`] ?? [404, { statusCode: 404, error: 'Not Found', message: 'Not found' }];
+    const [status, body] = answers[`${req.method} ${req.url}`] ?? answers[`${req.method} ${req.url.split('?')[0]}`] ?? [404, { statusCode: 404, error: 'Not Found', message: 'Not found' }];
     if (body === undefined) {
       res.writeHead(status);
       res.end();
@@ -135,5 +135,33 @@ describe('what commands ask instead of a status', () => {
     expect(api.streams.scopes.list).toBe('read:event_streams');
     expect(api.provisioning.scopes.read).toBe('read:directory_provisionings');
     expect(api.connections.scopes.list).toBe('read:connections');
+  });
+});
+
+describe('raw.all (idm api --all)', () => {
+  const get = { method: 'GET' as const, path: '/things', query: [] };
+
+  it('the pages merged, list by list; a page that cannot be merged is named with its own status', async () => {
+    const { api } = await managementFor({
+      'GET /api/v2/things': [200, { things: [1], other: ['a'], total: 3, next: 'b' }],
+      'GET /api/v2/things?from=b': [200, { things: [2], next: 'c' }],
+      'GET /api/v2/things?from=c': [203, { things: [3] }],
+    });
+    expect(await api.raw.all(get)).toEqual({ things: [1, 2, 3], other: ['a'], total: 3 });
+    const { api: broken } = await managementFor({
+      'GET /api/v2/things': [200, { things: [1], next: 'b' }],
+      'GET /api/v2/things?from=b': [203, 'a JSON string'],
+    });
+    await expect(broken.raw.all(get)).rejects.toThrow('answered 203 with a following page that is a string where the first was an object');
+  });
+
+  it('a page whose lists are all empty and that points on is stopped; one list with an item is enough to go on', async () => {
+    const { api } = await managementFor({ 'GET /api/v2/things': [200, { things: [], other: [], count: 0, next: 'b' }] });
+    await expect(api.raw.all(get)).rejects.toThrow('the server returned an empty page that points to yet another page');
+    const { api: going } = await managementFor({
+      'GET /api/v2/things': [200, { things: [], other: [1], next: 'b' }],
+      'GET /api/v2/things?from=b': [200, { things: [2] }],
+    });
+    expect(await going.raw.all(get)).toEqual({ things: [2], other: [1] });
   });
 });

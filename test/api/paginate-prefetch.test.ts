@@ -1,7 +1,14 @@
 // paginate() asks for the next page before it hands on the current one, so that the server works on
-// it while the current page is printed; it never asks beyond a cursor it is going to refuse.
+// it while the current page is printed; it never asks beyond a cursor it is going to refuse, and a
+// consumer that stops abandons the page asked for in advance (no request left retrying).
 import { describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
+import { createManagement } from '../../src/api/management/index.js';
 import { type Page, paginate } from '../../src/api/paginate.js';
+import { parseDomain } from '../../src/config/domain.js';
+import { sleep } from '../../src/core/time.js';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { getToken } from '../helpers/sandbox.js';
 
 function server(pages: Record<string, Page<number>>) {
   const asked: Array<string | undefined> = [];
@@ -61,5 +68,87 @@ describe('paginate: the next page is on its way while this one is handed on', ()
       })(),
     ).rejects.toThrow('no page missing');
     expect(seen).toEqual([1]);
+  });
+});
+
+describe('a consumer that stops: the page asked for in advance is abandoned', () => {
+  it.each([
+    ['breaks', async (pages: AsyncIterable<Page<number>>) => {
+      for await (const _page of pages) break;
+    }],
+    ['throws', async (pages: AsyncIterable<Page<number>>) => {
+      await expect((async () => {
+        for await (const _page of pages) throw new Error('printing failed');
+      })()).rejects.toThrow('printing failed');
+    }],
+  ])('the consumer %s: the signal handed to that fetch is aborted; never while the pages are read', async (_name, consume) => {
+    const signals: AbortSignal[] = [];
+    const fetchPage = async (from: string | undefined, signal: AbortSignal): Promise<Page<number>> => {
+      signals.push(signal);
+      return from === undefined ? { raw: 1, items: [1], next: 'b' } : new Promise(() => {}); // page b never comes
+    };
+    await consume(paginate(fetchPage, undefined, 'list things'));
+    expect(signals).toHaveLength(2);
+    expect(signals[1]!.aborted).toBe(true);
+
+    const read: AbortSignal[] = [];
+    const all = async (from: string | undefined, signal: AbortSignal): Promise<Page<number>> => {
+      read.push(signal);
+      expect(signal.aborted).toBe(false);
+      return from === undefined ? { raw: 1, items: [1], next: 'b' } : { raw: 2, items: [2] };
+    };
+    for await (const _page of paginate(all, undefined, 'list things')) expect(read.every((signal) => !signal.aborted)).toBe(true);
+  });
+
+  it('against the sandbox: the next page answers 503 and idm waits to retry it; a consumer that stops ends that wait, and the page is asked for once', async () => {
+    let sandbox: Sandbox | undefined;
+    let faulted = false;
+    // Once the first page is answered, every later request of the listing is a 503.
+    sandbox = await startSandbox({
+      onRequest: (request) => {
+        if (faulted || request.path !== '/api/v2/event-streams') return;
+        faulted = true;
+        sandbox!.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 503, count: Infinity });
+      },
+    });
+    try {
+      let waiting!: () => void;
+      const retryWaits = new Promise<void>((resolve) => (waiting = resolve));
+      let active = 0;
+      let quiet: (() => void) | undefined;
+      const client = createApiClient({
+        credentials: { tenant: parseDomain(sandbox.url, 'The domain'), source: 'environment', accessToken: await getToken(sandbox), dir: '/nonexistent', warnings: [] },
+        timeoutMs: 30_000,
+        maxWaitMs: 60_000,
+        // The wait of the retry policy, as idm waits it: a stop ends it.
+        onWait: (ms, _notice, signal) => {
+          waiting();
+          return sleep(ms, signal);
+        },
+        onActivity: () => {
+          active++;
+          return () => {
+            active--;
+            if (active === 0) quiet?.();
+          };
+        },
+      });
+      try {
+        const pages = createManagement(client).streams.pages({ take: 1 });
+        for await (const page of pages) {
+          expect(page.items).toHaveLength(1);
+          await retryWaits; // the next page was answered 503, and idm waits to ask again
+          break;
+        }
+        // Every request has ended (its retries and waits too): none is left running.
+        if (active > 0) await new Promise<void>((resolve) => (quiet = resolve));
+        const asked = sandbox.requests.filter((request) => request.path === '/api/v2/event-streams');
+        expect(asked.map((request) => request.status)).toEqual([200, 503]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await sandbox.close();
+    }
   });
 });

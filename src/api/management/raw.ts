@@ -20,26 +20,33 @@ export interface RawRequest {
 
 const HINTS = { 404: 'Check the path: it is below /api/v2 (such as /event-streams/ID).' };
 
-function operation(request: RawRequest, from?: string): Operation {
+function operation(request: RawRequest, from?: string, signal?: AbortSignal): Operation {
   const query: Record<string, string[]> = {};
   for (const [key, value] of request.query) {
     if (from !== undefined && key === 'from') continue; // the cursor of the page replaces it
     (query[key] ??= []).push(value);
   }
   if (from !== undefined) query.from = [from];
-  return { method: request.method, path: request.path, query, body: request.body, action: `${request.method} /api/v2${request.path}`, hints: HINTS };
+  return { method: request.method, path: request.path, query, body: request.body, action: `${request.method} /api/v2${request.path}`, hints: HINTS, signal };
+}
+
+/** A page of a raw answer, with the status it came with (a page that cannot be merged is named by it). */
+interface RawPage extends Page {
+  status: number;
 }
 
 /**
  * A page of a raw answer: an object's lists are its array fields (`next` is the cursor), a bare
- * array is a list, anything else (an empty answer, a record without `next`) the one page.
+ * array is a list, anything else (an empty answer, a record without `next`) the one page. Only
+ * `raw` is merged: `items` says whether the page brought anything (an empty page that points on is
+ * a loop to paginate), without copying its lists.
  */
-function readRawPage(client: ApiClient, op: Operation, { status, body }: ApiResponse): Page {
-  if (Array.isArray(body)) return { raw: body, items: body };
-  if (!isPlainObject(body)) return { raw: body, items: [] };
-  const items = Object.entries(body).flatMap(([key, value]) => (key !== 'next' && Array.isArray(value) ? value : []));
+function readRawPage(client: ApiClient, op: Operation, { status, body }: ApiResponse): RawPage {
+  if (Array.isArray(body)) return { raw: body, items: body, status };
+  if (!isPlainObject(body)) return { raw: body, items: [], status };
+  const holdsItems = Object.entries(body).some(([key, value]) => key !== 'next' && Array.isArray(value) && value.length > 0);
   const next = readCursor(client, op, status, body.next);
-  return next === undefined ? { raw: body, items } : { raw: body, items, next };
+  return { raw: body, items: holdsItems ? [body] : [], status, ...(next === undefined ? {} : { next }) };
 }
 
 /**
@@ -69,17 +76,14 @@ export function rawApi(client: ApiClient) {
     /** GET every page from the request's own `from` on, merged into one answer (held in memory). */
     async all(request: RawRequest): Promise<unknown> {
       const from = request.query.filter(([key]) => key === 'from').at(-1)?.[1];
-      let status = 200; // of the page just read
-      const fetchPage = async (cursor: string | undefined): Promise<Page> => {
-        const op = operation(request, cursor);
-        const response = await client.request(op);
-        status = response.status;
-        return readRawPage(client, op, response);
+      const fetchPage = async (cursor: string | undefined, signal: AbortSignal): Promise<RawPage> => {
+        const op = operation(request, cursor, signal);
+        return readRawPage(client, op, await client.request(op));
       };
       let merged: unknown;
       let first = true;
       for await (const page of paginate(fetchPage, from, `follow the pages of GET /api/v2${request.path}`, '--query from=CURSOR')) {
-        merged = first ? (isPlainObject(page.raw) ? withoutNext(page.raw) : page.raw) : mergePage(client, operation(request), merged, page.raw, status);
+        merged = first ? (isPlainObject(page.raw) ? withoutNext(page.raw) : page.raw) : mergePage(client, operation(request), merged, page.raw, page.status);
         first = false;
       }
       return merged;
