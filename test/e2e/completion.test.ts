@@ -1,11 +1,11 @@
 // The bash completion in a real bash, through COMP_WORDS / COMPREPLY: the script calls `idm` on PATH
 // (here the built binary) for profile names and the ids of the last listings.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, credentialsEnv, runInProcess, tempConfigDir } from '../helpers/cli.js';
+import { cliEnv, credentialsEnv, idmOnPath, runInProcess, tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -17,10 +17,7 @@ const sandbox = useSandbox();
 
 describe('the bash completion in a real bash', () => {
   // `idm` on PATH as the script calls it (for profile names), backed by the built binary.
-  const binDir = join(configDir, 'bin');
-  mkdirSync(binDir, { recursive: true });
-  writeFileSync(join(binDir, 'idm'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
-  chmodSync(join(binDir, 'idm'), 0o755);
+  const binDir = idmOnPath(configDir);
   const profilesDir = join(configDir, 'profiles');
   mkdirSync(profilesDir, { recursive: true });
   writeFileSync(join(profilesDir, 'config.json'), JSON.stringify({

@@ -1,9 +1,10 @@
 // Runs idm with a hermetic config directory and captures what it printed and how it exited: in
 // process through main() (runInProcess: most tests), or the built bin/idm.js as a real process
-// (spawnIdm / runIdm: what only a process shows, such as signals, a closed pipe, start-up). Also the
-// one way tests put client credentials in idm's environment (credentialsEnv).
+// (spawnIdm / runIdm: what only a process shows, such as signals, a closed pipe, start-up; and
+// startSandboxProcess for `idm sandbox start`), or scripts that call the built idm by name (idmOnPath,
+// runBash). Also the one way tests put client credentials in idm's environment (credentialsEnv).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +137,82 @@ export function spawnIdm(args: readonly string[], options: SpawnOptions): Spawne
 /** spawnIdm, and what the run printed and how it ended. */
 export function runIdm(args: readonly string[], options: SpawnOptions): Promise<RunResult> {
   return spawnIdm(args, options).done;
+}
+
+export interface SandboxProcess {
+  /** With `json`: the first line it printed (the tenant, its clients and files), parsed. */
+  info: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** What it printed so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Sends `signal` (SIGINT: Ctrl-C) and resolves when it has ended. */
+  stop(signal?: NodeJS.Signals): Promise<RunResult>;
+  /** SIGKILL, for a `finally`: nothing once it has ended. */
+  kill(): void;
+}
+
+/**
+ * `idm sandbox start ARGS` as a process (spawnIdm), once it runs: with `json`, after its first line;
+ * for people, after 'Running until Ctrl-C.' on stderr. One that ends before is a failure naming its
+ * exit code and stderr.
+ */
+export async function startSandboxProcess(args: readonly string[], options: SpawnOptions & { json?: boolean }): Promise<SandboxProcess> {
+  const { child, done } = spawnIdm(['sandbox', 'start', ...(options.json ? ['--json'] : []), ...args], options);
+  let stdout = '';
+  let stderr = '';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const ready = () => (options.json ? stdout.includes('\n') : stderr.includes('Running until Ctrl-C.')) && resolve();
+      child.stdout.on('data', (chunk: string) => ((stdout += chunk), ready()));
+      child.stderr.on('data', (chunk: string) => ((stderr += chunk), ready()));
+      void done.then((result) => reject(new Error(`idm sandbox start ended (exit ${result.code}) before it ran: ${result.stderr}`)));
+    });
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    info: options.json ? JSON.parse(stdout.slice(0, stdout.indexOf('\n'))) : undefined,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    stop: (signal = 'SIGINT') => {
+      child.kill(signal);
+      return done;
+    },
+    kill: () => void child.kill('SIGKILL'),
+  };
+}
+
+/**
+ * A directory holding `idm`, a script that runs the built binary: first in a PATH, scripts and shells
+ * call the built idm by its name. Made inside `dir`; returned for PATH.
+ */
+export function idmOnPath(dir: string): string {
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, 'idm'), `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`, { mode: 0o755 });
+  return bin;
+}
+
+/**
+ * `script` run by bash in `cwd`, with `idm` on its PATH (idmOnPath), cliEnv's environment and
+ * config directory: what it printed and how it ended (killed after timeoutMs, as spawnIdm).
+ */
+export function runBash(script: string, options: { cwd: string; configDir: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<RunResult> {
+  const path = `${idmOnPath(options.cwd)}:${process.env.PATH}`;
+  const child = spawn('bash', ['--norc', '--noprofile', '-c', script], { cwd: options.cwd, env: cliEnv(options.configDir, { PATH: path, ...options.env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise<RunResult>((resolve, reject) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? KILL_AFTER_MS);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
 }
 
 /**

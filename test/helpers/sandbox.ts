@@ -37,7 +37,7 @@ export interface CallResult {
 }
 
 export async function call(
-  sandbox: Sandbox,
+  sandbox: Pick<Sandbox, 'url'>,
   method: string,
   path: string,
   options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
@@ -57,15 +57,15 @@ export async function call(
 }
 
 /** POST /oauth/token with form parameters (and optional headers); the raw answer. */
-export function tokenRequest(sandbox: Sandbox, params: Record<string, string>, headers: Record<string, string> = {}): Promise<CallResult> {
+export function tokenRequest(sandbox: Pick<Sandbox, 'url'>, params: Record<string, string>, headers: Record<string, string> = {}): Promise<CallResult> {
   return call(sandbox, 'POST', '/oauth/token', {
     body: new URLSearchParams(params).toString(),
     headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
   });
 }
 
-/** An access token for the admin (every scope) or reader (read:event_streams) client. */
-export async function getToken(sandbox: Sandbox, client: 'admin' | 'reader' = 'admin'): Promise<string> {
+/** An access token for the admin (every scope) or reader (read:event_streams) client (of a sandbox, or of the JSON line of `idm sandbox start --json`). */
+export async function getToken(sandbox: Pick<Sandbox, 'url' | 'clients'>, client: 'admin' | 'reader' = 'admin'): Promise<string> {
   const { clientId, clientSecret } = sandbox.clients[client];
   const res = await tokenRequest(sandbox, {
     grant_type: 'client_credentials',
@@ -116,6 +116,6 @@ export function recordSandboxSecrets(sandbox: Sandbox, seed?: unknown): void {
  * GET `path` of the management API (`/event-streams/…`) straight from the sandbox with a token of its
  * own: what the tenant holds, without idm, to compare idm's output with.
  */
-export async function direct(sandbox: Sandbox, path: string, client: 'admin' | 'reader' = 'admin'): Promise<CallResult> {
+export async function direct(sandbox: Pick<Sandbox, 'url' | 'clients'>, path: string, client: 'admin' | 'reader' = 'admin'): Promise<CallResult> {
   return call(sandbox, 'GET', `/api/v2${path}`, { token: await getToken(sandbox, client) });
 }
