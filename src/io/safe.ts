@@ -32,7 +32,11 @@ export function safeJson(value: unknown, indent?: number): string {
   return text === undefined ? 'null' : safeJsonText(text);
 }
 
+// Printable ASCII (and the tab and newlines of indented JSON) holds none of them; checking for that
+// first is three times faster than the search with Unicode properties (--all prints 50 MB of JSON).
+const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+
 /** Text that JSON.stringify made, with those characters escaped. */
 export function safeJsonText(text: string): string {
-  return text.replace(JSON_UNSAFE, unitEscapes);
+  return PLAIN_ASCII.test(text) ? text : text.replace(JSON_UNSAFE, unitEscapes);
 }
