@@ -47,7 +47,7 @@ export function createRootCommand(): Command {
     .showSuggestionAfterError(true) // for flags; commands get idm's own (unknownCommand)
     .addHelpText(
       'after',
-      `${examples([
+      () => `${examples([
         'idm sandbox start  # a local tenant to try idm against',
         'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
         'idm streams list --take 20',
@@ -80,7 +80,7 @@ export function withGlobals(command: Command, flags: readonly GlobalFlag[]): Com
 export function globalFlagsCommand(): Command {
   return new Command('global')
     .description('Flags every command accepts, before or after its name (each may also come from an IDM_* variable)')
-    .addHelpText('after', examples(['idm streams list --json --profile prod', 'IDM_PROFILE=prod IDM_TIMEOUT=10 idm streams list', 'idm --no-color --debug streams show est_2mNwzVbDq8sXe4RtY6uJkL']))
+    .addHelpText('after', () => examples(['idm streams list --json --profile prod', 'IDM_PROFILE=prod IDM_TIMEOUT=10 idm streams list', 'idm --no-color --debug streams show est_2mNwzVbDq8sXe4RtY6uJkL']))
     .action(function (this: Command) {
       this.outputHelp();
     });
@@ -193,7 +193,7 @@ export function configureTree(command: Command, io: IO, onParseError: (command: 
   });
   if (command.parent && !full) {
     const flags = relevantGlobals.get(command) ?? GLOBAL_FLAGS;
-    if (flags.length > 0) command.addHelpText('after', `${paragraph(`Global flags: ${flags.join(', ')} (idm help global).`)}\n`);
+    if (flags.length > 0) command.addHelpText('after', () => `${paragraph(`Global flags: ${flags.join(', ')} (idm help global).`)}\n`);
   }
   // JSON mode is state from the moment the parser sees --json, so that a usage error found later in
   // the same command line is already reported as JSON.

@@ -1,7 +1,9 @@
 // The command tree: the root command with its global flags (cli/program.ts) and every command, one
-// folder per noun. Only the command being run is built in full: the others are their name and
-// description (what `idm --help` and a typo's suggestions need), so that a start builds one
-// command's options and help, not twenty. Without argv (completions, tests) the whole tree is built.
+// folder per noun. Only the command being run is built in full: the other nouns are their name and
+// description (what `idm --help` and a typo's suggestions need), and of the noun run, only the
+// subcommand argv names (all of them when it names none: the noun's help, a typo), so that a start
+// builds one command's options and help, not twenty. Without argv (completions, tests) the whole
+// tree is built.
 // The modules are imported statically: as ES modules split into chunks, each loaded file costs
 // more than the code it saves (measured: README, Performance).
 // Builders only declare flags and hand parsed values to run functions, which load heavy modules
@@ -21,6 +23,7 @@ import { subcommands as profilesSubcommands } from './profiles/index.js';
 import { subcommands as provisioningSubcommands } from './provisioning/index.js';
 import { subcommands as sandboxSubcommands } from './sandbox/index.js';
 import { subcommands as streamsSubcommands } from './streams/index.js';
+import type { Subcommand } from './subcommand.js';
 
 const STREAM = ID_SHAPES.stream.example;
 const CONNECTION = ID_SHAPES.connection.example;
@@ -28,9 +31,9 @@ const CONNECTION = ID_SHAPES.connection.example;
 interface TopCommand {
   name: string;
   description: string;
-  /** A noun: its examples, and its subcommands' module. */
+  /** A noun: its examples, and its subcommands. */
   examples?: string[];
-  subcommands?: (deps: Deps) => Command[];
+  subcommands?: readonly Subcommand[];
   /** A command of its own. */
   build?: (deps: Deps, program: Command) => Command;
 }
@@ -98,13 +101,10 @@ const TOP: readonly TopCommand[] = [
 /** Global flags that take a value: skipped with it when looking for the command's name in argv. */
 const VALUE_FLAGS = new Set(['-p', '--profile', '--timeout', '--max-wait', '--ca-file', '--client-cert', '--client-key']);
 
-/**
- * The top-level command argv runs (`help streams list` runs streams' help); undefined when the
- * whole tree is needed: no argv, `completion` (its scripts describe every command), or no command.
- */
-export function commandToBuild(argv: readonly string[]): string | undefined {
+/** The words of argv that name the command (`help streams list` runs streams list's help), at most two. */
+function commandWords(argv: readonly string[]): string[] {
   const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
+  for (let i = 0; i < argv.length && words.length < 3; i++) {
     const arg = argv[i]!;
     if (arg === '--') break;
     if (arg.startsWith('-')) {
@@ -112,26 +112,39 @@ export function commandToBuild(argv: readonly string[]): string | undefined {
       continue;
     }
     words.push(arg);
-    if (words[0] !== 'help' || words.length === 2) break;
   }
-  const name = words[0] === 'help' ? words[1] : words[0];
+  return words[0] === 'help' ? words.slice(1) : words.slice(0, 2);
+}
+
+/**
+ * The top-level command argv runs (`help streams list` runs streams' help); undefined when the
+ * whole tree is needed: no argv, `completion` (its scripts describe every command), or no command.
+ */
+export function commandToBuild(argv: readonly string[]): string | undefined {
+  const [name] = commandWords(argv);
   return name === 'completion' ? undefined : name;
 }
 
-/** A noun or command not being run: its name and description, enough for help and suggestions. */
-function buildTop(top: TopCommand, deps: Deps, program: Command, full: boolean): Command {
+/**
+ * A noun or command: in full when it is run (`full`), else its name and description, enough for help
+ * and suggestions. Of a noun run, only the subcommand `word` names, if it names one.
+ */
+function buildTop(top: TopCommand, deps: Deps, program: Command, full: boolean, word: string | undefined): Command {
   if (top.build) return full ? top.build(deps, program) : new Command(top.name).description(top.description);
-  const command = new Command(top.name).description(top.description).addHelpText('after', examples(top.examples ?? []));
-  if (full) for (const child of top.subcommands!(deps)) command.addCommand(child);
+  const command = new Command(top.name).description(top.description).addHelpText('after', () => examples(top.examples ?? []));
+  if (!full) return command;
+  const named = top.subcommands!.find((sub) => sub.name === word || sub.aliases?.includes(word!));
+  for (const sub of named ? [named] : top.subcommands!) command.addCommand(sub.build(deps));
   return command;
 }
 
 /** The program: every command, in full only the one `argv` (process.argv) runs; without argv, all. */
 export async function buildProgram(deps: Deps, argv?: readonly string[]): Promise<Command> {
   const program = createRootCommand();
+  const words = argv === undefined ? [] : commandWords(argv.slice(2));
   const wanted = argv === undefined ? undefined : commandToBuild(argv.slice(2));
   const known = TOP.some((top) => top.name === wanted);
-  for (const top of TOP) program.addCommand(buildTop(top, deps, program, !known || top.name === wanted));
+  for (const top of TOP) program.addCommand(buildTop(top, deps, program, !known || top.name === wanted, known ? words[1] : undefined));
   program.addCommand(globalFlagsCommand(), { hidden: true });
   return program;
 }

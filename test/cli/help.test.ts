@@ -4,7 +4,13 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createDeps } from '../../src/cli/factory.js';
 import { configureTree } from '../../src/cli/program.js';
+import { subcommands as authSubcommands } from '../../src/commands/auth/index.js';
+import { subcommands as connectionsSubcommands } from '../../src/commands/connections/index.js';
 import { buildProgram, commandToBuild } from '../../src/commands/index.js';
+import { subcommands as profilesSubcommands } from '../../src/commands/profiles/index.js';
+import { subcommands as provisioningSubcommands } from '../../src/commands/provisioning/index.js';
+import { subcommands as sandboxSubcommands } from '../../src/commands/sandbox/index.js';
+import { subcommands as streamsSubcommands } from '../../src/commands/streams/index.js';
 import { createIO } from '../../src/io/io.js';
 import { runInProcess } from '../helpers/cli.js';
 
@@ -31,6 +37,15 @@ function helpOf(command: Command): string {
 }
 
 const commands = await everyCommand();
+
+const SUBCOMMANDS = {
+  auth: authSubcommands,
+  profiles: profilesSubcommands,
+  streams: streamsSubcommands,
+  provisioning: provisioningSubcommands,
+  connections: connectionsSubcommands,
+  sandbox: sandboxSubcommands,
+};
 
 describe('--help of every command', () => {
   it('walks the whole tree', () => {
@@ -98,11 +113,37 @@ describe('the tree built for one command', () => {
     const full = await buildProgram(deps());
     const one = await buildProgram(deps(), ['node', 'idm', '--profile', 'prod', 'streams', 'list', '--take', '5']);
     const byName = (program: Command, name: string) => program.commands.find((command) => command.name() === name)!;
-    expect(byName(one, 'streams').commands.length).toBe(byName(full, 'streams').commands.length);
+    // Of streams, only list: with its options, as in the whole tree.
+    expect(byName(one, 'streams').commands.map((command) => command.name())).toEqual(['list']);
+    const optionsOf = (program: Command) => byName(byName(program, 'streams'), 'list').options.map((option) => option.flags);
+    expect(optionsOf(one)).toEqual(optionsOf(full));
     for (const command of full.commands) {
       const stub = byName(one, command.name());
       expect(stub.description(), command.name()).toBe(command.description());
       if (command.name() !== 'streams' && command.name() !== 'global') expect(stub.commands, command.name()).toHaveLength(0);
+    }
+  });
+
+  it.each([
+    [['streams', 'get', 'x'], ['show']],
+    [['help', 'provisioning', 'groups', 'list'], ['groups']],
+    [['streams', '--help'], 'all'],
+    [['streams'], 'all'],
+    [['streams', 'lst'], 'all'],
+    [['streams', 'help', 'list'], 'all'],
+  ])('idm %j builds of the noun %j', async (args, built) => {
+    const full = await buildProgram(deps());
+    const one = await buildProgram(deps(), ['node', 'idm', ...args]);
+    const noun = args.find((arg) => arg === 'streams' || arg === 'provisioning')!;
+    const names = (program: Command) => program.commands.find((command) => command.name() === noun)!.commands.map((command) => command.name());
+    expect(names(one)).toEqual(built === 'all' ? names(full) : built);
+  });
+
+  it('builds every subcommand under the name and aliases its noun lists it by', async () => {
+    const full = await buildProgram(deps());
+    for (const [noun, table] of Object.entries(SUBCOMMANDS)) {
+      const built = full.commands.find((command) => command.name() === noun)!.commands;
+      expect(built.map((command) => [command.name(), command.aliases()]), noun).toEqual(table.map((sub) => [sub.name, [...(sub.aliases ?? [])]]));
     }
   });
 

@@ -57,7 +57,7 @@ export function apiCommand(deps: Deps, run = apiRun): Command {
     .option('--paginate', 'GET: follow `next` to the last page and print the pages merged')
     .addHelpText(
       'after',
-      `\n${paragraph(
+      () => `\n${paragraph(
         'The answer is printed on stdout as JSON (indented), with or without --json; a 204 prints nothing. An error status exits with its code (401 and 403: 4, 429: 5, others: 1); with --json its body is printed on stdout too. POST and PATCH are sent again only when the service cannot have acted on them.',
       )}\n${examples([
         'idm api GET /event-streams --query take=5',

@@ -1,12 +1,13 @@
-// The subcommands of `idm auth` (login and logout too, as in the GitHub CLI), loaded only when the
-// command run is one of them (commands/index.ts).
-import type { Command } from 'commander';
-import type { Deps } from '../../cli/factory.js';
+// The subcommands of `idm auth` (login and logout too, as in the GitHub CLI), each built only when it is the
+// one run (commands/index.ts: a noun's help builds them all).
 import { LOCAL_GLOBALS, withGlobals } from '../../cli/program.js';
+import type { Subcommand } from '../subcommand.js';
 import { loginCommand } from './login.js';
 import { logoutCommand } from './logout.js';
 import { authStatusCommand } from './status.js';
 
-export function subcommands(deps: Deps): Command[] {
-  return [loginCommand(deps), withGlobals(logoutCommand(deps), LOCAL_GLOBALS), withGlobals(authStatusCommand(deps), LOCAL_GLOBALS)];
-}
+export const subcommands: readonly Subcommand[] = [
+  { name: 'login', build: (deps) => loginCommand(deps) },
+  { name: 'logout', build: (deps) => withGlobals(logoutCommand(deps), LOCAL_GLOBALS) },
+  { name: 'status', build: (deps) => withGlobals(authStatusCommand(deps), LOCAL_GLOBALS) },
+];

@@ -62,7 +62,7 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .addOption(new Option('--private-key <pem>').hideHelp())
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         'idm login                                   # asks for each value at a terminal',
         'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
         'vault read -field=secret kv/idm | idm login --domain tenant.example.com --client-id ID --client-secret-file -',

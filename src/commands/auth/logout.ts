@@ -15,7 +15,7 @@ export type LogoutOptions = Record<string, never>;
 export function logoutCommand(deps: Deps, run = logoutRun): Command {
   return new Command('logout')
     .description("Remove a profile's secrets and cached tokens")
-    .addHelpText('after', examples(['idm logout', 'idm logout --profile prod']))
+    .addHelpText('after', () => examples(['idm logout', 'idm logout --profile prod']))
     .action(() => run({}, deps));
 }
 

@@ -15,7 +15,7 @@ export type AuthStatusOptions = Record<string, never>;
 export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
   return new Command('status')
     .description('Show every profile (or one) with its domain, method, token expiry and scopes')
-    .addHelpText('after', examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']))
+    .addHelpText('after', () => examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']))
     .action(() => run({}, deps));
 }
 

@@ -22,7 +22,7 @@ export function completionCommand(deps: Deps, program: Command): Command {
     .addOption(new Option('--profiles', 'the same as --values profiles').hideHelp())
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         'idm completion bash > ~/.local/share/bash-completion/completions/idm',
         'idm completion zsh > "${fpath[1]}/_idm"',
         'idm completion fish > ~/.config/fish/completions/idm.fish',

@@ -1,8 +1,5 @@
-// The subcommands of `idm connections`, loaded only when the command run is one of them (commands/index.ts).
-import type { Command } from 'commander';
-import type { Deps } from '../../cli/factory.js';
+// The subcommands of `idm connections`, each built only when it is the one run (commands/index.ts).
+import type { Subcommand } from '../subcommand.js';
 import { connectionsListCommand } from './list.js';
 
-export function subcommands(deps: Deps): Command[] {
-  return [connectionsListCommand(deps)];
-}
+export const subcommands: readonly Subcommand[] = [{ name: 'list', build: (deps) => connectionsListCommand(deps) }];

@@ -22,7 +22,7 @@ export function connectionsListCommand(deps: Deps, run = connectionsListRun): Co
       .option('--strategy <strategy>', 'only connections of this strategy, e.g. google-apps (repeat, or comma-separate)', collectList('--strategy')),
     'connections',
   )
-    .addHelpText('after', examples(['idm connections list', 'idm connections list --strategy google-apps', "idm connections list --all --json | jq -r '.connections[].id'"]))
+    .addHelpText('after', () => examples(['idm connections list', 'idm connections list --strategy google-apps', "idm connections list --all --json | jq -r '.connections[].id'"]))
     .action((flags: { strategy?: string[]; take?: number; from?: string; all?: boolean }) => run({ strategy: flags.strategy, take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps));
 }
 

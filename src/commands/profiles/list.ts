@@ -22,7 +22,7 @@ export interface ProfileSummary {
 export function profilesListCommand(deps: Deps, run = profilesListRun): Command {
   return new Command('list')
     .description('List the stored profiles: domain, client, method, the default, and what is stored')
-    .addHelpText('after', examples(['idm profiles list', "idm profiles list --json | jq -r '.[] | select(.default) | .name'"]))
+    .addHelpText('after', () => examples(['idm profiles list', "idm profiles list --json | jq -r '.[] | select(.default) | .name'"]))
     .action(() => run({}, deps));
 }
 

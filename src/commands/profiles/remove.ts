@@ -23,7 +23,7 @@ export function profilesRemoveCommand(deps: Deps, run = profilesRemoveRun): Comm
     .description('Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)')
     .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
     .option('-y, --yes', 'remove without asking')
-    .addHelpText('after', examples(['idm profiles remove staging', 'idm profiles remove staging --yes']))
+    .addHelpText('after', () => examples(['idm profiles remove staging', 'idm profiles remove staging --yes']))
     .action((name: string, flags: { yes?: boolean }) => run({ name, yes: Boolean(flags.yes) }, deps));
 }
 

@@ -11,7 +11,7 @@ export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
   return new Command('use')
     .description('Make a stored profile the default')
     .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
-    .addHelpText('after', examples(['idm profiles use prod']))
+    .addHelpText('after', () => examples(['idm profiles use prod']))
     .action((name: string) => run({ name }, deps));
 }
 

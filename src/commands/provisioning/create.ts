@@ -37,7 +37,7 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
     .option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`, once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS)))
     .addHelpText(
       'after',
-      `${examples([
+      () => `${examples([
         'idm provisioning create  # at a terminal: a wizard',
         `idm provisioning create ${EXAMPLE_ID} --mapping external_id=id --mapping email=primaryEmail --sync-groups off`,
         `idm provisioning create ${EXAMPLE_ID} --mapping-file mapping.json --sync-automatically --json`,

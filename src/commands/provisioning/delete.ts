@@ -16,7 +16,7 @@ export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command 
     .description('Delete the directory-provisioning configuration of a connection (asks first at a terminal; --yes in scripts)')
     .addArgument(CONNECTION_ID_ARGUMENT())
     .option('-y, --yes', 'delete without asking')
-    .addHelpText('after', examples([`idm provisioning delete ${EXAMPLE_CONNECTION}`, `idm provisioning delete ${EXAMPLE_CONNECTION} --yes`]))
+    .addHelpText('after', () => examples([`idm provisioning delete ${EXAMPLE_CONNECTION}`, `idm provisioning delete ${EXAMPLE_CONNECTION} --yes`]))
     .action((connectionId: string, flags: { yes?: boolean }) => run({ connectionId, yes: Boolean(flags.yes) }, deps));
 }
 

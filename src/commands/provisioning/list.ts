@@ -10,7 +10,7 @@ import { PROVISIONING_COLUMNS } from './format.js';
 
 export function provisioningListCommand(deps: Deps, run = listRun): Command {
   return addListingOptions(new Command('list').description('List the connections that have directory provisioning, with their settings and last synchronization'), 'configurations')
-    .addHelpText('after', examples(['idm provisioning list', "idm provisioning list --all --json | jq -r '.directory_provisionings[].connection_id'"]))
+    .addHelpText('after', () => examples(['idm provisioning list', "idm provisioning list --all --json | jq -r '.directory_provisionings[].connection_id'"]))
     .action((flags) => run(listingFlags(flags), deps));
 }
 

@@ -16,7 +16,7 @@ export function provisioningShowCommand(deps: Deps, run = showRun): Command {
     .alias('get')
     .description('Show the directory-provisioning configuration of a connection')
     .addArgument(CONNECTION_ID_ARGUMENT())
-    .addHelpText('after', examples([`idm provisioning show ${EXAMPLE_CONNECTION}`, `idm provisioning show ${EXAMPLE_CONNECTION} --json | jq .mapping`]))
+    .addHelpText('after', () => examples([`idm provisioning show ${EXAMPLE_CONNECTION}`, `idm provisioning show ${EXAMPLE_CONNECTION} --json | jq .mapping`]))
     .action((connectionId: string) => run({ connectionId }, deps));
 }
 

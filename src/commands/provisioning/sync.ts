@@ -17,7 +17,7 @@ export function provisioningSyncCommand(deps: Deps, run = syncRun): Command {
   return new Command('sync')
     .description('Synchronize users (and groups) of a connection now, instead of at the next automatic run')
     .addArgument(CONNECTION_ID_ARGUMENT())
-    .addHelpText('after', examples([`idm provisioning sync ${EXAMPLE_CONNECTION}`, `idm provisioning sync ${EXAMPLE_CONNECTION} --json | jq -r .synchronization_id`]))
+    .addHelpText('after', () => examples([`idm provisioning sync ${EXAMPLE_CONNECTION}`, `idm provisioning sync ${EXAMPLE_CONNECTION} --json | jq -r .synchronization_id`]))
     .action((connectionId: string) => run({ connectionId }, deps));
 }
 

@@ -41,7 +41,7 @@ export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command 
     .addOption(new Option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         `idm provisioning update ${EXAMPLE_CONNECTION}  # at a terminal: edit the current settings`,
         `idm provisioning update ${EXAMPLE_CONNECTION} --add-mapping nickname=name.givenName --remove-mapping is_admin`,
         `idm provisioning update ${EXAMPLE_CONNECTION} --sync-automatically --sync-groups selected`,

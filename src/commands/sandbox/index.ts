@@ -1,9 +1,6 @@
-// The subcommands of `idm sandbox`, loaded only when the command run is one of them (commands/index.ts).
-import type { Command } from 'commander';
-import type { Deps } from '../../cli/factory.js';
+// The subcommands of `idm sandbox`, each built only when it is the one run (commands/index.ts).
 import { withGlobals } from '../../cli/program.js';
+import type { Subcommand } from '../subcommand.js';
 import { sandboxStartCommand } from './start.js';
 
-export function subcommands(deps: Deps): Command[] {
-  return [withGlobals(sandboxStartCommand(deps), ['--json', '--no-color', '--debug'])];
-}
+export const subcommands: readonly Subcommand[] = [{ name: 'start', build: (deps) => withGlobals(sandboxStartCommand(deps), ['--json', '--no-color', '--debug']) }];

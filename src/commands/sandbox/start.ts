@@ -57,7 +57,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
-      `${examples([
+      () => `${examples([
         'idm sandbox start  # the demo data, a free port',
         'idm sandbox start --port 4010 --streams 10000',
         'idm sandbox start --json > sandbox.json &  # scripts: JSON on the first line',

@@ -30,7 +30,7 @@ export function streamsCreateCommand(deps: Deps, run = createRun): Command {
   return command
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         'idm streams create  # at a terminal: asks for each value',
         'idm streams create --name orders --event-type user.created,user.deleted --webhook https://hooks.example.com/idm --auth bearer --secret-file token.txt',
         'IDM_WEBHOOK_SECRET="$PASS" idm streams create --name audit --event-type user.created --webhook https://hooks.example.com/a --auth basic --username idm',

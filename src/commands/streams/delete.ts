@@ -19,7 +19,7 @@ export function streamsDeleteCommand(deps: Deps, run = deleteRun): Command {
     .description('Delete an event stream (asks first at a terminal; --yes in scripts)')
     .addArgument(STREAM_ID_ARGUMENT())
     .option('-y, --yes', 'delete without asking')
-    .addHelpText('after', examples([`idm streams delete ${ID_SHAPES.stream.example}`, `idm streams delete ${ID_SHAPES.stream.example} --yes --json`]))
+    .addHelpText('after', () => examples([`idm streams delete ${ID_SHAPES.stream.example}`, `idm streams delete ${ID_SHAPES.stream.example} --yes --json`]))
     .action((streamId: string, flags: { yes?: boolean }) => run({ streamId, yes: Boolean(flags.yes) }, deps));
 }
 

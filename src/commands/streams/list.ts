@@ -14,7 +14,7 @@ export function streamsListCommand(deps: Deps, run = listRun): Command {
   return addListingOptions(new Command('list').description('List the event streams of the tenant'), 'streams')
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         'idm streams list --take 20',
         'idm streams list --from <next> --take 20  # the following page',
         'idm streams list --all | cut -f1,2  # every stream, as TSV when piped',

@@ -32,7 +32,7 @@ export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command
   )
     .addHelpText(
       'after',
-      examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`]),
+      () => examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`]),
     )
     .action((streamId: string, eventId: string | undefined, flags: Omit<RedeliverOptions, 'streamId' | 'eventId'>) => run({ ...flags, streamId, eventId }, deps));
 }

@@ -18,7 +18,7 @@ export function streamsShowCommand(deps: Deps, run = showRun): Command {
     .alias('get')
     .description('Show one event stream: its destination, authorization, event types and times')
     .addArgument(STREAM_ID_ARGUMENT())
-    .addHelpText('after', examples([`idm streams show ${EXAMPLE_ID}`, `idm streams show ${EXAMPLE_ID} --json | jq .destination`]))
+    .addHelpText('after', () => examples([`idm streams show ${EXAMPLE_ID}`, `idm streams show ${EXAMPLE_ID} --json | jq .destination`]))
     .action((streamId: string) => run({ streamId }, deps));
 }
 

@@ -17,7 +17,7 @@ export function streamsStateCommand(deps: Deps, verb: 'enable' | 'disable', run 
   return new Command(verb)
     .description(verb === 'enable' ? 'Enable an event stream: it forwards events again' : 'Disable an event stream: it stops forwarding events (and takes no test events)')
     .addArgument(STREAM_ID_ARGUMENT())
-    .addHelpText('after', examples([`idm streams ${verb} ${ID_SHAPES.stream.example}`]))
+    .addHelpText('after', () => examples([`idm streams ${verb} ${ID_SHAPES.stream.example}`]))
     .action((streamId: string) => run({ streamId, status }, deps));
 }
 

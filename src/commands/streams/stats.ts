@@ -29,7 +29,7 @@ export function streamsStatsCommand(deps: Deps, run = statsRun): Command {
     .option('--until <time>', 'up to this time: RFC 3339, or back from now; default: now', parseTime('--until'))
     .addHelpText(
       'after',
-      `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}
+      () => `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}
 The service picks the buckets: a day each for long windows, an hour each for
 short ones. Piped, each line is: bucket time, successful, failed.
 `,

@@ -49,7 +49,7 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
     .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(parsePositiveSeconds('--wait-timeout')))
     .addHelpText(
       'after',
-      `${examples([
+      () => `${examples([
         `idm streams test ${EXAMPLE_ID} --event-type user.created`,
         `idm streams test ${EXAMPLE_ID} --event-type user.updated --data '{"object":{"user_id":"u1"}}'`,
         `idm streams test ${EXAMPLE_ID} --event-type group.created --data-file payload.json --json`,

@@ -39,7 +39,7 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
   return command
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         `idm streams update ${EXAMPLE_ID} --name orders-v2`,
         `idm streams update ${EXAMPLE_ID} --add-event-type user.deleted`,
         `idm streams update ${EXAMPLE_ID} --auth bearer --secret-file new-token.txt  # rotate the secret`,

@@ -35,7 +35,7 @@ export function groupsChangeCommand(deps: Deps, verb: GroupsVerb, run = groupsCh
     .addArgument(new Argument(verb === 'set' ? '[group-id...]' : '<group-id...>', "the directory groups' ids (see idm provisioning groups list)"));
   if (verb === 'set') command.option('--none', 'synchronize no group (an empty list)');
   return command
-    .addHelpText('after', examples([`idm provisioning groups ${verb} ${EXAMPLE_CONNECTION} ${verb === 'set' ? '03ep43zb1xk6ay0 03ep43zb2fw2ma9' : '03ep43zb1xk6ay0'}`]))
+    .addHelpText('after', () => examples([`idm provisioning groups ${verb} ${EXAMPLE_CONNECTION} ${verb === 'set' ? '03ep43zb1xk6ay0 03ep43zb2fw2ma9' : '03ep43zb1xk6ay0'}`]))
     .action((connectionId: string, groupIds: string[] | undefined, flags: { none?: boolean }) => run({ verb, connectionId, groupIds: groupIds ?? [], none: flags.none }, deps));
 }
 

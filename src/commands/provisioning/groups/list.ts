@@ -30,7 +30,7 @@ export function groupsListCommand(deps: Deps, run = groupsListRun): Command {
       .option('--search <text>', 'only groups whose name starts with this'),
     'groups',
   )
-    .addHelpText('after', examples([`idm provisioning groups list ${EXAMPLE_CONNECTION}`, `idm provisioning groups list ${EXAMPLE_CONNECTION} --search eng`]))
+    .addHelpText('after', () => examples([`idm provisioning groups list ${EXAMPLE_CONNECTION}`, `idm provisioning groups list ${EXAMPLE_CONNECTION} --search eng`]))
     .action((connectionId: string, flags: { search?: string; take?: number; from?: string; all?: boolean }) =>
       run({ connectionId, search: flags.search, take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps),
     );

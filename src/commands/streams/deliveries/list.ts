@@ -38,7 +38,7 @@ export function deliveriesListCommand(deps: Deps, run = deliveriesListRun): Comm
   )
     .addHelpText(
       'after',
-      examples([
+      () => examples([
         `idm streams deliveries list ${EXAMPLE_ID}`,
         `idm streams deliveries list ${EXAMPLE_ID} --since 6h --event-type user.created`,
         `idm streams deliveries list ${EXAMPLE_ID} --all --json | jq -r '.deliveries[].id'`,

@@ -23,7 +23,7 @@ export function deliveriesShowCommand(deps: Deps, run = deliveryShowRun): Comman
     .description('Show one delivery: every attempt, and the event envelope')
     .addArgument(STREAM_ID_ARGUMENT())
     .addArgument(EVENT_ID_ARGUMENT())
-    .addHelpText('after', examples([`idm streams deliveries show ${ID_SHAPES.stream.example} ${ID_SHAPES.event.example}`, `idm streams deliveries show ${ID_SHAPES.stream.example} ${ID_SHAPES.event.example} --json | jq .event.data`]))
+    .addHelpText('after', () => examples([`idm streams deliveries show ${ID_SHAPES.stream.example} ${ID_SHAPES.event.example}`, `idm streams deliveries show ${ID_SHAPES.stream.example} ${ID_SHAPES.event.example} --json | jq .event.data`]))
     .action((streamId: string, eventId: string) => run({ streamId, eventId }, deps));
 }
 
