@@ -49,8 +49,17 @@ export function jsonKind(value: unknown): string {
  * \p{Zl} and \p{Zp} (U+2028, U+2029) and \p{Cs} (lone surrogates). io/safe.ts escapes them in
  * output; input checks refuse them in ids and names.
  */
-export const UNSAFE_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+export const unsafeCharacter = onFirstUse(() => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u);
 
 export function hasUnsafeCharacters(text: string): boolean {
-  return UNSAFE_CHARACTER.test(text);
+  return unsafeCharacter().test(text);
+}
+
+/**
+ * `make()`, made on the first call and kept. For regular expressions with Unicode property classes:
+ * each takes about 0.1 ms to build, which every start would pay for the few runs that use it.
+ */
+export function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
 }

@@ -1,10 +1,10 @@
 // Text that came from a server or a file is hostile until it is made safe here: every character of
-// core/text.ts UNSAFE_CHARACTER becomes a visible escape (`\x1b`, `\u202e`, `\n`), so that a stream
+// core/text.ts unsafeCharacter becomes a visible escape (`\x1b`, `\u202e`, `\n`), so that a stream
 // name can neither drive the terminal (retitle it, clear it, move the cursor) nor forge a line, a
 // column or a row for whoever reads the output, by eye or with any line splitter.
-import { UNSAFE_CHARACTER } from '../core/text.js';
+import { hasUnsafeCharacters, onFirstUse, unsafeCharacter } from '../core/text.js';
 
-const UNSAFE_ALL = new RegExp(UNSAFE_CHARACTER.source, 'gu');
+const unsafeAll = onFirstUse(() => new RegExp(unsafeCharacter().source, 'gu'));
 const NAMED: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 function escape(char: string): string {
@@ -18,12 +18,12 @@ function escape(char: string): string {
 
 /** `text` with every unsafe character shown as its escape; safe text is returned as is. */
 export function safeText(text: string): string {
-  return UNSAFE_CHARACTER.test(text) ? text.replace(UNSAFE_ALL, escape) : text;
+  return hasUnsafeCharacters(text) ? text.replace(unsafeAll(), escape) : text;
 }
 
 // What JSON.stringify leaves raw although a terminal may act on it (DEL, C1, format characters such
 // as bidi and zero-width ones, U+2028/U+2029): as \u escapes the document is the same JSON value, and inert.
-const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
+const jsonUnsafe = onFirstUse(() => /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu);
 const unitEscapes = (match: string) => [...Array(match.length).keys()].map((i) => `\\u${match.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
 /** JSON text of `value` that is safe on a terminal: the same document, with those characters escaped. */
@@ -38,5 +38,5 @@ const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
 
 /** Text that JSON.stringify made, with those characters escaped. */
 export function safeJsonText(text: string): string {
-  return PLAIN_ASCII.test(text) ? text : text.replace(JSON_UNSAFE, unitEscapes);
+  return PLAIN_ASCII.test(text) ? text : text.replace(jsonUnsafe(), unitEscapes);
 }

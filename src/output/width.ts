@@ -2,12 +2,14 @@
 // table of 10,000 rows measures every cell). Text here has been made safe (no control characters);
 // combining marks take no column, East Asian wide and fullwidth characters and emoji take two.
 
+import { onFirstUse } from '../core/text.js';
+
 const ASCII = /^[\x20-\x7e]*$/;
-const ZERO = /[\p{Mn}\p{Me}\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f]/u;
-const EMOJI = /\p{Extended_Pictographic}/u;
+const zero = onFirstUse(() => /[\p{Mn}\p{Me}\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f]/u);
+const emoji = onFirstUse(() => /\p{Extended_Pictographic}/u);
 
 function charWidth(code: number, char: string): number {
-  if (ZERO.test(char)) return 0;
+  if (zero().test(char)) return 0;
   if (
     (code >= 0x1100 && code <= 0x115f) ||
     (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
@@ -20,7 +22,7 @@ function charWidth(code: number, char: string): number {
   ) {
     return 2;
   }
-  return code >= 0x1f000 && EMOJI.test(char) ? 2 : 1;
+  return code >= 0x1f000 && emoji().test(char) ? 2 : 1;
 }
 
 export function displayWidth(text: string): number {
