@@ -187,6 +187,15 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     }
   }
 
+  // The run's signal or an operation's: made once per operation signal, which every page of a
+  // listing shares (a new AbortSignal.any per page leaves a listener and a weak reference behind).
+  const combined = new WeakMap<AbortSignal, AbortSignal>();
+  const either = (run: AbortSignal, own: AbortSignal): AbortSignal => {
+    let stop = combined.get(own);
+    if (!stop) combined.set(own, (stop = AbortSignal.any([run, own])));
+    return stop;
+  };
+
   async function sendOperation(operation: Operation): Promise<ApiResponse> {
     const url = new URL(`${baseUrl}${operation.path}`);
     // The last guard of api/path.ts: nothing in the path was resolved away.
@@ -200,7 +209,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
     // GET, PUT and DELETE change nothing more when repeated; POST and PATCH are sent again only when
     // they cannot have reached the server (retry.ts).
-    const stop = operation.signal && signal ? AbortSignal.any([signal, operation.signal]) : (operation.signal ?? signal);
+    const stop = operation.signal && signal ? either(signal, operation.signal) : (operation.signal ?? signal);
     const sendPolicy = { ...policy(operation.method === 'GET' || operation.method === 'PUT' || operation.method === 'DELETE'), signal: stop };
     const result = await exchange({
       tokens,
