@@ -11,17 +11,51 @@ import { z } from 'zod';
 import { CLOUD_REGIONS, LIMITS, PATTERNS, STREAM_STATUSES } from './constants.js';
 import { ID_SHAPES } from './ids.js';
 import {
-  BasicUsernameSchema,
+  basicUsernameSchema,
+  cloudAccountIdSchema,
+  cloudRegionSchema,
+  destinationInputSchema,
   destinationSchema,
-  EventStreamNameSchema,
-  HeaderKeySchema,
-  MappingEntrySchema,
-  StreamStatusSchema,
-  SubscriptionsSchema,
-  SyncGroupsSchema,
+  eventStreamCreateSchema,
+  eventStreamNameSchema,
+  eventStreamUpdateSchema,
+  eventTypeSchema,
+  headerKeySchema,
+  mappingEntrySchema,
+  mappingSchema,
+  provisioningRequestSchema,
+  streamStatusSchema,
+  subscriptionSchema,
+  subscriptionsSchema,
+  syncGroupsSchema,
+  testEventRequestSchema,
+  webhookAuthorizationInputSchema,
+  webhookEndpointSchema,
 } from './requests.js';
 
 export * from './requests.js';
+
+// The request schemas, built now: the sandbox and the tests use them all (a command builds only the
+// one it checks a body with, from ./requests.ts).
+export const EventTypeSchema = eventTypeSchema();
+export const CloudRegionSchema = cloudRegionSchema();
+export const StreamStatusSchema = streamStatusSchema();
+export const SyncGroupsSchema = syncGroupsSchema();
+export const SubscriptionSchema = subscriptionSchema();
+export const SubscriptionsSchema = subscriptionsSchema();
+export const EventStreamNameSchema = eventStreamNameSchema();
+export const BasicUsernameSchema = basicUsernameSchema();
+export const HeaderKeySchema = headerKeySchema();
+export const WebhookEndpointSchema = webhookEndpointSchema();
+export const CloudAccountIdSchema = cloudAccountIdSchema();
+export const WebhookAuthorizationInputSchema = webhookAuthorizationInputSchema();
+export const DestinationInputSchema = destinationInputSchema();
+export const EventStreamCreateSchema = eventStreamCreateSchema();
+export const EventStreamUpdateSchema = eventStreamUpdateSchema();
+export const TestEventRequestSchema = testEventRequestSchema();
+export const MappingEntrySchema = mappingEntrySchema();
+export const MappingSchema = mappingSchema();
+export const ProvisioningRequestSchema = provisioningRequestSchema();
 
 const dateTime = z.iso.datetime({ offset: true });
 

@@ -51,73 +51,80 @@ export function describeIssues(error: z.core.$ZodError, prefix = ''): string {
     .join('; ');
 }
 
-export const EventTypeSchema = z.enum(EVENT_TYPES);
-export const CloudRegionSchema = z.enum(CLOUD_REGIONS);
-export const StreamStatusSchema = z.enum(STREAM_STATUSES);
-export const SyncGroupsSchema = z.enum(SYNC_GROUPS);
+// Each schema is built on first use (and kept): a command checks one body, and building them all
+// when the module loads took 2 ms of every run that loads it.
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
 
-export const SubscriptionSchema = z.strictObject({ event_type: z.string().check(z.minLength(1)) });
-export const SubscriptionsSchema = z.array(SubscriptionSchema).check(z.minLength(1));
-export const EventStreamNameSchema = z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax));
+export const eventTypeSchema = once(() => z.enum(EVENT_TYPES));
+export const cloudRegionSchema = once(() => z.enum(CLOUD_REGIONS));
+export const streamStatusSchema = once(() => z.enum(STREAM_STATUSES));
+export const syncGroupsSchema = once(() => z.enum(SYNC_GROUPS));
 
-export const BasicUsernameSchema = z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon'));
-export const HeaderKeySchema = z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name'));
-export const WebhookEndpointSchema = z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://'));
-export const CloudAccountIdSchema = z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits'));
+export const subscriptionSchema = once(() => z.strictObject({ event_type: z.string().check(z.minLength(1)) }));
+export const subscriptionsSchema = once(() => z.array(subscriptionSchema()).check(z.minLength(1)));
+export const eventStreamNameSchema = once(() => z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax)));
+
+export const basicUsernameSchema = once(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon')));
+export const headerKeySchema = once(() => z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name')));
+export const webhookEndpointSchema = once(() => z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://')));
+export const cloudAccountIdSchema = once(() => z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits')));
 
 // Webhook authorization as written on create or update: the record's fields plus the write-only
 // secret (password, token, header value), which the service keeps and never returns.
-export const WebhookAuthorizationInputSchema = z.discriminatedUnion('method', [
-  z.strictObject({ method: z.literal('basic'), username: BasicUsernameSchema, password: z.string().check(z.minLength(1)) }),
+export const webhookAuthorizationInputSchema = once(() => z.discriminatedUnion('method', [
+  z.strictObject({ method: z.literal('basic'), username: basicUsernameSchema(), password: z.string().check(z.minLength(1)) }),
   z.strictObject({ method: z.literal('bearer'), token: z.string().check(z.minLength(1)) }),
-  z.strictObject({ method: z.literal('custom_header'), header_key: HeaderKeySchema, header_value: z.string().check(z.minLength(1)) }),
-]);
+  z.strictObject({ method: z.literal('custom_header'), header_key: headerKeySchema(), header_value: z.string().check(z.minLength(1)) }),
+]));
 
 const webhookDestinationSchema = <A extends z.core.$ZodType>(authorization: A) =>
   z.strictObject({
     type: z.literal('webhook'),
-    configuration: z.strictObject({ webhook_endpoint: WebhookEndpointSchema, webhook_authorization: authorization }),
+    configuration: z.strictObject({ webhook_endpoint: webhookEndpointSchema(), webhook_authorization: authorization }),
   });
-const EventbusDestinationSchema = z.strictObject({
+const eventbusDestinationSchema = once(() => z.strictObject({
   type: z.literal('eventbus'),
-  configuration: z.strictObject({ cloud_account_id: CloudAccountIdSchema, cloud_region: CloudRegionSchema, cloud_partner_event_source: z.optional(z.string()) }),
-});
-const ActionDestinationSchema = z.strictObject({
+  configuration: z.strictObject({ cloud_account_id: cloudAccountIdSchema(), cloud_region: cloudRegionSchema(), cloud_partner_event_source: z.optional(z.string()) }),
+}));
+const actionDestinationSchema = once(() => z.strictObject({
   type: z.literal('action'),
   configuration: z.strictObject({ action_id: z.string().check(z.minLength(1)) }),
-});
+}));
 
 /** A destination with the webhook authorization `authorization` (as written here; as stored in ./index.ts). */
 export function destinationSchema<A extends z.core.$ZodType>(authorization: A) {
-  return z.discriminatedUnion('type', [webhookDestinationSchema(authorization), EventbusDestinationSchema, ActionDestinationSchema]);
+  return z.discriminatedUnion('type', [webhookDestinationSchema(authorization), eventbusDestinationSchema(), actionDestinationSchema()]);
 }
 
-export const DestinationInputSchema = destinationSchema(WebhookAuthorizationInputSchema);
+export const destinationInputSchema = once(() => destinationSchema(webhookAuthorizationInputSchema()));
 
 /** `POST /event-streams` (an operation of the real service that interface.md does not show). */
-export const EventStreamCreateSchema = z.strictObject({
-  name: EventStreamNameSchema,
-  subscriptions: SubscriptionsSchema,
-  destination: DestinationInputSchema,
-  status: z.optional(StreamStatusSchema),
-});
+export const eventStreamCreateSchema = once(() => z.strictObject({
+  name: eventStreamNameSchema(),
+  subscriptions: subscriptionsSchema(),
+  destination: destinationInputSchema(),
+  status: z.optional(streamStatusSchema()),
+}));
 
 /**
  * `PATCH /event-streams/{id}`: every field optional, the same constraints, and a destination that is
  * a webhook or an action only: the published change body has no event bus (wire-facts.md).
  */
-export const EventStreamUpdateSchema = z.strictObject({
-  name: z.optional(EventStreamNameSchema),
-  subscriptions: z.optional(SubscriptionsSchema),
-  destination: z.optional(z.discriminatedUnion('type', [webhookDestinationSchema(WebhookAuthorizationInputSchema), ActionDestinationSchema])),
-  status: z.optional(StreamStatusSchema),
-});
+export const eventStreamUpdateSchema = once(() => z.strictObject({
+  name: z.optional(eventStreamNameSchema()),
+  subscriptions: z.optional(subscriptionsSchema()),
+  destination: z.optional(z.discriminatedUnion('type', [webhookDestinationSchema(webhookAuthorizationInputSchema()), actionDestinationSchema()])),
+  status: z.optional(streamStatusSchema()),
+}));
 
 /** `POST /event-streams/{id}/test` body. */
-export const TestEventRequestSchema = z.strictObject({
-  event_type: EventTypeSchema,
+export const testEventRequestSchema = once(() => z.strictObject({
+  event_type: eventTypeSchema(),
   data: z.optional(z.record(z.string(), z.unknown())),
-});
+}));
 
 const mappingAttribute = (side: 'platform' | 'identity-provider') =>
   z.string().check(
@@ -128,14 +135,14 @@ const mappingAttribute = (side: 'platform' | 'identity-provider') =>
     }),
   );
 
-export const MappingEntrySchema = z.strictObject({
+export const mappingEntrySchema = once(() => z.strictObject({
   platform: mappingAttribute('platform'),
   idp: mappingAttribute('identity-provider'),
-});
-export type MappingEntry = z.infer<typeof MappingEntrySchema>;
+}));
+export type MappingEntry = z.infer<ReturnType<typeof mappingEntrySchema>>;
 
 /** A mapping: at least one entry, and each platform attribute mapped once. */
-export const MappingSchema = z.array(MappingEntrySchema).check(
+export const mappingSchema = once(() => z.array(mappingEntrySchema()).check(
   z.minLength(1, 'needs at least one entry'),
   z.maxLength(MAPPING_ROWS_MAX, `has more than ${MAPPING_ROWS_MAX} entries`),
   z.superRefine((entries, ctx) => {
@@ -146,12 +153,12 @@ export const MappingSchema = z.array(MappingEntrySchema).check(
       }
     });
   }),
-);
+));
 
 /** `POST` and `PATCH /connections/{id}/directory-provisioning` body: every field optional. */
-export const ProvisioningRequestSchema = z.strictObject({
-  mapping: z.optional(MappingSchema),
+export const provisioningRequestSchema = once(() => z.strictObject({
+  mapping: z.optional(mappingSchema()),
   synchronize_automatically: z.optional(z.boolean()),
-  synchronize_groups: z.optional(SyncGroupsSchema),
-});
-export type ProvisioningRequest = z.infer<typeof ProvisioningRequestSchema>;
+  synchronize_groups: z.optional(syncGroupsSchema()),
+}));
+export type ProvisioningRequest = z.infer<ReturnType<typeof provisioningRequestSchema>>;

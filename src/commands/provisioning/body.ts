@@ -59,8 +59,8 @@ export async function readMappingFile(path: string, io: IO): Promise<unknown[]> 
 
 /** The body against the shared schema; `mappingSource` names where the mapping came from. */
 export async function checkProvisioningBody(body: Record<string, unknown>, mappingSource: string): Promise<ProvisioningBody> {
-  const { ProvisioningRequestSchema } = await import('../../schemas/requests.js');
-  const parsed = ProvisioningRequestSchema.safeParse(body);
+  const { provisioningRequestSchema } = await import('../../schemas/requests.js');
+  const parsed = provisioningRequestSchema().safeParse(body);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => {
     const [field, index, key] = issue.path;

@@ -73,8 +73,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   }
   if (destinationFromFlags) body.destination = await destinationFrom(options, deps);
 
-  const { EventStreamCreateSchema, describeIssues } = await import('../../schemas/requests.js');
-  const parsed = EventStreamCreateSchema.safeParse(body);
+  const { eventStreamCreateSchema, describeIssues } = await import('../../schemas/requests.js');
+  const parsed = eventStreamCreateSchema().safeParse(body);
   if (!parsed.success) throw new UsageError(`Invalid stream: ${describeIssues(parsed.error)}.`, "Run 'idm streams create --help' for the flags.");
 
   const { streams } = await deps.api();

@@ -80,9 +80,9 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   }
 
   // The shared schema has the last word on the body, before anything is sent.
-  const { TestEventRequestSchema, describeIssues } = await import('../../schemas/requests.js');
+  const { testEventRequestSchema, describeIssues } = await import('../../schemas/requests.js');
   const check = (type: EventType) => {
-    const parsed = TestEventRequestSchema.safeParse({ event_type: type, ...(data === undefined ? {} : { data }) });
+    const parsed = testEventRequestSchema().safeParse({ event_type: type, ...(data === undefined ? {} : { data }) });
     if (!parsed.success) throw new UsageError(`Invalid test event: ${describeIssues(parsed.error)}.`);
     return parsed.data;
   };

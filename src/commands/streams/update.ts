@@ -75,9 +75,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const changesList = options.addEventType !== undefined || options.removeEventType !== undefined;
   if (Object.keys(body).length === 0 && !changesList && !authorization) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
 
-  const { EventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
+  const { eventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
   const checked = (value: Record<string, unknown>) => {
-    const parsed = EventStreamUpdateSchema.safeParse(value);
+    const parsed = eventStreamUpdateSchema().safeParse(value);
     if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
     return parsed.data;
   };

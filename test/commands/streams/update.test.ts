@@ -245,7 +245,7 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
 
 describe('idm streams update: audit of issue 12', () => {
   it('the PATCH schema takes a webhook or an action only (the published change body)', async () => {
-    const { EventStreamUpdateSchema } = await import('../../../src/schemas/requests.js');
+    const EventStreamUpdateSchema = (await import('../../../src/schemas/requests.js')).eventStreamUpdateSchema();
     expect(EventStreamUpdateSchema.safeParse({ destination: { type: 'action', configuration: { action_id: 'a' } } }).success).toBe(true);
     expect(EventStreamUpdateSchema.safeParse({ destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } } }).success).toBe(false);
   });
