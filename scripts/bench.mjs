@@ -231,7 +231,7 @@ async function main() {
     const allArgv = [NODE, BIN, 'streams', 'list', '--all', '--take', '100', '--json'];
     const allRuns = [];
     const pagerRuns = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       pagerRuns.push(measured(pagerArgv, floorEnv));
       allRuns.push(measured(allArgv, env));
     }
