@@ -160,7 +160,7 @@ export function createTransport(options: TransportOptions): Transport {
             for (const [name, value] of Object.entries(res.headers)) {
               if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
             }
-            resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+            resolve({ status: res.statusCode ?? 0, headers: out, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8') });
           });
         });
         const timer = setTimeout(() => {

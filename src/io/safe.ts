@@ -32,11 +32,11 @@ export function safeJson(value: unknown, indent?: number): string {
   return text === undefined ? 'null' : safeJsonText(text);
 }
 
-// Printable ASCII (and the tab and newlines of indented JSON) holds none of them; checking for that
-// first is three times faster than the search with Unicode properties (--all prints 50 MB of JSON).
-const PLAIN_ASCII = /^[\t\n\r\x20-\x7e]*$/;
+// ASCII text without DEL holds none of them. Checked first (as many UTF-8 bytes as characters, and
+// no DEL), which is several times faster than the search with Unicode properties: --all prints 50 MB.
+const plainAscii = (text: string) => Buffer.byteLength(text, 'utf8') === text.length && !text.includes('\u007f');
 
 /** Text that JSON.stringify made, with those characters escaped. */
 export function safeJsonText(text: string): string {
-  return PLAIN_ASCII.test(text) ? text : text.replace(jsonUnsafe(), unitEscapes);
+  return plainAscii(text) ? text : text.replace(jsonUnsafe(), unitEscapes);
 }
