@@ -74,6 +74,12 @@ export interface Operation {
    * longer wanted); ApiSettings.signal stops every request of the run.
    */
   signal?: AbortSignal;
+  /**
+   * Handed the text of a successful answer before it is parsed: a listing reads the next cursor from
+   * its end and asks for that page at once (api/paginate.ts). True when it did: that request is let
+   * go to its socket before this answer's parse holds the thread.
+   */
+  onText?: (text: string) => boolean;
 }
 
 export interface ApiResponse {
@@ -227,6 +233,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     if (documented.length > 0 && !documented.includes(response.status)) {
       settings.debug?.(`(${response.status} where ${documented.join(' or ')} is documented for ${operation.method} ${redactor.text(operation.path.split('?')[0]!)}: read as a success)\n`);
     }
+    if (operation.onText?.(response.text)) await new Promise((resolve) => setImmediate(resolve));
     const bodyless = documented.length > 0 && documented.every((status) => status === 204);
     return { status: response.status, headers: response.headers, body: parseBody(response, context, bodyless) };
   }

@@ -23,31 +23,58 @@ const stopped = (what: string, problem: string, fromFlag: string) =>
     hint: `A fault of the service; the pages can still be read one at a time with ${fromFlag}.`,
   });
 
+/** What a page fetcher puts in its operation (api/client.ts Operation): the signal, and onText. */
+export type PageAsk = Required<Pick<Operation, 'signal' | 'onText'>>;
+
+/**
+ * A `next` cursor as the last member of a page's text (`…,"next":"CURSOR"}`), where compact JSON
+ * writers put it; undefined for any other text. A guess: the parsed page decides.
+ */
+const TRAILING_CURSOR = /"next"\s*:\s*"([^"\\]{1,4096})"\s*\}\s*$/;
+
 /**
  * Pages from `from` on, following `next` until the last page; `fromFlag` names how a user reads one
  * page (`--from`). `fetchPage` is handed a signal that is aborted when the consumer stops (it throws,
  * breaks or returns): the page asked for in advance is then abandoned, its retries and waits too.
  */
 export async function* paginate<P extends Page<unknown>>(
-  fetchPage: (from: string | undefined, signal: AbortSignal) => Promise<P>,
+  fetchPage: (from: string | undefined, ask: PageAsk) => Promise<P>,
   from: string | undefined,
   what: string,
   fromFlag = '--from',
 ): AsyncGenerator<P> {
   const cursors = new Set<string>(from === undefined ? [] : [from]);
   const abandon = new AbortController();
+  // The next page is asked for before this one is handed on, so that the server works on it while
+  // this one is printed (on another core, --all takes the server's time, not the sum). Sooner still:
+  // when the cursor can be read from the end of the answer's text, before the answer is parsed
+  // (early). The parsed page confirms it; a page that names another cursor has the other asked for,
+  // and the early request runs out unread (abandoned with the rest when the pages are no longer read).
+  // A failure is met when its page is awaited; one that is never awaited is no failure.
+  let awaited = from; // the cursor of the page being waited for
+  let early: { cursor: string; page: Promise<P> } | undefined;
+  const ask = (cursor: string | undefined): Promise<P> => {
+    const onText = (text: string) => cursor === awaited && askEarly(text);
+    const page = fetchPage(cursor, { signal: abandon.signal, onText });
+    page.catch(() => {});
+    return page;
+  };
+  const askEarly = (text: string): boolean => {
+    const cursor = TRAILING_CURSOR.exec(text.slice(-4200))?.[1];
+    if (cursor === undefined || early !== undefined || cursors.has(cursor) || hasUnsafeCharacters(cursor)) return false;
+    early = { cursor, page: ask(cursor) };
+    return true;
+  };
   try {
-    let pending = fetchPage(from, abandon.signal);
+    let pending = ask(from);
     for (let count = 1; ; count++) {
       const page = await pending;
-      // The next page is asked for before this one is handed on, so that the server works on it
-      // while this one is printed (on another core, --all takes the server's time, not the sum).
-      // Its failure, if any, is met when it is awaited; one that is never awaited is no failure.
       const problem = page.next === undefined ? undefined : loopProblem(page, count);
       if (page.next !== undefined && problem === undefined) {
         cursors.add(page.next);
-        pending = fetchPage(page.next, abandon.signal);
-        pending.catch(() => {});
+        awaited = page.next;
+        pending = early?.cursor === page.next ? early.page : ask(page.next);
+        early = undefined;
         // The request is written to the socket a few ticks from now: let it go before this page's
         // printing, which runs without a pause, holds the event loop.
         await new Promise((resolve) => setImmediate(resolve));

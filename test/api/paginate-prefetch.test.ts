@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { createManagement } from '../../src/api/management/index.js';
-import { type Page, paginate } from '../../src/api/paginate.js';
+import { type Page, type PageAsk, paginate } from '../../src/api/paginate.js';
 import { parseDomain } from '../../src/config/domain.js';
 import { sleep } from '../../src/core/time.js';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
@@ -71,6 +71,98 @@ describe('paginate: the next page is on its way while this one is handed on', ()
   });
 });
 
+describe('the next cursor read from the end of the answer: the page after it is asked for before this one is parsed', () => {
+  // A server whose answers are texts: onText sees each before the page it stands for is made.
+  function textServer(texts: Record<string, { text: string; page: Page<number> }>) {
+    const asked: Array<string | undefined> = [];
+    const early: boolean[] = [];
+    const fetchPage = async (from: string | undefined, { onText }: PageAsk): Promise<Page<number>> => {
+      asked.push(from);
+      const answer = texts[from ?? 'first'];
+      if (!answer) throw new Error(`no page ${from}`);
+      await new Promise((resolve) => setImmediate(resolve)); // the answer comes back later
+      early.push(onText(answer.text));
+      return answer.page;
+    };
+    return { asked, early, fetchPage };
+  }
+
+  it('the cursor at the end of the text is asked for before the page that carries it is handed on, and once', async () => {
+    const { asked, early, fetchPage } = textServer({
+      first: { text: '{"things":[1],"next":"b"}', page: { raw: 1, items: [1], next: 'b' } },
+      b: { text: '{"things":[2],\n "next" : "c" }\n', page: { raw: 2, items: [2], next: 'c' } },
+      c: { text: '{"things":[3]}', page: { raw: 3, items: [3] } },
+    });
+    const seen: Array<{ page: unknown; askedBefore: Array<string | undefined> }> = [];
+    let askedWhenAnswered: Array<string | undefined> = [];
+    const watched = async (from: string | undefined, ask: PageAsk) => {
+      const page = await fetchPage(from, ask);
+      if (from === undefined) askedWhenAnswered = [...asked];
+      return page;
+    };
+    for await (const page of paginate(watched, undefined, 'list things')) seen.push({ page: page.raw, askedBefore: [...asked] });
+    expect(askedWhenAnswered).toEqual([undefined, 'b']); // b was asked for as the first answer's text came in
+    expect(asked).toEqual([undefined, 'b', 'c']);
+    expect(early).toEqual([true, true, false]);
+    expect(seen.map(({ page }) => page)).toEqual([1, 2, 3]);
+  });
+
+  it('a text whose end names another cursor than its page: the page decides, and the early request is never read', async () => {
+    const { asked, fetchPage } = textServer({
+      first: { text: '{"things":[1],"next":"wrong"}', page: { raw: 1, items: [1], next: 'b' } },
+      wrong: { text: '{"things":[9],"next":"further"}', page: { raw: 9, items: [9], next: 'further' } },
+      b: { text: '{"things":[2]}', page: { raw: 2, items: [2] } },
+    });
+    const seen: unknown[] = [];
+    for await (const page of paginate(fetchPage, undefined, 'list things')) seen.push(page.raw);
+    expect(seen).toEqual([1, 2]);
+    // `wrong` was asked for early; its own answer asks for nothing more (it is not the page awaited).
+    expect(asked).toEqual([undefined, 'wrong', 'b']);
+  });
+
+  it.each([
+    ['a cursor seen before', '{"things":[1],"next":"first"}'],
+    ['a cursor with a control character', '{"things":[1],"next":"b\u001b"}'],
+    ['a cursor that is not a plain string', '{"things":[1],"next":"b\\u0041"}'],
+    ['a number', '{"things":[1],"next":5}'],
+    ['next not last', '{"next":"b","things":[1]}'],
+  ])('%s at the end of the text: nothing is asked for early', async (_what, text) => {
+    const { asked, early, fetchPage } = textServer({
+      first: { text, page: { raw: 1, items: [1] } },
+    });
+    for await (const _page of paginate(fetchPage, 'first', 'list things'));
+    expect(asked).toEqual(['first']);
+    expect(early).toEqual([false]);
+  });
+
+  it('against the sandbox: every page is asked for once, in order, and the pages are the listing', async () => {
+    const sandbox = await startSandbox({ streams: 250 });
+    try {
+      const client = createApiClient({
+        credentials: { tenant: parseDomain(sandbox.url, 'The domain'), source: 'environment', accessToken: await getToken(sandbox), dir: '/nonexistent', warnings: [] },
+        timeoutMs: 30_000,
+        maxWaitMs: 60_000,
+      });
+      try {
+        const before = sandbox.requests.length;
+        const ids: unknown[] = [];
+        for await (const page of createManagement(client).streams.pages({ take: 100 })) ids.push(...page.items.map((item) => (item as { id: unknown }).id));
+        const pageRequests = sandbox.requests.slice(before).filter((request) => request.path === '/api/v2/event-streams');
+        const froms = pageRequests.map((request) => new URL(request.url, sandbox.url).searchParams.get('from'));
+        expect(ids.length).toBeGreaterThanOrEqual(250);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(froms).toHaveLength(Math.ceil(ids.length / 100));
+        expect(froms[0]).toBeNull();
+        expect(new Set(froms).size).toBe(froms.length);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 describe('a consumer that stops: the page asked for in advance is abandoned', () => {
   it.each([
     ['breaks', async (pages: AsyncIterable<Page<number>>) => {
@@ -83,7 +175,7 @@ describe('a consumer that stops: the page asked for in advance is abandoned', ()
     }],
   ])('the consumer %s: the signal handed to that fetch is aborted; never while the pages are read', async (_name, consume) => {
     const signals: AbortSignal[] = [];
-    const fetchPage = async (from: string | undefined, signal: AbortSignal): Promise<Page<number>> => {
+    const fetchPage = async (from: string | undefined, { signal }: PageAsk): Promise<Page<number>> => {
       signals.push(signal);
       return from === undefined ? { raw: 1, items: [1], next: 'b' } : new Promise(() => {}); // page b never comes
     };
@@ -92,7 +184,7 @@ describe('a consumer that stops: the page asked for in advance is abandoned', ()
     expect(signals[1]!.aborted).toBe(true);
 
     const read: AbortSignal[] = [];
-    const all = async (from: string | undefined, signal: AbortSignal): Promise<Page<number>> => {
+    const all = async (from: string | undefined, { signal }: PageAsk): Promise<Page<number>> => {
       read.push(signal);
       expect(signal.aborted).toBe(false);
       return from === undefined ? { raw: 1, items: [1], next: 'b' } : { raw: 2, items: [2] };

@@ -3,7 +3,7 @@
 // when `from` or `take` is sent, and a bare list otherwise: both are read.
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
-import { paginate, readPage, type Page } from '../paginate.js';
+import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 
 export interface ConnectionsQuery {
   strategy?: string[];
@@ -12,7 +12,7 @@ export interface ConnectionsQuery {
 }
 
 export function connectionsApi(client: ApiClient) {
-  const list = async (query: ConnectionsQuery, signal?: AbortSignal): Promise<Page> => {
+  const list = async (query: ConnectionsQuery, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/connections',
@@ -21,7 +21,7 @@ export function connectionsApi(client: ApiClient) {
       scope: SCOPES.listConnections,
       success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --strategy and --take (1-100).' },
-      signal,
+      ...ask,
     };
     const { status, body } = await client.request(operation);
     return readPage(client, operation, status, body, 'connections', { bareArray: true, maxItems: query.take ?? 100_000 });
@@ -31,7 +31,7 @@ export function connectionsApi(client: ApiClient) {
     scopes: { list: SCOPES.listConnections } as const,
     list,
     /** Every page; `take` is sent, so that the service pages (without it, it answers everything at once). */
-    pages: (query: ConnectionsQuery) => paginate((from, signal) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }, signal), query.from, 'list every connection'),
+    pages: (query: ConnectionsQuery) => paginate((from, ask) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }, ask), query.from, 'list every connection'),
   };
 }
 

@@ -6,7 +6,7 @@ import { asText } from '../../output/index.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
 import { isForbidden, isNotFound } from '../errors.js';
-import { paginate, readPage, type Page } from '../paginate.js';
+import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, type ApiRecord } from './records.js';
 
@@ -126,7 +126,7 @@ export function provisioningApi(client: ApiClient) {
       'a provisioning configuration',
     );
 
-  const list = async (query: { from?: string; take?: number }, signal?: AbortSignal): Promise<Page> => {
+  const list = async (query: { from?: string; take?: number }, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/connections-directory-provisionings',
@@ -135,13 +135,13 @@ export function provisioningApi(client: ApiClient) {
       scope: SCOPE.read,
       success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
-      signal,
+      ...ask,
     };
     const { status, body } = await client.request(operation);
     return readPage(client, operation, status, body, 'directory_provisionings', { maxItems: query.take ?? LIMITS.takeMax });
   };
 
-  const groups = async (connectionId: string, query: GroupsQuery, signal?: AbortSignal): Promise<Page> => {
+  const groups = async (connectionId: string, query: GroupsQuery, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: `${provisioningPath(connectionId)}/synchronized-groups`,
@@ -149,7 +149,7 @@ export function provisioningApi(client: ApiClient) {
       action: `list the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.read,
       success: 200,
-      signal,
+      ...ask,
     };
     const { status, body } = await request(connectionId, operation);
     return readPage(client, operation, status, body, 'groups', { maxItems: query.take ?? LIMITS.takeMax });
@@ -167,7 +167,7 @@ export function provisioningApi(client: ApiClient) {
     });
   };
 
-  const pages = (query: { from?: string; take?: number }) => paginate((from, signal) => list({ ...query, from }, signal), query.from, 'list every directory provisioning configuration');
+  const pages = (query: { from?: string; take?: number }) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every directory provisioning configuration');
 
   /** The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. */
   const defaultMapping = async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
@@ -279,7 +279,7 @@ export function provisioningApi(client: ApiClient) {
 
     /** One page of the groups synchronized when `synchronize_groups` is `selected`. */
     groups,
-    groupPages: (connectionId: string, query: GroupsQuery) => paginate((from, signal) => groups(connectionId, { ...query, from }, signal), query.from, `list every synchronized group of connection ${connectionId}`),
+    groupPages: (connectionId: string, query: GroupsQuery) => paginate((from, ask) => groups(connectionId, { ...query, from }, ask), query.from, `list every synchronized group of connection ${connectionId}`),
     /** Replaces the list (PUT), adds to it (POST), removes from it (DELETE): 204 each. */
     setGroups: changeGroups('PUT', 'set'),
     addGroups: changeGroups('POST', 'add to'),

@@ -4,7 +4,7 @@
 // iterator (its loop detection and page cap) and merged into one answer.
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { ApiClient, ApiResponse, HttpMethod, Operation } from '../client.js';
-import { paginate, readCursor, type Page } from '../paginate.js';
+import { paginate, readCursor, type Page, type PageAsk } from '../paginate.js';
 
 export const RAW_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'];
 
@@ -20,14 +20,14 @@ export interface RawRequest {
 
 const HINTS = { 404: 'Check the path: it is below /api/v2 (such as /event-streams/ID).' };
 
-function operation(request: RawRequest, from?: string, signal?: AbortSignal): Operation {
+function operation(request: RawRequest, from?: string, ask?: PageAsk): Operation {
   const query: Record<string, string[]> = {};
   for (const [key, value] of request.query) {
     if (from !== undefined && key === 'from') continue; // the cursor of the page replaces it
     (query[key] ??= []).push(value);
   }
   if (from !== undefined) query.from = [from];
-  return { method: request.method, path: request.path, query, body: request.body, action: `${request.method} /api/v2${request.path}`, hints: HINTS, signal };
+  return { method: request.method, path: request.path, query, body: request.body, action: `${request.method} /api/v2${request.path}`, hints: HINTS, ...ask };
 }
 
 /** A page of a raw answer, with the status it came with (a page that cannot be merged is named by it). */
@@ -76,8 +76,8 @@ export function rawApi(client: ApiClient) {
     /** GET every page from the request's own `from` on, merged into one answer (held in memory). */
     async all(request: RawRequest): Promise<unknown> {
       const from = request.query.filter(([key]) => key === 'from').at(-1)?.[1];
-      const fetchPage = async (cursor: string | undefined, signal: AbortSignal): Promise<RawPage> => {
-        const op = operation(request, cursor, signal);
+      const fetchPage = async (cursor: string | undefined, ask: PageAsk): Promise<RawPage> => {
+        const op = operation(request, cursor, ask);
         return readRawPage(client, op, await client.request(op));
       };
       let merged: unknown;

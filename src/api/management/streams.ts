@@ -5,7 +5,7 @@ import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import type { ApiClient, Operation } from '../client.js';
 import { ApiError, isForbidden, isNotFound } from '../errors.js';
-import { paginate, readPage, type Page } from '../paginate.js';
+import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, unlessAbsent, type ApiRecord } from './records.js';
 
@@ -53,7 +53,7 @@ const SCOPE = {
 const joined = (values: string[] | undefined) => (values && values.length > 0 ? values.join(',') : undefined);
 
 export function streamsApi(client: ApiClient) {
-  const list = async (query: PageQuery, signal?: AbortSignal): Promise<Page> => {
+  const list = async (query: PageQuery, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/event-streams',
@@ -62,13 +62,13 @@ export function streamsApi(client: ApiClient) {
       scope: SCOPE.list,
       success: 200,
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
-      signal,
+      ...ask,
     };
     const { status, body } = await client.request(operation);
     return readPage(client, operation, status, body, 'eventStreams', { maxItems: query.take ?? LIMITS.takeMax });
   };
 
-  const deliveries = async (id: string, query: PageQuery & DeliveryFilter, signal?: AbortSignal): Promise<Page> => {
+  const deliveries = async (id: string, query: PageQuery & DeliveryFilter, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: `${streamPath(id)}/deliveries`,
@@ -77,7 +77,7 @@ export function streamsApi(client: ApiClient) {
       scope: SCOPE.deliveries,
       success: 200,
       hints: { ...NOT_FOUND, 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check the filters (--status, --event-type, --since, --until) and --take.' },
-      signal,
+      ...ask,
     };
     const { status, body } = await client.request(operation);
     // The published description says a bare list; the real service wraps it: both are read.
@@ -126,7 +126,7 @@ export function streamsApi(client: ApiClient) {
     /** One page of streams. */
     list,
     /** Every page from `query.from` on. */
-    pages: (query: PageQuery) => paginate((from, signal) => list({ ...query, from }, signal), query.from, 'list every event stream'),
+    pages: (query: PageQuery) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every event stream'),
 
     get,
     /** The stream, or undefined when the service says there is none (404). */
@@ -176,7 +176,7 @@ export function streamsApi(client: ApiClient) {
 
     /** One page of (failed) deliveries. */
     deliveries,
-    deliveryPages: (id: string, query: PageQuery & DeliveryFilter) => paginate((from, signal) => deliveries(id, { ...query, from }, signal), query.from, `list every delivery of stream ${id}`),
+    deliveryPages: (id: string, query: PageQuery & DeliveryFilter) => paginate((from, ask) => deliveries(id, { ...query, from }, ask), query.from, `list every delivery of stream ${id}`),
 
     delivery,
     /** The event's delivery record, or undefined while the service has none (404: it keeps failed deliveries only). */
