@@ -46,33 +46,39 @@ export async function* paginate<P extends Page<unknown>>(
   const cursors = new Set<string>(from === undefined ? [] : [from]);
   const abandon = new AbortController();
   // The next page is asked for before this one is handed on, so that the server works on it while
-  // this one is printed (on another core, --all takes the server's time, not the sum). Sooner still:
-  // when the cursor can be read from the end of the answer's text, before the answer is parsed
-  // (early). The parsed page confirms it; a page that names another cursor has the other asked for,
-  // and the early request runs out unread (abandoned with the rest when the pages are no longer read).
-  // A failure is met when its page is awaited; one that is never awaited is no failure.
-  let awaited = from; // the cursor of the page being waited for
+  // this one is printed (on another core, --all takes the server's time, not the sum): never more
+  // than one page ahead. Sooner still when the cursor can be read from the end of the answer's text:
+  // then it is asked for before the answer is parsed (early). The parsed page confirms it; a page
+  // that names another cursor has that one asked for, and the early request is never read; a page
+  // that is refused (no list, too many items, empty with a cursor) may already have had its
+  // successor asked for, once, unread (README, hostile input). A failure is met when its page is
+  // awaited; one that is never awaited is no failure; stopping abandons them all.
+  let awaited = { cursor: from, count: 1 }; // the page the loop waits for, while it waits
+  let waiting = false;
   let early: { cursor: string; page: Promise<P> } | undefined;
   const ask = (cursor: string | undefined): Promise<P> => {
-    const onText = (text: string) => cursor === awaited && askEarly(text);
+    const onText = (text: string) => waiting && cursor === awaited.cursor && askEarly(text);
     const page = fetchPage(cursor, { signal: abandon.signal, onText });
     page.catch(() => {});
     return page;
   };
   const askEarly = (text: string): boolean => {
     const cursor = TRAILING_CURSOR.exec(text.slice(-4200))?.[1];
-    if (cursor === undefined || early !== undefined || cursors.has(cursor) || hasUnsafeCharacters(cursor)) return false;
+    if (cursor === undefined || early !== undefined || awaited.count >= MAX_PAGES) return false;
+    if (cursors.has(cursor) || hasUnsafeCharacters(cursor)) return false;
     early = { cursor, page: ask(cursor) };
     return true;
   };
   try {
     let pending = ask(from);
     for (let count = 1; ; count++) {
+      waiting = true;
       const page = await pending;
+      waiting = false;
       const problem = page.next === undefined ? undefined : loopProblem(page, count);
       if (page.next !== undefined && problem === undefined) {
         cursors.add(page.next);
-        awaited = page.next;
+        awaited = { cursor: page.next, count: count + 1 };
         pending = early?.cursor === page.next ? early.page : ask(page.next);
         early = undefined;
         // The request is written to the socket a few ticks from now: let it go before this page's

@@ -52,29 +52,30 @@ export function describeIssues(error: z.core.$ZodError, prefix = ''): string {
 }
 
 // Each schema is built on first use (and kept): a command checks one body, and building them all
-// when the module loads took 2 ms of every run that loads it.
-function once<T>(make: () => T): () => T {
+// when the module loads took 2 ms of every run that loads it. (core/text.ts has the same helper for
+// the layers above; schemas/ stands beside core/ and may not import it.)
+function onFirstUse<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
 }
 
-export const eventTypeSchema = once(() => z.enum(EVENT_TYPES));
-export const cloudRegionSchema = once(() => z.enum(CLOUD_REGIONS));
-export const streamStatusSchema = once(() => z.enum(STREAM_STATUSES));
-export const syncGroupsSchema = once(() => z.enum(SYNC_GROUPS));
+export const eventTypeSchema = onFirstUse(() => z.enum(EVENT_TYPES));
+export const cloudRegionSchema = onFirstUse(() => z.enum(CLOUD_REGIONS));
+export const streamStatusSchema = onFirstUse(() => z.enum(STREAM_STATUSES));
+export const syncGroupsSchema = onFirstUse(() => z.enum(SYNC_GROUPS));
 
-export const subscriptionSchema = once(() => z.strictObject({ event_type: z.string().check(z.minLength(1)) }));
-export const subscriptionsSchema = once(() => z.array(subscriptionSchema()).check(z.minLength(1)));
-export const eventStreamNameSchema = once(() => z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax)));
+export const subscriptionSchema = onFirstUse(() => z.strictObject({ event_type: z.string().check(z.minLength(1)) }));
+export const subscriptionsSchema = onFirstUse(() => z.array(subscriptionSchema()).check(z.minLength(1)));
+export const eventStreamNameSchema = onFirstUse(() => z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax)));
 
-export const basicUsernameSchema = once(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon')));
-export const headerKeySchema = once(() => z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name')));
-export const webhookEndpointSchema = once(() => z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://')));
-export const cloudAccountIdSchema = once(() => z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits')));
+export const basicUsernameSchema = onFirstUse(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon')));
+export const headerKeySchema = onFirstUse(() => z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name')));
+export const webhookEndpointSchema = onFirstUse(() => z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://')));
+export const cloudAccountIdSchema = onFirstUse(() => z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits')));
 
 // Webhook authorization as written on create or update: the record's fields plus the write-only
 // secret (password, token, header value), which the service keeps and never returns.
-export const webhookAuthorizationInputSchema = once(() => z.discriminatedUnion('method', [
+export const webhookAuthorizationInputSchema = onFirstUse(() => z.discriminatedUnion('method', [
   z.strictObject({ method: z.literal('basic'), username: basicUsernameSchema(), password: z.string().check(z.minLength(1)) }),
   z.strictObject({ method: z.literal('bearer'), token: z.string().check(z.minLength(1)) }),
   z.strictObject({ method: z.literal('custom_header'), header_key: headerKeySchema(), header_value: z.string().check(z.minLength(1)) }),
@@ -85,11 +86,11 @@ const webhookDestinationSchema = <A extends z.core.$ZodType>(authorization: A) =
     type: z.literal('webhook'),
     configuration: z.strictObject({ webhook_endpoint: webhookEndpointSchema(), webhook_authorization: authorization }),
   });
-const eventbusDestinationSchema = once(() => z.strictObject({
+const eventbusDestinationSchema = onFirstUse(() => z.strictObject({
   type: z.literal('eventbus'),
   configuration: z.strictObject({ cloud_account_id: cloudAccountIdSchema(), cloud_region: cloudRegionSchema(), cloud_partner_event_source: z.optional(z.string()) }),
 }));
-const actionDestinationSchema = once(() => z.strictObject({
+const actionDestinationSchema = onFirstUse(() => z.strictObject({
   type: z.literal('action'),
   configuration: z.strictObject({ action_id: z.string().check(z.minLength(1)) }),
 }));
@@ -99,10 +100,10 @@ export function destinationSchema<A extends z.core.$ZodType>(authorization: A) {
   return z.discriminatedUnion('type', [webhookDestinationSchema(authorization), eventbusDestinationSchema(), actionDestinationSchema()]);
 }
 
-export const destinationInputSchema = once(() => destinationSchema(webhookAuthorizationInputSchema()));
+export const destinationInputSchema = onFirstUse(() => destinationSchema(webhookAuthorizationInputSchema()));
 
 /** `POST /event-streams` (an operation of the real service that interface.md does not show). */
-export const eventStreamCreateSchema = once(() => z.strictObject({
+export const eventStreamCreateSchema = onFirstUse(() => z.strictObject({
   name: eventStreamNameSchema(),
   subscriptions: subscriptionsSchema(),
   destination: destinationInputSchema(),
@@ -113,7 +114,7 @@ export const eventStreamCreateSchema = once(() => z.strictObject({
  * `PATCH /event-streams/{id}`: every field optional, the same constraints, and a destination that is
  * a webhook or an action only: the published change body has no event bus (wire-facts.md).
  */
-export const eventStreamUpdateSchema = once(() => z.strictObject({
+export const eventStreamUpdateSchema = onFirstUse(() => z.strictObject({
   name: z.optional(eventStreamNameSchema()),
   subscriptions: z.optional(subscriptionsSchema()),
   destination: z.optional(z.discriminatedUnion('type', [webhookDestinationSchema(webhookAuthorizationInputSchema()), actionDestinationSchema()])),
@@ -121,7 +122,7 @@ export const eventStreamUpdateSchema = once(() => z.strictObject({
 }));
 
 /** `POST /event-streams/{id}/test` body. */
-export const testEventRequestSchema = once(() => z.strictObject({
+export const testEventRequestSchema = onFirstUse(() => z.strictObject({
   event_type: eventTypeSchema(),
   data: z.optional(z.record(z.string(), z.unknown())),
 }));
@@ -135,14 +136,14 @@ const mappingAttribute = (side: 'platform' | 'identity-provider') =>
     }),
   );
 
-export const mappingEntrySchema = once(() => z.strictObject({
+export const mappingEntrySchema = onFirstUse(() => z.strictObject({
   platform: mappingAttribute('platform'),
   idp: mappingAttribute('identity-provider'),
 }));
 export type MappingEntry = z.infer<ReturnType<typeof mappingEntrySchema>>;
 
 /** A mapping: at least one entry, and each platform attribute mapped once. */
-export const mappingSchema = once(() => z.array(mappingEntrySchema()).check(
+export const mappingSchema = onFirstUse(() => z.array(mappingEntrySchema()).check(
   z.minLength(1, 'needs at least one entry'),
   z.maxLength(MAPPING_ROWS_MAX, `has more than ${MAPPING_ROWS_MAX} entries`),
   z.superRefine((entries, ctx) => {
@@ -156,7 +157,7 @@ export const mappingSchema = once(() => z.array(mappingEntrySchema()).check(
 ));
 
 /** `POST` and `PATCH /connections/{id}/directory-provisioning` body: every field optional. */
-export const provisioningRequestSchema = once(() => z.strictObject({
+export const provisioningRequestSchema = onFirstUse(() => z.strictObject({
   mapping: z.optional(mappingSchema()),
   synchronize_automatically: z.optional(z.boolean()),
   synchronize_groups: z.optional(syncGroupsSchema()),

@@ -1,6 +1,7 @@
-// paginate() asks for the next page before it hands on the current one, so that the server works on
-// it while the current page is printed; it never asks beyond a cursor it is going to refuse, and a
-// consumer that stops abandons the page asked for in advance (no request left retrying).
+// paginate() asks for the next page before it hands on the current one (or, when the answer's text
+// ends with the cursor, before it parses it), so that the server works on it while the current page
+// is printed; never more than one page ahead, never for a cursor seen before or one it could not
+// print, and a consumer that stops abandons the page asked for in advance (no request left retrying).
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/client.js';
 import { createManagement } from '../../src/api/management/index.js';
@@ -80,7 +81,9 @@ describe('the next cursor read from the end of the answer: the page after it is 
       asked.push(from);
       const answer = texts[from ?? 'first'];
       if (!answer) throw new Error(`no page ${from}`);
-      await new Promise((resolve) => setImmediate(resolve)); // the answer comes back later
+      // The answer comes back later: on a timer, so after paginate's own turn of the event loop
+      // (it lets the request go, hands on the page before, and waits again).
+      await new Promise((resolve) => setTimeout(resolve, 1));
       early.push(onText(answer.text));
       return answer.page;
     };
@@ -105,6 +108,22 @@ describe('the next cursor read from the end of the answer: the page after it is 
     expect(asked).toEqual([undefined, 'b', 'c']);
     expect(early).toEqual([true, true, false]);
     expect(seen.map(({ page }) => page)).toEqual([1, 2, 3]);
+  });
+
+  it('an answer that comes while the consumer still holds the page before: nothing more is asked for (one page ahead at most)', async () => {
+    const { asked, early, fetchPage } = textServer({
+      first: { text: '{"things":[1],"next":"b"}', page: { raw: 1, items: [1], next: 'b' } },
+      b: { text: '{"things":[2],"next":"c"}', page: { raw: 2, items: [2], next: 'c' } },
+      c: { text: '{"things":[3]}', page: { raw: 3, items: [3] } },
+    });
+    for await (const page of paginate(fetchPage, undefined, 'list things')) {
+      // b's answer comes while page 1 is being printed, then the consumer stops.
+      while (early.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      expect(page.raw).toBe(1);
+      break;
+    }
+    expect(asked).toEqual([undefined, 'b']);
+    expect(early).toEqual([true, false]);
   });
 
   it('a text whose end names another cursor than its page: the page decides, and the early request is never read', async () => {

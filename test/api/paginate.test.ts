@@ -5,7 +5,7 @@
 // holding the list and `next`, or the bare list some endpoints answer).
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient, type Operation } from '../../src/api/client.js';
-import { MAX_PAGES, paginate, readPage, type Page } from '../../src/api/paginate.js';
+import { MAX_PAGES, paginate, readPage, type Page, type PageAsk } from '../../src/api/paginate.js';
 import { parseDomain } from '../../src/config/domain.js';
 import { ApiError } from '../../src/core/errors.js';
 
@@ -80,11 +80,12 @@ describe('paginate', () => {
     expect(await follow(paginate(ending.fetchPage, undefined, 'list things'))).toEqual({ items: ['a'] });
   });
 
-  it(`more than ${MAX_PAGES} pages: stopped at the cap, no page asked for beyond it`, async () => {
+  it(`more than ${MAX_PAGES} pages: stopped at the cap, no page asked for beyond it (early or not)`, async () => {
     let asked = 0;
-    const endless = async (from: string | undefined) => {
+    const endless = async (from: string | undefined, { onText }: PageAsk) => {
       asked++;
       const n = from === undefined ? 0 : Number(from);
+      onText(`{"things":["item-${n}"],"next":"${n + 1}"}`); // the text offers the next cursor early
       return page([`item-${n}`], String(n + 1));
     };
     const { items, error } = await follow(paginate(endless, undefined, 'list things'));

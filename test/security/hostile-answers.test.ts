@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from '../helpers/hostile-server.js';
 
 let answer: (request: Seen) => Answer | undefined = () => undefined;
@@ -109,7 +109,10 @@ describe('sizes, depths and cursors a server chooses', () => {
     const result = await idm(['streams', 'list', '--all', '--json'], { env: env() });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('an empty page that points to yet another page');
-    expect(server.api().length).toBe(1);
+    // The cursor at the end of the first answer was asked for before the answer was checked (README,
+    // hostile input): once, never read, and nothing after it. idm has exited: what it sent is in.
+    await vi.waitFor(() => expect(server.api().length).toBeGreaterThanOrEqual(2), { timeout: 30_000 });
+    expect(server.api().map((request) => new URL(request.url, 'http://x').searchParams.get('from'))).toEqual([null, 'fresh0']);
   });
 
   it('--all against a cursor seen before stops with a clear error', async () => {
