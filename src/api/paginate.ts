@@ -34,8 +34,9 @@ const TRAILING_CURSOR = /"next"\s*:\s*"([^"\\]{1,4096})"\s*\}\s*$/;
 
 /**
  * Pages from `from` on, following `next` until the last page; `fromFlag` names how a user reads one
- * page (`--from`). `fetchPage` is handed a signal that is aborted when the consumer stops (it throws,
- * breaks or returns): the page asked for in advance is then abandoned, its retries and waits too.
+ * page (`--from`). `fetchPage` puts what it is handed in its operation: a signal that is aborted when
+ * the consumer stops (it throws, breaks or returns), so that the page asked for in advance is then
+ * abandoned, its retries and waits too; and onText, which sees the answer's text first.
  */
 export async function* paginate<P extends Page<unknown>>(
   fetchPage: (from: string | undefined, ask: PageAsk) => Promise<P>,
