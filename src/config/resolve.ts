@@ -95,7 +95,9 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   const envCertificate = envValue(env, 'IDM_AUTH_METHOD') === 'tls_client_auth';
   const fromEnv = Boolean(envDomain || envClient || envSecret || envKey || envToken || envCertificate);
 
-  if (!profile && profileFlag !== undefined && !fromEnv) throw unknownProfile(store, profileFlag);
+  // A profile named on purpose must exist, whatever the environment sets: a mistyped name would
+  // otherwise pass unnoticed while the IDM_* credentials are used.
+  if (!profile && profileFlag !== undefined) throw unknownProfile(store, profileFlag);
   const domainText = envDomain ?? profile?.domain;
   if (!domainText) {
     throw notLoggedIn(fromEnv ? 'IDM_DOMAIN is not set.' : 'Not logged in: no profile and no credentials in the environment.');

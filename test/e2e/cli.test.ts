@@ -218,6 +218,21 @@ describe('idm as a process against the sandbox', () => {
     }
   });
 
+  it('an unknown --profile or IDM_PROFILE is exit 4 even when IDM_* credentials are set, and nothing is sent', async () => {
+    const before = sandbox().requests.length;
+    const credentials = credentialsEnv(sandbox());
+    for (const [args, env] of [
+      [['streams', 'list', '--profile', 'prdo'], credentials],
+      [['streams', 'list'], { ...credentials, IDM_PROFILE: 'prdo' }],
+    ] as const) {
+      const result = await idm([...args], { dir, env });
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: There is no profile named "prdo".\nKnown profiles: default. Create it with 'idm login --profile prdo'.\n`);
+    }
+    expect(sandbox().requests.length).toBe(before);
+  });
+
   it('logout, then auth status says how to log in again', async () => {
     const fresh = await loggedIn('reader');
     expect((await idm(['logout'], { dir: fresh })).code).toBe(0);

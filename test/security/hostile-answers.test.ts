@@ -3,7 +3,7 @@
 // token that "expires at once" is reused for the run; only real loopback hosts get plain HTTP;
 // mapping attributes are checked; messages read right.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hostileServer, idm, tempDir, tokenBody, unsafeCharacters, type Answer, type Seen } from '../helpers/hostile-server.js';
@@ -33,7 +33,12 @@ describe('commands printed for the user to run are shell-quoted', () => {
     const cursor = `abc; touch ${marker} #$(touch ${marker})'"\``;
     answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: cursor } } : undefined);
     try {
-      const result = await idm(['streams', 'list', '--take', '1', '--profile', 'my-profile', '--no-color'], { env: env({ IDM_PROFILE: '' }), tty: true });
+      // The profile must exist (an unknown --profile is exit 4, even with IDM_* credentials set).
+      const secretFile = join(work.dir, 'secret.txt');
+      writeFileSync(secretFile, 'hostile-client-secret-0123456789');
+      const login = await idm(['login', '--profile', 'my-profile', '--domain', server.url, '--client-id', 'hostile-client', '--client-secret-file', secretFile], { env: { IDM_CONFIG_DIR: work.dir } });
+      expect(login.code, login.stderr).toBe(0);
+      const result = await idm(['streams', 'list', '--take', '1', '--profile', 'my-profile', '--no-color'], { env: { IDM_CONFIG_DIR: work.dir }, tty: true });
       expect(result.code).toBe(0);
       const hint = /More streams: (.*)\n/.exec(result.stderr)?.[1];
       expect(hint).toBeDefined();
