@@ -15,7 +15,13 @@ export type AuthStatusOptions = Record<string, never>;
 export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
   return new Command('status')
     .description('Show every profile (or one) with its domain, method, token expiry and scopes')
-    .addHelpText('after', () => examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']))
+    .addHelpText(
+      'after',
+      () =>
+        '\nWith --json: one object, the credentials a command would use (exit 4 when there\n' +
+        "are none); 'idm profiles list --json' has every profile.\n" +
+        examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']),
+    )
     .action(() => run({}, deps));
 }
 

@@ -170,6 +170,21 @@ describe('idm auth status over every profile', () => {
     expect(one.get('Secret')).toBe('stored');
   });
 
+  it('--json describes the credentials a command would use: with the default logged out, exit 4 and the error object', async () => {
+    await threeProfiles();
+    await idm(['logout']);
+    const people = await idm(['auth', 'status']);
+    expect(people.code).toBe(0); // every profile, the default's Secret line says it is logged out
+    expect(people.stdout).toMatch(/^Profile\tdefault \(the default\)\n(.*\n)*Secret\tnone \(logged out\)\n/);
+    const json = await idm(['auth', 'status', '--json']);
+    expect(json.code).toBe(4);
+    expect(json.stdout).toBe('');
+    expect(JSON.parse(json.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 'no_credentials', message: 'Profile "default" has no stored secret (logged out?).' });
+    const prod = await idm(['auth', 'status', '--json', '--profile', 'prod']);
+    expect(prod.code).toBe(0);
+    expect(JSON.parse(prod.stdout)).toMatchObject({ profile: 'prod', source: 'profile', authMethod: 'basic' });
+  });
+
   it('credentials from the environment: the Secret line names the variable, never the value', async () => {
     const { admin } = sandbox().clients;
     const result = await idm(['auth', 'status'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret });
