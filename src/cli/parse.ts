@@ -132,10 +132,28 @@ export function parseTime(flag: string, now: () => number = Date.now) {
   };
 }
 
-/** --since after --until: a window with nothing in it, refused before anything is sent (exit 2). */
-export function checkTimeWindow(since: string | undefined, until: string | undefined): void {
-  if (since === undefined || until === undefined || Date.parse(since) <= Date.parse(until)) return;
-  throw new UsageError(`--since (${since}) is after --until (${until}).`, 'Give the earlier time to --since: 7d is further back than 1d.');
+/** What the service takes for a bound that is not given (`streams stats`): the time, and in words. */
+export interface DefaultBound {
+  time: string;
+  words: string;
+}
+
+/**
+ * --since after --until: a window with nothing in it, refused before anything is sent (exit 2). A
+ * bound not given is compared as the service will take it: `defaults` (none: no bound, nothing to
+ * compare). The hint quotes the times compared, never a fixed example.
+ */
+export function checkTimeWindow(since: string | undefined, until: string | undefined, defaults: { since?: DefaultBound; until?: DefaultBound } = {}): void {
+  const from = since ?? defaults.since?.time;
+  const to = until ?? defaults.until?.time;
+  if (from === undefined || to === undefined || Date.parse(from) <= Date.parse(to)) return;
+  if (since !== undefined && until !== undefined) {
+    throw new UsageError(`--since (${since}) is after --until (${until}).`, `Give the earlier time to --since: --since ${until} --until ${since}.`);
+  }
+  if (since !== undefined) {
+    throw new UsageError(`--since (${since}) is after --until, which is ${defaults.until!.words} (${to}) when not given.`, `Give --since a time before ${to}: RFC 3339, or back from now (30m, 6h, 7d).`);
+  }
+  throw new UsageError(`--until (${until}) is before --since, which is ${defaults.since!.words} (${from}) when not given.`, `Give --since too, a time before ${until}.`);
 }
 
 /** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]. */

@@ -1,15 +1,21 @@
 // --since and --until of `deliveries list`, `redeliver` and `stats`: one local check that the window
 // does not end before it starts, and times that exist and say their offset. Each refusal is exit 2
 // with nothing sent (the sandbox received no request at all, not even for a token). Before the audit
-// of issue 12 every one of these was sent.
+// of issue 12 every one of these was sent. `stats` also checks a bound given alone against the
+// service's default for the other (run with one clock for idm and the sandbox: no real time).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { statsRun } from '../../../src/commands/streams/stats.js';
+import { credentialsEnv } from '../../helpers/cli.js';
+import { runCommand } from '../../helpers/deps.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 
 const CLOSED = 'est_demoClosedPort00000000';
+// Not on the hour: the service's default --since is the start of the hour 14 days back.
+const NOW = Date.parse('2026-11-25T10:20:30Z');
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ now: () => NOW });
 });
 afterAll(() => h.close());
 beforeEach(() => h.mark());
@@ -36,5 +42,62 @@ describe('a reversed or impossible window is refused locally (exit 2, nothing se
     expect(result.code).toBe(0);
     const [call] = h.calls('GET');
     expect(Object.fromEntries(new URL(call!.url, 'http://x').searchParams)).toEqual({ date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-01T00:00:00Z' });
+  });
+});
+
+describe('the hint names the times given, the right way round', () => {
+  it.each([
+    ['stats --since 3h --until 5h', ['streams', 'stats', CLOSED, '--since', '3h', '--until', '5h']],
+    ['stats with dates', ['streams', 'stats', CLOSED, '--since', '2026-11-20', '--until', '2026-11-10']],
+    ['deliveries list --since 1h --until 2h', ['streams', 'deliveries', 'list', CLOSED, '--since', '1h', '--until', '2h']],
+  ])('%s', async (_name, args) => {
+    const result = await h.idm(args);
+    expect(result.code).toBe(2);
+    const [, since, until] = /--since \((\S+Z)\) is after --until \((\S+Z)\)\./.exec(result.stderr) ?? [];
+    expect(result.stderr).toContain(`Give the earlier time to --since: --since ${until} --until ${since}.`);
+    expect(result.stderr).not.toContain('7d is further back than 1d');
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('stats: a bound given alone is checked against the default of the other', () => {
+  /** statsRun as main() runs it, with idm's clock at NOW (the sandbox's too). */
+  const stats = (flags: { since?: string; until?: string }) =>
+    runCommand((deps) => statsRun({ streamId: CLOSED, ...flags }, deps, () => NOW), { env: { IDM_CONFIG_DIR: h.configDir, ...credentialsEnv(h.sandbox) } });
+  const sent = () => h.calls('GET').map((call) => Object.fromEntries(new URL(call.url, 'http://x').searchParams));
+
+  it('--since after now (--until not given): exit 2, nothing sent', async () => {
+    const { error } = await stats({ since: '2027-01-01T00:00:00Z' });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('--since (2027-01-01T00:00:00Z) is after --until, which is now (2026-11-25T10:20:30Z) when not given.');
+    expect(error?.hint).toMatch(/^Give --since a time before 2026-11-25T10:20:30Z/);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('--until before the default --since: exit 2, nothing sent', async () => {
+    for (const until of ['2020-01-01T00:00:00Z', '2026-11-11T09:59:59Z']) {
+      const { error } = await stats({ until });
+      expect(error?.exitCode).toBe(2);
+      expect(error?.message).toBe(`--until (${until}) is before --since, which is the start of the hour 14 days back (2026-11-11T10:00:00Z) when not given.`);
+      expect(error?.hint).toBe(`Give --since too, a time before ${until}.`);
+    }
+    expect(h.received()).toEqual([]);
+  });
+
+  it('what the service accepts is sent: --since now, --until at or after the start of the default window', async () => {
+    for (const flags of [{ since: '2026-11-25T10:20:30Z' }, { until: '2026-11-11T10:00:00Z' }, { until: '2026-11-11T10:10:00Z' }]) {
+      h.mark();
+      const { error } = await stats(flags);
+      expect(error).toBeUndefined();
+      expect(sent()).toEqual([{ ...(flags.since ? { date_from: flags.since } : {}), ...(flags.until ? { date_to: flags.until } : {}) }]);
+    }
+  });
+
+  it('through the command line: --since far ahead is refused, nothing sent', async () => {
+    const result = await h.idm(['streams', 'stats', CLOSED, '--since', '2100-01-01']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: --since \(2100-01-01T00:00:00Z\) is after --until, which is now \(\S+Z\) when not given\./);
+    expect(h.received()).toEqual([]);
   });
 });
