@@ -9,6 +9,11 @@ export function utcSeconds(ms: number, up = false): string {
   return new Date((up ? Math.ceil(ms / 1000) : Math.floor(ms / 1000)) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+/** A duration for people, in seconds as flags such as --wait-timeout take them: `0.3 s`, `60 s` (to the ms). */
+export function secondsText(ms: number): string {
+  return `${Math.round(ms) / 1000} s`;
+}
+
 /** Resolves after `ms`, or rejects with the stop reason as soon as `signal` is aborted. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -14,7 +14,7 @@ import { statusLine } from '../../io/progress.js';
 import { parsePositiveSeconds } from '../../cli/parse.js';
 import { idProblem } from '../../schemas/ids.js';
 import { ATTEMPT_COLUMNS, attemptsOf, deliveryFields } from './deliveries/format.js';
-import { utcSeconds } from '../../core/time.js';
+import { secondsText, utcSeconds } from '../../core/time.js';
 import { countBefore, waitForOutcome, type Outcome } from './wait.js';
 
 const DEFAULT_WAIT_SECONDS = 60;
@@ -140,7 +140,7 @@ async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId:
   }
   // Not known: while the service may still retry it, sending it again is not the next step.
   const tried = outcome.record ? ` It has failed ${plural(attempts.length, 'time')} so far; the service may still retry it.` : '';
-  output.say([['bold', `Not known after ${Math.round(what.timeoutMs / 1000)} s whether the event was delivered.${tried}${outcome.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
+  output.say([['bold', `Not known after ${secondsText(what.timeoutMs)} whether the event was delivered.${tried}${outcome.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
   output.note(seeIt);
 }
 

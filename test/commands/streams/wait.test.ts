@@ -188,6 +188,14 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
     expect(result.stderr).not.toContain('redeliver');
   });
 
+  it('--wait-timeout 0.3: the wait is told as 0.3 s, not rounded to 0 (exit 6)', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait', '--wait-timeout', '0.3']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/^Delivery of evt_\w{22}: .* \(waiting up to 0\.3 s\)$/m);
+    expect(result.stderr).toMatch(/^Not known after 0\.3 s whether the event was delivered\./m);
+    expect(result.stderr).not.toMatch(/\b0 s\b/);
+  });
+
   it('statistics that answer 400: said at once with the message, never a success (exit 6)', async () => {
     h.sandbox.addFault({
       path: `/api/v2/event-streams/${INBOX}/stats`,
