@@ -96,7 +96,7 @@ _idm_flag_value() {
     'streams create|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams create|--from-file') REPLY='files' ;;
     'streams create|--webhook') REPLY='none' ;;
-    'streams create|--auth') REPLY='none' ;;
+    'streams create|--auth') REPLY='list:bearer basic custom-header' ;;
     'streams create|--username') REPLY='none' ;;
     'streams create|--header-key') REPLY='none' ;;
     'streams create|--secret-file') REPLY='files' ;;
@@ -109,7 +109,7 @@ _idm_flag_value() {
     'streams update|--remove-event-type') REPLY='none' ;;
     'streams update|--from-file') REPLY='files' ;;
     'streams update|--webhook') REPLY='none' ;;
-    'streams update|--auth') REPLY='none' ;;
+    'streams update|--auth') REPLY='list:bearer basic custom-header' ;;
     'streams update|--username') REPLY='none' ;;
     'streams update|--header-key') REPLY='none' ;;
     'streams update|--secret-file') REPLY='files' ;;
@@ -156,7 +156,7 @@ _idm_flag_value() {
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
-    'sandbox start|--delivery') REPLY='none' ;;
+    'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;

@@ -121,8 +121,8 @@ _idm_flags() {
       '--client-id:client (application) id'
       '--client-secret-file:read the client secret from this file, or - for stdin'
       '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
-      '--signing-alg:assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
-      '--auth-method:client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
+      '--signing-alg:assertion algorithm (default: by key type)'
+      '--auth-method:client authentication (default: post, or private_key_jwt with a key)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -172,8 +172,8 @@ _idm_flags() {
       '--client-id:client (application) id'
       '--client-secret-file:read the client secret from this file, or - for stdin'
       '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
-      '--signing-alg:assertion algorithm: RS256, RS384, PS256, ES256 (default: by key type)'
-      '--auth-method:client authentication: post, basic, private_key_jwt, tls_client_auth (default: post, or private_key_jwt with a key)'
+      '--signing-alg:assertion algorithm (default: by key type)'
+      '--auth-method:client authentication (default: post, or private_key_jwt with a key)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -334,7 +334,7 @@ _idm_flags() {
       '--disabled:create it disabled (default: enabled)'
       '--from-file:the whole body as JSON (as the API takes it), or - for stdin; flags override its fields'
       '--webhook:send events to this https:// endpoint (with --auth)'
-      '--auth:how the webhook authenticates deliveries: bearer, basic, custom-header'
+      '--auth:how the webhook authenticates deliveries'
       '--username:the user name of --auth basic'
       '--header-key:the header name of --auth custom-header'
       '--secret-file:the webhook'\''s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
@@ -362,7 +362,7 @@ _idm_flags() {
       '--remove-event-type:unsubscribe from these'
       '--from-file:a PATCH body as JSON, or - for stdin; flags override its fields'
       '--webhook:send events to this https:// endpoint (with --auth)'
-      '--auth:how the webhook authenticates deliveries: bearer, basic, custom-header'
+      '--auth:how the webhook authenticates deliveries'
       '--username:the user name of --auth basic'
       '--header-key:the header name of --auth custom-header'
       '--secret-file:the webhook'\''s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
@@ -589,7 +589,7 @@ _idm_flags() {
       '--mapping-file:the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
       '--sync-automatically:synchronize users periodically'
       '--no-sync-automatically:do not synchronize users periodically'
-      '--sync-groups:group synchronization: all, off, selected'
+      '--sync-groups:group synchronization'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -611,7 +611,7 @@ _idm_flags() {
       '--remove-mapping:stop mapping this platform attribute (repeat for each)'
       '--sync-automatically:synchronize users every 30 minutes'
       '--no-sync-automatically:stop synchronizing users automatically'
-      '--sync-groups:group synchronization: all, off, selected'
+      '--sync-groups:group synchronization'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -895,7 +895,7 @@ _idm_flag_value() {
     'streams create|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams create|--from-file') REPLY='files' ;;
     'streams create|--webhook') REPLY='none' ;;
-    'streams create|--auth') REPLY='none' ;;
+    'streams create|--auth') REPLY='list:bearer basic custom-header' ;;
     'streams create|--username') REPLY='none' ;;
     'streams create|--header-key') REPLY='none' ;;
     'streams create|--secret-file') REPLY='files' ;;
@@ -908,7 +908,7 @@ _idm_flag_value() {
     'streams update|--remove-event-type') REPLY='none' ;;
     'streams update|--from-file') REPLY='files' ;;
     'streams update|--webhook') REPLY='none' ;;
-    'streams update|--auth') REPLY='none' ;;
+    'streams update|--auth') REPLY='list:bearer basic custom-header' ;;
     'streams update|--username') REPLY='none' ;;
     'streams update|--header-key') REPLY='none' ;;
     'streams update|--secret-file') REPLY='files' ;;
@@ -955,7 +955,7 @@ _idm_flag_value() {
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
-    'sandbox start|--delivery') REPLY='none' ;;
+    'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;

@@ -28,10 +28,15 @@ export function parsePositiveSeconds(flag: string) {
   };
 }
 
+/**
+ * One of `choices`, for a flag whose parser does more (once()) or whose list is too long for --help;
+ * else declare them with commander's .choices(), which --help and the completion scripts read.
+ */
 export function parseChoice<T extends string>(flag: string, choices: readonly T[]) {
   return (value: string): T => {
     if ((choices as readonly string[]).includes(value)) return value as T;
-    throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}.`);
+    // The words main() gives a refusal of commander's .choices().
+    throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}, not "${preview(value)}".`);
   };
 }
 

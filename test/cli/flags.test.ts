@@ -7,6 +7,7 @@ import { loginCommand } from '../../src/commands/auth/login.js';
 import { logoutCommand } from '../../src/commands/auth/logout.js';
 import { authStatusCommand } from '../../src/commands/auth/status.js';
 import { UsageError } from '../../src/core/errors.js';
+import { commanderMessage } from '../../src/main.js';
 import { captureIO, testDeps } from '../helpers/deps.js';
 
 const deps = testDeps(captureIO());
@@ -83,7 +84,8 @@ describe('idm login flags', () => {
   ])('refuses %j', async (args, message) => {
     const run = vi.fn(async () => {});
     const error = await parse(loginCommand(deps, run), args);
-    expect((error as Error).message).toContain(message);
+    // In the words main() reports: a value outside a flag's .choices() is commander's refusal.
+    expect(error instanceof CommanderError ? commanderMessage(error) : (error as Error).message).toContain(message);
     expect(run).not.toHaveBeenCalled();
   });
 

@@ -4,7 +4,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { parseChoice } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
@@ -51,12 +50,8 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .option('--client-id <id>', 'client (application) id', parseClientId)
     .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin')
     .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin')
-    .addOption(new Option('--signing-alg <alg>', `assertion algorithm: ${SIGNING_ALGS.join(', ')} (default: by key type)`).argParser(parseChoice('--signing-alg', SIGNING_ALGS)))
-    .addOption(
-      new Option('--auth-method <method>', `client authentication: ${AUTH_METHODS.join(', ')} (default: post, or private_key_jwt with a key)`).argParser(
-        parseChoice('--auth-method', AUTH_METHODS),
-      ),
-    )
+    .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS))
+    .addOption(new Option('--auth-method <method>', 'client authentication (default: post, or private_key_jwt with a key)').choices(AUTH_METHODS))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
     .addOption(new Option('--client-secret <secret>').hideHelp())
     .addOption(new Option('--private-key <pem>').hideHelp())

@@ -2,7 +2,7 @@
 // connection. From flags (scripts: never a prompt, an empty body lets the server apply the strategy's
 // default mapping), or through a wizard at a terminal when the connection id or the settings are
 // missing (./wizard.ts). Everything is checked against the shared schema before anything is sent.
-import { Argument, Command } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { ProvisioningBody } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
@@ -34,7 +34,7 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
     .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin', once('--mapping-file'))
     .option('--sync-automatically', 'synchronize users periodically')
     .option('--no-sync-automatically', 'do not synchronize users periodically')
-    .option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`, once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS)))
+    .addOption(new Option('--sync-groups <mode>', 'group synchronization').choices(SYNC_GROUPS).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
     .addHelpText(
       'after',
       () => `${examples([

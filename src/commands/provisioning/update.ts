@@ -38,7 +38,7 @@ export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command 
     .option('--remove-mapping <platform>', 'stop mapping this platform attribute (repeat for each)', collect)
     .option('--sync-automatically', 'synchronize users every 30 minutes')
     .option('--no-sync-automatically', 'stop synchronizing users automatically')
-    .addOption(new Option('--sync-groups <mode>', `group synchronization: ${SYNC_GROUPS.join(', ')}`).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
+    .addOption(new Option('--sync-groups <mode>', 'group synchronization').choices(SYNC_GROUPS).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
     .addHelpText(
       'after',
       () => examples([

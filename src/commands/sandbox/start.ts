@@ -12,7 +12,7 @@ import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
-import { parseChoice, parseIntegerInRange } from '../../cli/parse.js';
+import { parseIntegerInRange } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
@@ -52,7 +52,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
-    .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').argParser(parseChoice('--delivery', ['async', 'sync'] as const)))
+    .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(

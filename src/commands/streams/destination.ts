@@ -56,13 +56,14 @@ function parseWebhookUrl(value: string): string {
 export function addDestinationOptions(command: Command, options: { eventbus: boolean }): Command {
   command
     .option('--webhook <url>', 'send events to this https:// endpoint (with --auth)')
-    .addOption(new Option('--auth <method>', `how the webhook authenticates deliveries: ${AUTH_CHOICES.join(', ')}`).argParser(parseChoice('--auth', AUTH_CHOICES)))
+    .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES))
     .option('--username <name>', 'the user name of --auth basic')
     .option('--header-key <name>', 'the header name of --auth custom-header')
     .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)");
   if (options.eventbus) {
     command
       .option('--eventbus-account <id>', 'send events to the event bus of this 12-digit account (with --eventbus-region)')
+      // Not .choices(): --help would list every region. The completions take the same list (FLAG_VALUES).
       .addOption(new Option('--eventbus-region <region>', 'the event bus region (e.g. us-east-1)').argParser(parseChoice('--eventbus-region', CLOUD_REGIONS)));
   }
   return command.option('--action <id>', 'send events to this action');
