@@ -904,8 +904,8 @@ _idm_flag_value() {
     'streams create|--action') REPLY='none' ;;
     'streams update|--name') REPLY='none' ;;
     'streams update|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
-    'streams update|--add-event-type') REPLY='none' ;;
-    'streams update|--remove-event-type') REPLY='none' ;;
+    'streams update|--add-event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--remove-event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams update|--from-file') REPLY='files' ;;
     'streams update|--webhook') REPLY='none' ;;
     'streams update|--auth') REPLY='list:bearer basic custom-header' ;;
@@ -948,8 +948,8 @@ _idm_flag_value() {
     'api|--data') REPLY='none' ;;
     'api|--query') REPLY='none' ;;
     'sandbox start|--port') REPLY='none' ;;
-    'sandbox start|--tls-cert') REPLY='none' ;;
-    'sandbox start|--tls-key') REPLY='none' ;;
+    'sandbox start|--tls-cert') REPLY='files' ;;
+    'sandbox start|--tls-key') REPLY='files' ;;
     'sandbox start|--state-dir') REPLY='files' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;

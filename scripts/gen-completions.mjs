@@ -1,6 +1,6 @@
 // Writes completions/idm.{bash,zsh,fish} from the command tree of the built CLI: each file is what
 // `idm completion <shell>` prints. `npm run completions` builds first, then runs this.
-// With --check, writes nothing and exits 1 when a committed file differs (test/completions does the same).
+// With --check, writes nothing and exits 1 when a committed file differs (test/commands/completion does the same).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

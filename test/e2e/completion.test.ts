@@ -1,5 +1,6 @@
-// The bash completion in a real bash, through COMP_WORDS / COMPREPLY: the script calls `idm` on PATH
-// (here the built binary) for profile names and the ids of the last listings.
+// The bash completion in a real bash, through COMP_WORDS / COMPREPLY, and the fish one in a real fish
+// (complete -C): the scripts call `idm` on PATH (here the built binary) for profile names and the
+// ids of the last listings.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,10 @@ const { dir: configDir, cleanup } = tempConfigDir();
 afterAll(cleanup);
 
 const sandbox = useSandbox();
+
+function has(program: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
+}
 
 describe('the bash completion in a real bash', () => {
   // `idm` on PATH as the script calls it (for profile names), backed by the built binary.
@@ -50,6 +55,46 @@ describe('the bash completion in a real bash', () => {
     expect(result.status).toBe(0);
     return result.stdout.split('\n').filter(Boolean).sort();
   }
+
+  /** What fish offers for the words (the last one is under the cursor), without the descriptions. */
+  function completeFish(words: string[]): string[] {
+    const fq = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    const line = words.map((word) => (word === '' ? '' : fq(word))).join(' ');
+    const script = `source ${fq(join(ROOT, 'completions/idm.fish'))}; complete -C ${fq(line)}`;
+    const result = spawnSync('fish', ['--no-config', '-c', script], {
+      cwd: files,
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      encoding: 'utf8',
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    return result.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]!).sort();
+  }
+
+  // Values of flags with fixed values (declared with .choices()), of the event-type flags of
+  // `streams update`, and file names after the flags that take a path: in bash and in fish.
+  const VALUES: Array<[string, string[], string[]]> = [
+    ['streams update --add-event-type user.<TAB>', ['idm', 'streams', 'update', 'x', '--add-event-type', 'user.'], ['user.created', 'user.deleted', 'user.updated']],
+    ['streams update --remove-event-type group.m<TAB>', ['idm', 'streams', 'update', 'x', '--remove-event-type', 'group.m'], ['group.member.added', 'group.member.deleted']],
+    ['streams create --auth <TAB>', ['idm', 'streams', 'create', '--auth', ''], ['basic', 'bearer', 'custom-header']],
+    ['streams update --auth <TAB>', ['idm', 'streams', 'update', 'x', '--auth', ''], ['basic', 'bearer', 'custom-header']],
+    ['sandbox start --delivery <TAB>', ['idm', 'sandbox', 'start', '--delivery', ''], ['async', 'sync']],
+    ['sandbox start --tls-cert ma<TAB>', ['idm', 'sandbox', 'start', '--tls-cert', 'ma'], ['map two.json', 'mapping.json']],
+    ['sandbox start --tls-key ma<TAB>', ['idm', 'sandbox', 'start', '--https', '--tls-key', 'ma'], ['map two.json', 'mapping.json']],
+  ];
+
+  it.each(VALUES)('bash: %s', (_name, words, expected) => {
+    expect(complete(words)).toEqual(expected);
+  });
+
+  it.skipIf(!has('fish') && !process.env.CI).each(VALUES)('fish: %s', (_name, words, expected) => {
+    expect(completeFish(words)).toEqual(expected);
+  });
+
+  it.skipIf(!has('fish') && !process.env.CI)('fish: the --flag=value form, and the event types of --event-type as before', () => {
+    expect(completeFish(['idm', 'sandbox', 'start', '--delivery=s'])).toEqual(['--delivery=sync']);
+    expect(completeFish(['idm', 'streams', 'test', 'x', '--event-type', 'user.'])).toEqual(['user.created', 'user.deleted', 'user.updated']);
+  });
 
   it('completes idm str<TAB> to streams', () => {
     expect(complete(['idm', 'str'])).toEqual(['streams']);

@@ -5,10 +5,9 @@
 // (read from the config and cache directories, never from the network).
 //
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
-// and test/completions fails when the committed files differ from what the tree gives.
+// and test/commands/completion fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
-import { AUTH_METHODS, SIGNING_ALGS } from '../../config/methods.js';
-import { CLOUD_REGIONS, EVENT_TYPES, SYNC_GROUPS } from '../../schemas/constants.js';
+import { CLOUD_REGIONS, EVENT_TYPES } from '../../schemas/constants.js';
 import type { Shell } from './index.js';
 import type { AskKind } from './values.js';
 
@@ -40,19 +39,15 @@ export interface CommandSpec {
 }
 
 // Flags whose values are a known list or a kind of thing, by long name (their parsers check the same
-// lists). Options declared with commander's .choices() need no entry here, and flags named *-file
-// complete file names.
+// lists). A fixed set of values is declared with commander's .choices() on the option itself, which
+// needs no entry here; a flag whose value is a <path>, <file> or <dir> completes file names.
 const FLAG_VALUES: Record<string, Values> = {
   '--event-type': { kind: 'list', values: EVENT_TYPES },
-  '--sync-groups': { kind: 'list', values: SYNC_GROUPS },
-  '--auth-method': { kind: 'list', values: AUTH_METHODS },
-  '--signing-alg': { kind: 'list', values: SIGNING_ALGS },
+  '--add-event-type': { kind: 'list', values: EVENT_TYPES },
+  '--remove-event-type': { kind: 'list', values: EVENT_TYPES },
   '--profile': { kind: 'ask', what: 'profiles' },
-  '--eventbus-region': { kind: 'list', values: CLOUD_REGIONS },
+  '--eventbus-region': { kind: 'list', values: CLOUD_REGIONS }, // too many for .choices() in --help
   '--strategy': { kind: 'ask', what: 'strategies' },
-  '--seed': { kind: 'files' },
-  '--client-cert': { kind: 'files' },
-  '--client-key': { kind: 'files' },
 };
 
 function optionValues(option: Option): Values | undefined {
@@ -60,7 +55,7 @@ function optionValues(option: Option): Values | undefined {
   if (option.argChoices) return { kind: 'list', values: option.argChoices };
   const known = option.long ? FLAG_VALUES[option.long] : undefined;
   if (known) return known;
-  if (option.long?.endsWith('-file') || option.long?.endsWith('-dir')) return { kind: 'files' };
+  if (/<(path|file|dir)>/.test(option.flags)) return { kind: 'files' };
   return { kind: 'none' };
 }
 
