@@ -7,7 +7,7 @@ import { waitWords } from '../api/retry.js';
 import { loadTls, type TlsFiles } from '../api/tls.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
 import { UsageError } from '../core/errors.js';
-import { capitalize } from '../core/text.js';
+import { capitalize, shellCommand, type CommandLine } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { countdown, spinner } from '../io/progress.js';
 import { safeText } from '../io/safe.js';
@@ -19,6 +19,12 @@ export interface Deps {
   io: IO;
   output: Output;
   globals(): GlobalOptions;
+  /**
+   * A command idm prints for the user to run against the tenant (a hint, the next page): the words
+   * shell-quoted, then `--profile NAME` when the run chose its profile (--profile or IDM_PROFILE).
+   * Pasted in another shell, or after `idm profiles use`, it still acts on this run's tenant.
+   */
+  command: CommandLine;
   /** The typed management client for the selected profile: credentials resolved, token cached. */
   api(): Promise<Management>;
   /** A management client for credentials that are not stored yet (login proves them with it). */
@@ -55,6 +61,10 @@ export function tlsFiles(flags: GlobalOptions, credentials: Resolved): TlsFiles 
 
 export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
   const output = createOutput(io);
+  const command: CommandLine = (words) => {
+    const { profile } = globals();
+    return shellCommand(profile === undefined ? words : [...words, '--profile', profile]);
+  };
   const clients: ApiClient[] = [];
   let api: Promise<Management> | undefined;
   // The same action again and again is a listing going page by page: its spinner counts them.
@@ -89,13 +99,14 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
       onActivity: (action) => spinner(io, activityLabel(action)),
     });
     clients.push(client);
-    return createManagement(client);
+    return createManagement(client, command);
   }
 
   return {
     io,
     output,
     globals,
+    command,
     api: () => (api ??= build(resolveCredentials(io.env, globals().profile))),
     apiFor: (credentials) => build(credentials),
     prompter: () => import('../io/prompter.js').then(({ createPrompter }) => createPrompter(io)),

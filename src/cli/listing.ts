@@ -1,10 +1,9 @@
 // What every paginated command does with its pages (streams, deliveries, connections, provisioning,
 // groups): one page, or every page with --all, as a table at a terminal, TSV when piped, or JSON as
 // received (--all --json: one document equal to the merged pages, written as they arrive). At a
-// terminal, a note names the command for the next page, shell-quoted.
+// terminal, a note names the command for the next page (Deps.command: shell-quoted, with --profile).
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { Page } from '../api/paginate.js';
-import { shellCommand } from '../core/text.js';
 import type { Column } from '../output/index.js';
 import { jsonPages } from '../output/json-pages.js';
 import { LIMITS } from '../schemas/constants.js';
@@ -70,8 +69,7 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
     await output.printRows(listing.columns, page.items as Row[]);
     if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
     if (page.next !== undefined && (io.stdoutIsTTY || io.stderrIsTTY)) {
-      const { profile } = deps.globals();
-      output.note(`${listing.more}: ${shellCommand([...listing.again, '--from', page.next, '--take', query.take ?? LIMITS.takeDefault, ...(profile ? ['--profile', profile] : [])])}`);
+      output.note(`${listing.more}: ${deps.command([...listing.again, '--from', page.next, '--take', query.take ?? LIMITS.takeDefault])}`);
     }
     return;
   }

@@ -33,6 +33,9 @@ export function shellCommand(words: ReadonlyArray<string | number>): string {
   return words.map((word) => shellQuote(String(word))).join(' ');
 }
 
+/** Makes the command line of a hint from its words (Deps.command adds the run's --profile). */
+export type CommandLine = (words: ReadonlyArray<string | number>) => string;
+
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 // The directory-provisioning operations of the management interface (../shared/spec/wire-facts.md):
 // one method each, knowing its path, scope, success status and how to read the answer tolerantly.
 import { ApiError } from '../../core/errors.js';
-import { isPlainObject, shellCommand } from '../../core/text.js';
+import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import { asText } from '../../output/index.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
@@ -43,24 +43,16 @@ export function isUnknownConnection(error: unknown): boolean {
 }
 
 /** What to do about a connection id the tenant does not know. */
-export const UNKNOWN_CONNECTION_HINT = `Check the id ('${shellCommand(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
-
-/** What to do about a 404, by its error code: check the id, or set provisioning up first. */
-function notFoundHint(error: unknown, connectionId: string): void {
-  if (!(error instanceof ApiError && error.status === 404)) return;
-  error.hint = isUnknownConnection(error)
-    ? UNKNOWN_CONNECTION_HINT
-    : `It has no directory provisioning yet: set it up with '${shellCommand(['idm', 'provisioning', 'create', connectionId])}'.`;
+export function unknownConnectionHint(command: CommandLine): string {
+  return `Check the id ('${command(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
 }
 
-/** `run`, with the hint of a 404 chosen by its error code. */
-async function explained<T>(connectionId: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    notFoundHint(error, connectionId);
-    throw error;
-  }
+/** What to do about a 404, by its error code: check the id, or set provisioning up first. */
+function notFoundHint(error: unknown, connectionId: string, command: CommandLine): void {
+  if (!(error instanceof ApiError && error.status === 404)) return;
+  error.hint = isUnknownConnection(error)
+    ? unknownConnectionHint(command)
+    : `It has no directory provisioning yet: set it up with '${command(['idm', 'provisioning', 'create', connectionId])}'.`;
 }
 
 /** The rows of a mapping answer that are rows (a string on both sides); anything else is left out. */
@@ -108,7 +100,17 @@ export type ConnectionCheck =
   | { kind: 'unconfigured'; defaultMapping: MappingRow[] }
   | { kind: 'unconfigured'; defaultMapping: undefined; because: 'forbidden' | 'not-shown' };
 
-export function provisioningApi(client: ApiClient) {
+/** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
+export function provisioningApi(client: ApiClient, command: CommandLine = shellCommand) {
+  /** `run`, with the hint of a 404 chosen by its error code. */
+  const explained = async <T>(connectionId: string, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      notFoundHint(error, connectionId, command);
+      throw error;
+    }
+  };
   // Every operation on one connection: a 404's hint depends on its error code (notFoundHint).
   const request = (connectionId: string, operation: Operation) => explained(connectionId, () => client.request(operation));
   const record = (connectionId: string, operation: Operation, what: string) => explained(connectionId, () => requestRecord(client, operation, what));
@@ -163,7 +165,7 @@ export function provisioningApi(client: ApiClient) {
       action: `${verb} the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.update,
       success: 204,
-      hints: { 400: 'Check the group ids (idm provisioning groups list shows them).' },
+      hints: { 400: `Check the group ids ('${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' shows them).` },
     });
   };
 
@@ -272,7 +274,7 @@ export function provisioningApi(client: ApiClient) {
           action: `synchronize connection ${connectionId}`,
           scope: SCOPE.synchronize,
           success: 201,
-          hints: { 409: 'Wait for it to finish: idm provisioning show shows the last synchronization.' },
+          hints: { 409: `Wait for it to finish: '${command(['idm', 'provisioning', 'show', connectionId])}' shows the last synchronization.` },
         },
         'a synchronization',
       ),
@@ -301,7 +303,7 @@ export function provisioningApi(client: ApiClient) {
           scope: SCOPE.create,
           success: 201,
           hints: {
-            409: `Provisioning already exists on ${connectionId}: see it with 'idm provisioning show ${connectionId}', change it with 'idm provisioning update ${connectionId}'.`,
+            409: `Provisioning already exists on ${connectionId}: see it with '${command(['idm', 'provisioning', 'show', connectionId])}', change it with '${command(['idm', 'provisioning', 'update', connectionId])}'.`,
           },
           readBack: async () => {
             const existing = await get(connectionId);

@@ -1,6 +1,6 @@
 // The event-stream operations of the management interface (../shared/spec/wire-facts.md): one
 // method each, knowing its path, scope, success status and how to read the answer tolerantly.
-import { isPlainObject, jsonKind } from '../../core/text.js';
+import { isPlainObject, jsonKind, shellCommand, type CommandLine } from '../../core/text.js';
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import type { ApiClient, Operation } from '../client.js';
@@ -35,8 +35,6 @@ export interface StatsWindow {
 
 const streamPath = (id: string) => apiPath`/event-streams/${param(id, 'stream id')}`;
 const eventPath = (id: string, eventId: string) => apiPath`/event-streams/${param(id, 'stream id')}/deliveries/${param(eventId, 'event id')}`;
-const NOT_FOUND = { 404: "Run 'idm streams list' to see the stream ids." };
-const DELIVERY_NOT_FOUND = { 404: 'Check both ids: the service keeps failed deliveries only (see idm streams deliveries list).' };
 /** The scope of each operation (wire-facts.md): a 403 names it, and so do commands that explain what a token lacks. */
 const SCOPE = {
   list: SCOPES.listStreams,
@@ -52,7 +50,10 @@ const SCOPE = {
 
 const joined = (values: string[] | undefined) => (values && values.length > 0 ? values.join(',') : undefined);
 
-export function streamsApi(client: ApiClient) {
+/** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
+export function streamsApi(client: ApiClient, command: CommandLine = shellCommand) {
+  const streamNotFound = { 404: `Run '${command(['idm', 'streams', 'list'])}' to see the stream ids.` };
+  const deliveryNotFound = (id: string) => ({ 404: `Check both ids: the service keeps failed deliveries only ('${command(['idm', 'streams', 'deliveries', 'list', id])}' lists them).` });
   const list = async (query: PageQuery, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
@@ -76,7 +77,7 @@ export function streamsApi(client: ApiClient) {
       action: `list the deliveries of stream ${id}`,
       scope: SCOPE.deliveries,
       success: 200,
-      hints: { ...NOT_FOUND, 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check the filters (--status, --event-type, --since, --until) and --take.' },
+      hints: { ...streamNotFound, 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check the filters (--status, --event-type, --since, --until) and --take.' },
       ...ask,
     };
     const { status, body } = await client.request(operation);
@@ -85,12 +86,12 @@ export function streamsApi(client: ApiClient) {
   };
 
   const get = (id: string): Promise<ApiRecord> =>
-    requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPE.read, success: 200, hints: NOT_FOUND }, 'a stream');
+    requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPE.read, success: 200, hints: streamNotFound }, 'a stream');
 
   const delivery = (id: string, eventId: string): Promise<ApiRecord> =>
     requestRecord(
       client,
-      { method: 'GET', path: eventPath(id, eventId), action: `read delivery ${eventId} of stream ${id}`, scope: SCOPE.deliveries, success: 200, hints: DELIVERY_NOT_FOUND },
+      { method: 'GET', path: eventPath(id, eventId), action: `read delivery ${eventId} of stream ${id}`, scope: SCOPE.deliveries, success: 200, hints: deliveryNotFound(id) },
       'a delivery',
     );
 
@@ -104,7 +105,7 @@ export function streamsApi(client: ApiClient) {
         action: `read the statistics of stream ${id}`,
         scope: SCOPE.stats,
         success: 200,
-        hints: { ...NOT_FOUND, 400: 'Check --since and --until (RFC 3339 times or 30m, 6h, 7d).' },
+        hints: { ...streamNotFound, 400: 'Check --since and --until (RFC 3339 times or 30m, 6h, 7d).' },
       },
       'statistics',
     );
@@ -116,7 +117,7 @@ export function streamsApi(client: ApiClient) {
     action: `send a test event to stream ${id}`,
     scope: SCOPE.test,
     success: 202,
-    hints: NOT_FOUND,
+    hints: streamNotFound,
   });
 
   return {
@@ -150,11 +151,11 @@ export function streamsApi(client: ApiClient) {
 
     /** 200 with the whole stream; `subscriptions`, when sent, replaces the list. */
     update: (id: string, body: Record<string, unknown>): Promise<ApiRecord> =>
-      requestRecord(client, { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: NOT_FOUND }, 'a stream'),
+      requestRecord(client, { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: streamNotFound }, 'a stream'),
 
     /** 204, also for a stream that is already gone. */
     delete: async (id: string): Promise<void> => {
-      await client.request({ method: 'DELETE', path: streamPath(id), action: `delete stream ${id}`, scope: SCOPE.delete, success: 204, hints: NOT_FOUND });
+      await client.request({ method: 'DELETE', path: streamPath(id), action: `delete stream ${id}`, scope: SCOPE.delete, success: 204, hints: streamNotFound });
     },
 
     /** Sends a test event (202, a delivery record). Never repeated once it may have reached the service. */
@@ -191,7 +192,7 @@ export function streamsApi(client: ApiClient) {
           action: `redeliver event ${eventId} of stream ${id}`,
           scope: SCOPE.redeliver,
           success: 202,
-          hints: { ...DELIVERY_NOT_FOUND, 409: 'Only a delivery that has failed and is not being retried can be delivered again; see idm streams deliveries show.' },
+          hints: { ...deliveryNotFound(id), 409: `Only a delivery that has failed and is not being retried can be delivered again; see '${command(['idm', 'streams', 'deliveries', 'show', id, eventId])}'.` },
         })
       ).body as ApiRecord | undefined,
 
@@ -210,7 +211,7 @@ export function streamsApi(client: ApiClient) {
           action: `redeliver the deliveries of stream ${id}`,
           scope: SCOPE.redeliver,
           success: 202,
-          hints: { ...NOT_FOUND, 409: 'One or more of the matching deliveries is still in progress; narrow the filter, or wait and run again.' },
+          hints: { ...streamNotFound, 409: 'One or more of the matching deliveries is still in progress; narrow the filter, or wait and run again.' },
         })
       ).body as ApiRecord | undefined,
 

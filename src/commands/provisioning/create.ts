@@ -60,7 +60,7 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
     const { runProvisioningWizard } = await import('./wizard.js');
     ({ connectionId, body } = await runProvisioningWizard({ connectionId, body: flagsBody, askSettings: !settingsGiven }, deps));
   } else if (connectionId === undefined) {
-    throw new UsageError('Missing the connection id: idm provisioning create <connection-id>.', `'idm connections list' shows the tenant's connections (ids look like ${EXAMPLE_ID}).`);
+    throw new UsageError('Missing the connection id: idm provisioning create <connection-id>.', `'${deps.command(['idm', 'connections', 'list'])}' shows the tenant's connections (ids look like ${EXAMPLE_ID}).`);
   }
   const { provisioning } = await deps.api();
   await printConfiguration(await provisioning.create(connectionId, body), deps, 'Created');

@@ -3,7 +3,6 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
-import { shellCommand } from '../../core/text.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
 export interface ProvisioningDeleteOptions {
@@ -23,7 +22,7 @@ export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command 
 export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps): Promise<void> {
   const { connectionId } = options;
   if (!options.yes && !deps.io.canPrompt) {
-    throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run '${shellCommand(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
+    throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run '${deps.command(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
   }
   const { provisioning } = await deps.api();
   if (!options.yes) {

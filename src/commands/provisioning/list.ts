@@ -21,7 +21,7 @@ export async function listRun(options: ListingFlags, deps: Deps): Promise<void> 
     {
       key: 'directory_provisionings',
       columns: PROVISIONING_COLUMNS,
-      empty: 'No connection has directory provisioning yet (idm provisioning create).',
+      empty: `No connection has directory provisioning yet (${deps.command(['idm', 'provisioning', 'create'])}).`,
       more: 'More configurations',
       again: ['idm', 'provisioning', 'list'],
       page: provisioning.list,

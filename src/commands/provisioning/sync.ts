@@ -5,7 +5,6 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { isSyncTooSoon } from '../../api/errors.js';
-import { shellCommand } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import { asText as text } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
@@ -38,7 +37,7 @@ export async function syncRun(options: { connectionId: string }, deps: Deps): Pr
     ['Synchronization', text(answer.synchronization_id)],
     ['Status', text(answer.status)],
   ]);
-  output.note(`Follow it with: ${shellCommand(['idm', 'provisioning', 'show', connectionId])} (the last synchronization's time, status and error).`);
+  output.note(`Follow it with: ${deps.command(['idm', 'provisioning', 'show', connectionId])} (the last synchronization's time, status and error).`);
 }
 
 /**

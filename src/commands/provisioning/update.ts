@@ -9,7 +9,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { once, parseChoice, refuseBothSwitches } from '../../cli/parse.js';
 import { IdmError, UsageError } from '../../core/errors.js';
-import { plural, shellCommand } from '../../core/text.js';
+import { plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
 import { checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, parseMappingFlag, readMappingFile, refuseMappingConflicts } from './body.js';
@@ -70,10 +70,10 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   const { provisioning } = await deps.api();
   if (options.addMapping !== undefined || options.removeMapping !== undefined) {
     // Read, change, write the whole list: the service replaces the mapping it is sent.
-    const rows = currentRows(connectionId, await provisioning.get(connectionId));
+    const rows = currentRows(connectionId, await provisioning.get(connectionId), deps.command);
     for (const [index, platform] of removing.entries()) {
       const at = rowMapping(rows, platform);
-      if (at < 0) throw new UsageError(`--remove-mapping ${options.removeMapping![index]}: the mapping has no row for "${platform}".`, `See the mapping with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}'.`);
+      if (at < 0) throw new UsageError(`--remove-mapping ${options.removeMapping![index]}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
       rows.splice(at, 1);
     }
     for (const row of adding) {
@@ -106,7 +106,7 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
  * The current mapping's rows, to change and send back whole. An entry idm could not send back as it
  * is (not two strings, or breaking the mapping's rules) stops it: writing the rest would drop it.
  */
-function currentRows(connectionId: string, current: ApiRecord): MappingRow[] {
+function currentRows(connectionId: string, current: ApiRecord, command: CommandLine): MappingRow[] {
   const entries: unknown[] = Array.isArray(current.mapping) ? current.mapping : [];
   const rows = mappingRows(entries).filter(isSendableRow);
   const left = entries.length - rows.length;
@@ -115,7 +115,7 @@ function currentRows(connectionId: string, current: ApiRecord): MappingRow[] {
       `The current mapping of ${connectionId} has ${plural(left, 'entry', 'entries')} that idm cannot send back as ${left === 1 ? 'it is' : 'they are'}: --add-mapping and --remove-mapping would drop ${left === 1 ? 'it' : 'them'}.`,
       {
         code: 'unreadable_mapping',
-        hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId, '--json'])}', then give the whole mapping with --mapping-file.`,
+        hint: `See it with '${command(['idm', 'provisioning', 'show', connectionId, '--json'])}', then give the whole mapping with --mapping-file.`,
       },
     );
   }

@@ -7,10 +7,10 @@
 // and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
 import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
 import { isForbidden } from '../../api/errors.js';
-import { mappingRows, UNKNOWN_CONNECTION_HINT } from '../../api/management/provisioning.js';
+import { mappingRows, unknownConnectionHint } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { CancelledError, IdmError } from '../../core/errors.js';
-import { capitalize, plural, shellCommand } from '../../core/text.js';
+import { capitalize, plural, type CommandLine } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
 import { asText as text } from '../../output/index.js';
 import { PROVISIONING_STRATEGIES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
@@ -38,9 +38,9 @@ export type Refusal = { message: string; hint: string };
 /** Where a new configuration starts: the strategy's default mapping, or nothing and why. */
 export type Start = { defaultMapping: MappingRow[] } | { defaultMapping: undefined; why: string };
 
-const unknownConnection = (connectionId: string): Refusal => ({
+const unknownConnection = (connectionId: string, command: CommandLine): Refusal => ({
   message: `There is no connection ${connectionId} in the tenant.`,
-  hint: UNKNOWN_CONNECTION_HINT,
+  hint: unknownConnectionHint(command),
 });
 
 /**
@@ -48,16 +48,16 @@ const unknownConnection = (connectionId: string): Refusal => ({
  * no configuration yet and a strategy that supports one. Where to start: its default mapping, or an
  * empty one and why.
  */
-export async function checkConnection(api: Management, connectionId: string): Promise<{ refusal: Refusal } | Start> {
+export async function checkConnection(api: Management, connectionId: string, command: CommandLine): Promise<{ refusal: Refusal } | Start> {
   const checked = await api.provisioning.checkConnection(connectionId);
   switch (checked.kind) {
     case 'unknown':
-      return { refusal: unknownConnection(connectionId) };
+      return { refusal: unknownConnection(connectionId, command) };
     case 'configured':
       return {
         refusal: {
           message: `Connection ${connectionId}${checked.existing.connection_name ? ` (${text(checked.existing.connection_name)})` : ''} has directory provisioning already.`,
-          hint: `See it with '${shellCommand(['idm', 'provisioning', 'show', connectionId])}', change it with '${shellCommand(['idm', 'provisioning', 'update', connectionId])}'.`,
+          hint: `See it with '${command(['idm', 'provisioning', 'show', connectionId])}', change it with '${command(['idm', 'provisioning', 'update', connectionId])}'.`,
         },
       };
     case 'unsupported':
@@ -93,13 +93,13 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
-      { code: 'no_connection', hint: choices.length === 0 ? 'Create one in the dashboard (Authentication > Enterprise).' : "Change one with 'idm provisioning update <connection-id>'." },
+      { code: 'no_connection', hint: choices.length === 0 ? 'Create one in the dashboard (Authentication > Enterprise).' : `Change one with '${deps.command(['idm', 'provisioning', 'update', 'CONNECTION_ID'])}'.` },
     );
   }
   for (;;) {
     // The cursor starts on the first connection that can be chosen.
     const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
-    const checked = await checkConnection(api, connectionId);
+    const checked = await checkConnection(api, connectionId, deps.command);
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
@@ -110,7 +110,7 @@ async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const api = await deps.api();
   for (;;) {
     const connectionId = (await prompter.input('Connection id (con_…)', { validate: (value) => idProblem('connection', value.trim()) ?? true })).trim();
-    const checked = await checkConnection(api, connectionId);
+    const checked = await checkConnection(api, connectionId, deps.command);
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
@@ -163,7 +163,7 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
     ({ connectionId, start: from } = await pickConnection(prompter, deps));
   } else {
     // Checked before any question: stop at once rather than after the whole dialog.
-    const checked = await checkConnection(api, connectionId);
+    const checked = await checkConnection(api, connectionId, deps.command);
     if ('refusal' in checked) throw new IdmError(checked.refusal.message, { code: 'cannot_create', hint: checked.refusal.hint });
     from = checked;
   }

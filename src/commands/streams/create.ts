@@ -6,7 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, jsonKind, shellCommand } from '../../core/text.js';
+import { isPlainObject, jsonKind } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
 import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
@@ -82,7 +82,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   const [first] = parsed.data.subscriptions;
-  output.note(`Created stream ${String(stream.id)}. Try it: ${shellCommand(['idm', 'streams', 'test', String(stream.id), '--event-type', first!.event_type, '--wait'])}`);
+  output.note(`Created stream ${String(stream.id)}. Try it: ${deps.command(['idm', 'streams', 'test', String(stream.id), '--event-type', first!.event_type, '--wait'])}`);
 }
 
 /** --from-file: a JSON object, the body as the API takes it. */

@@ -27,7 +27,7 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
   const { io, output } = deps;
   const { streamId } = options;
   if (!options.yes && !io.canPrompt) {
-    throw new UsageError(`Deleting stream ${streamId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run 'idm streams delete ${streamId} --yes'.`);
+    throw new UsageError(`Deleting stream ${streamId} needs --yes when idm cannot ask (not a terminal, or --no-input).`, `Run '${deps.command(['idm', 'streams', 'delete', streamId, '--yes'])}'.`);
   }
   const { streams } = await deps.api();
   let gone = false;

@@ -6,7 +6,6 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkTimeWindow } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { shellCommand } from '../../core/text.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { addDeliveryFilters } from './deliveries/list.js';
 import { EVENT_ID_ARGUMENT } from './deliveries/show.js';
@@ -61,5 +60,5 @@ export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promi
             .join(', ')}`
         : 'every failed delivery';
   output.note(`Asked the service to deliver ${what} of stream ${streamId} again; it retries in the background.`);
-  output.note(`Follow it with: ${shellCommand(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : ['idm', 'streams', 'deliveries', 'list', streamId])}`);
+  output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : ['idm', 'streams', 'deliveries', 'list', streamId])}`);
 }

@@ -9,7 +9,7 @@ import { didYouMean } from '../../cli/suggest.js';
 import { isForbidden } from '../../api/errors.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
-import { isPlainObject, jsonKind, plural, shellCommand } from '../../core/text.js';
+import { isPlainObject, jsonKind, plural } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
 import { parsePositiveSeconds } from '../../cli/parse.js';
 import { idProblem } from '../../schemas/ids.js';
@@ -121,7 +121,7 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
 /** The end of `--wait`: the outcome, the attempts known, the exit code, and what to do next. */
 async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number }, deps: Deps): Promise<void> {
   const { output } = deps;
-  const seeIt = `See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`;
+  const seeIt = `See it: ${deps.command(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`;
   if (outcome.kind === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
   if (outcome.kind === 'unknown') deps.exitCode = ExitCode.DeliveryUnknown;
   if (output.json) return output.printJson(outcome.record ?? sent);
@@ -135,7 +135,7 @@ async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId:
   if (outcome.kind === 'failed') {
     output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}; the service will not retry it.`]]);
     output.note(seeIt);
-    output.note(`Send it again: ${shellCommand(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`);
+    output.note(`Send it again: ${deps.command(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`);
     return;
   }
   // Not known: while the service may still retry it, sending it again is not the next step.
@@ -207,8 +207,8 @@ async function printDelivery(record: ApiRecord, deps: Deps, options: { summary?:
     output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}.`]]);
     const eventId = text(record.id);
     if (!idProblem('event', eventId)) {
-      output.note(`See it: ${shellCommand(['idm', 'streams', 'deliveries', 'show', text(record.event_stream_id), eventId])}`);
-      output.note(`Send it again: ${shellCommand(['idm', 'streams', 'redeliver', text(record.event_stream_id), eventId])}`);
+      output.note(`See it: ${deps.command(['idm', 'streams', 'deliveries', 'show', text(record.event_stream_id), eventId])}`);
+      output.note(`Send it again: ${deps.command(['idm', 'streams', 'redeliver', text(record.event_stream_id), eventId])}`);
     }
   } else if (status === 'success') output.say([['green', 'Delivered.']]);
   else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails. Follow it with --wait.`);

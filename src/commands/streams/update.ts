@@ -7,7 +7,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, shellCommand } from '../../core/text.js';
+import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { readBody } from './create.js';
@@ -65,7 +65,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     }
   }
   const body: Record<string, unknown> = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
-  if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).');
+  if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).', deps.command);
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
   if (kind === 'action') body.destination = actionDestination(options.action!);
@@ -89,7 +89,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const { streams } = await deps.api();
   const before = changesList || changesDestination || io.stdoutIsTTY ? await streams.get(streamId) : undefined;
   const current = isPlainObject(before?.destination) ? before.destination : {};
-  if (changesDestination && current.type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`);
+  if (changesDestination && current.type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`, deps.command);
 
   if (changesList) {
     const had = eventTypesOf(before!);
@@ -113,8 +113,8 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (before && io.stdoutIsTTY) for (const line of changes(before, stream)) output.note(line);
 }
 
-function eventbusUnchangeable(message: string): UsageError {
-  return new UsageError(message, 'Create a new stream with the destination you want (idm streams create), then delete this one.');
+function eventbusUnchangeable(message: string, command: CommandLine): UsageError {
+  return new UsageError(message, `Create a new stream with the destination you want (${command(['idm', 'streams', 'create'])}), then delete this one.`);
 }
 
 /** What differs between two versions of a stream, one line per field (secrets are never returned). */

@@ -4,7 +4,7 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { UsageError } from '../../../core/errors.js';
-import { hasUnsafeCharacters, plural, preview, shellCommand } from '../../../core/text.js';
+import { hasUnsafeCharacters, plural, preview } from '../../../core/text.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
 export type GroupsVerb = 'add' | 'remove' | 'set';
@@ -50,5 +50,5 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   else if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
   else await provisioning.setGroups(connectionId, entries);
   const done = verb === 'add' ? `Added ${plural(ids.length, 'group')} to` : verb === 'remove' ? `Removed ${plural(ids.length, 'group')} from` : `Set ${plural(ids.length, 'group')} as`;
-  deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${shellCommand(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+  deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
 }

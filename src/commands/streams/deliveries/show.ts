@@ -4,7 +4,7 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { parseId } from '../../../cli/parse.js';
-import { isPlainObject, shellCommand } from '../../../core/text.js';
+import { isPlainObject } from '../../../core/text.js';
 import { ID_SHAPES } from '../../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from '../show.js';
 import { ATTEMPT_COLUMNS, attemptsOf, deliveryFields } from './format.js';
@@ -36,5 +36,5 @@ export async function deliveryShowRun(options: DeliveryShowOptions, deps: Deps):
   const attempts = attemptsOf(delivery);
   await output.printRows(ATTEMPT_COLUMNS(attempts), attempts, { label: 'attempt', hideEmptyColumns: true });
   const data = isPlainObject(delivery.event) ? delivery.event.data : undefined;
-  if (data !== undefined) output.note(`The event's data: ${shellCommand(['idm', 'streams', 'deliveries', 'show', options.streamId, options.eventId, '--json'])} | jq .event.data`);
+  if (data !== undefined) output.note(`The event's data: ${deps.command(['idm', 'streams', 'deliveries', 'show', options.streamId, options.eventId, '--json'])} | jq .event.data`);
 }
