@@ -36,7 +36,11 @@ export async function main(
 
   try {
     await program.parseAsync(argv as string[]);
-    return deps.exitCode ?? ExitCode.Ok;
+    const { failure } = deps;
+    if (failure === undefined) return ExitCode.Ok;
+    // Said in words by the command; a script reads the error object, the last line as always.
+    if (deps.output.json) deps.output.error(failure);
+    return failure.exitCode;
   } catch (error) {
     // A stop explains whatever the interrupted work threw on its way out.
     const cause = io.signal.aborted ? io.signal.reason : error;

@@ -6,7 +6,7 @@ import { createManagement, type Management } from '../api/management/index.js';
 import { waitWords } from '../api/retry.js';
 import { loadTls, type TlsFiles } from '../api/tls.js';
 import { resolveCredentials, type Resolved } from '../config/resolve.js';
-import { UsageError } from '../core/errors.js';
+import { type IdmError, UsageError } from '../core/errors.js';
 import { capitalize, shellCommand, type CommandLine } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { countdown, spinner } from '../io/progress.js';
@@ -30,8 +30,12 @@ export interface Deps {
   /** A management client for credentials that are not stored yet (login proves them with it). */
   apiFor(credentials: Resolved): Promise<Management>;
   prompter(): Promise<Prompter>;
-  /** Set by a command that finishes without an error but not with 0 (a failed test delivery: 3). */
-  exitCode?: number;
+  /**
+   * Set by a command whose result is a failure although it printed its data (a failed test
+   * delivery: 3; its outcome not known in time: 6). The command has said it in words; main ends
+   * with its exit code and, with --json, its error object as the last line, as for every failure.
+   */
+  failure?: IdmError;
   /** Releases what was built (keep-alive connections). */
   close(): Promise<void>;
 }

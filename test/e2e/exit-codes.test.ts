@@ -79,6 +79,20 @@ describe('exit codes of the built binary', () => {
     expect(result.stderr).toContain('Delivery failed after 4 attempts');
   });
 
+  it('3 with --json: the final record on stdout, the delivery_failed error object last on stderr', async () => {
+    const result = await idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait', '--json']);
+    expect(result.code).toBe(3);
+    const record = JSON.parse(result.stdout);
+    expect(record).toMatchObject({ event_stream_id: CLOSED, status: 'failed' });
+    expect(jsonError(result)).toEqual({
+      code: 'delivery_failed',
+      message: 'Delivery failed after 4 attempts; the service will not retry it.',
+      hint: `See it with 'idm streams deliveries show ${CLOSED} ${record.id}'; send it again with 'idm streams redeliver ${CLOSED} ${record.id}'.`,
+      exitCode: 3,
+    });
+    expect(h.calls('POST').map((call) => call.path)).toEqual([`/api/v2/event-streams/${CLOSED}/test`]);
+  });
+
   it('4: a missing scope (403), named; with --json one JSON error on stderr', async () => {
     h.sandbox.addFault(insufficientScope);
     const result = await idm(['streams', 'list', '--json']);
@@ -106,5 +120,19 @@ describe('exit codes of the built binary', () => {
     const result = await idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
     expect(result.code).toBe(6);
     expect(result.stderr).toContain("(The stream's statistics could not be read, so a success could not be seen.)");
+  });
+
+  it('6 with --json: the delivery_unknown error object last on stderr, naming the command that shows it (not redeliver)', async () => {
+    const refused: FaultSpec = { ...insufficientScope, path: `/api/v2/event-streams/${INBOX}/stats`, count: Infinity };
+    h.sandbox.addFault(refused);
+    const result = await idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1', '--json']);
+    expect(result.code).toBe(6);
+    const record = JSON.parse(result.stdout);
+    expect(jsonError(result)).toEqual({
+      code: 'delivery_unknown',
+      message: "Not known after 1 s whether the event was delivered. (The stream's statistics could not be read, so a success could not be seen.)",
+      hint: `See it with 'idm streams deliveries show ${INBOX} ${record.id}'.`,
+      exitCode: 6,
+    });
   });
 });

@@ -30,7 +30,7 @@ export function testDeps(
   captured: Captured,
   globals: Partial<GlobalOptions> = {},
   prompter?: Prompter,
-): Deps & { exitCode?: number } {
+): Deps {
   const all: GlobalOptions = { json: false, color: false, input: true, debug: false, ...globals };
   void captured.io.configure({ color: all.color, input: all.input, json: all.json });
   const deps = createDeps(captured.io, () => all);

@@ -7,7 +7,7 @@ import { examples, paragraph } from '../../cli/help.js';
 import { parseId } from '../../cli/parse.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { isForbidden } from '../../api/errors.js';
-import { UsageError } from '../../core/errors.js';
+import { IdmError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { isPlainObject, jsonKind, plural } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
@@ -118,30 +118,57 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   await printOutcome(outcome, record, { streamId, eventId, timeoutMs }, deps);
 }
 
+/** The commands that follow a test event: see its delivery, and (`again`) send it again. */
+interface FollowUp {
+  seeIt: string;
+  again?: string;
+}
+
+function followUp(streamId: string, eventId: string, again: boolean, deps: Deps): FollowUp {
+  const seeIt = deps.command(['idm', 'streams', 'deliveries', 'show', streamId, eventId]);
+  return again ? { seeIt, again: deps.command(['idm', 'streams', 'redeliver', streamId, eventId]) } : { seeIt };
+}
+
+/**
+ * A test delivery that failed (exit 3) or whose outcome is not known (exit 6): the run ends with it
+ * once the record is printed (main: the error object with --json); its hint names the follow-up.
+ */
+function deliveryFailure(kind: 'failed' | 'unknown', message: string, next: FollowUp | undefined): IdmError {
+  return new IdmError(message, {
+    exitCode: kind === 'failed' ? ExitCode.DeliveryFailed : ExitCode.DeliveryUnknown,
+    code: kind === 'failed' ? 'delivery_failed' : 'delivery_unknown',
+    hint: next && `See it with '${next.seeIt}'${next.again ? `; send it again with '${next.again}'` : ''}.`,
+  });
+}
+
+/** For people: the follow-up, a command a line. */
+function noteFollowUp(next: FollowUp | undefined, deps: Deps): void {
+  if (next) deps.output.note(`See it: ${next.seeIt}`);
+  if (next?.again) deps.output.note(`Send it again: ${next.again}`);
+}
+
 /** The end of `--wait`: the outcome, the attempts known, the exit code, and what to do next. */
 async function printOutcome(outcome: Outcome, sent: ApiRecord, what: { streamId: string; eventId: string; timeoutMs: number }, deps: Deps): Promise<void> {
   const { output } = deps;
-  const seeIt = `See it: ${deps.command(['idm', 'streams', 'deliveries', 'show', what.streamId, what.eventId])}`;
-  if (outcome.kind === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
-  if (outcome.kind === 'unknown') deps.exitCode = ExitCode.DeliveryUnknown;
+  const attempts = outcome.record ? attemptsOf(outcome.record) : [];
+  // Not known: while the service may still retry it, sending it again is not the next step.
+  const next = followUp(what.streamId, what.eventId, outcome.kind === 'failed', deps);
+  if (outcome.kind === 'failed') {
+    deps.failure = deliveryFailure('failed', `Delivery failed after ${plural(attempts.length, 'attempt')}; the service will not retry it.`, next);
+  } else if (outcome.kind === 'unknown') {
+    const tried = outcome.record ? ` It has failed ${plural(attempts.length, 'time')} so far; the service may still retry it.` : '';
+    const unseen = outcome.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)";
+    deps.failure = deliveryFailure('unknown', `Not known after ${secondsText(what.timeoutMs)} whether the event was delivered.${tried}${unseen}`, next);
+  }
   if (output.json) return output.printJson(outcome.record ?? sent);
   output.printFields([['Outcome', outcome.kind === 'unknown' ? 'not known yet' : outcome.kind]]);
-  const attempts = outcome.record ? attemptsOf(outcome.record) : [];
   if (outcome.kind !== 'delivered' && attempts.length > 0) await output.printRows(ATTEMPT_COLUMNS(attempts), attempts, { label: 'attempt', hideEmptyColumns: true });
   if (outcome.kind === 'delivered') {
     output.say([['green', outcome.evidence === 'record' ? 'Delivered.' : "Delivered: the stream's statistics count one more successful delivery, and the event has no failed record."]]);
     return;
   }
-  if (outcome.kind === 'failed') {
-    output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}; the service will not retry it.`]]);
-    output.note(seeIt);
-    output.note(`Send it again: ${deps.command(['idm', 'streams', 'redeliver', what.streamId, what.eventId])}`);
-    return;
-  }
-  // Not known: while the service may still retry it, sending it again is not the next step.
-  const tried = outcome.record ? ` It has failed ${plural(attempts.length, 'time')} so far; the service may still retry it.` : '';
-  output.say([['bold', `Not known after ${secondsText(what.timeoutMs)} whether the event was delivered.${tried}${outcome.statistics ? '' : " (The stream's statistics could not be read, so a success could not be seen.)"}`]]);
-  output.note(seeIt);
+  output.say([[outcome.kind === 'failed' ? ['bold', 'red'] : 'bold', deps.failure!.message]]);
+  noteFollowUp(next, deps);
 }
 
 async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record<string, unknown> | undefined> {
@@ -189,27 +216,26 @@ async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
 }
 
 /**
- * The record as received with --json; otherwise its summary, attempts and envelope. Sets exit 3 on
- * `failed`. `summary`: the closing words (not with --wait, which says what followed).
+ * The record as received with --json; otherwise its summary, attempts and envelope. Ends the run
+ * with exit 3 on `failed`. `summary`: the closing words (not with --wait, which says what followed).
  */
 async function printDelivery(record: ApiRecord, deps: Deps, options: { summary?: boolean } = {}): Promise<void> {
   const { output } = deps;
   const status = text(record.status);
-  if (status === 'failed') deps.exitCode = ExitCode.DeliveryFailed;
+  const attempts = attemptsOf(record);
+  // Commands only for an event id of the right shape: the answer is not trusted to hold one.
+  const eventId = text(record.id);
+  const next = idProblem('event', eventId) ? undefined : followUp(text(record.event_stream_id), eventId, true, deps);
+  if (status === 'failed') deps.failure = deliveryFailure('failed', `Delivery failed after ${plural(attempts.length, 'attempt')}.`, next);
   if (output.json) return output.printJson(record);
 
   output.printFields(deliveryFields(record));
-  const attempts = attemptsOf(record);
   const columns = ATTEMPT_COLUMNS(attempts);
   await output.printRows(columns, attempts, { label: 'attempt', hideEmptyColumns: true });
   if (options.summary === false) return;
   if (status === 'failed') {
-    output.say([[['bold', 'red'], `Delivery failed after ${plural(attempts.length, 'attempt')}.`]]);
-    const eventId = text(record.id);
-    if (!idProblem('event', eventId)) {
-      output.note(`See it: ${deps.command(['idm', 'streams', 'deliveries', 'show', text(record.event_stream_id), eventId])}`);
-      output.note(`Send it again: ${deps.command(['idm', 'streams', 'redeliver', text(record.event_stream_id), eventId])}`);
-    }
+    output.say([[['bold', 'red'], deps.failure!.message]]);
+    noteFollowUp(next, deps);
   } else if (status === 'success') output.say([['green', 'Delivered.']]);
   else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails. Follow it with --wait.`);
 }

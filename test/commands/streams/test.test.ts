@@ -75,13 +75,21 @@ describe('idm streams test: delivery', () => {
     expect(result.stderr).toBe('Delivered.\n');
   });
 
-  it('with --json prints the record exactly as received, and still exits 3 on failure', async () => {
+  it('with --json prints the record exactly as received, and still exits 3 on failure, the error object on stderr', async () => {
     const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'group.created', '--json']);
     expect(result.code).toBe(3);
     const record = JSON.parse(result.stdout);
     expect(record).toMatchObject({ event_stream_id: CLOSED, event_type: 'group.created', status: 'failed' });
     expect(record.attempts.length).toBeGreaterThan(0);
-    expect(result.stderr).toBe('');
+    // As every failure with --json: one JSON line, the error object (README: --json on stderr).
+    expect(JSON.parse(result.stderr)).toEqual({
+      error: {
+        code: 'delivery_failed',
+        message: `Delivery failed after ${record.attempts.length} attempts.`,
+        hint: `See it with 'idm streams deliveries show ${CLOSED} ${record.id}'; send it again with 'idm streams redeliver ${CLOSED} ${record.id}'.`,
+        exitCode: 3,
+      },
+    });
     expect(sent()).toHaveLength(1);
   });
 
