@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { preview } from '../../core/text.js';
+import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
 import type { IO } from '../../io/io.js';
 import { CLOUD_REGIONS, PATTERNS } from '../../schemas/constants.js';
@@ -42,14 +42,31 @@ export function webhookShown(value: string): string {
   return `${scheme}${preview(authority.slice(authority.lastIndexOf('@') + 1))}${end < 0 ? '' : '/…'}`;
 }
 
-function parseWebhookUrl(value: string): string {
-  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook must be an https:// URL, not "${webhookShown(value)}".`);
+/**
+ * Why idm will not send `value` as a webhook URL, or undefined. The service takes anything that
+ * begins with https:// (interface.md); idm also wants a host, and refuses what the service would keep
+ * and show to whoever lists streams: a user name and password (the secret goes in --secret-file), and
+ * spaces, backslashes or control characters (a paste gone wrong; the URL parser would drop or change them).
+ */
+export function webhookUrlProblem(value: string): string | undefined {
+  if (!PATTERNS.webhookEndpoint.test(value)) return 'must be an https:// URL';
+  if (/[\s\\]/.test(value) || hasUnsafeCharacters(value)) return 'must not hold spaces, backslashes or control characters (a space in a path is %20)';
+  const authority = /^https:\/\/([^/?#]*)/.exec(value)![1]!;
+  if (authority.includes('@')) return 'must not hold a user name or password, which the service would show to whoever reads the stream (for basic authorization: --auth basic --username NAME --secret-file FILE)';
+  if (authority === '') return 'has no host (https://HOST/PATH)';
   try {
     new URL(value);
   } catch {
-    throw new UsageError(`--webhook "${webhookShown(value)}" is not a URL.`);
+    return 'is not a URL';
   }
-  return value;
+  return undefined;
+}
+
+function parseWebhookUrl(value: string): string {
+  const problem = webhookUrlProblem(value);
+  if (problem === undefined) return value;
+  if (!PATTERNS.webhookEndpoint.test(value)) throw new UsageError(`--webhook ${problem}, not "${webhookShown(value)}".`);
+  throw new UsageError(`--webhook "${webhookShown(value)}" ${problem}.`);
 }
 
 /** The destination flags, on `streams create` (all of them) and `streams update` (no event bus: it cannot change). */
@@ -195,6 +212,6 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
     const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));
     return { type: 'eventbus', configuration: { cloud_account_id: account, cloud_region: region } };
   }
-  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => (PATTERNS.webhookEndpoint.test(value.trim()) ? true : 'The URL must begin with https://.') })).trim();
+  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => { const problem = webhookUrlProblem(value.trim()); return problem ? `The URL ${problem}.` : true; } })).trim();
   return webhookDestination(endpoint, await webhookAuthorization(flags, deps));
 }

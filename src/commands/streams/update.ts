@@ -11,7 +11,7 @@ import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.j
 import type { ApiRecord } from '../../api/management/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { readBody } from './create.js';
-import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, webhookAuthorization, webhookDestination, type DestinationFlags } from './destination.js';
+import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, webhookAuthorization, webhookDestination, webhookUrlProblem, type DestinationFlags } from './destination.js';
 import { eventTypesOf, streamFields } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
 
@@ -103,7 +103,10 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.
     if (current.type !== 'webhook' || !isPlainObject(current.configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
-    body.destination = webhookDestination(String(current.configuration.webhook_endpoint), authorization);
+    const endpoint = String(current.configuration.webhook_endpoint);
+    const problem = webhookUrlProblem(endpoint);
+    if (problem) throw new UsageError(`The webhook URL of stream ${streamId} ${problem}.`, 'Give --webhook URL with the new secret: idm does not send that URL back as it is.');
+    body.destination = webhookDestination(endpoint, authorization);
   }
 
   const stream = await streams.update(streamId, checked(body));

@@ -258,6 +258,43 @@ describe('idm streams create: webhook settings and their checks (exit 2, nothing
   });
 });
 
+// Review C1: the service takes any text after https://, so a URL with no host, with a newline or a
+// space, or with a user name and password (shown to whoever lists streams) was created (exit 0).
+describe('idm streams create: what a webhook URL may hold (exit 2, nothing sent)', () => {
+  const base = ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--auth', 'bearer'];
+  const refused = async (webhook: string) => {
+    h.mark();
+    const result = await h.idm([...base, '--webhook', webhook, '--secret-file', secretFile('s')]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(h.calls()).toEqual([]);
+    return result.stderr;
+  };
+
+  it('no host: https:///path', async () => {
+    expect(await refused('https:///path')).toBe('Error: --webhook "https:///…" has no host (https://HOST/PATH).\n');
+  });
+
+  it('a newline, a tab, a space or a backslash anywhere in it', async () => {
+    for (const webhook of ['https://a.example/x\ny', 'https://a.example/x\ty', 'https://a.example/ x', 'https://a.example\\@b.example/x', 'https://a.example/x\u200b']) {
+      expect(await refused(webhook)).toContain('" must not hold spaces, backslashes or control characters (a space in a path is %20).');
+    }
+  });
+
+  it('a user name and password: refused, and never quoted back', async () => {
+    const stderr = await refused('https://joe:pa55-w0rd@hooks.example.com/x');
+    expect(stderr).toContain('--webhook "https://hooks.example.com/…" must not hold a user name or password');
+    expect(stderr).not.toMatch(/joe|pa55/);
+  });
+
+  it('an ordinary URL with a port, a query and percent-encoding is still sent as given', async () => {
+    const webhook = 'https://hooks.example.com:8443/a%20b?x=1#f';
+    const result = await h.idm([...base, '--webhook', webhook, '--secret-file', secretFile('s')]);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toMatchObject({ destination: { configuration: { webhook_endpoint: webhook } } });
+  });
+});
+
 describe('idm streams create: errors of the service', () => {
   it('the reader client (no create:event_streams): 403, exit 4, names the scope', async () => {
     const result = await h.idm(['streams', 'create', '--name', 'r', '--event-type', 'user.created', '--action', 'a'], { client: 'reader' });

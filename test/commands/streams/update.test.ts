@@ -26,6 +26,7 @@ const ids = {
   fromFile: 'est_updFromFile0000000000a',
   bus: 'est_updEventbus0000000000a',
   busTty: 'est_updEventbusTty0000000a',
+  userInUrl: 'est_updUserInUrl000000000a',
 };
 const SEED = {
   streams: [
@@ -38,6 +39,7 @@ const SEED = {
     webhook(ids.toAction, 'to-action', ['user.created']),
     webhook(ids.json, 'json', ['user.created']),
     webhook(ids.fromFile, 'from-file', ['user.created']),
+    { ...webhook(ids.userInUrl, 'user-in-url', ['user.created']), destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://joe:pa55-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer', token: 'seed-token' } } } },
     ...[ids.bus, ids.busTty].map((id, i) => ({
       id,
       name: `bus-${i}`,
@@ -189,6 +191,8 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['--auth basic without --username: refused before the stream is read', () => ['streams', 'update', ids.rename, '--auth', 'basic', '--secret-file', file('pw')], /Missing --username\./],
     ['an event-bus destination in --from-file', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'us-east-1' } } }))], /does not let a change set an event-bus destination[\s\S]*Create a new stream with the destination you want \(idm streams create\), then delete this one\./],
     ['--from-file - and --secret-file -', () => ['streams', 'update', ids.rename, '--from-file', '-', '--auth', 'bearer', '--secret-file', '-'], /--from-file - and --secret-file - both read stdin\./],
+    ['a URL with a user name and password (review C1)', () => ['streams', 'update', ids.rename, '--webhook', 'https://joe:pa55-w0rd@x.example.com/h', '--auth', 'bearer', '--secret-file', file('s')], /--webhook "https:\/\/x\.example\.com\/…" must not hold a user name or password/],
+    ['a URL with no host (review C1)', () => ['streams', 'update', ids.rename, '--webhook', 'https:///h', '--auth', 'bearer', '--secret-file', file('s')], /--webhook "https:\/\/\/…" has no host/],
     ['a URL with a password in it, quoted by its scheme and host', () => ['streams', 'update', ids.rename, '--webhook', 'ftp://joe:pa55-w0rd@x.example.com/h?token=t0k3n', '--auth', 'bearer'], /--webhook must be an https:\/\/ URL, not "ftp:\/\/x\.example\.com\/…"\.\n/],
   ];
   for (const [name, args, message] of cases) {
@@ -214,6 +218,15 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     const result = await h.idm(['streams', 'update', ids.rename, '--auth', 'bearer']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Missing --secret-file (or IDM_WEBHOOK_SECRET)');
+    expect(patches()).toEqual([]);
+  });
+
+  it('rotating a secret of a stream whose stored URL holds a user name and password: not sent back, no PATCH (review C1)', async () => {
+    const result = await h.idm(['streams', 'update', ids.userInUrl, '--auth', 'bearer', '--secret-file', file('new-token')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`The webhook URL of stream ${ids.userInUrl} must not hold a user name or password`);
+    expect(result.stderr).toContain('Give --webhook URL with the new secret: idm does not send that URL back as it is.');
+    expect(result.stderr).not.toContain('pa55');
     expect(patches()).toEqual([]);
   });
 
