@@ -68,8 +68,9 @@ export const subscriptionSchema = onFirstUse(() => z.strictObject({ event_type: 
 export const subscriptionsSchema = onFirstUse(() => z.array(subscriptionSchema()).check(z.minLength(1)));
 export const eventStreamNameSchema = onFirstUse(() => z.string().check(z.minLength(LIMITS.streamNameMin), z.maxLength(LIMITS.streamNameMax)));
 
-export const basicUsernameSchema = onFirstUse(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon')));
-export const headerKeySchema = onFirstUse(() => z.string().check(z.minLength(1), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name')));
+// An empty value fails the pattern too; `abort` stops there, so that it is said once: "must not be empty".
+export const basicUsernameSchema = onFirstUse(() => z.string().check(z.minLength(1, { abort: true }), z.maxLength(LIMITS.basicUsernameMax), z.regex(PATTERNS.basicUsername, 'must not contain a colon')));
+export const headerKeySchema = onFirstUse(() => z.string().check(z.minLength(1, { abort: true }), z.regex(PATTERNS.headerKey, 'must be a valid HTTP header name')));
 export const webhookEndpointSchema = onFirstUse(() => z.string().check(z.regex(PATTERNS.webhookEndpoint, 'must begin with https://')));
 export const cloudAccountIdSchema = onFirstUse(() => z.string().check(z.regex(PATTERNS.cloudAccountId, 'must be exactly 12 digits')));
 

@@ -6,9 +6,8 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, jsonKind } from '../../core/text.js';
-import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
+import { checkStreamBody, readBody } from './body.js';
 import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
 import { streamFields } from './format.js';
 
@@ -45,8 +44,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const { io, output } = deps;
   refuseStdinTwice(options);
   const kind = destinationKind(options);
-  const base = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
-  const body: Record<string, unknown> = { ...base };
+  const file = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  const body: Record<string, unknown> = { ...file };
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
   if (options.disabled) body.status = 'disabled';
@@ -73,22 +72,12 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   }
   if (destinationFromFlags) body.destination = await destinationFrom(options, deps);
 
-  const { eventStreamCreateSchema, describeIssues } = await import('../../schemas/requests.js');
-  const parsed = eventStreamCreateSchema().safeParse(body);
-  if (!parsed.success) throw new UsageError(`Invalid stream: ${describeIssues(parsed.error)}.`, "Run 'idm streams create --help' for the flags.");
+  const checked = await checkStreamBody('create', body, file);
 
   const { streams } = await deps.api();
-  const stream = await streams.create(parsed.data);
+  const stream = await streams.create(checked);
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
-  const [first] = parsed.data.subscriptions;
+  const [first] = checked.subscriptions as Array<{ event_type: string }>;
   output.note(`Created stream ${String(stream.id)}. Try it: ${deps.command(['idm', 'streams', 'test', String(stream.id), '--event-type', first!.event_type, '--wait'])}`);
-}
-
-/** --from-file: a JSON object, the body as the API takes it. */
-export async function readBody(path: string, deps: Deps): Promise<Record<string, unknown>> {
-  const source = path === '-' ? '--from-file - (stdin)' : `--from-file ${path}`;
-  const value = parseJson(source, await readFileOrStdin('--from-file', path, deps.io));
-  if (!isPlainObject(value)) throw new UsageError(`${source} must hold a JSON object (the request body), not ${jsonKind(value)}.`);
-  return value;
 }

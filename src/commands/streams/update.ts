@@ -10,7 +10,7 @@ import { UsageError } from '../../core/errors.js';
 import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
-import { readBody } from './create.js';
+import { checkStreamBody, checkWebhookAuthorization, readBody } from './body.js';
 import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, webhookAuthorization, webhookDestination, webhookUrlProblem, type DestinationFlags } from './destination.js';
 import { eventTypesOf, streamFields } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -64,7 +64,8 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
       throw new UsageError(`Missing ${missing.join(', ')}.`, 'A webhook is changed with its authorization and a secret: the service takes them together and never returns the secret.');
     }
   }
-  const body: Record<string, unknown> = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  const file = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  const body: Record<string, unknown> = { ...file };
   if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).', deps.command);
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
@@ -75,13 +76,10 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const changesList = options.addEventType !== undefined || options.removeEventType !== undefined;
   if (Object.keys(body).length === 0 && !changesList && !authorization) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
 
-  const { eventStreamUpdateSchema, describeIssues } = await import('../../schemas/requests.js');
-  const checked = (value: Record<string, unknown>) => {
-    const parsed = eventStreamUpdateSchema().safeParse(value);
-    if (!parsed.success) throw new UsageError(`Invalid change: ${describeIssues(parsed.error)}.`);
-    return parsed.data;
-  };
-  checked(body); // every local check before any request
+  // Every local check before any request: the authorization too, when it is sent with the stream's
+  // current endpoint (read below).
+  await checkStreamBody('update', body, file);
+  if (authorization && options.webhook === undefined) await checkWebhookAuthorization(authorization);
 
   // The current stream: to change its list, to keep its endpoint, to refuse a new destination for an
   // event bus (the same piped as at a terminal), and at a terminal to show what changed.
@@ -109,7 +107,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     body.destination = webhookDestination(endpoint, authorization);
   }
 
-  const stream = await streams.update(streamId, checked(body));
+  const stream = await streams.update(streamId, await checkStreamBody('update', body, file));
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   // What changed, for people at a terminal (on stderr: stdout stays the record).

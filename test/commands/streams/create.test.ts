@@ -178,10 +178,10 @@ describe('idm streams create: local validation sends nothing (exit 2)', () => {
     ['a webhook without a secret (no file, no IDM_WEBHOOK_SECRET, no terminal)', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer'], /Missing --secret-file \(or IDM_WEBHOOK_SECRET\)/],
     ['an empty secret file', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('')], /--secret-file: the file is empty/],
     ['a secret of two lines', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('one\ntwo')], /more than one line/],
-    ['an account that is not 12 digits', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '12', '--eventbus-region', 'us-east-1'], /cloud_account_id: must be exactly 12 digits/],
+    ['an account that is not 12 digits', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '12', '--eventbus-region', 'us-east-1'], /Invalid stream: --eventbus-account: must be exactly 12 digits\./],
     ['an unknown region', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'mars-1'], /--eventbus-region/],
     ['an event-bus account without region', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--eventbus-account', '123456789012'], /Missing --eventbus-region/],
-    ['a name of 129 characters', () => ['streams', 'create', '--name', 'a'.repeat(129), '--event-type', 'user.created', '--action', 'a'], /name: must be at most 128 characters/],
+    ['a name of 129 characters', () => ['streams', 'create', '--name', 'a'.repeat(129), '--event-type', 'user.created', '--action', 'a'], /Invalid stream: --name: must be at most 128 characters\./],
     ['--from-file that is not JSON', () => ['streams', 'create', '--from-file', secretFile('{nope')], /--from-file .* (is not valid JSON|JSON)/],
     ['--from-file holding an array', () => ['streams', 'create', '--from-file', secretFile('[1]')], /must hold a JSON object \(the request body\), not an array/],
     ['--from-file with a field the service does not take', () => ['streams', 'create', '--from-file', secretFile(JSON.stringify({ name: 'a', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } }, colour: 'red' }))], /Invalid stream/],
@@ -292,6 +292,54 @@ describe('idm streams create: what a webhook URL may hold (exit 2, nothing sent)
     const result = await h.idm([...base, '--webhook', webhook, '--secret-file', secretFile('s')]);
     expect(result.code).toBe(0);
     expect(posts()[0]!.json).toMatchObject({ destination: { configuration: { webhook_endpoint: webhook } } });
+  });
+});
+
+// Review C2 and C3: a --from-file body skipped the event-type list (and the note then suggested an
+// `idm streams test` that idm refuses); a bad flag value was named by its field path in the body.
+describe('idm streams create: a problem names the flag, or the field of the --from-file body (exit 2, nothing sent)', () => {
+  const body = (fields: Record<string, unknown>) => secretFile(JSON.stringify({ name: 'f', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } }, ...fields }));
+  const webhook = ['--webhook', 'https://hooks.example.com/x'];
+  const refused = async (args: string[]) => {
+    h.mark();
+    const result = await h.idm(['streams', 'create', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(h.calls()).toEqual([]);
+    return result.stderr;
+  };
+
+  it('an event type of the body that is not in the list: named with its path, and the near miss suggested', async () => {
+    const stderr = await refused(['--from-file', body({ subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.createdd' }] })]);
+    expect(stderr).toBe('Error: Invalid stream: subscriptions.1.event_type: "user.createdd" is not an event type.\nDid you mean user.created? Run \'idm streams test --help\' for the list.\n');
+  });
+
+  it('a webhook URL of the body: the same rules as --webhook, the URL not quoted', async () => {
+    const configuration = (endpoint: string) => ({ destination: { type: 'webhook', configuration: { webhook_endpoint: endpoint, webhook_authorization: { method: 'bearer', token: 't' } } } });
+    expect(await refused(['--from-file', body(configuration('https://joe:pa55-w0rd@hooks.example.com/x'))])).toMatch(/^Error: Invalid stream: destination\.configuration\.webhook_endpoint: must not hold a user name or password[^\n]*\.\n/);
+    expect(await refused(['--from-file', body(configuration('https:///x'))])).toContain('destination.configuration.webhook_endpoint: has no host');
+    expect(await refused(['--from-file', body(configuration('https://a.example/x\ny'))])).toContain('destination.configuration.webhook_endpoint: must not hold spaces');
+  });
+
+  it('flags are named by the flag: --eventbus-account, --header-key, --username, --action', async () => {
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', '--eventbus-account', '12345', '--eventbus-region', 'us-east-1'])).toContain('Error: Invalid stream: --eventbus-account: must be exactly 12 digits.\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'custom-header', '--header-key', 'bad key', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --header-key: must be a valid HTTP header name.\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'basic', '--username', 'a:b', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --username: must not contain a colon.\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', '--action', ''])).toContain('Error: Invalid stream: --action: must not be empty.\n');
+  });
+
+  it('an empty --username or --header-key is said to be empty, and nothing else', async () => {
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'basic', '--username', '', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --username: must not be empty.\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'custom-header', '--header-key', '', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --header-key: must not be empty.\n');
+  });
+
+  it('a body with flags over it: the file\'s fields by their path, the flags\' by the flag', async () => {
+    const file = body({ destination: { type: 'eventbus', configuration: { cloud_account_id: '12345', cloud_region: 'us-east-1' } } });
+    expect(await refused(['--from-file', file, '--name', 'a'.repeat(129)])).toContain(
+      'Error: Invalid stream: --name: must be at most 128 characters; destination.configuration.cloud_account_id: must be exactly 12 digits.\n',
+    );
+    // The same account from the flag: named by the flag, the file's destination replaced.
+    expect(await refused(['--from-file', file, '--eventbus-account', '123', '--eventbus-region', 'us-east-1'])).toContain('Error: Invalid stream: --eventbus-account: must be exactly 12 digits.\n');
   });
 });
 

@@ -183,7 +183,13 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['webhook and action at once', () => ['streams', 'update', ids.rename, '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
     ['an http:// webhook', () => ['streams', 'update', ids.rename, '--webhook', 'http://x.example.com', '--auth', 'bearer', '--secret-file', file('s')], /--webhook must be an https:\/\/ URL/],
     ['a webhook without --auth', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n'], /Missing --auth, --secret-file \(or IDM_WEBHOOK_SECRET\)\./],
-    ['an empty name', () => ['streams', 'update', ids.rename, '--name', ''], /Invalid change: name/],
+    ['an empty name', () => ['streams', 'update', ids.rename, '--name', ''], /Invalid change: --name: must not be empty\./],
+    // Review C2 and C3: the --username below was refused only after the stream was read (a GET).
+    ['--auth basic --username with a colon, rotating the secret (the endpoint kept)', () => ['streams', 'update', ids.rename, '--auth', 'basic', '--username', 'a:b', '--secret-file', file('pw')], /^Error: Invalid change: --username: must not contain a colon\.\n$/],
+    ['--auth custom-header with a bad --header-key, rotating the secret', () => ['streams', 'update', ids.rename, '--auth', 'custom-header', '--header-key', 'bad key', '--secret-file', file('v')], /^Error: Invalid change: --header-key: must be a valid HTTP header name\.\n$/],
+    ['an empty --action', () => ['streams', 'update', ids.rename, '--action', ''], /^Error: Invalid change: --action: must not be empty\.\n$/],
+    ['an event type of the --from-file body that is not in the list', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ subscriptions: [{ event_type: 'user.createdd' }] }))], /^Error: Invalid change: subscriptions\.0\.event_type: "user\.createdd" is not an event type\.\nDid you mean user\.created\?/],
+    ['a webhook URL of the --from-file body with a user name and password', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://joe:pw@x.example.com/h', webhook_authorization: { method: 'bearer', token: 't' } } } }))], /Invalid change: destination\.configuration\.webhook_endpoint: must not hold a user name or password/],
     // Audit of issue 12: each of these was sent (or said "Nothing to change.") before.
     ['--username without --auth (it was dropped: only the name was sent)', () => ['streams', 'update', ids.rename, '--name', 'n', '--username', 'joe'], /--username is a webhook setting: it needs --auth basic\./],
     ['--secret-file without --auth (it said "Nothing to change.")', () => ['streams', 'update', ids.rename, '--secret-file', file('new')], /--secret-file is a webhook setting: it needs --auth METHOD\./],
