@@ -8,7 +8,7 @@ import type { Column } from '../output/index.js';
 import { jsonPages } from '../output/json-pages.js';
 import { LIMITS } from '../schemas/constants.js';
 import type { Deps } from './factory.js';
-import { parseIntegerInRange } from './parse.js';
+import { checkText, parseIntegerInRange } from './parse.js';
 
 export interface ListingFlags {
   take?: number;
@@ -36,9 +36,10 @@ export interface Listing<Row> {
 const RECENT_ROWS = 1_000;
 
 function parseCursor(value: string): string {
-  // The cursor is opaque (the server judges it); only an empty one is certainly wrong.
+  // The cursor is opaque (the server judges it); only an empty one, or one with control characters
+  // (never in a `next` idm prints), is certainly wrong.
   if (value.trim() === '') throw new InvalidArgumentError('--from must not be empty.');
-  return value;
+  return checkText('--from')(value);
 }
 
 /** --take, --from and --all, the same on every paginated command; `what` names the rows ("streams"). */

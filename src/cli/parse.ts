@@ -2,9 +2,10 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { preview } from '../core/text.js';
+import { preview, unsafeCharacter } from '../core/text.js';
 import { utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
+import { safeText } from '../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
 import { didYouMean } from './suggest.js';
@@ -161,12 +162,26 @@ export function checkTimeWindow(since: string | undefined, until: string | undef
   throw new UsageError(`--until (${until}) is before --since, which is ${defaults.since!.words} (${from}) when not given.`, `Give --since too, a time before ${until}.`);
 }
 
-/** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]. */
+/**
+ * A free-text value that is sent to the service (a name, a cursor, a filter, an action id): control
+ * and invisible characters are refused, as in ids, group ids and mapping attributes (the tenant would
+ * keep them, and show them to everyone). The message names the character, escaped, never the value.
+ */
+export function checkText(flag: string) {
+  return (value: string): string => {
+    const found = unsafeCharacter().exec(value);
+    if (found) throw new InvalidArgumentError(`${flag} holds a control or invisible character (${safeText(found[0])}, character ${[...value.slice(0, found.index)].length + 1}): give the value without it.`);
+    return value;
+  };
+}
+
+/** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]; each item is free text (checkText). */
 export function collectList(flag: string, check: (item: string) => string = (item) => item) {
+  const text = checkText(flag);
   return (value: string, previous: string[] | undefined): string[] => {
     const items = value.split(',').map((item) => item.trim()).filter(Boolean);
     if (items.length === 0) throw new InvalidArgumentError(`${flag} must not be empty.`);
-    return [...(previous ?? []), ...items.map(check)];
+    return [...(previous ?? []), ...items.map((item) => check(text(item)))];
   };
 }
 

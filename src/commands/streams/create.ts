@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkEventType, collectList } from '../../cli/parse.js';
+import { checkEventType, checkText, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
 import { checkStreamBody, readBody } from './body.js';
@@ -21,7 +21,7 @@ export interface CreateOptions extends DestinationFlags {
 export function streamsCreateCommand(deps: Deps, run = createRun): Command {
   const command = new Command('create')
     .description('Create an event stream: a name, event types and one destination (webhook, event bus or action)')
-    .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`)
+    .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`, checkText('--name'))
     .option('--event-type <types>', 'an event type to subscribe to (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--disabled', 'create it disabled (default: enabled)')
     .option('--from-file <path>', 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields');

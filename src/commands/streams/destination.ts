@@ -3,7 +3,7 @@
 // flag's value: --secret-file PATH (or - for stdin), IDM_WEBHOOK_SECRET, or a masked prompt.
 import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
-import { parseChoice } from '../../cli/parse.js';
+import { checkText, parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
@@ -74,8 +74,8 @@ export function addDestinationOptions(command: Command, options: { eventbus: boo
   command
     .option('--webhook <url>', 'send events to this https:// endpoint (with --auth)')
     .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES))
-    .option('--username <name>', 'the user name of --auth basic')
-    .option('--header-key <name>', 'the header name of --auth custom-header')
+    .option('--username <name>', 'the user name of --auth basic', checkText('--username'))
+    .option('--header-key <name>', 'the header name of --auth custom-header', checkText('--header-key'))
     .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)");
   if (options.eventbus) {
     command
@@ -83,7 +83,7 @@ export function addDestinationOptions(command: Command, options: { eventbus: boo
       // Not .choices(): --help would list every region. The completions take the same list (FLAG_VALUES).
       .addOption(new Option('--eventbus-region <region>', 'the event bus region (e.g. us-east-1)').argParser(parseChoice('--eventbus-region', CLOUD_REGIONS)));
   }
-  return command.option('--action <id>', 'send events to this action');
+  return command.option('--action <id>', 'send events to this action', checkText('--action'));
 }
 
 /** --from-file - and --secret-file - would both read stdin: refused before anything is read. */

@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkEventType, collectList } from '../../cli/parse.js';
+import { checkEventType, checkText, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
@@ -30,7 +30,7 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
   const command = new Command('update')
     .description("Change a stream's name, event types, webhook (endpoint and secret) or action")
     .addArgument(STREAM_ID_ARGUMENT())
-    .option('--name <name>', 'a new name')
+    .option('--name <name>', 'a new name', checkText('--name'))
     .option('--event-type <types>', 'the event types, replacing the list (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--add-event-type <types>', 'subscribe to these too', collectList('--add-event-type', checkEventType('--add-event-type')))
     .option('--remove-event-type <types>', 'unsubscribe from these', collectList('--remove-event-type', checkEventType('--remove-event-type')))
