@@ -175,13 +175,17 @@ export function checkText(flag: string) {
   };
 }
 
-/** A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]; each item is free text (checkText). */
+/**
+ * A repeatable flag whose values may also be comma-separated: `--x a --x b,c` is [a, b, c]; each item
+ * is free text (checkText). An item given twice is kept once, where it came first: a list of event
+ * types, strategies or statuses says nothing more with a repeat, and the service would get it twice.
+ */
 export function collectList(flag: string, check: (item: string) => string = (item) => item) {
   const text = checkText(flag);
   return (value: string, previous: string[] | undefined): string[] => {
     const items = value.split(',').map((item) => item.trim()).filter(Boolean);
     if (items.length === 0) throw new InvalidArgumentError(`${flag} must not be empty.`);
-    return [...(previous ?? []), ...items.map((item) => check(text(item)))];
+    return [...new Set([...(previous ?? []), ...items.map((item) => check(text(item)))])];
   };
 }
 

@@ -116,6 +116,12 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(fields(result.stdout).get('Action')).toBe('act-1');
   });
 
+  it('an event type given twice is subscribed once, in the order first given (review C5)', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'dup', '--event-type', 'user.deleted,user.created,user.deleted', '--event-type', 'user.created', '--action', 'a']);
+    expect(result.code).toBe(0);
+    expect(posts()[0]!.json).toMatchObject({ subscriptions: [{ event_type: 'user.deleted' }, { event_type: 'user.created' }] });
+  });
+
   it('--from-file: the body as given, with --name overriding its name', async () => {
     const path = join(dir, 'body.json');
     writeFileSync(path, JSON.stringify({ name: 'from-file', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'ff' } } }));

@@ -90,6 +90,12 @@ describe('idm streams deliveries list', () => {
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(3);
   });
 
+  it('a filter value given twice is sent once, in the order first given (review C5)', async () => {
+    const result = await h.idm(['streams', 'deliveries', 'list', CLOSED, '--status', 'failed,failed', '--event-type', 'user.deleted,user.created', '--event-type', 'user.deleted']);
+    expect(result.code).toBe(0);
+    expect(query(listCalls()[0]!.url)).toMatchObject({ statuses: 'failed', event_types: 'user.deleted,user.created' });
+  });
+
   it('--event-type filters what the service returns', async () => {
     const result = await h.idm(['streams', 'deliveries', 'list', CLOSED, '--event-type', 'user.deleted']);
     expect(result.code).toBe(0);
