@@ -15,7 +15,8 @@ export interface TlsFiles {
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
-export async function loadTls(files: TlsFiles): Promise<TlsMaterial | undefined> {
+/** `signal` stops the read of a file that waits for its writer (a FIFO). */
+export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<TlsMaterial | undefined> {
   const { caFile, clientCert, clientKey } = files;
   if (caFile === undefined && clientCert === undefined && clientKey === undefined) return undefined;
   if ((clientCert === undefined) !== (clientKey === undefined)) {
@@ -25,9 +26,9 @@ export async function loadTls(files: TlsFiles): Promise<TlsMaterial | undefined>
     );
   }
   const crypto = process.getBuiltinModule('node:crypto');
-  const certificates = (flag: string, path: string): string[] => {
+  const certificates = async (flag: string, path: string): Promise<string[]> => {
     const hint = 'Give the path of a PEM certificate file.';
-    const text = checkPem(flag, path, readTextFile(flag, path, { hint }), 'certificate', hint);
+    const text = checkPem(flag, path, await readTextFile(flag, path, 'certificate', { hint, signal }), 'certificate', hint);
     const blocks = text.match(PEM_BLOCK) ?? [];
     blocks.forEach((block, index) => {
       try {
@@ -42,14 +43,14 @@ export async function loadTls(files: TlsFiles): Promise<TlsMaterial | undefined>
   const material: TlsMaterial = {};
   if (caFile !== undefined) {
     const { rootCertificates } = process.getBuiltinModule('node:tls');
-    material.ca = [...rootCertificates, ...certificates('--ca-file (IDM_CA_FILE)', caFile)];
+    material.ca = [...rootCertificates, ...(await certificates('--ca-file (IDM_CA_FILE)', caFile))];
   }
   if (clientCert !== undefined && clientKey !== undefined) {
-    const chain = certificates('--client-cert (IDM_CLIENT_CERT)', clientCert);
+    const chain = await certificates('--client-cert (IDM_CLIENT_CERT)', clientCert);
     const cert = chain[0]!;
     const keyFlag = '--client-key (IDM_CLIENT_KEY)';
     const keyHint = 'Give the path of the PEM private key of --client-cert (unencrypted).';
-    const keyPem = checkPem(keyFlag, 'the file it names', readTextFile(keyFlag, clientKey, { hint: keyHint, secret: true }), 'private key', keyHint);
+    const keyPem = checkPem(keyFlag, 'the file it names', await readTextFile(keyFlag, clientKey, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
     let key;
     try {
       key = crypto.createPrivateKey(keyPem);

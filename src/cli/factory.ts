@@ -81,7 +81,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
   async function build(credentials: Resolved): Promise<Management> {
     const flags = globals();
     for (const warning of credentials.warnings) output.warn(warning);
-    const tls = await loadTls(tlsFiles(flags, credentials));
+    const tls = await loadTls(tlsFiles(flags, credentials), io.signal);
     const client = createApiClient({
       credentials,
       timeoutMs: (flags.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
@@ -111,7 +111,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
     output,
     globals,
     command,
-    api: () => (api ??= build(resolveCredentials(io.env, globals().profile))),
+    api: () => (api ??= resolveCredentials(io.env, globals().profile, io.signal).then(build)),
     apiFor: (credentials) => build(credentials),
     prompter: () => import('../io/prompter.js').then(({ createPrompter }) => createPrompter(io)),
     async close() {

@@ -50,11 +50,11 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
 }
 
 /** A PEM given inline or as a path (IDM_PRIVATE_KEY, --private-key-file, the prompt). */
-export function readPrivateKey(value: string, what: string): string {
+export async function readPrivateKey(value: string, what: string, signal?: AbortSignal): Promise<string> {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
   // The value may be a key pasted without its header: it is never quoted back.
   const hint = 'Give the path of a PEM private key file, or the PEM itself.';
-  return checkPem(what, 'the file it names', readTextFile(what, value, { hint, secret: true }), 'private key', hint);
+  return checkPem(what, 'the file it names', await readTextFile(what, value, 'secret', { hint, signal }), 'private key', hint);
 }
 
 /**
@@ -80,7 +80,8 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
-export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string | undefined): Resolved {
+/** `signal` stops the read of a key file (IDM_PRIVATE_KEY naming a FIFO that no one writes). */
+export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string | undefined, signal?: AbortSignal): Promise<Resolved> {
   const dir = configDir(env);
   const store = readProfiles(dir);
   const warnings: Warning[] = [];
@@ -117,7 +118,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   if (envSecret || envKey) {
     if (envSecret && envKey) throw new UsageError('Both IDM_CLIENT_SECRET and IDM_PRIVATE_KEY are set.', 'Set only one of them.');
     const fixCredentials = `correct ${envClient ? 'IDM_CLIENT_ID and ' : ''}${envSecret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'}.`;
-    return { ...base, source: 'environment', client: fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod), fixCredentials };
+    return { ...base, source: 'environment', client: await fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod, signal), fixCredentials };
   }
 
   // A stored secret belongs to the profile's own client at the profile's own domain: it is never
@@ -153,13 +154,14 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string |
   return { ...base, source: 'profile', client, fixCredentials: `run: ${shellCommand(['idm', 'login', '--profile', name])}` };
 }
 
-function fromEnvironment(
+async function fromEnvironment(
   env: NodeJS.ProcessEnv,
   clientId: string,
   secret: string | undefined,
   key: string | undefined,
   profileMethod: AuthMethod | undefined,
-): ClientCredentials {
+  signal: AbortSignal | undefined,
+): Promise<ClientCredentials> {
   const method = envValue(env, 'IDM_AUTH_METHOD');
   if (method !== undefined && !(AUTH_METHODS as readonly string[]).includes(method)) {
     throw new UsageError(`IDM_AUTH_METHOD must be one of: ${AUTH_METHODS.join(', ')}.`);
@@ -172,7 +174,7 @@ function fromEnvironment(
     if (alg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(alg)) {
       throw new UsageError(`IDM_SIGNING_ALG must be one of: ${SIGNING_ALGS.join(', ')}.`);
     }
-    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: readPrivateKey(key, 'IDM_PRIVATE_KEY'), signingAlg: alg as SigningAlg | undefined };
+    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await readPrivateKey(key, 'IDM_PRIVATE_KEY', signal), signingAlg: alg as SigningAlg | undefined };
   }
   const chosen = (method as AuthMethod | undefined) ?? (profileMethod === 'basic' ? 'basic' : 'post');
   if (chosen === 'private_key_jwt') throw new UsageError('IDM_AUTH_METHOD is private_key_jwt but IDM_PRIVATE_KEY is not set.');

@@ -1,30 +1,111 @@
 // Text that commands read from a file or stdin: JSON (`--data-file`, `--mapping-file`), secrets
 // (`--client-secret-file`, `--private-key-file`), certificates (`--ca-file`, `--client-cert`). One
 // wording for every problem, a usage error naming the flag: nothing has been sent yet. A value that
-// may be a secret (a key, or what was meant to be the path of one) is never quoted back.
-import { readFileSync } from 'node:fs';
+// may be a secret (a key, or what was meant to be the path of one) is never quoted back. Every read
+// stops at the limit of its kind (INPUT_LIMITS): /dev/zero or a wrong file is refused at once, never
+// read until memory runs out.
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
 import { looksLikePem } from '../core/secrets.js';
 import { plural } from '../core/text.js';
+import { LIMITS } from '../schemas/constants.js';
 import type { IO } from './io.js';
 
-/** All of stdin; Ctrl-C (or another stop) ends the wait. */
-export async function readStdin(io: IO): Promise<string> {
+const KB = 1024;
+const MB = 1024 * KB;
+
+/**
+ * The most idm reads of each kind of input, far above any legitimate one. `json`: a request body,
+ * no larger than the service accepts. `secret`: a client secret, a webhook's token, password or
+ * header value, or a PEM private key (a 16384-bit RSA key is 13 KB). `certificate`: PEM
+ * certificates (a CA bundle of every public root is about 220 KB). `seed`: a sandbox seed, which
+ * is never sent (thousands of streams).
+ */
+export const INPUT_LIMITS = { json: LIMITS.requestBodyBytes, secret: 64 * KB, certificate: MB, seed: 64 * MB } as const;
+export type InputKind = keyof typeof INPUT_LIMITS;
+
+/** What each kind is, and what to do with an input over its limit. */
+const KINDS: Record<InputKind, { what: string; fix: string }> = {
+  json: { what: 'a JSON body', fix: `The service takes request bodies of up to ${size(INPUT_LIMITS.json)}.` },
+  secret: { what: 'a secret or key', fix: 'Give the file that holds only the secret or key.' },
+  certificate: { what: 'certificates', fix: 'Give a file of PEM certificates.' },
+  seed: { what: 'a seed', fix: 'See README: Sandbox (seed format).' },
+};
+
+/** 1 MB, 64 KB (powers of 1024, as the README's "8 MB" answers). */
+function size(bytes: number): string {
+  return bytes % MB === 0 ? `${bytes / MB} MB` : `${Math.ceil(bytes / KB)} KB`;
+}
+
+/** `source`: stdin, or how the file is named (never by a value that may be a secret). */
+function tooLarge(flag: string, source: string, kind: InputKind): UsageError {
+  return new UsageError(`${flag}: ${source} holds more than ${size(INPUT_LIMITS[kind])}, the most idm reads for ${KINDS[kind].what}.`, KINDS[kind].fix);
+}
+
+/**
+ * The bytes of `stream` (stdin, a FIFO) until it ends, or undefined as soon as there are more than
+ * `limit` (the stream is then destroyed). A stop (Ctrl-C, SIGTERM) ends the wait with its reason.
+ */
+async function collect(stream: Readable, limit: number, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  const stdin = io.stdin;
-  const stop = () => stdin.destroy();
-  io.signal.addEventListener('abort', stop, { once: true });
+  let length = 0;
+  const stop = () => stream.destroy();
+  signal?.addEventListener('abort', stop, { once: true });
   try {
-    for await (const chunk of stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+    for await (const chunk of stream) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      length += bytes.length;
+      if (length > limit) return undefined; // leaving the loop destroys the stream
+      chunks.push(bytes);
+    }
   } catch (error) {
-    io.throwIfStopped();
+    if (signal?.aborted) throw signal.reason;
     throw error;
   } finally {
-    io.signal.removeEventListener('abort', stop);
+    signal?.removeEventListener('abort', stop);
   }
-  io.throwIfStopped();
-  return Buffer.concat(chunks).toString('utf8');
+  if (signal?.aborted) throw signal.reason;
+  return Buffer.concat(chunks, length);
+}
+
+/**
+ * The bytes of the file at `path`, or undefined when it holds more than `limit`: a regular file is
+ * measured before it is read, anything else (a device, a FIFO) is read no further than the limit.
+ */
+async function readCapped(path: string, limit: number, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
+  if (statSync(path).isFIFO()) {
+    // Opened without waiting for a writer, and read on the event loop: a stop ends the wait.
+    const { Socket } = process.getBuiltinModule('node:net');
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    return collect(new Socket({ fd, readable: true, writable: false }), limit, signal);
+  }
+  // Sync: node:fs is loaded already, node:fs/promises would cost start-up for one small read.
+  const fd = openSync(path, 'r');
+  try {
+    const stats = fstatSync(fd);
+    if (stats.isFile() && stats.size > limit) return undefined;
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - length, 64 * KB));
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) return Buffer.concat(chunks, length);
+      chunks.push(chunk.subarray(0, read));
+      length += read;
+      if (length > limit) return undefined;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** All of stdin, up to the limit of `kind`; Ctrl-C (or another stop) ends the wait. */
+export async function readStdin(flag: string, io: IO, kind: InputKind): Promise<string> {
+  const bytes = await collect(io.stdin, INPUT_LIMITS[kind], io.signal);
+  if (bytes === undefined) throw tooLarge(flag, 'stdin', kind);
+  return bytes.toString('utf8');
 }
 
 function why(error: unknown): string {
@@ -52,36 +133,44 @@ export function describeSecretValue(value: string): string {
   return `the value has ${plural(value.length, 'character')}${looksLikeKey(value) ? ' and looks like a key or certificate itself, not a path' : ''}`;
 }
 
-/**
- * The text of the file at `path`. The message names `flag` and never quotes `path` when it may be a
- * secret: `secret` (it names a key file), or a value that looks like a key or is over 256 characters,
- * whatever the flag (a key pasted into --ca-file is a key still).
- */
-export function readTextFile(flag: string, path: string, options: { hint?: string; secret?: boolean } = {}): string {
-  try {
-    // Sync: node:fs is loaded already, node:fs/promises would cost start-up for one small read.
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const quiet = options.secret || looksLikeKey(path) || path.length > MAX_QUOTED_PATH;
-    const where = quiet ? `cannot read the file it names (${why(error)}; ${describeSecretValue(path)})` : `cannot read ${path}: ${why(error)}`;
-    throw new UsageError(`${flag}: ${where}.`, options.hint);
-  }
+/** How messages name the file at `path`: never by a value that may be a secret (see readTextFile). */
+function quiet(path: string, kind: InputKind): boolean {
+  return kind === 'secret' || looksLikeKey(path) || path.length > MAX_QUOTED_PATH;
 }
 
 /**
- * The text of `<path>`, or of stdin for `-`. A secret is never read from stdin when stdin is a
- * terminal: typed there it would show on screen (idm's masked prompt is for that), and JSON typed
- * there would wait without a word for Ctrl-D.
+ * The text of the file at `path`, at most the limit of `kind`. The message names `flag` and never
+ * quotes `path` when it may be a secret: a `secret` kind (it names a key or secret file), or a value
+ * that looks like a key or is over 256 characters, whatever the flag (a key pasted into --ca-file is
+ * a key still).
  */
-export async function readFileOrStdin(flag: string, path: string, io: IO, options: { secret?: boolean; hint?: string } = {}): Promise<string> {
-  if (path !== '-') return readTextFile(flag, path, options);
+export async function readTextFile(flag: string, path: string, kind: InputKind, options: { hint?: string; signal?: AbortSignal } = {}): Promise<string> {
+  let bytes: Buffer | undefined;
+  try {
+    bytes = await readCapped(path, INPUT_LIMITS[kind], options.signal);
+  } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
+    const where = quiet(path, kind) ? `cannot read the file it names (${why(error)}; ${describeSecretValue(path)})` : `cannot read ${path}: ${why(error)}`;
+    throw new UsageError(`${flag}: ${where}.`, options.hint);
+  }
+  if (bytes === undefined) throw tooLarge(flag, quiet(path, kind) ? 'the file it names' : path, kind);
+  return bytes.toString('utf8');
+}
+
+/**
+ * The text of `<path>`, or of stdin for `-`, at most the limit of `kind`. A secret is never read
+ * from stdin when stdin is a terminal: typed there it would show on screen (idm's masked prompt is
+ * for that), and JSON typed there would wait without a word for Ctrl-D.
+ */
+export async function readFileOrStdin(flag: string, path: string, io: IO, kind: InputKind, options: { hint?: string } = {}): Promise<string> {
+  if (path !== '-') return readTextFile(flag, path, kind, { ...options, signal: io.signal });
   if (io.stdinIsTTY) {
     throw new UsageError(
       `${flag} - reads stdin, which is a terminal here.`,
-      options.hint ?? (options.secret ? `Pipe the value in, or leave out ${flag} to be asked for it at the terminal.` : `Pipe the content in, or give ${flag} a file path.`),
+      options.hint ?? (kind === 'secret' ? `Pipe the value in, or leave out ${flag} to be asked for it at the terminal.` : `Pipe the content in, or give ${flag} a file path.`),
     );
   }
-  return readStdin(io);
+  return readStdin(flag, io, kind);
 }
 
 const PEM_MARKERS = { certificate: /-----BEGIN CERTIFICATE-----/, 'private key': /-----BEGIN [A-Z ]*PRIVATE KEY-----/ } as const;

@@ -20,7 +20,8 @@ export type ChoiceOrSeparator<T> = Choice<T> | { separator: string };
 
 export interface Prompter {
   /** `prefill`: put the default in the line, ready to edit, instead of showing it as a hint. */
-  input(message: string, options?: { default?: string; prefill?: boolean; validate?: (value: string) => true | string }): Promise<string>;
+  /** `validate` may read a file (a path typed), so it may be async. */
+  input(message: string, options?: { default?: string; prefill?: boolean; validate?: (value: string) => true | string | Promise<true | string> }): Promise<string>;
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   select<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { default?: T; pageSize?: number }): Promise<T>;
   checkbox<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { pageSize?: number; required?: boolean }): Promise<T[]>;

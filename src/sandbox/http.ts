@@ -3,11 +3,12 @@
 // {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { LIMITS } from '../schemas/constants.js';
 import { describeIssues } from '../schemas/index.js';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 /** Bodies above this answer 413, as the real service's proxy does. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = LIMITS.requestBodyBytes;
 
 export class Reply {
   constructor(

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { apiError, closeServer, flatHeaders, json, readBody, Reply, tokenError, writeReply } from './http.js';
+import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, tokenError, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -391,7 +391,7 @@ async function handle(
   if (fault?.kind === 'stall') return finish(undefined); // never answered; close() ends the socket
   if (fault?.kind === 'status') return finish(faultReply(fault, path));
 
-  if (body === undefined) return finish(apiError(413, 'Payload content length greater than maximum allowed: 1048576'));
+  if (body === undefined) return finish(apiError(413, `Payload content length greater than maximum allowed: ${MAX_BODY_BYTES}`));
   const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
   // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();

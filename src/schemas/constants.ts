@@ -57,6 +57,11 @@ export const LIMITS = {
   // sandbox's `success` are longer: no limit is kept for it (see TestDeliverySchema).
   /** interface.md's limit (`disabled`); idm streams list makes its STATUS column this wide. */
   streamStatusMax: 8,
+  /**
+   * The largest request body the service takes: its proxy answers 413 "Payload content length
+   * greater than maximum allowed: 1048576" above it (as the sandbox does). idm reads no larger body.
+   */
+  requestBodyBytes: 1024 * 1024,
 } as const;
 
 export const PATTERNS = {

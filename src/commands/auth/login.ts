@@ -142,14 +142,14 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (opts.privateKeyFile !== undefined) {
     keyPem =
       opts.privateKeyFile === '-'
-        ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, { secret: true }), 'private key')
-        : resolve.readPrivateKey(opts.privateKeyFile, '--private-key-file');
+        ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, 'secret'), 'private key')
+        : await resolve.readPrivateKey(opts.privateKeyFile, '--private-key-file', io.signal);
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'post' || method === 'basic') && envValue('IDM_CLIENT_SECRET')) {
     secret = resolve.checkClientSecret(envValue('IDM_CLIENT_SECRET')!, 'IDM_CLIENT_SECRET');
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'private_key_jwt') && envValue('IDM_PRIVATE_KEY')) {
-    keyPem = resolve.readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY');
+    keyPem = await resolve.readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY', io.signal);
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
 
@@ -201,27 +201,27 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     method ??= await prompter.select('How does the client authenticate?', METHOD_CHOICES, { default: existing?.authMethod ?? 'post' });
     if (method === 'private_key_jwt' && keyPem === undefined) {
       const path = await prompter.input('Private key file (PEM)', {
-        validate: (value) => {
+        validate: async (value) => {
           try {
-            assertion.loadPrivateKey(resolve.readPrivateKey(value.trim(), 'The private key file'));
+            assertion.loadPrivateKey(await resolve.readPrivateKey(value.trim(), 'The private key file', io.signal));
             return true;
           } catch (error) {
             return (error as Error).message;
           }
         },
       });
-      keyPem = resolve.readPrivateKey(path.trim(), 'The private key file');
+      keyPem = await resolve.readPrivateKey(path.trim(), 'The private key file', io.signal);
     } else if (method === 'tls_client_auth') {
-      const readable = (value: string) => {
+      const readable = (kind: input.InputKind) => async (value: string) => {
         try {
-          input.readTextFile('The file', value.trim());
-          return true;
+          await input.readTextFile('The file', value.trim(), kind, { signal: io.signal });
+          return true as const;
         } catch (error) {
           return (error as Error).message;
         }
       };
-      clientCert ??= (await prompter.input('Client certificate file (PEM)', { validate: readable })).trim();
-      clientKey ??= (await prompter.input('Its private key file (PEM)', { validate: readable })).trim();
+      clientCert ??= (await prompter.input('Client certificate file (PEM)', { validate: readable('certificate') })).trim();
+      clientKey ??= (await prompter.input('Its private key file (PEM)', { validate: readable('secret') })).trim();
     } else if (method !== 'private_key_jwt' && secret === undefined) {
       secret = await askSecret(prompter);
       secretTyped = true;
@@ -321,7 +321,7 @@ function askSecret(prompter: Prompter): Promise<string> {
 /** A client secret from a file or piped stdin: one line. */
 async function readSecret(flag: string, path: string, io: Deps['io']): Promise<string> {
   const source = path === '-' ? 'stdin' : path;
-  const secret = (await input.readFileOrStdin(flag, path, io, { secret: true })).trim();
+  const secret = (await input.readFileOrStdin(flag, path, io, 'secret')).trim();
   if (secret === '') throw new UsageError(`${flag}: ${source} is empty.`);
   if (/[\r\n]/.test(secret)) throw new UsageError(`${flag}: ${source} holds more than one line.`, 'Put only the secret in it.');
   return secret;

@@ -72,7 +72,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
     return;
   }
 
-  const resolved = resolveCredentials(io.env, globals.profile);
+  const resolved = await resolveCredentials(io.env, globals.profile, io.signal);
   for (const warning of resolved.warnings) output.warn(warning);
   const given = resolved.accessToken !== undefined;
   const token = given ? givenTokenState(resolved.accessToken!, now) : cachedTokenState(resolved.dir, resolved.tenant, resolved.client!.clientId, now);

@@ -52,7 +52,7 @@ export function refuseMappingConflicts(given: { mapping?: unknown; mappingFile?:
 /** --mapping-file: a JSON array of rows, from a file or stdin. */
 export async function readMappingFile(path: string, io: IO): Promise<unknown[]> {
   const source = path === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${path}`;
-  const value = parseJson(source, await readFileOrStdin('--mapping-file', path, io, { hint: 'Pipe the JSON in, or give --mapping-file a path.' }));
+  const value = parseJson(source, await readFileOrStdin('--mapping-file', path, io, 'json', { hint: 'Pipe the JSON in, or give --mapping-file a path.' }));
   if (!Array.isArray(value)) throw new UsageError(`${source} must hold a JSON array of {"platform", "idp"} objects, not ${jsonKind(value)}.`);
   return value;
 }

@@ -125,9 +125,9 @@ function collectFault(value: string, previous: unknown[] = []): unknown[] {
   return [...previous, parsed];
 }
 
-function readSeed(file: string): unknown {
+async function readSeed(file: string, signal: AbortSignal): Promise<unknown> {
   // Read and parsed as every file idm is given: a missing file in words, never the file's text.
-  return parseJson(`--seed ${file}`, readTextFile('--seed', file), 'See README: Sandbox (seed format).');
+  return parseJson(`--seed ${file}`, await readTextFile('--seed', file, 'seed', { signal }), 'See README: Sandbox (seed format).');
 }
 
 interface ClientFiles {
@@ -167,9 +167,9 @@ function writeSandboxFiles(sandbox: Sandbox, dir: string): SandboxFiles {
 }
 
 /** --tls-cert and --tls-key read, parsed, and checked to be a certificate and its own key. */
-function readTlsPair(certPath: string, keyPath: string): { cert: string; key: string } {
-  const cert = checkPem('--tls-cert', certPath, readTextFile('--tls-cert', certPath), 'certificate');
-  const key = checkPem('--tls-key', keyPath, readTextFile('--tls-key', keyPath, { secret: true }), 'private key');
+async function readTlsPair(certPath: string, keyPath: string, signal: AbortSignal): Promise<{ cert: string; key: string }> {
+  const cert = checkPem('--tls-cert', certPath, await readTextFile('--tls-cert', certPath, 'certificate', { signal }), 'certificate');
+  const key = checkPem('--tls-key', keyPath, await readTextFile('--tls-key', keyPath, 'secret', { signal }), 'private key');
   // Loaded here: every command's module is imported at start, and node:crypto with node:tls costs
   // about 6 ms of every run.
   const { createPrivateKey, X509Certificate } = process.getBuiltinModule('node:crypto');
@@ -193,13 +193,13 @@ function readTlsPair(certPath: string, keyPath: string): { cert: string; key: st
 }
 
 /** --https, --tls-cert, --tls-key, --mtls and --state-dir as the sandbox takes them; contradictions are usage errors. */
-function tlsOptions(options: SandboxStartOptions): Pick<SandboxOptions, 'https' | 'tls' | 'mtls' | 'stateDir'> {
+async function tlsOptions(options: SandboxStartOptions, signal: AbortSignal): Promise<Pick<SandboxOptions, 'https' | 'tls' | 'mtls' | 'stateDir'>> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError(`${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${options.tlsCert === undefined ? '--tls-cert' : '--tls-key'} too.`);
   }
   const https = Boolean(options.https || options.tlsCert);
   if (options.mtls === 'handshake' && !https) throw new UsageError('--mtls needs --https: the client certificate is asked for in the TLS handshake.', 'Add --https (or use --mtls-edge).');
-  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? readTlsPair(options.tlsCert, options.tlsKey) : undefined;
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? await readTlsPair(options.tlsCert, options.tlsKey, signal) : undefined;
   return {
     ...(tls ? { tls } : https ? { https } : {}),
     ...(options.mtls ? { mtls: options.mtls } : {}),
@@ -250,7 +250,7 @@ function dataLines(sandbox: Sandbox): string[] {
 }
 
 export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps): Promise<void> {
-  const seed = options.seedFile === undefined ? undefined : readSeed(options.seedFile);
+  const seed = options.seedFile === undefined ? undefined : await readSeed(options.seedFile, deps.io.signal);
   // The sandbox is a program of its own (its own bundle, with its own copy of the schemas).
   const { startSandbox, SeedError, SandboxStateError, FaultSpecSchema, describeIssues } = await import('../../sandbox/index.js');
   const faults = options.faults.map((raw, index) => {
@@ -262,7 +262,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   const { output } = deps;
   const json = output.json;
 
-  const tls = tlsOptions(options);
+  const tls = await tlsOptions(options, deps.io.signal);
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({

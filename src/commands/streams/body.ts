@@ -47,7 +47,7 @@ function flagOf(path: ReadonlyArray<PropertyKey>): string | undefined {
 /** --from-file: a JSON object, the body as the API takes it. */
 export async function readBody(path: string, deps: Deps): Promise<Body> {
   const source = path === '-' ? '--from-file - (stdin)' : `--from-file ${path}`;
-  const value = parseJson(source, await readFileOrStdin('--from-file', path, deps.io));
+  const value = parseJson(source, await readFileOrStdin('--from-file', path, deps.io, 'json'));
   if (!isPlainObject(value)) throw new UsageError(`${source} must hold a JSON object (the request body), not ${jsonKind(value)}.`);
   return value;
 }

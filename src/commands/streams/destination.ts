@@ -146,7 +146,7 @@ export function missingEventbusFlags(flags: DestinationFlags): string[] {
 export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, deps: Deps): Promise<string | undefined> {
   let secret: string | undefined;
   if (flags.secretFile !== undefined) {
-    secret = (await readFileOrStdin('--secret-file', flags.secretFile, deps.io, { secret: true })).replace(/\r?\n$/, '');
+    secret = (await readFileOrStdin('--secret-file', flags.secretFile, deps.io, 'secret')).replace(/\r?\n$/, '');
     if (secret === '') throw new UsageError(`--secret-file: ${flags.secretFile === '-' ? 'stdin' : 'the file'} is empty.`);
   } else if (deps.io.env.IDM_WEBHOOK_SECRET !== undefined && deps.io.env.IDM_WEBHOOK_SECRET !== '') {
     secret = deps.io.env.IDM_WEBHOOK_SECRET;

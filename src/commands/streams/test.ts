@@ -179,7 +179,7 @@ async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record
     value = parseJson(source, options.data);
   } else if (options.dataFile !== undefined) {
     source = options.dataFile === '-' ? '--data-file - (stdin)' : `--data-file ${options.dataFile}`;
-    value = parseJson(source, await readFileOrStdin('--data-file', options.dataFile, deps.io, { hint: "Pipe the JSON in, or use --data '{…}' or --data-file <path>." }));
+    value = parseJson(source, await readFileOrStdin('--data-file', options.dataFile, deps.io, 'json', { hint: "Pipe the JSON in, or use --data '{…}' or --data-file <path>." }));
   } else {
     return undefined;
   }

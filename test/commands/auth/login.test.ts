@@ -229,7 +229,7 @@ function scripted(answers: Record<string, string>): Prompter & { asked: string[]
     asked,
     input: async (message, options) => {
       const value = answer(message);
-      const verdict = options?.validate?.(value);
+      const verdict = await options?.validate?.(value);
       if (verdict !== undefined && verdict !== true) throw new Error(`validation failed: ${verdict}`);
       return value;
     },
