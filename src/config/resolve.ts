@@ -49,12 +49,20 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
   return new IdmError(message, { exitCode: ExitCode.Auth, code: 'no_credentials', hint });
 }
 
-/** A PEM given inline or as a path (IDM_PRIVATE_KEY, --private-key-file, the prompt). */
-export async function readPrivateKey(value: string, what: string, signal?: AbortSignal): Promise<string> {
+/** The PEM private key in the file at `path` (--private-key-file, the login prompt, IDM_PRIVATE_KEY). */
+export async function readPrivateKeyFile(path: string, what: string, signal?: AbortSignal): Promise<string> {
+  // The value may be a key pasted in place of its path: readTextFile refuses it, never quoting it.
+  const hint = 'Give the path of a PEM private key file.';
+  return checkPem(what, 'the file it names', await readTextFile(what, path, 'secret', { hint, signal }), 'private key', hint);
+}
+
+/**
+ * IDM_PRIVATE_KEY: the PEM itself, its line breaks possibly written as \n (a variable, unlike a
+ * flag's value, is in no shell history or process list), or the path of a PEM file.
+ */
+export async function privateKeyFromEnvironment(value: string, signal?: AbortSignal): Promise<string> {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
-  // The value may be a key pasted without its header: it is never quoted back.
-  const hint = 'Give the path of a PEM private key file, or the PEM itself.';
-  return checkPem(what, 'the file it names', await readTextFile(what, value, 'secret', { hint, signal }), 'private key', hint);
+  return readPrivateKeyFile(value, 'IDM_PRIVATE_KEY', signal);
 }
 
 /**
@@ -174,7 +182,7 @@ async function fromEnvironment(
     if (alg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(alg)) {
       throw new UsageError(`IDM_SIGNING_ALG must be one of: ${SIGNING_ALGS.join(', ')}.`);
     }
-    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await readPrivateKey(key, 'IDM_PRIVATE_KEY', signal), signingAlg: alg as SigningAlg | undefined };
+    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await privateKeyFromEnvironment(key, signal), signingAlg: alg as SigningAlg | undefined };
   }
   const chosen = (method as AuthMethod | undefined) ?? (profileMethod === 'basic' ? 'basic' : 'post');
   if (chosen === 'private_key_jwt') throw new UsageError('IDM_AUTH_METHOD is private_key_jwt but IDM_PRIVATE_KEY is not set.');

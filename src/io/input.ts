@@ -142,9 +142,16 @@ function quiet(path: string, kind: InputKind): boolean {
  * The text of the file at `path`, at most the limit of `kind`. The message names `flag` and never
  * quotes `path` when it may be a secret: a `secret` kind (it names a key or secret file), or a value
  * that looks like a key or is over 256 characters, whatever the flag (a key pasted into --ca-file is
- * a key still).
+ * a key still). A PEM block or several lines given for a path is refused before anything is read:
+ * that is a key or secret pasted in place of its file, and no file is named so.
  */
 export async function readTextFile(flag: string, path: string, kind: InputKind, options: { hint?: string; signal?: AbortSignal } = {}): Promise<string> {
+  if (looksLikePem(path) || /[\r\n]/.test(path)) {
+    throw new UsageError(
+      `${flag}: ${describeSecretValue(path)}.`,
+      `Put it in a file and give the file's path: a key or secret written as a value ends up in shell history and process lists.`,
+    );
+  }
   let bytes: Buffer | undefined;
   try {
     bytes = await readCapped(path, INPUT_LIMITS[kind], options.signal);

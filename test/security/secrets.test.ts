@@ -1,6 +1,8 @@
 // Issue 11, items 4 and 6: no message quotes a value that may be a secret, and every encoding of a
 // secret idm sends (raw, form-encoded, Basic) and every token is masked before anything is traced.
 import { generateKeyPairSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsEnv } from '../helpers/cli.js';
 import { makeTestCa } from '../helpers/tls-ca.js';
@@ -92,6 +94,69 @@ describe('a value that may be a secret is never quoted back', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('--client-secret-file: cannot read the file it names');
     expect(result.stderr).not.toContain(secret);
+  });
+});
+
+describe('a key or secret given in place of its path is refused before anything is read or sent', () => {
+  const KEY_LIKE = /: the value has \d+ characters and looks like a key or certificate itself, not a path\./;
+
+  // Reviewed defect: `--private-key-file "$(cat key.pem)"` logged in and stored the profile.
+  it.each([
+    ['--private-key-file', PEM],
+    ['--client-secret-file', PEM],
+    ['--client-secret-file', 'a-secret-on\ntwo-lines'],
+  ])('login %s with the value itself', async (flag, value) => {
+    const home = tempDir();
+    recordSecrets([value]);
+    try {
+      const result = await idm(['login', '--profile', 'sb7', '--domain', server.url, '--client-id', 'c', flag, value], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`${flag}${KEY_LIKE.source}`));
+      expect(result.stderr).toContain("Put it in a file and give the file's path");
+      expect(leaks(result.stdout + result.stderr, value)).toEqual([]);
+      expect(server.seen).toEqual([]);
+      expect(existsSync(join(home.dir, 'config.json'))).toBe(false);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('--client-key with the key itself', async () => {
+    const ca = await makeTestCa();
+    recordSecrets([ca.client.key]);
+    try {
+      const result = await idm(['streams', 'list', '--client-cert', ca.client.certFile, '--client-key', ca.client.key], { env: server.env(config.dir) });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`--client-key \\(IDM_CLIENT_KEY\\)${KEY_LIKE.source}`));
+      expect(leaks(result.stdout + result.stderr, ca.client.key)).toEqual([]);
+      expect(server.seen).toEqual([]);
+    } finally {
+      ca.cleanup();
+    }
+  });
+
+  it('--secret-file with a webhook token on two lines', async () => {
+    const token = 'webhook-token-part-one\nwebhook-token-part-two';
+    recordSecrets(token.split('\n'));
+    const webhook = ['--name', 'x', '--webhook', 'https://hooks.example.com/x', '--auth', 'bearer', '--event-type', 'user.created'];
+    const result = await idm(['streams', 'create', ...webhook, '--secret-file', token], { env: server.env(config.dir) });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`--secret-file${KEY_LIKE.source}`));
+    expect(result.stderr).not.toContain('webhook-token-part');
+    expect(server.seen).toEqual([]);
+  });
+
+  it('IDM_PRIVATE_KEY may still hold the PEM itself (README: an environment variable, not a flag)', async () => {
+    answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody() } : { body: { eventStreams: [] } });
+    const home = tempDir(); // its own: the token it caches is no other test's
+    try {
+      const result = await idm(['streams', 'list', '--json'], { env: { IDM_CONFIG_DIR: home.dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'c', IDM_PRIVATE_KEY: PEM } });
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(server.seen.some((request) => request.url.startsWith('/oauth/token'))).toBe(true);
+    } finally {
+      home.cleanup();
+    }
   });
 });
 

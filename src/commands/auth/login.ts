@@ -143,13 +143,13 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     keyPem =
       opts.privateKeyFile === '-'
         ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, 'secret'), 'private key')
-        : await resolve.readPrivateKey(opts.privateKeyFile, '--private-key-file', io.signal);
+        : await resolve.readPrivateKeyFile(opts.privateKeyFile, '--private-key-file', io.signal);
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'post' || method === 'basic') && envValue('IDM_CLIENT_SECRET')) {
     secret = resolve.checkClientSecret(envValue('IDM_CLIENT_SECRET')!, 'IDM_CLIENT_SECRET');
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'private_key_jwt') && envValue('IDM_PRIVATE_KEY')) {
-    keyPem = await resolve.readPrivateKey(envValue('IDM_PRIVATE_KEY')!, 'IDM_PRIVATE_KEY', io.signal);
+    keyPem = await resolve.privateKeyFromEnvironment(envValue('IDM_PRIVATE_KEY')!, io.signal);
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
 
@@ -203,14 +203,14 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       const path = await prompter.input('Private key file (PEM)', {
         validate: async (value) => {
           try {
-            assertion.loadPrivateKey(await resolve.readPrivateKey(value.trim(), 'The private key file', io.signal));
+            assertion.loadPrivateKey(await resolve.readPrivateKeyFile(value.trim(), 'The private key file', io.signal));
             return true;
           } catch (error) {
             return (error as Error).message;
           }
         },
       });
-      keyPem = await resolve.readPrivateKey(path.trim(), 'The private key file', io.signal);
+      keyPem = await resolve.readPrivateKeyFile(path.trim(), 'The private key file', io.signal);
     } else if (method === 'tls_client_auth') {
       const readable = (kind: input.InputKind) => async (value: string) => {
         try {
