@@ -2,7 +2,7 @@
 // body at what the service accepts (1 MB), a secret or key at 64 KB. /dev/zero, a FIFO that pours
 // zeros, a large file and a large stdin are refused through the built binary with exit 2 naming the
 // flag and the limit, and nothing reaches the sandbox. A FIFO that no one writes is a wait that
-// SIGTERM ends (143), like any other.
+// SIGTERM ends (143), like any other. And `--data @` (no file name) says so, as a usage error.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -140,5 +140,11 @@ describe('stdin and FIFOs stop at the limit too', () => {
     expect(result.stderr).toContain('SIGTERM');
     expect(result.stdout).toBe('');
     expect(sandbox().requests.length).toBe(before);
+  });
+});
+
+describe('--data @ names no file', () => {
+  it('is a usage error that says how to name one', async () => {
+    await refused(['api', 'POST', '/event-streams', '--data', '@'], '--data @ names no file.\nGive --data @FILE, or @- for stdin.');
   });
 });

@@ -78,6 +78,7 @@ async function readData(data: string, deps: Deps): Promise<unknown> {
   const source = data === '@-' ? '--data @- (stdin)' : data.startsWith('@') ? `--data ${data}` : '--data';
   const hint = "Pipe the JSON in, or give --data '{…}' or --data @FILE.";
   if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
+  if (data === '@') throw new UsageError('--data @ names no file.', 'Give --data @FILE, or @- for stdin.');
   const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, 'json', { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
   // A body may hold a secret (a webhook's token): a syntax error names its place, never its text.
