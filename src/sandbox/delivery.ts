@@ -4,8 +4,9 @@
 // +4 s (Timing.retryDelaysMs); a 4xx from the receiver is not retried. A webhook destination gets a
 // real HTTPS POST of a CloudEvents 1.0 envelope with its stored authorization; eventbus and action
 // destinations, which cannot exist on this machine, go to a simulated receiver that accepts every
-// event. With Timing.delivery `sync`, the event is delivered (twice at most) before the answer,
-// which then says how it went: the sandbox's first behaviour, kept for whoever wants it.
+// event. With Timing.delivery `sync`, the event is delivered before the answer, which then says how
+// it went: as many attempts as the service makes, 250 ms apart instead of its schedule, so that a
+// `failed` answer is as final as the service's (idm's `streams test --wait` reads it so).
 import { request, type RequestOptions } from 'node:https';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { isLoopbackHost } from '../core/net.js';
@@ -15,7 +16,7 @@ import type { StoredStream } from './store.js';
 import { inBackground, isoAt, type Tenant } from './tenant.js';
 
 /** Bounds of one webhook attempt, and of the synchronous mode. */
-export const DELIVERY = { timeoutMs: 3000, syncAttempts: 2, syncGapMs: 250 } as const;
+export const DELIVERY = { timeoutMs: 3000, syncGapMs: 250 } as const;
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const LOOPBACK_ONLY = 'sandbox delivers only to loopback addresses (127.0.0.1, ::1, localhost)';
 
@@ -217,9 +218,12 @@ export async function deliverTestEvent(
   return { ...entry.record, attempts: [] };
 }
 
-/** The synchronous mode: at most two attempts before answering; the envelope only when it failed. */
+/**
+ * The synchronous mode: the attempts of the real schedule (one, and one per retry delay), 250 ms
+ * apart, before answering; the envelope only when it failed.
+ */
 async function deliverNow(tenant: Tenant, entry: DeliveryLogEntry, stream: StoredStream): Promise<DeliveryRecord> {
-  for (let n = 0; n < DELIVERY.syncAttempts; n++) {
+  for (let n = 0; n <= tenant.timing.retryDelaysMs.length; n++) {
     if (n > 0) await wait(DELIVERY.syncGapMs, tenant.closing);
     if (tenant.closing.aborted) break;
     const { retryable, ...attempt } = await attemptOnce(tenant, stream, entry.event);

@@ -3,6 +3,7 @@
 // asynchronous default, deliveries, redelivery and statistics: ./lifecycle.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TestDeliverySchema } from '../../src/schemas/index.js';
+import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ delivery: 'sync' });
@@ -70,13 +71,13 @@ describe('successful webhook deliveries (HTTPS inbox)', () => {
 });
 
 describe('failed webhook deliveries', () => {
-  it('a closed port: status failed, two attempts with their errors, and the envelope', async () => {
+  it('a closed port: status failed, the attempts of the real schedule (4) with their errors, and the envelope', async () => {
     const inboxBefore = sb().inbox().length;
     const res = await sendTest('est_demoClosedPort00000000');
     expect(res.status).toBe(202);
     expect(TestDeliverySchema.safeParse(res.body).success).toBe(true);
     expect(res.body).toMatchObject({ event_stream_id: 'est_demoClosedPort00000000', status: 'failed', event_type: 'user.created' });
-    expect(res.body.attempts).toHaveLength(2);
+    expect(res.body.attempts).toHaveLength(4);
     for (const attempt of res.body.attempts) {
       expect(attempt).toMatchObject({ status: 'failed', timestamp: expect.any(String), duration: expect.any(Number) });
       expect(attempt.error_message).toContain('ECONNREFUSED');
@@ -85,12 +86,24 @@ describe('failed webhook deliveries', () => {
     expect(sb().inbox().length).toBe(inboxBefore);
   });
 
+  it('idm streams test --wait reads a failed answer as final: exit 3 at once, not "retries to come"', async () => {
+    const work = tempConfigDir();
+    try {
+      const result = await runIdm(['streams', 'test', 'est_demoClosedPort00000000', '--event-type', 'user.created', '--wait'], { configDir: work.dir, env: credentialsEnv(sb()) });
+      expect(result.code, result.stderr).toBe(3);
+      expect(result.stderr).toContain('Delivery failed after 4 attempts; the service will not retry it.');
+      expect(result.stderr).not.toContain('retries to come');
+    } finally {
+      work.cleanup();
+    }
+  });
+
   it('a receiver answering 500 fails with the status in the message', async () => {
     const id = await createWebhook({ method: 'bearer', token: 't' }, `${sb().inboxUrl}/status/500`);
     const res = await sendTest(id);
     expect(res.body.status).toBe('failed');
-    expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual([expect.stringMatching(/^500 - /), expect.stringMatching(/^500 - /)]);
-    expect(sb().inbox().filter((entry) => entry.path === '/inbox/status/500')).toHaveLength(2);
+    expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual(Array(4).fill(expect.stringMatching(/^500 - /)));
+    expect(sb().inbox().filter((entry) => entry.path === '/inbox/status/500')).toHaveLength(4);
   });
 
   it('never sends off the machine: a non-loopback endpoint is one refused attempt', async () => {
