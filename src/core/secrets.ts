@@ -6,3 +6,12 @@ export const MIN_SECRET_LENGTH = 4;
 export function looksLikePem(text: string): boolean {
   return /-----BEGIN [A-Z0-9 ]+-----/.test(text);
 }
+
+/**
+ * `url` with the password of its user info replaced by `***` (`https://user:***@host/path`): a
+ * webhook URL stored by another tool may carry one, and a table or a field list is no place for it.
+ * Anything else is returned as it is.
+ */
+export function withoutUrlPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, '$1:***@');
+}

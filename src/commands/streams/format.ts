@@ -1,4 +1,5 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
+import { withoutUrlPassword } from '../../core/secrets.js';
 import { isPlainObject } from '../../core/text.js';
 import { asText as text, toMinute, type Column } from '../../output/index.js';
 import { LIMITS } from '../../schemas/constants.js';
@@ -12,7 +13,7 @@ export function describeDestination(destination: unknown): string {
   const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
   const config = configuration && typeof configuration === 'object' ? configuration : {};
   let where: string;
-  if (type === 'webhook') where = text(config.webhook_endpoint);
+  if (type === 'webhook') where = withoutUrlPassword(text(config.webhook_endpoint));
   else if (type === 'eventbus') where = [text(config.cloud_region), config.cloud_account_id ? `(${text(config.cloud_account_id)})` : ''].filter(Boolean).join(' ');
   else if (type === 'action') where = text(config.action_id);
   else where = text(Object.values(config).find((value) => typeof value === 'string'));
@@ -45,7 +46,7 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
   ];
   if (destination.type === 'webhook') {
     const auth = isPlainObject(config.webhook_authorization) ? config.webhook_authorization : {};
-    fields.push(['Webhook URL', text(config.webhook_endpoint)], ['Authorization', text(auth.method)]);
+    fields.push(['Webhook URL', withoutUrlPassword(text(config.webhook_endpoint))], ['Authorization', text(auth.method)]);
     if (auth.username !== undefined) fields.push(['Username', text(auth.username)]);
     if (auth.header_key !== undefined) fields.push(['Header', text(auth.header_key)]);
   } else if (destination.type === 'eventbus') {

@@ -193,4 +193,25 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('read:event_streams');
   });
+
+  it('a stored webhook URL with a password (set by another tool): shown as user:***, --json as received', async () => {
+    const url = 'https://hookuser:s3cr3t-pass@hooks.example.com/x';
+    const stream = { ...((await direct(h.sandbox, `/event-streams/${BEARER}`)).body as Record<string, unknown>) };
+    stream.destination = { type: 'webhook', configuration: { webhook_endpoint: url, webhook_authorization: { method: 'bearer' } } };
+    const answer = (path: string, body: unknown) =>
+      h.sandbox.addFault({ path, method: 'GET', kind: 'status', status: 200, count: 1, body: JSON.stringify(body), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const piped = await h.idm(['streams', 'show', BEARER]);
+    expect(fields(piped.stdout).get('Webhook URL')).toBe('https://hookuser:***@hooks.example.com/x');
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const terminal = await h.idm(['streams', 'show', BEARER], { env: TTY_OUT });
+    expect(terminal.stdout).toContain('https://hookuser:***@hooks.example.com/x');
+    answer('/api/v2/event-streams', { eventStreams: [stream] });
+    const list = await h.idm(['streams', 'list']);
+    expect(list.stdout).toContain('webhook https://hookuser:***@hooks.example.com/x');
+    for (const result of [piped, terminal, list]) expect(result.stdout + result.stderr).not.toContain('s3cr3t-pass');
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const json = await h.idm(['streams', 'show', BEARER, '--json']);
+    expect(JSON.parse(json.stdout).destination.configuration.webhook_endpoint).toBe(url);
+  });
 });
