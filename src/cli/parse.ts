@@ -2,7 +2,7 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { preview, unsafeCharacter } from '../core/text.js';
+import { notOneOf, preview, unsafeCharacter } from '../core/text.js';
 import { utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { safeText } from '../io/safe.js';
@@ -37,7 +37,7 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
   return (value: string): T => {
     if ((choices as readonly string[]).includes(value)) return value as T;
     // The words main() gives a refusal of commander's .choices().
-    throw new InvalidArgumentError(`${flag} must be one of: ${choices.join(', ')}, not "${preview(value)}".`);
+    throw new InvalidArgumentError(notOneOf(flag, choices.join(', '), value));
   };
 }
 

@@ -13,14 +13,25 @@ describe('long values in usage errors: the first 40 characters, then how many mo
     ['a stream id', ['streams', 'show', long('est_')], long('est_')],
     ['a profile name', ['--profile', long('!'), 'streams', 'list'], long('!')],
     ['a command', ['streams', long('z')], long('z')],
-    ["idm api's method", ['api', long('Y'), '/event-streams'], long('Y')],
     ["idm api's --query", ['api', 'GET', '/event-streams', '--query', long('k')], long('k')],
     ["a segment of idm api's path", ['api', 'GET', `/event-streams/${long('%zz')}`], long('%zz')],
-    ['a choice', ['completion', long('sh')], long('sh')],
   ])('%s', async (_name, args, value) => {
     const result = await runInProcess(args, { configDir: dir });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`${value.slice(0, 40)}… (60 more characters)`);
     expect(result.stderr).not.toContain(value.slice(0, 41));
+  });
+});
+
+describe('a value refused for not being one of a list is not quoted unless it is a short word (it may be a token)', () => {
+  it.each<[string, string[], string, string]>([
+    ["idm api's method", ['api', long('Y'), '/event-streams'], long('Y'), 'Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE (any case).\n'],
+    ['a choice', ['completion', long('sh')], long('sh'), 'Error: <shell> must be one of: bash, zsh, fish.\n'],
+    ['a short word', ['completion', 'tcsh'], 'tcsh', 'Error: <shell> must be one of: bash, zsh, fish, not "tcsh".\n'],
+  ])('%s', async (_name, args, value, first) => {
+    const result = await runInProcess(args, { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(`${result.stderr.split('\n')[0]}\n`).toBe(first);
+    if (value.length > 24) expect(result.stderr).not.toContain(value.slice(0, 10));
   });
 });

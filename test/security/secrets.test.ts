@@ -146,6 +146,24 @@ describe('a key or secret given in place of its path is refused before anything 
     expect(server.seen).toEqual([]);
   });
 
+  it('a token typed where a choice goes (--auth, a method of idm api) is never quoted back; a mistyped word is', async () => {
+    const token = 's3cr3t-t0ken-value-0123456789';
+    recordSecrets([token]);
+    const webhook = ['--name', 'x', '--webhook', 'https://hooks.example.com/x', '--event-type', 'user.created', '--secret-file', 'f'];
+    for (const [args, message] of [
+      [['streams', 'create', ...webhook, '--auth', `Bearer ${token}`], 'Error: --auth must be one of: bearer, basic, custom-header.\n'],
+      [['streams', 'create', ...webhook, '--auth', token], 'Error: --auth must be one of: bearer, basic, custom-header.\n'],
+      [['api', token, '/event-streams'], 'Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE (any case).\n'],
+      [['streams', 'create', ...webhook, '--auth', 'Bearer'], 'Error: --auth must be one of: bearer, basic, custom-header, not "Bearer".\n'],
+    ] as const) {
+      const result = await idm([...args], { env: server.env(config.dir) });
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0] + '\n').toBe(message);
+      expect(result.stderr).not.toContain('s3cr3t');
+    }
+    expect(server.seen).toEqual([]);
+  });
+
   it('IDM_PRIVATE_KEY may still hold the PEM itself (README: an environment variable, not a flag)', async () => {
     answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody() } : { body: { eventStreams: [] } });
     const home = tempDir(); // its own: the token it caches is no other test's
