@@ -2,10 +2,10 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { notOneOf, preview, unsafeCharacter } from '../core/text.js';
+import { notOneOf, preview } from '../core/text.js';
 import { utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
-import { safeText } from '../io/safe.js';
+import { unsafeTextProblem } from '../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
 import { didYouMean } from './suggest.js';
@@ -169,8 +169,8 @@ export function checkTimeWindow(since: string | undefined, until: string | undef
  */
 export function checkText(flag: string) {
   return (value: string): string => {
-    const found = unsafeCharacter().exec(value);
-    if (found) throw new InvalidArgumentError(`${flag} holds a control or invisible character (${safeText(found[0])}, character ${[...value.slice(0, found.index)].length + 1}): give the value without it.`);
+    const problem = unsafeTextProblem(value);
+    if (problem) throw new InvalidArgumentError(`${flag} ${problem}.`);
     return value;
   };
 }

@@ -21,6 +21,16 @@ export function safeText(text: string): string {
   return hasUnsafeCharacters(text) ? text.replace(unsafeAll(), escape) : text;
 }
 
+/**
+ * Why free text that idm would send to the service (a name, an action id, a cursor) is refused: it
+ * holds a control or invisible character, which the tenant would keep and show to everyone. The
+ * character is named escaped, with its place, never the value. Undefined when there is none.
+ */
+export function unsafeTextProblem(value: string): string | undefined {
+  const found = unsafeCharacter().exec(value);
+  return found ? `holds a control or invisible character (${safeText(found[0])}, character ${[...value.slice(0, found.index)].length + 1}): give the value without it` : undefined;
+}
+
 // What JSON.stringify leaves raw although a terminal may act on it (DEL, C1, format characters such
 // as bidi and zero-width ones, U+2028/U+2029): as \u escapes the document is the same JSON value, and inert.
 const jsonUnsafe = onFirstUse(() => /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu);

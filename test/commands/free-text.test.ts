@@ -60,3 +60,17 @@ describe('control and invisible characters in free-text flags: exit 2, nothing s
     expect(h.calls('POST').map((call) => call.json)).toEqual([{ name: 'badname', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'ab' } } }]);
   });
 });
+
+describe('the same rule for a --from-file body: exit 2 naming the field in the file, nothing sent', () => {
+  it('a name with ESC and an action id with a zero-width space', async () => {
+    const body = join(dir, 'body.json');
+    writeFileSync(body, JSON.stringify({ name: 'evil\u001b[31mred', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a\u200bb' } } }));
+    h.mark();
+    const result = await h.idm(['streams', 'create', '--from-file', body]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('name: holds a control or invisible character (\\x1b, character 5): give the value without it');
+    expect(result.stderr).toContain('destination.configuration.action_id: holds a control or invisible character (\\u200b, character 2)');
+    expect(result.stderr).not.toMatch(/[\u001b\u200b]/);
+    expect(h.calls()).toEqual([]);
+  });
+});

@@ -1,13 +1,14 @@
 // The body of a stream create or change (POST or PATCH /event-streams), read from --from-file and
 // checked before anything is sent: first the shared schema (the interface's rules), then what idm
-// adds to them (README, streams create): event types from the interface's list, and a webhook URL
-// that webhookUrlProblem takes. A problem names the flag that set the field, or, for a field that
-// came from --from-file, its path in that body.
+// adds to them (README, streams create): event types from the interface's list, a webhook URL that
+// webhookUrlProblem takes, and free text without control or invisible characters. A problem names
+// the flag that set the field, or, for a field that came from --from-file, its path in that body.
 import type { Deps } from '../../cli/factory.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { UsageError } from '../../core/errors.js';
 import { isPlainObject, jsonKind, preview } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
+import { unsafeTextProblem } from '../../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../../schemas/constants.js';
 import { webhookUrlProblem } from './destination.js';
 
@@ -55,12 +56,14 @@ export async function readBody(path: string, deps: Deps): Promise<Body> {
 /**
  * `body` checked for `operation`, or a usage error naming every problem. `file` is the --from-file
  * body it was made from ({} without one): a top-level field that is still the file's is named by its
- * path in the file, any other by the flag that set it.
+ * path in the file, any other by the flag that set it. `interfaceOnly`: the interface's rules alone,
+ * for a body that adds to one already checked what the stream holds (update: its event types, its
+ * endpoint), which idm's stricter rules must not refuse.
  */
-export async function checkStreamBody(operation: 'create' | 'update', body: Body, file: Body): Promise<Body> {
+export async function checkStreamBody(operation: 'create' | 'update', body: Body, file: Body, options: { interfaceOnly?: boolean } = {}): Promise<Body> {
   const { eventStreamCreateSchema, eventStreamUpdateSchema } = await import('../../schemas/requests.js');
   const parsed = (operation === 'create' ? eventStreamCreateSchema() : eventStreamUpdateSchema()).safeParse(body);
-  const problems = parsed.success ? idmProblems(parsed.data) : parsed.error.issues;
+  const problems = parsed.success ? (options.interfaceOnly ? [] : idmProblems(parsed.data)) : parsed.error.issues;
   if (parsed.success && problems.length === 0) return parsed.data;
   const fromFile = (field: PropertyKey) => typeof field === 'string' && Object.hasOwn(file, field) && file[field] === body[field];
   const flag = (path: ReadonlyArray<PropertyKey>) => (fromFile(path[0]!) ? undefined : flagOf(path));
@@ -79,9 +82,23 @@ export async function checkWebhookAuthorization(authorization: Record<string, st
   throw invalid('change', problems, flagOf);
 }
 
+/** The free-text fields of a body, which must hold no control or invisible character (as the flags that set them). */
+const FREE_TEXT: ReadonlyArray<ReadonlyArray<string>> = [
+  ['name'],
+  ['destination', 'configuration', 'action_id'],
+  ['destination', 'configuration', 'cloud_partner_event_source'],
+  ['destination', 'configuration', 'webhook_authorization', 'username'],
+  ['destination', 'configuration', 'webhook_authorization', 'header_key'],
+];
+
 /** What idm refuses although the interface's schema takes it (README, streams create). */
 function idmProblems(body: Body): Problem[] {
   const problems: Problem[] = [];
+  for (const path of FREE_TEXT) {
+    const value = path.reduce<unknown>((at, key) => (isPlainObject(at) ? at[key] : undefined), body);
+    const problem = typeof value === 'string' ? unsafeTextProblem(value) : undefined;
+    if (problem) problems.push({ path, message: problem });
+  }
   const subscriptions = Array.isArray(body.subscriptions) ? body.subscriptions : [];
   subscriptions.forEach((subscription: { event_type: string }, index) => {
     const type = subscription.event_type;

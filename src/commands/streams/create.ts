@@ -6,6 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
+import { unsafeTextProblem } from '../../io/safe.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
 import { checkStreamBody, readBody } from './body.js';
 import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
@@ -63,7 +64,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   // At a terminal, whatever is missing is asked for, in this order.
   if (body.name === undefined) {
     const prompter = await deps.prompter();
-    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim().length >= 1 && value.trim().length <= LIMITS.streamNameMax ? true : `1 to ${LIMITS.streamNameMax} characters.`) })).trim();
+    const nameProblem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
+    body.name = (await prompter.input('Stream name', { validate: (value) => (nameProblem(value.trim()) === undefined ? true : `A name ${nameProblem(value.trim())}.`) })).trim();
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();

@@ -8,6 +8,7 @@ import { UsageError } from '../../core/errors.js';
 import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
 import type { IO } from '../../io/io.js';
+import { unsafeTextProblem } from '../../io/safe.js';
 import { CLOUD_REGIONS, PATTERNS } from '../../schemas/constants.js';
 
 export const AUTH_CHOICES = ['bearer', 'basic', 'custom-header'] as const;
@@ -173,13 +174,19 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps):
       { value: 'basic', name: 'basic: a user name and password' },
       { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
     ]));
-  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: (value) => (/^[^:]{1,128}$/.test(value) ? true : 'At most 128 characters, no colon.') })).trim());
+  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: (value) => (/^[^:]{1,128}$/.test(value) ? freeText(value) : 'At most 128 characters, no colon.') })).trim());
   const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
   const secret = await webhookSecret(flags, auth, deps);
   if (secret === undefined) throw new UsageError(`Missing ${SECRET_FLAG}.`, 'The service takes a webhook with its secret and never returns it.');
   if (auth === 'basic') return { method: METHOD[auth], username: username!, password: secret };
   if (auth === 'custom-header') return { method: METHOD[auth], header_key: headerKey!, header_value: secret };
   return { method: METHOD[auth], token: secret };
+}
+
+/** A prompt's check of free text (a user name, an action id): what checkText says of a flag's value. */
+function freeText(value: string): true | string {
+  const problem = unsafeTextProblem(value);
+  return problem ? `It ${problem}.` : true;
 }
 
 /** A webhook destination: the endpoint with its authorization (the service takes them together). */
@@ -206,7 +213,7 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
       { value: 'eventbus', name: 'An event bus (an account and a region)' },
       { value: 'action', name: 'An action' },
     ]));
-  if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? true : 'Enter the action id.') })).trim());
+  if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim());
   if (kind === 'eventbus') {
     const account = flags.eventbusAccount ?? (await (await ask()).input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(value.trim()) ? true : 'An account id is exactly 12 digits.') })).trim();
     const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));

@@ -107,7 +107,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     body.destination = webhookDestination(endpoint, authorization);
   }
 
-  const stream = await streams.update(streamId, await checkStreamBody('update', body, file));
+  // What was added since the check above is the stream's own (its event types, its endpoint): the
+  // interface's rules only, so that a type the list lacks, set elsewhere, never blocks a change.
+  const stream = await streams.update(streamId, await checkStreamBody('update', body, file, { interfaceOnly: true }));
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   // What changed, for people at a terminal (on stderr: stdout stays the record).

@@ -27,6 +27,7 @@ const ids = {
   bus: 'est_updEventbus0000000000a',
   busTty: 'est_updEventbusTty0000000a',
   userInUrl: 'est_updUserInUrl000000000a',
+  unlisted: 'est_updUnlisted0000000000a',
 };
 const SEED = {
   streams: [
@@ -39,6 +40,7 @@ const SEED = {
     webhook(ids.toAction, 'to-action', ['user.created']),
     webhook(ids.json, 'json', ['user.created']),
     webhook(ids.fromFile, 'from-file', ['user.created']),
+    webhook(ids.unlisted, 'unlisted', ['user.created', 'user.password.changed']), // a type idm's list lacks, set by another tool
     { ...webhook(ids.userInUrl, 'user-in-url', ['user.created']), destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://joe:pa55-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer', token: 'seed-token' } } } },
     ...[ids.bus, ids.busTty].map((id, i) => ({
       id,
@@ -101,6 +103,12 @@ describe('idm streams update: the PATCH sent', () => {
     expect(result.code).toBe(0);
     expect(gets().map((call) => call.path)).toEqual([`/api/v2/event-streams/${ids.addRemove}`]);
     expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.updated' }] });
+  });
+
+  it('a stream with a type idm does not list (set elsewhere) still takes --add-event-type / --remove-event-type', async () => {
+    const result = await h.idm(['streams', 'update', ids.unlisted, '--add-event-type', 'user.deleted', '--remove-event-type', 'user.created']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.password.changed' }, { event_type: 'user.deleted' }] });
   });
 
   it('adding a type it already has does not list it twice', async () => {
