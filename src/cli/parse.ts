@@ -138,7 +138,7 @@ export function parseTime(flag: string, now: () => number = Date.now) {
   };
 }
 
-/** What the service takes for a bound that is not given (`streams stats`): the time, and in words. */
+/** What the service takes for `--until` when it is not given (`streams stats`): the time, and in words. */
 export interface DefaultBound {
   time: string;
   words: string;
@@ -146,20 +146,17 @@ export interface DefaultBound {
 
 /**
  * --since after --until: a window with nothing in it, refused before anything is sent (exit 2). A
- * bound not given is compared as the service will take it: `defaults` (none: no bound, nothing to
- * compare). The hint quotes the times compared, never a fixed example.
+ * --since given alone is compared with `untilDefault`, the end the service takes without --until
+ * (none: nothing to compare). A --until alone is not judged: where the service starts a window that
+ * has only an end is not documented. The hint quotes the times compared, never a fixed example.
  */
-export function checkTimeWindow(since: string | undefined, until: string | undefined, defaults: { since?: DefaultBound; until?: DefaultBound } = {}): void {
-  const from = since ?? defaults.since?.time;
-  const to = until ?? defaults.until?.time;
-  if (from === undefined || to === undefined || Date.parse(from) <= Date.parse(to)) return;
-  if (since !== undefined && until !== undefined) {
+export function checkTimeWindow(since: string | undefined, until: string | undefined, untilDefault?: DefaultBound): void {
+  const to = until ?? untilDefault?.time;
+  if (since === undefined || to === undefined || Date.parse(since) <= Date.parse(to)) return;
+  if (until !== undefined) {
     throw new UsageError(`--since (${since}) is after --until (${until}).`, `Give the earlier time to --since: --since ${until} --until ${since}.`);
   }
-  if (since !== undefined) {
-    throw new UsageError(`--since (${since}) is after --until, which is ${defaults.until!.words} (${to}) when not given.`, `Give --since a time before ${to}: RFC 3339, or back from now (30m, 6h, 7d).`);
-  }
-  throw new UsageError(`--until (${until}) is before --since, which is ${defaults.since!.words} (${from}) when not given.`, `Give --since too, a time before ${until}.`);
+  throw new UsageError(`--since (${since}) is after --until, which is ${untilDefault!.words} (${to}) when not given.`, `Give --since a time before ${to}: RFC 3339, or back from now (30m, 6h, 7d).`);
 }
 
 /**

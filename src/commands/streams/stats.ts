@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkTimeWindow, parseTime, type DefaultBound } from '../../cli/parse.js';
+import { checkTimeWindow, parseTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
@@ -74,23 +74,10 @@ function bucketLabel(time: string, scale: number | undefined): string {
   return scale !== undefined && scale >= 86_400 ? match[1]! : `${match[1]} ${match[2]}`;
 }
 
-const HOUR = 3_600_000;
-const DAY = 86_400_000;
-
-/**
- * The window the service counts when a bound is not given (wire-facts.md: Statistics): to now, and
- * from the start of the hour 14 days back. `now`: the clock --since and --until were read by.
- */
-function defaultWindow(now: number): { since: DefaultBound; until: DefaultBound } {
-  return {
-    since: { time: utcSeconds(Math.floor(now / HOUR) * HOUR - 14 * DAY), words: 'the start of the hour 14 days back' },
-    until: { time: utcSeconds(now, true), words: 'now' },
-  };
-}
-
 export async function statsRun(options: StatsOptions, deps: Deps, now: () => number = Date.now): Promise<void> {
-  // Against the defaults too: `--since 2027-01-01` alone is as empty a window as a reversed pair.
-  checkTimeWindow(options.since, options.until, defaultWindow(now()));
+  // Without --until the service counts to now (wire-facts.md: Statistics): `--since 2027-01-01`
+  // alone is as empty a window as a reversed pair.
+  checkTimeWindow(options.since, options.until, { time: utcSeconds(now(), true), words: 'now' });
   const { streams } = await deps.api();
   const stats = await streams.stats(options.streamId, { dateFrom: options.since, dateTo: options.until });
   const { io, output } = deps;
