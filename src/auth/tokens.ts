@@ -148,10 +148,10 @@ export interface TokenSource {
   /** A token for the management API: this run's, a fresh cached one, or a new one (once across processes). */
   get(): Promise<string>;
   /**
-   * The API refused `token` (401): drop it from the cache. Returns true when one new token may be
-   * fetched: for a token read from the disk cache (revoked, rotated keys) or one that has expired
-   * since, once per run, never for IDM_ACCESS_TOKEN. A token fetched in this run and refused would
-   * be refused again, and issuance is metered.
+   * The API refused `token` (401): drop it from the cache. Returns true when the request may be sent
+   * once more with another token: for a token read from the disk cache (revoked, rotated keys) or
+   * one no longer fresh (it expired while the request was on its way), never for IDM_ACCESS_TOKEN.
+   * A fresh token fetched in this run and refused would be refused again, and issuance is metered.
    */
   invalidate(token: string): Promise<boolean>;
   /** Fetch a new token whatever the cache holds, and cache it (login: proves the credentials). */
@@ -176,7 +176,8 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const file = tokenCacheFile(dir, tenant, client.clientId);
   let current: CachedToken | undefined;
   let fetchedHere: CachedToken | undefined;
-  let refetched = false;
+  /** The obtain() under way, shared by requests that need a token at the same moment (a page asked for early). */
+  let obtaining: Promise<CachedToken> | undefined;
   let cacheUsable = true;
 
   const cacheProblem = (error: unknown) => {
@@ -283,22 +284,22 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   return {
     source: 'client',
     async get() {
-      // A token fetched in this run serves the rest of it (also one the server said expires at once).
-      const reusable = fetchedHere && (fetchedHere.expiresAt <= fetchedHere.obtainedAt || now() < fetchedHere.expiresAt);
-      // A cached token read once serves the run while it is fresh: --all asks for one per page.
-      if (reusable) current = fetchedHere;
-      else if (!(current && isFresh(current, now()))) current = await obtain();
-      return current!.accessToken;
+      // Checked before every request of a run, in memory: a long run (--all, --wait polling) outlives
+      // a short-lived token, and one sent near its expiry may expire before the service reads it.
+      if (!(current && (isFresh(current, now()) || (current === fetchedHere && expiresAtOnce(current))))) {
+        obtaining ??= obtain().finally(() => (obtaining = undefined));
+        current = await obtaining;
+      }
+      return current.accessToken;
     },
     async invalidate(token) {
       if (current?.accessToken === token) current = undefined;
       await drop(token);
-      const expiredSince = fetchedHere?.accessToken === token && fetchedHere.expiresAt > fetchedHere.obtainedAt && now() >= fetchedHere.expiresAt;
-      if (fetchedHere?.accessToken === token && !expiredSince) return false;
-      if (refetched) return false;
-      refetched = true;
-      fetchedHere = undefined;
-      return true;
+      // Fetched in this run and still fresh: refused for what it is (credentials, API access), not
+      // for its age; a new one would be refused too. Any other token is replaced once: each request
+      // retries once (api/retry.ts exchange), so there is no loop.
+      const own = fetchedHere?.accessToken === token ? fetchedHere : undefined;
+      return !(own && (isFresh(own, now()) || expiresAtOnce(own)));
     },
     async refresh() {
       checkDirs();
@@ -317,6 +318,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     },
   };
 }
+
+/** The server said the token expires now (`expires_in: 0`): it serves the run that fetched it, never cached. */
+const expiresAtOnce = (token: CachedToken) => token.expiresAt <= token.obtainedAt;
 
 async function withLock<T>(lock: Lock, work: () => Promise<T>): Promise<T> {
   try {

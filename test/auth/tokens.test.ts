@@ -57,14 +57,17 @@ function cached(accessToken: string, obtainedAt = Date.now()): CachedToken {
   return { accessToken, tokenType: 'Bearer', obtainedAt, expiresAt: obtainedAt + 3_600_000, domain: tenant.base, clientId: client.clientId, audience: `${tenant.base}/api/v2/` };
 }
 
-/** A token source whose fetchToken answers `token-N` and records, for each call, who held the lock. */
-function source() {
+/**
+ * A token source whose fetchToken answers `token-N` (valid `expiresIn` seconds) and records, for each
+ * call, who held the lock; `now` is its clock (the real one unless a test drives time).
+ */
+function source(options: { expiresIn?: number; now?: () => number } = {}) {
   const calls: Array<{ request: TokenRequest; lock: string | undefined }> = [];
   const fetchToken = async (request: TokenRequest): Promise<TokenAnswer> => {
     calls.push({ request, lock: existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined });
-    return { accessToken: `token-${calls.length}`, tokenType: 'Bearer', expiresIn: 3600 };
+    return { accessToken: `token-${calls.length}`, tokenType: 'Bearer', expiresIn: options.expiresIn ?? 3600 };
   };
-  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS });
+  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS, now: options.now });
   return { tokens, calls };
 }
 
@@ -186,6 +189,58 @@ describe('a refused token (invalidate)', () => {
     writeFileSync(file, replaced, { mode: 0o600 });
     await tokens.invalidate('refused');
     expect(cacheText()).toBe(replaced);
+  });
+});
+
+describe('a run that outlives its tokens (a clock the test drives)', () => {
+  // Tokens valid 4 s: fresh for 3 s (a quarter of a short lifetime is the margin).
+  let clock: number;
+  const now = () => clock;
+  beforeEach(() => (clock = Date.now()));
+
+  it('every get() checks the expiry: a token near expiry is replaced before it is sent, one token request each time', async () => {
+    const { tokens, calls } = source({ expiresIn: 4, now });
+    expect(await tokens.get()).toBe('token-1');
+    clock += 2_999;
+    expect(await tokens.get()).toBe('token-1'); // still fresh: no request, no file read
+    clock += 1; // within the margin: it may expire on its way
+    expect(await tokens.get()).toBe('token-2');
+    clock += 3_000;
+    expect(await tokens.get()).toBe('token-3');
+    expect(await tokens.get()).toBe('token-3');
+    expect(calls).toHaveLength(3);
+    for (const call of calls) expect(call.lock).toMatch(new RegExp(`^${process.pid} `)); // each under the lock
+    expect(JSON.parse(cacheText()!).accessToken).toBe('token-3');
+  });
+
+  it('a cached token read from disk is replaced the same way once it nears expiry', async () => {
+    writeFileSync(file, `${JSON.stringify({ ...cached('from-the-cache', clock), expiresAt: clock + 4_000 })}\n`, { mode: 0o600 });
+    const { tokens, calls } = source({ expiresIn: 4, now });
+    expect(await tokens.get()).toBe('from-the-cache');
+    clock += 3_000;
+    expect(await tokens.get()).toBe('token-1');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('requests that need a new token at the same moment share one token request', async () => {
+    const { tokens, calls } = source({ expiresIn: 4, now });
+    expect(await Promise.all([tokens.get(), tokens.get()])).toEqual(['token-1', 'token-1']);
+    clock += 3_500;
+    expect(await Promise.all([tokens.get(), tokens.get(), tokens.get()])).toEqual(['token-2', 'token-2', 'token-2']);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('a 401 on a token that expired meanwhile leads to a new token, for every such token of the run; a 401 on a fresh one does not', async () => {
+    const { tokens, calls } = source({ expiresIn: 4, now });
+    expect(await tokens.get()).toBe('token-1');
+    clock += 3_500; // sent while fresh, refused after its expiry (a slow answer)
+    expect(await tokens.invalidate('token-1')).toBe(true);
+    expect(await tokens.get()).toBe('token-2');
+    clock += 4_000;
+    expect(await tokens.invalidate('token-2')).toBe(true); // the second expiry of the run: replaced too
+    expect(await tokens.get()).toBe('token-3');
+    expect(await tokens.invalidate('token-3')).toBe(false); // just fetched: refused for what it is, not its age
+    expect(calls).toHaveLength(3);
   });
 });
 
