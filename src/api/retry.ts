@@ -12,8 +12,8 @@
 // - At most 3 attempts per request, and at most --max-wait seconds of waiting in a whole run (one
 //   budget shared by every request, so that `--all` over many pages stays bounded too). A wait that
 //   would go beyond it is not started: idm fails at once with the reset time.
-// - A 401 to a token from the cache: the token is dropped and the request sent once more with a new
-//   one (exchange()).
+// - A 401 to a token from the cache, or to one that expired on its way: the token is dropped and the
+//   request (any method: a 401 is refused before any work) sent once more with a new one (exchange()).
 // - A 409 to a POST that was sent more than once: the first attempt may have done the work before its
 //   answer was lost; when the request says how to read back what exists, what exists is compared with
 //   what was sent, and a match is the success (exchange()).
@@ -177,7 +177,8 @@ export async function exchange(options: ExchangeOptions): Promise<ExchangeResult
   const { tokens } = options;
   let token = await tokens.get();
   let response = await options.attempt(token);
-  // A refused cached token (expired early, revoked, rotated keys): dropped, one new token, one retry.
+  // A refused token that was cached or is no longer fresh (expired on its way, revoked, rotated keys):
+  // dropped, a new token, one retry.
   if (response.status === 401 && (await tokens.invalidate(token))) {
     token = await tokens.get();
     response = await options.attempt(token);
