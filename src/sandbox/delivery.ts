@@ -27,8 +27,6 @@ export type Attempt = {
   /** Seconds, as the real service reports it. */
   duration?: number;
   error_message?: string;
-  /** HTTP status the receiver answered, when it answered (the sandbox's own addition). */
-  response_status?: number;
 };
 
 export type EventEnvelope = {
@@ -95,13 +93,13 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
   const timestamp = isoAt(tenant);
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
-  const failed = (message: string, retryable: boolean, responseStatus?: number) => ({
+  // The receiver's status is only in the message (`404 - …`): the service's attempts carry no other field.
+  const failed = (message: string, retryable: boolean) => ({
     status: 'failed' as const,
     timestamp,
     duration: seconds(),
     error_message: message,
     retryable,
-    ...(responseStatus === undefined ? {} : { response_status: responseStatus }),
   });
   let url: URL;
   try {
@@ -136,9 +134,9 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
         res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 200)));
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) finish({ status: 'success', timestamp, duration: seconds(), response_status: status, retryable: false });
+          if (status >= 200 && status < 300) finish({ status: 'success', timestamp, duration: seconds(), retryable: false });
           // As the real service words it: `404 - {"error":"..."}`. Only a 5xx is tried again.
-          else finish(failed(`${status} - ${text.trim() || (res.statusMessage ?? '')}`.trim(), status >= 500, status));
+          else finish(failed(`${status} - ${text.trim() || (res.statusMessage ?? '')}`.trim(), status >= 500));
         });
         res.on('error', (error) => finish(failed(`Post "${endpoint}": ${error.message}`, true)));
       },
