@@ -1,4 +1,5 @@
 // /api/v2/event-streams: list (opaque cursors), create, read, update, delete, and the test event.
+import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../schemas/constants.js';
 import {
   EventStreamCreateSchema,
@@ -57,10 +58,19 @@ export function listStreams(ctx: ApiContext): Reply {
   return json(200, body);
 }
 
+/**
+ * The partner event source the service names for a new event-bus stream, in the recorded form
+ * (recorded-lifecycle.json: `cloud.partner/platform.com/<tenant>-<uuid>/platform.events`); the
+ * sandbox's tenant is `sandbox`, as in its demo seed.
+ */
+const partnerEventSource = () => `cloud.partner/platform.com/sandbox-${randomUUID()}/platform.events`;
+
 /** POST /event-streams */
 export function createStream(ctx: ApiContext): Reply {
   const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
   const { destination, secret } = splitSecret(input.destination);
+  // The service adds the source to its answer (wire-facts: Create); it is the service's to name.
+  if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: partnerEventSource() };
   const now = isoAt(ctx.tenant);
   const record: EventStream = {
     id: newStreamId(),

@@ -123,6 +123,12 @@ describe('stream lifecycle', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.status).toBe('disabled');
+    // The service names the partner event source in its answer, in the recorded form, and keeps it.
+    expect(res.body.destination).toEqual({
+      type: 'eventbus',
+      configuration: { cloud_account_id: '000011112222', cloud_region: 'eu-west-3', cloud_partner_event_source: expect.stringMatching(/^cloud\.partner\/platform\.com\/sandbox-[0-9a-f-]{36}\/platform\.events$/) },
+    });
+    expect((await call(sb(), 'GET', `/api/v2/event-streams/${res.body.id}`, { token })).body).toEqual(res.body);
     const action = await call(sb(), 'POST', '/api/v2/event-streams', {
       token,
       body: { name: 'act', subscriptions: [{ event_type: 'user.deleted' }], destination: { type: 'action', configuration: { action_id: 'a1' } } },
