@@ -72,11 +72,13 @@ export function createStream(ctx: ApiContext): Reply {
   // The service adds the source to its answer (wire-facts: Create); it is the service's to name.
   if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: partnerEventSource() };
   const now = isoAt(ctx.tenant);
+  // Without a name or subscriptions the record has none: interface.md requires neither in a record,
+  // and both are "at least 1" where present (the service's answer to this is not recorded).
   const record: EventStream = {
     id: newStreamId(),
-    name: input.name,
+    ...(input.name === undefined ? {} : { name: input.name }),
     status: input.status ?? 'enabled',
-    subscriptions: input.subscriptions,
+    ...(input.subscriptions === undefined ? {} : { subscriptions: input.subscriptions }),
     destination,
     created_at: now,
     updated_at: now,

@@ -162,7 +162,7 @@ export interface Sandbox {
   /** The connections, and where each stands with directory provisioning. */
   connections(): SandboxConnection[];
   /** Id and name of the streams that came from the seed (not the generated ones) and still exist. */
-  seededStreams(): Array<{ id: string; name: string }>;
+  seededStreams(): Array<{ id: string; name?: string }>;
   /** The counts of GET /sandbox/stats. */
   stats(): { tokensIssued: number; streams: number; connections: number; requests: number; inbox: number; deliveries: number; faults: number };
   addFault(fault: FaultSpec): void;

@@ -71,12 +71,15 @@ export const WebhookAuthorizationSchema = z.discriminatedUnion('method', [
 
 export const DestinationSchema = destinationSchema(WebhookAuthorizationSchema);
 
-/** An event stream record exactly as the interface defines it. */
+/**
+ * An event stream record exactly as the interface defines it. Which fields are required is not shown;
+ * a stream created without a name or subscriptions (the service takes that, wire-facts.md) has none.
+ */
 export const EventStreamSchema = z.strictObject({
   id: EventStreamIdSchema,
-  name: EventStreamNameSchema,
+  name: z.optional(EventStreamNameSchema),
   status: StreamStatusSchema,
-  subscriptions: SubscriptionsSchema,
+  subscriptions: z.optional(SubscriptionsSchema),
   destination: DestinationSchema,
   created_at: dateTime,
   updated_at: dateTime,
@@ -93,10 +96,10 @@ export function eventStreamProblem(value: unknown): string | undefined {
   const extra = unknownField(value, STREAM_FIELDS);
   if (extra) return extra;
   if (typeof value.id !== 'string' || !ID_SHAPES.stream.pattern.test(value.id)) return `id must be ${ID_SHAPES.stream.words}`;
-  if (!isText(value.name, LIMITS.streamNameMin, LIMITS.streamNameMax)) return `name must be ${LIMITS.streamNameMin} to ${LIMITS.streamNameMax} characters`;
+  if (value.name !== undefined && !isText(value.name, LIMITS.streamNameMin, LIMITS.streamNameMax)) return `name must be ${LIMITS.streamNameMin} to ${LIMITS.streamNameMax} characters`;
   if (!(STREAM_STATUSES as readonly unknown[]).includes(value.status)) return `status must be ${STREAM_STATUSES.join(' or ')}`;
   const { subscriptions } = value;
-  if (!Array.isArray(subscriptions) || subscriptions.length === 0 || !subscriptions.every((one) => isPlainObject(one) && !unknownField(one, SUBSCRIPTION_FIELDS) && isText(one.event_type, 1))) {
+  if (subscriptions !== undefined && (!Array.isArray(subscriptions) || subscriptions.length === 0 || !subscriptions.every((one) => isPlainObject(one) && !unknownField(one, SUBSCRIPTION_FIELDS) && isText(one.event_type, 1)))) {
     return 'subscriptions must be a list of at least one {event_type}';
   }
   const problem = destinationProblem(value.destination);

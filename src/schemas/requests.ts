@@ -103,10 +103,14 @@ export function destinationSchema<A extends z.core.$ZodType>(authorization: A) {
 
 export const destinationInputSchema = onFirstUse(() => destinationSchema(webhookAuthorizationInputSchema()));
 
-/** `POST /event-streams` (an operation of the real service that interface.md does not show). */
+/**
+ * `POST /event-streams` (an operation of the real service that interface.md does not show): the
+ * destination is the only required key (wire-facts.md, Create). idm's `streams create` asks for a
+ * name and event types all the same (README), before it checks a body with this.
+ */
 export const eventStreamCreateSchema = onFirstUse(() => z.strictObject({
-  name: eventStreamNameSchema(),
-  subscriptions: subscriptionsSchema(),
+  name: z.optional(eventStreamNameSchema()),
+  subscriptions: z.optional(subscriptionsSchema()),
   destination: destinationInputSchema(),
   status: z.optional(streamStatusSchema()),
 }));

@@ -80,7 +80,7 @@ describe('seed', () => {
   });
 
   it.each([
-    ['a stream without subscriptions', { streams: [{ name: 'x' }] }, 'streams.0.subscriptions'],
+    ['a stream without a destination', { streams: [{ name: 'x' }] }, 'streams.0.destination'],
     ['a short id', { streams: [{ ...seed.streams[1], id: 'short' }] }, 'streams.0.id'],
     ['an id used twice', { streams: [seed.streams[0], seed.streams[0]] }, 'streams.1.id'],
     ['provisioning on an unsupported strategy', { connections: [{ name: 'db', strategy: 'platform', provisioning: {} }] }, 'connections.0.provisioning'],

@@ -136,6 +136,23 @@ describe('stream lifecycle', () => {
     expect(action.status).toBe(201);
   });
 
+  it('creates a stream from a destination alone (the only required key): the record has no name and no subscriptions', async () => {
+    const res = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: { destination: { type: 'action', configuration: { action_id: 'a' } } } });
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({
+      id: expect.stringMatching(/^est_[A-Za-z0-9]{22}$/),
+      status: 'enabled',
+      destination: { type: 'action', configuration: { action_id: 'a' } },
+      created_at: expect.any(String),
+      updated_at: res.body.created_at,
+    });
+    expect(EventStreamSchema.parse(res.body)).toEqual(res.body);
+    expect((await call(sb(), 'GET', `/api/v2/event-streams/${res.body.id}`, { token })).body).toEqual(res.body);
+    // A name or event types can be given later.
+    const named = await call(sb(), 'PATCH', `/api/v2/event-streams/${res.body.id}`, { token, body: { name: 'named-later', subscriptions: [{ event_type: 'user.created' }] } });
+    expect(named.body).toMatchObject({ name: 'named-later', subscriptions: [{ event_type: 'user.created' }] });
+  });
+
   it('answers the real 400 invalid_uri for an id that is not 26 characters', async () => {
     const res = await call(sb(), 'GET', '/api/v2/event-streams/est_invalid_id_1234567890', { token });
     expect(res.status).toBe(400);
@@ -162,7 +179,7 @@ describe('stream validation', () => {
       { name: 'b', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'eventbus', configuration: { cloud_account_id: '123', cloud_region: 'us-east-1' } } },
       'on property destination.configuration.cloud_account_id.',
     ],
-    ['a missing name', { subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } } }, 'on property name.'],
+    ['a missing destination', { name: 'no-destination', subscriptions: [{ event_type: 'user.created' }] }, 'on property destination.'],
   ];
   it.each(invalid)('400 invalid_body naming the field for %s', async (_label, body, naming) => {
     const before = (await list('?take=100')).body.eventStreams.length;

@@ -241,7 +241,7 @@ function dataLines(sandbox: Sandbox): string[] {
   const more = shown.length === 0 ? ' (idm streams list)' : others > 0 ? ` (the ${shown.length} below and ${others} more: idm streams list)` : '';
   return [
     `Streams        ${total}${more}`,
-    ...shown.map((stream) => `  ${stream.id.padEnd(idWidth)}  ${stream.name}`),
+    ...shown.map((stream) => `  ${stream.id.padEnd(idWidth)}  ${stream.name ?? ''}`.trimEnd()),
     `Connections    ${connections.length}`,
     ...connections.map(
       (connection) => `  ${connection.id.padEnd(connectionWidth)}  ${connection.strategy.padEnd(strategyWidth)}  provisioning ${connection.provisioning}`,
