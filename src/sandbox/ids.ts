@@ -1,6 +1,6 @@
 // Identifiers in the real service's shapes (wire-facts.md): `est_` + 22, `evt_` + 22, `con_` + 16
 // letters and digits.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -15,3 +15,10 @@ export function randomAlphanumeric(length: number): string {
 export const newStreamId = (): string => `est_${randomAlphanumeric(22)}`;
 export const newEventId = (): string => `evt_${randomAlphanumeric(22)}`;
 export const newConnectionId = (): string => `con_${randomAlphanumeric(16)}`;
+
+/**
+ * The partner event source the service names for a new event-bus stream, in the recorded form
+ * (recorded-lifecycle.json: `cloud.partner/platform.com/<tenant>-<uuid>/platform.events`); the
+ * sandbox's tenant is `sandbox`, as in its demo seed.
+ */
+export const newPartnerEventSource = (): string => `cloud.partner/platform.com/sandbox-${randomUUID()}/platform.events`;

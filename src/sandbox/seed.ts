@@ -12,7 +12,7 @@ import {
   type EventStream,
 } from '../schemas/index.js';
 import { Reply } from './http.js';
-import { newConnectionId, newStreamId } from './ids.js';
+import { newConnectionId, newPartnerEventSource, newStreamId } from './ids.js';
 import { normalizeFingerprint } from './pki.js';
 import { enableProvisioning } from './provisioning.js';
 import { splitSecret } from './store.js';
@@ -218,6 +218,8 @@ export function applySeed(tenant: Tenant, parsed: Seed, urls: { inbox: string; c
   const now = new Date(tenant.now()).toISOString();
   (seed.streams ?? []).forEach((input, index) => {
     const { destination, secret } = splitSecret(input.destination);
+    // As POST /event-streams makes it; a seed may name its own, as the demo seed does.
+    if (destination.type === 'eventbus') destination.configuration.cloud_partner_event_source ??= newPartnerEventSource();
     const created = input.created_at ?? now;
     const record: EventStream = {
       id: input.id ?? newStreamId(),
@@ -267,7 +269,7 @@ export function generateStreams(tenant: Tenant, count: number): void {
       kind === 1
         ? { type: 'webhook', configuration: { webhook_endpoint: `${tenant.inbox.url}/generated`, webhook_authorization: { method: 'bearer' } } }
         : kind === 2
-          ? { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'eu-west-1' } }
+          ? { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'eu-west-1', cloud_partner_event_source: newPartnerEventSource() } }
           : { type: 'action', configuration: { action_id: `action-${n}` } };
     tenant.streams.add(
       {

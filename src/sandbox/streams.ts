@@ -1,5 +1,4 @@
 // /api/v2/event-streams: list (opaque cursors), create, read, update, delete, and the test event.
-import { randomUUID } from 'node:crypto';
 import { LIMITS } from '../schemas/constants.js';
 import {
   EventStreamCreateSchema,
@@ -11,7 +10,7 @@ import {
 import { deliverTestEvent } from './delivery.js';
 import { apiError, empty, json, parseJsonBody, validateBody, type Reply } from './http.js';
 import { isoAt } from './tenant.js';
-import { newStreamId } from './ids.js';
+import { newPartnerEventSource, newStreamId } from './ids.js';
 import { decodeCursor, encodeCursor, splitSecret, type StoredStream } from './store.js';
 import type { ApiContext } from './router.js';
 
@@ -58,19 +57,12 @@ export function listStreams(ctx: ApiContext): Reply {
   return json(200, body);
 }
 
-/**
- * The partner event source the service names for a new event-bus stream, in the recorded form
- * (recorded-lifecycle.json: `cloud.partner/platform.com/<tenant>-<uuid>/platform.events`); the
- * sandbox's tenant is `sandbox`, as in its demo seed.
- */
-const partnerEventSource = () => `cloud.partner/platform.com/sandbox-${randomUUID()}/platform.events`;
-
 /** POST /event-streams */
 export function createStream(ctx: ApiContext): Reply {
   const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
   const { destination, secret } = splitSecret(input.destination);
   // The service adds the source to its answer (wire-facts: Create); it is the service's to name.
-  if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: partnerEventSource() };
+  if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: newPartnerEventSource() };
   const now = isoAt(ctx.tenant);
   // Without a name or subscriptions the record has none: interface.md requires neither in a record,
   // and both are "at least 1" where present (the service's answer to this is not recorded).

@@ -44,6 +44,24 @@ describe('seed', () => {
     expect(streams[1].status).toBe('disabled');
   });
 
+  it('an event-bus stream has a partner event source, as POST makes it: the seed\'s own, or one named in the recorded form', async () => {
+    const bus = (name: string, source?: string) => ({
+      name,
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012', cloud_region: 'eu-west-1', ...(source ? { cloud_partner_event_source: source } : {}) } },
+    });
+    const sandbox = await startSandbox({ seed: { streams: [bus('named', 'cloud.partner/platform.com/mine/platform.events'), bus('unnamed')] }, streams: 2 });
+    try {
+      const res = await call(sandbox, 'GET', '/api/v2/event-streams', { token: await getToken(sandbox) });
+      const sources = res.body.eventStreams
+        .filter((stream: { destination: { type: string } }) => stream.destination.type === 'eventbus')
+        .map((stream: { destination: { configuration: { cloud_partner_event_source?: string } } }) => stream.destination.configuration.cloud_partner_event_source);
+      expect(sources).toEqual(['cloud.partner/platform.com/mine/platform.events', expect.stringMatching(/^cloud\.partner\/platform\.com\/sandbox-[0-9a-f-]{36}\/platform\.events$/), expect.stringMatching(/^cloud\.partner\/platform\.com\/sandbox-[0-9a-f-]{36}\/platform\.events$/)]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('{inbox} and {closed} anywhere in an endpoint are the URLs of this run (the seed parsed once, before the ports were known)', async () => {
     const hook = (name: string, endpoint: string) => ({
       name,
