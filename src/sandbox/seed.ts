@@ -216,6 +216,7 @@ export function parseSeed(raw: unknown): Seed {
 export function applySeed(tenant: Tenant, parsed: Seed, urls: { inbox: string; closed: string }): void {
   const seed: Seed = JSON.parse(JSON.stringify(parsed).replaceAll(STAND_INS.inbox, urls.inbox).replaceAll(STAND_INS.closed, urls.closed));
   const now = new Date(tenant.now()).toISOString();
+  const names = new Set<string>();
   (seed.streams ?? []).forEach((input, index) => {
     const { destination, secret } = splitSecret(input.destination);
     // As POST /event-streams makes it; a seed may name its own, as the demo seed does.
@@ -231,6 +232,9 @@ export function applySeed(tenant: Tenant, parsed: Seed, urls: { inbox: string; c
       updated_at: input.updated_at ?? created,
     };
     if (tenant.streams.has(record.id)) throw new SeedError(`Invalid seed: streams.${index}.id: ${record.id} is used twice`);
+    // The service keeps stream names unique (POST answers 409 for a taken one).
+    if (record.name !== undefined && names.has(record.name)) throw new SeedError(`Invalid seed: streams.${index}.name: ${record.name} is used twice`);
+    if (record.name !== undefined) names.add(record.name);
     tenant.streams.add(EventStreamSchema.parse(record), secret);
   });
   (seed.connections ?? []).forEach((input, index) => {

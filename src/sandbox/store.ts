@@ -67,6 +67,11 @@ export class StreamStore {
     return stored;
   }
 
+  /** Whether another stream than `exceptId` has this name (names are unique on the service). */
+  nameInUse(name: string, exceptId?: string): boolean {
+    return this.ordered.some((stored) => stored.record.name === name && stored.record.id !== exceptId);
+  }
+
   delete(id: string): boolean {
     const stored = this.byId.get(id);
     if (!stored) return false;

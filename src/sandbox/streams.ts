@@ -17,6 +17,17 @@ import type { ApiContext } from './router.js';
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
 
 /**
+ * A name another stream has: the service's one 409 for it (wire-facts, Create), which also stands
+ * for the unpublished maximum number of streams (not modelled). The sandbox refuses a rename to such
+ * a name the same way (not recorded; a name the stream has already is recorded as taken, 200).
+ */
+function refuseTakenName(ctx: ApiContext, name: string | undefined, exceptId?: string): void {
+  if (name !== undefined && ctx.tenant.streams.nameInUse(name, exceptId)) {
+    throw apiError(409, 'You have reached the maximum number of event streams for your account OR Event stream name already in use.');
+  }
+}
+
+/**
  * The real 400 for a malformed stream id in the path. The service checks only the length here
  * (wire-facts: "not 26 characters"): an id of the right length but another shape is looked up, and
  * not found (404). The shape of an id is EventStreamIdSchema (schemas/index.ts), which records follow.
@@ -60,6 +71,7 @@ export function listStreams(ctx: ApiContext): Reply {
 /** POST /event-streams */
 export function createStream(ctx: ApiContext): Reply {
   const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  refuseTakenName(ctx, input.name);
   const { destination, secret } = splitSecret(input.destination);
   // The service adds the source to its answer (wire-facts: Create); it is the service's to name.
   if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: newPartnerEventSource() };
@@ -88,6 +100,7 @@ export function getStream(ctx: ApiContext): Reply {
 export function updateStream(ctx: ApiContext): Reply {
   const stored = findStream(ctx);
   const input = validateBody(EventStreamUpdateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
+  refuseTakenName(ctx, input.name, stored.record.id);
   const record: EventStream = { ...stored.record, updated_at: isoAt(ctx.tenant) };
   if (input.name !== undefined) record.name = input.name;
   if (input.status !== undefined) record.status = input.status;

@@ -12,11 +12,13 @@ beforeAll(async () => {
   token = await getToken(sb());
 });
 
+let created = 0;
 async function createWebhook(authorization: Record<string, string>, endpoint: string): Promise<string> {
   const res = await call(sb(), 'POST', '/api/v2/event-streams', {
     token,
     body: {
-      name: `hook-${authorization.method}`,
+      // A name of its own: the service answers 409 for a name in use.
+      name: `hook-${authorization.method}-${++created}`,
       subscriptions: [{ event_type: 'user.created' }],
       destination: { type: 'webhook', configuration: { webhook_endpoint: endpoint, webhook_authorization: authorization } },
     },

@@ -101,6 +101,7 @@ describe('seed', () => {
     ['a stream without a destination', { streams: [{ name: 'x' }] }, 'streams.0.destination'],
     ['a short id', { streams: [{ ...seed.streams[1], id: 'short' }] }, 'streams.0.id'],
     ['an id used twice', { streams: [seed.streams[0], seed.streams[0]] }, 'streams.1.id'],
+    ['a name used twice', { streams: [seed.streams[1], seed.streams[1]] }, 'streams.1.name'],
     ['provisioning on an unsupported strategy', { connections: [{ name: 'db', strategy: 'platform', provisioning: {} }] }, 'connections.0.provisioning'],
     ['an unknown key', { colour: 'red' }, 'colour'],
     ['an empty bucket', { rateLimit: { limit: 0, refillPerSecond: 1 } }, 'rateLimit.limit'],

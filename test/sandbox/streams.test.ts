@@ -153,6 +153,33 @@ describe('stream lifecycle', () => {
     expect(named.body).toMatchObject({ name: 'named-later', subscriptions: [{ event_type: 'user.created' }] });
   });
 
+  it('409 for a name in use (create or rename), with the service\'s body; the stream\'s own name and a freed name are taken', async () => {
+    const conflict = {
+      statusCode: 409,
+      error: 'Conflict',
+      message: 'You have reached the maximum number of event streams for your account OR Event stream name already in use.',
+    };
+    const body = (name: string) => ({ name, subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } } });
+    const first = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: body('unique-name') });
+    expect(first.status).toBe(201);
+    const before = sb().stats().streams;
+    const again = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: body('unique-name') });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(conflict);
+    expect(sb().stats().streams).toBe(before);
+
+    const other = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: body('other-name') });
+    const rename = await call(sb(), 'PATCH', `/api/v2/event-streams/${other.body.id}`, { token, body: { name: 'unique-name', status: 'disabled' } });
+    expect(rename.status).toBe(409);
+    expect(rename.body).toEqual(conflict);
+    expect((await call(sb(), 'GET', `/api/v2/event-streams/${other.body.id}`, { token })).body).toEqual(other.body);
+    // Recorded: a PATCH that sends the stream's own name is a 200.
+    expect((await call(sb(), 'PATCH', `/api/v2/event-streams/${other.body.id}`, { token, body: { name: 'other-name' } })).status).toBe(200);
+
+    expect((await call(sb(), 'DELETE', `/api/v2/event-streams/${first.body.id}`, { token })).status).toBe(204);
+    expect((await call(sb(), 'POST', '/api/v2/event-streams', { token, body: body('unique-name') })).status).toBe(201);
+  });
+
   it('answers the real 400 invalid_uri for an id that is not 26 characters', async () => {
     const res = await call(sb(), 'GET', '/api/v2/event-streams/est_invalid_id_1234567890', { token });
     expect(res.status).toBe(400);

@@ -151,7 +151,11 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
 
     /** 200 with the whole stream; `subscriptions`, when sent, replaces the list. */
     update: (id: string, body: Record<string, unknown>): Promise<ApiRecord> =>
-      requestRecord(client, { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: streamNotFound }, 'a stream'),
+      requestRecord(
+        client,
+        { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: { ...streamNotFound, 409: 'Another stream has that name: choose another --name.' } },
+        'a stream',
+      ),
 
     /** 204, also for a stream that is already gone. */
     delete: async (id: string): Promise<void> => {

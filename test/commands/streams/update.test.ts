@@ -311,6 +311,15 @@ describe('idm streams update: errors of the service', () => {
     expect(patches()).toHaveLength(1);
   });
 
+  it('409 for a name another stream has: exit 1, the service\'s message and what to do, nothing changed', async () => {
+    const result = await h.idm(['streams', 'update', ids.json, '--name', 'replace']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Could not change stream ${ids.json}: You have reached the maximum number of event streams for your account OR Event stream name already in use`);
+    expect(result.stderr).toContain('Another stream has that name: choose another --name.');
+    expect(patches().map((call) => call.status)).toEqual([409]);
+  });
+
   it('the reader client: 403, exit 4, names update:event_streams', async () => {
     const result = await h.idm(['streams', 'update', ids.rename, '--name', 'r'], { client: 'reader' });
     expect(result.code).toBe(4);
