@@ -15,6 +15,18 @@ const HOUR = 3_600_000;
 const DAY = 86_400_000;
 
 const queryError = (name: string, rule: string) => apiError(400, `Query validation error: '${name}' ${rule}.`, 'invalid_query_string');
+const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
+
+/**
+ * A query parameter's one value (null when absent). Lists are comma-separated (wire-facts); what the
+ * service does with a repeated key is not recorded, so it is refused rather than half read.
+ */
+function single(query: URLSearchParams, name: string): string | null {
+  const values = query.getAll(name);
+  if (values.length <= 1) return values[0] ?? null;
+  if (name === 'take' || name === 'from') throw badPaging();
+  throw queryError(name, name === 'event_types' || name === 'statuses' ? 'must be given once (comma-separate a list: a,b)' : 'must be given once');
+}
 
 /** `date_from` / `date_to` of deliveries and redeliver: RFC 3339, `Z`, no fractions (at most 20 characters). */
 function zTime(name: string, value: string | undefined | null): number | undefined {
@@ -55,17 +67,17 @@ const shown = (entry: DeliveryLogEntry) => ({ ...entry.record, event: entry.even
 /** GET /event-streams/{id}/deliveries: newest first, failed ones only. */
 export function listDeliveries(ctx: ApiContext): Reply {
   const stream = findStream(ctx);
-  const q = ctx.query;
-  const takeText = q.get('take');
+  const q = (name: string) => single(ctx.query, name);
+  const takeText = q('take');
   const take = takeText === null ? LIMITS.takeDefault : Number(takeText);
-  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax) throw apiError(400, 'Invalid query string paging options', 'invalid_query_string');
-  const fromText = q.get('from');
+  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax) throw badPaging();
+  const fromText = q('from');
   const after = fromText === null ? 0 : decodeCursor(fromText);
-  if (after === undefined) throw apiError(400, 'Invalid query string paging options', 'invalid_query_string');
-  const eventTypes = list(q.get('event_types'));
+  if (after === undefined) throw badPaging();
+  const eventTypes = list(q('event_types'));
   const unknown = eventTypes?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown) throw queryError('event_types', `has a value that is not an event type: ${unknown}`);
-  const filter = { statuses: list(q.get('statuses')), eventTypes, from: zTime('date_from', q.get('date_from')), to: zTime('date_to', q.get('date_to')) };
+  const filter = { statuses: list(q('statuses')), eventTypes, from: zTime('date_from', q('date_from')), to: zTime('date_to', q('date_to')) };
   const all = deliveriesOf(ctx, stream.record.id)
     .filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter))
     .reverse();
@@ -139,7 +151,7 @@ const floorTo = (ms: number, unit: number) => Math.floor(ms / unit) * unit;
 export function streamStats(ctx: ApiContext): Reply {
   const stream = findStream(ctx);
   const now = ctx.tenant.now();
-  const given = { from: anyTime('date_from', ctx.query.get('date_from')), to: anyTime('date_to', ctx.query.get('date_to')) };
+  const given = { from: anyTime('date_from', single(ctx.query, 'date_from')), to: anyTime('date_to', single(ctx.query, 'date_to')) };
   const to = given.to ?? (given.from === undefined ? floorTo(now, HOUR) + HOUR : now);
   const from = given.from ?? floorTo(now, HOUR) - 14 * DAY;
   if (from > to) throw queryError('date_from', 'must not be after date_to');

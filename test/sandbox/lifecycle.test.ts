@@ -100,6 +100,17 @@ describe('deliveries', () => {
     expect(res.body.statusCode).toBe(400);
   });
 
+  it.each([
+    ['event_types', '?event_types=user.created&event_types=user.updated', "Query validation error: 'event_types' must be given once (comma-separate a list: a,b)."],
+    ['statuses', '?statuses=failed&statuses=failed', "Query validation error: 'statuses' must be given once (comma-separate a list: a,b)."],
+    ['date_from', '?date_from=2026-01-01T00:00:00Z&date_from=2026-01-02T00:00:00Z', "Query validation error: 'date_from' must be given once."],
+    ['take', '?take=1&take=2', 'Invalid query string paging options'],
+  ])('a repeated %s is refused (400 invalid_query_string), not half read', async (_name, query, message) => {
+    const res = await api('GET', `/event-streams/${CLOSED}/deliveries${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message, errorCode: 'invalid_query_string' });
+  });
+
   it('read:event_streams or read:event_deliveries lists; one delivery needs read:event_deliveries', async () => {
     const reader = await getToken(sb(), 'reader');
     expect((await call(sb(), 'GET', `/api/v2/event-streams/${CLOSED}/deliveries`, { token: reader })).status).toBe(200);
