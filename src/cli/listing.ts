@@ -26,6 +26,12 @@ export interface Listing<Row> {
   more: string;
   /** The command that reads the next page, without --from/--take/--profile: ['idm', 'streams', 'list']. */
   again: Array<string | number>;
+  /**
+   * A page with fewer items than the `take` sent is the last, whatever its `next` says: the service
+   * lists deliveries with a `next` whenever `take` is sent, and it leads to an empty page
+   * (wire-facts.md). No next-page note then; --all still follows it (it ends at that empty page).
+   */
+  shortPageIsLast?: boolean;
   page(query: { from?: string; take?: number }): Promise<Page>;
   pages(query: { from?: string; take?: number }): AsyncIterable<Page>;
   /** Keeps what the listing showed for shell completion (config/recent.ts): the first rows, at most RECENT_ROWS. */
@@ -69,7 +75,8 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
     if (output.json) return output.printJson(page.raw); // exactly as received
     await output.printRows(listing.columns, page.items as Row[]);
     if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
-    if (page.next !== undefined && (io.stdoutIsTTY || io.stderrIsTTY)) {
+    const short = listing.shortPageIsLast === true && query.take !== undefined && page.items.length < query.take;
+    if (page.next !== undefined && !short && (io.stdoutIsTTY || io.stderrIsTTY)) {
       output.note(`${listing.more}: ${deps.command([...listing.again, '--from', page.next, '--take', query.take ?? LIMITS.takeDefault])}`);
     }
     return;

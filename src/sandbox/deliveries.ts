@@ -82,7 +82,12 @@ export function listDeliveries(ctx: ApiContext): Reply {
     .filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter))
     .reverse();
   const items = all.slice(after, after + take);
-  return json(200, { deliveries: items.map(shown), ...(after + take < all.length ? { next: encodeCursor(after + take) } : {}) });
+  // `next` when another page follows; with `take` sent, on every page that has items, the last one
+  // too (wire-facts: "it was present whenever take was sent"; recorded pages of 4 and 1 with take=50).
+  // It points past the page's last item; the page there is empty and has none (not recorded: an
+  // empty page with a cursor would send a client round for ever).
+  const more = after + take < all.length || (takeText !== null && items.length > 0);
+  return json(200, { deliveries: items.map(shown), ...(more ? { next: encodeCursor(after + items.length) } : {}) });
 }
 
 function findDelivery(ctx: ApiContext, streamId: string, eventId: string): DeliveryLogEntry {

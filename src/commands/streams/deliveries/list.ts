@@ -65,6 +65,7 @@ export async function deliveriesListRun(options: DeliveriesListOptions, deps: De
       empty: 'No failed deliveries.',
       more: 'More deliveries',
       again,
+      shortPageIsLast: true,
       page: (query) => streams.deliveries(options.streamId, { ...filter, ...query }),
       pages: (query) => streams.deliveryPages(options.streamId, { ...filter, ...query }),
     },
