@@ -109,10 +109,16 @@ export function deleteProvisioning(ctx: ApiContext): Reply {
   return empty(204);
 }
 
-/** GET .../default-mapping */
+/**
+ * GET .../default-mapping: 400 for a strategy without directory provisioning; like read, 404 until
+ * the connection has a configuration (wire-facts.md: "404 Directory provisioning configuration not
+ * found (read, change, default mapping, synchronize)").
+ */
 export function getDefaultMapping(ctx: ApiContext): Reply {
-  const mapping = defaultMapping(findConnection(ctx).strategy);
+  const connection = findConnection(ctx);
+  const mapping = defaultMapping(connection.strategy);
   if (!mapping) throw apiError(400, UNSUPPORTED);
+  configured(connection);
   return json(200, { mapping: recordedRows(mapping) });
 }
 

@@ -17,6 +17,7 @@ const sb = useSandbox({
       { id: 'con_bbbbbbbbbbbbbbbb', name: 'gw-mapped', strategy: 'google-apps' },
       { id: 'con_cccccccccccccccc', name: 'gw-taken', strategy: 'google-apps', provisioning: { synchronize_groups: 'all' } },
       { id: 'con_dddddddddddddddd', name: 'db', strategy: 'platform' },
+      { id: 'con_eeeeeeeeeeeeeeee', name: 'gw-fresh', strategy: 'google-apps' },
     ],
   },
 });
@@ -118,6 +119,14 @@ describe('read, update, delete, default mapping', () => {
     expect(res.body).toEqual({ mapping: recordedDefault });
     expect((await call(sb(), 'GET', path('con_dddddddddddddddd', '/default-mapping'), { token })).status).toBe(400);
     expect((await call(sb(), 'GET', path('con_xxxxxxxxxxxxxxxx', '/default-mapping'), { token })).body.errorCode).toBe('inexistent_connection');
+  });
+
+  it('GET default-mapping of a connection without a configuration: 404 as read (wire-facts), 200 once created', async () => {
+    const before = await call(sb(), 'GET', path('con_eeeeeeeeeeeeeeee', '/default-mapping'), { token });
+    expect(before.status).toBe(404);
+    expect(before.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Directory provisioning configuration not found' });
+    expect((await call(sb(), 'POST', path('con_eeeeeeeeeeeeeeee'), { token })).status).toBe(201);
+    expect((await call(sb(), 'GET', path('con_eeeeeeeeeeeeeeee', '/default-mapping'), { token })).body).toEqual({ mapping: recordedDefault });
   });
 });
 

@@ -61,11 +61,12 @@ describe('the sandbox answers as src/schemas defines', () => {
   it('a provisioning configuration (created and read), and a default mapping', async () => {
     const token = await getToken(sb());
     const path = `${api}/connections/${DEMO_IDS.googleApps}/directory-provisioning`;
+    const created = await call(sb(), 'POST', path, { token, body: { synchronize_groups: 'all' } });
+    expect(created.status).toBe(201);
+    // Shown once the connection has a configuration (404 before: wire-facts.md).
     const mapping = await call(sb(), 'GET', `${path}/default-mapping`, { token });
     expect(mapping.status).toBe(200);
     expect(DefaultMappingResponseSchema.parse(mapping.body).mapping.length).toBeGreaterThan(0);
-    const created = await call(sb(), 'POST', path, { token, body: { synchronize_groups: 'all' } });
-    expect(created.status).toBe(201);
     expect(ProvisioningConfigSchema.parse(created.body)).toEqual(created.body);
     const read = await call(sb(), 'GET', path, { token });
     expect(ProvisioningConfigSchema.parse(read.body)).toEqual(created.body);

@@ -47,12 +47,15 @@ export function unknownConnectionHint(command: CommandLine): string {
   return `Check the id ('${command(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
 }
 
-/** What to do about a 404, by its error code: check the id, or set provisioning up first. */
-function notFoundHint(error: unknown, connectionId: string, command: CommandLine): void {
+/**
+ * What to do about a 404, by its error code: check the id, or set provisioning up first (`unconfigured`:
+ * the words for the latter, when the operation has its own).
+ */
+function notFoundHint(error: unknown, connectionId: string, command: CommandLine, unconfigured?: string): void {
   if (!(error instanceof ApiError && error.status === 404)) return;
   error.hint = isUnknownConnection(error)
     ? unknownConnectionHint(command)
-    : `It has no directory provisioning yet: set it up with '${command(['idm', 'provisioning', 'create', connectionId])}'.`;
+    : (unconfigured ?? `It has no directory provisioning yet: set it up with '${command(['idm', 'provisioning', 'create', connectionId])}'.`);
 }
 
 /** The rows of a mapping answer that are rows (a string on both sides); anything else is left out. */
@@ -103,11 +106,11 @@ export type ConnectionCheck =
 /** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
 export function provisioningApi(client: ApiClient, command: CommandLine = shellCommand) {
   /** `run`, with the hint of a 404 chosen by its error code. */
-  const explained = async <T>(connectionId: string, run: () => Promise<T>): Promise<T> => {
+  const explained = async <T>(connectionId: string, run: () => Promise<T>, unconfigured?: string): Promise<T> => {
     try {
       return await run();
     } catch (error) {
-      notFoundHint(error, connectionId, command);
+      notFoundHint(error, connectionId, command, unconfigured);
       throw error;
     }
   };
@@ -171,18 +174,27 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
 
   const pages = (query: { from?: string; take?: number }) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every directory provisioning configuration');
 
-  /** The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. */
+  /**
+   * The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. The service shows
+   * it only once the connection has a configuration (404 before, wire-facts.md).
+   */
   const defaultMapping = async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
-    const raw = await record(
+    const create = command(['idm', 'provisioning', 'create', connectionId]);
+    const raw = await explained(
       connectionId,
-      {
-        method: 'GET',
-        path: `${provisioningPath(connectionId)}/default-mapping`,
-        action: `read the default mapping of connection ${connectionId}`,
-        scope: SCOPE.read,
-        success: 200,
-      },
-      'a default mapping',
+      () =>
+        requestRecord(
+          client,
+          {
+            method: 'GET',
+            path: `${provisioningPath(connectionId)}/default-mapping`,
+            action: `read the default mapping of connection ${connectionId}`,
+            scope: SCOPE.read,
+            success: 200,
+          },
+          'a default mapping',
+        ),
+      `It has no directory provisioning yet, and the service shows the default mapping only once it has: '${create}' sets it up with the strategy's default mapping (no mapping flag), and '${command(['idm', 'provisioning', 'show', connectionId])}' then prints it.`,
     );
     return { raw, rows: mappingRows(raw.mapping) };
   };
@@ -213,8 +225,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
      * A connection checked before setting it up, by one GET of its configuration: there is one already
      * (200), the connection is unknown (404 with errorCode inexistent_connection), or it has none (any
      * other 404, or a 403: what create needs). Then the GET of the default mapping, the starting point:
-     * 400 for a strategy without directory provisioning. Its 404 without that code (the service may show
-     * the default only once a configuration exists) or 403 only means there is no default to start from.
+     * 400 for a strategy without directory provisioning. Its 404 without that code (the service shows the
+     * default only once a configuration exists, so this is the usual answer) or 403 only means there is no default to start from.
      */
     checkConnection: async (connectionId: string): Promise<ConnectionCheck> => {
       try {

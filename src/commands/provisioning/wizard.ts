@@ -265,7 +265,8 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
       for (const line of mappingLines(rows)) say(`  ${line}`);
     }
   };
-  say(initial.length > 0 ? `Starting from ${what}.` : `There is no mapping to start from (${what} is empty).`);
+  // An empty start says no more: the note before it (or the empty mapping shown next) tells why.
+  say(initial.length > 0 ? `Starting from ${what}.` : 'There is no mapping to start from.');
   show();
 
   // Each value is checked as it is typed, by the rules of the shared schema (schemas/mapping.ts).

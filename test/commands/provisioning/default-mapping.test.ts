@@ -1,5 +1,6 @@
 // idm provisioning default-mapping against the sandbox: the strategy's default mapping as TSV, as a
-// table at a terminal and as received with --json; a strategy without provisioning (400), a
+// table at a terminal and as received with --json (the service shows it only for a connection with a
+// configuration); a connection without one (404), a strategy without provisioning (400), a
 // connection that does not exist (404), a token without the scope (403), and local validation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
@@ -28,25 +29,21 @@ beforeEach(() => h.mark());
 
 describe('idm provisioning default-mapping', () => {
   it('piped: one platform<TAB>idp line per row of the service answer, in its order; one GET', async () => {
-    const service = (await direct(h.sandbox, `/connections/${FRESH}/directory-provisioning/default-mapping`)).body as { mapping: Array<{ platform: string; idp: string }> };
+    const service = (await direct(h.sandbox, `/connections/${TAKEN}/directory-provisioning/default-mapping`)).body as { mapping: Array<{ platform: string; idp: string }> };
     h.mark();
-    const result = await h.idm(['provisioning', 'default-mapping', FRESH]);
+    const result = await h.idm(['provisioning', 'default-mapping', TAKEN]);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(service.mapping.map((row) => `${row.platform}\t${row.idp}\n`).join(''));
     expect(service.mapping.length).toBeGreaterThan(10);
     expect(result.stdout.split('\n')[0]).toBe('app_metadata.external_id\tid');
-    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${FRESH}/directory-provisioning/default-mapping`]);
-  });
-
-  it('works for a connection that already has provisioning (the strategy default, not its mapping)', async () => {
-    const result = await h.idm(['provisioning', 'default-mapping', TAKEN]);
-    expect(result.code).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${TAKEN}/directory-provisioning/default-mapping`]);
+    // the strategy's default, not the configuration's own one-row mapping
     expect(result.stdout.trimEnd().split('\n').length).toBeGreaterThan(10);
   });
 
   it('at a terminal: a table with the two headers, no tabs', async () => {
-    const result = await h.idm(['provisioning', 'default-mapping', FRESH], { env: TTY_OUT });
+    const result = await h.idm(['provisioning', 'default-mapping', TAKEN], { env: TTY_OUT });
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^Platform attribute\s+Identity-provider attribute$/);
@@ -55,8 +52,8 @@ describe('idm provisioning default-mapping', () => {
   });
 
   it('--json prints exactly the service answer ({mapping})', async () => {
-    const service = (await direct(h.sandbox, `/connections/${FRESH}/directory-provisioning/default-mapping`)).text;
-    const result = await h.idm(['provisioning', 'default-mapping', FRESH, '--json']);
+    const service = (await direct(h.sandbox, `/connections/${TAKEN}/directory-provisioning/default-mapping`)).text;
+    const result = await h.idm(['provisioning', 'default-mapping', TAKEN, '--json']);
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(JSON.stringify(JSON.parse(result.stdout))).toBe(JSON.stringify(JSON.parse(service)));
@@ -65,6 +62,17 @@ describe('idm provisioning default-mapping', () => {
 });
 
 describe('idm provisioning default-mapping: errors of the service', () => {
+  it('404 for a connection without provisioning yet (exit 1): says so, and how to create it with the default', async () => {
+    const result = await h.idm(['provisioning', 'default-mapping', FRESH]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Error: Could not read the default mapping of connection ${FRESH}: Directory provisioning configuration not found (404 not_found).\n` +
+        `It has no directory provisioning yet, and the service shows the default mapping only once it has: 'idm provisioning create ${FRESH}' sets it up with the strategy's default mapping (no mapping flag), and 'idm provisioning show ${FRESH}' then prints it.\n`,
+    );
+    expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${FRESH}/directory-provisioning/default-mapping`]);
+  });
+
   it.each([DB, SAML])('%s: a strategy without provisioning answers 400 with the service message (exit 1)', async (id) => {
     const result = await h.idm(['provisioning', 'default-mapping', id]);
     expect(result.code).toBe(1);
