@@ -110,7 +110,6 @@ const phases = {
 
   async provisioning({ connectionId, configuredId, groups }) {
     await op('connections.list', () => firstPage(client.connections.list()));
-    await op('directoryProvisioning.getDefaultMapping', () => single(provisioning.getDefaultMapping(connectionId)));
     // Mapping entries as the interface names them (`platform`, not the SDK's type's name).
     await op('directoryProvisioning.create', () =>
       single(
@@ -125,6 +124,8 @@ const phases = {
       ),
     );
     await op('directoryProvisioning.get', () => single(provisioning.get(connectionId)));
+    // Shown once the connection has a configuration (404 before, wire-facts.md), as recorded: after the create.
+    await op('directoryProvisioning.getDefaultMapping', () => single(provisioning.getDefaultMapping(connectionId)));
     await op('directoryProvisioning.update', () => single(provisioning.update(connectionId, { synchronize_automatically: false, synchronize_groups: 'all' })));
     await op('directoryProvisioning.list', () => firstPage(provisioning.list()));
     await op('directoryProvisioning.synchronizations.create', () => single(provisioning.synchronizations.create(connectionId)));
