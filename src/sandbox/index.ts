@@ -22,7 +22,7 @@ import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, SeedError, type Se
 import { lockStateDir, loadState, rebase, StateSaver, type SavedState } from './state.js';
 import { StreamStore } from './store.js';
 import type { EventStream } from '../schemas/index.js';
-import type { RegisteredClient, Tenant } from './tenant.js';
+import type { Connection, RegisteredClient, Tenant } from './tenant.js';
 import { ALL_SCOPES, tokenEndpoint, type TokenRequest } from './tokens.js';
 import type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from './types.js';
 
@@ -117,7 +117,9 @@ function restoreData(tenant: Tenant, saved: SavedState, moves: ReadonlyArray<rea
         : record;
     tenant.streams.add(moved, secret);
   }
-  for (const connection of saved.connections) tenant.connections.set(connection.id, connection);
+  for (const { lastSyncRequestedAt: _dropped, ...connection } of saved.connections as Array<Connection & { lastSyncRequestedAt?: number }>) {
+    tenant.connections.set(connection.id, connection);
+  }
   tenant.deliveries.push(...saved.deliveries);
 }
 

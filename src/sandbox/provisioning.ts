@@ -101,11 +101,12 @@ export function updateProvisioning(ctx: ApiContext): Reply {
   return json(200, connection.provisioning);
 }
 
-/** DELETE */
+/** DELETE: the configuration goes, and with it its synchronizations (a running one and the 30-minute rule). */
 export function deleteProvisioning(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   configured(connection);
   delete connection.provisioning;
+  delete connection.synchronizing;
   return empty(204);
 }
 
@@ -143,33 +144,37 @@ export function listProvisionings(ctx: ApiContext): Reply {
  * POST .../synchronizations: 201 `{connection_id, synchronization_id, status}`, then a simulated run
  * (Timing.syncDurationMs) that sets the last synchronization's time (when it was asked for, and so
  * began) and status (`completed`, or `failed` with the connection's seeded `syncError`). 400 within
- * 30 minutes of the last one: of its `last_synchronization_at`, the time idm reads to say when to ask
- * again; 409 while one runs.
+ * 30 minutes of the configuration's `last_synchronization_at` (the time idm reads to say when to ask
+ * again; a configuration created anew has none, so a delete ends the rule); 409 while one runs.
  */
 export function synchronize(ctx: ApiContext): Reply {
   const { tenant } = ctx;
   const connection = findConnection(ctx);
-  configured(connection);
+  const config = configured(connection);
   if (connection.synchronizing) throw apiError(409, 'A synchronization has already been requested or is in progress for the connection');
   const now = tenant.now();
-  if (connection.lastSyncRequestedAt !== undefined && now - connection.lastSyncRequestedAt < SYNC_INTERVAL_MS) {
-    throw apiError(400, 'Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again.', 'too_many_requests');
+  const last = config.last_synchronization_at === undefined ? NaN : Date.parse(config.last_synchronization_at);
+  if (now - last < SYNC_INTERVAL_MS) {
+    // wire-facts.md gives the message only: no errorCode (it is optional, "often absent").
+    throw apiError(400, 'Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again.');
   }
   const id = `dsync_${randomAlphanumeric(16)}`;
   connection.synchronizing = id;
-  connection.lastSyncRequestedAt = now;
   inBackground(tenant, async () => {
     // At least a turn of the event loop, so that a request right after this one finds it running.
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, tenant.timing.syncDurationMs);
       tenant.closing.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
     });
+    // A delete ends it (clears `synchronizing`): a configuration created since never gets its outcome.
+    if (connection.synchronizing !== id) return;
     delete connection.synchronizing;
-    if (!connection.provisioning) return; // deleted meanwhile
-    connection.provisioning.last_synchronization_at = new Date(now).toISOString();
-    connection.provisioning.last_synchronization_status = connection.syncError === undefined ? 'completed' : 'failed';
-    if (connection.syncError === undefined) delete connection.provisioning.last_synchronization_error;
-    else connection.provisioning.last_synchronization_error = connection.syncError;
+    const current = connection.provisioning; // a PATCH meanwhile replaced the object, not the configuration
+    if (!current) return;
+    current.last_synchronization_at = new Date(now).toISOString();
+    current.last_synchronization_status = connection.syncError === undefined ? 'completed' : 'failed';
+    if (connection.syncError === undefined) delete current.last_synchronization_error;
+    else current.last_synchronization_error = connection.syncError;
   });
   return json(201, { connection_id: connection.id, synchronization_id: id, status: 'pending' });
 }

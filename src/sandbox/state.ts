@@ -59,6 +59,7 @@ const ConnectionSchema = z.strictObject({
   groups: z.array(GroupSchema),
   synchronizedGroups: z.array(GroupSchema),
   syncError: z.string().optional(),
+  /** Written by earlier versions, read and dropped: the 30-minute rule counts from the configuration's time. */
   lastSyncRequestedAt: z.number().optional(),
 });
 

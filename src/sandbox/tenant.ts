@@ -46,9 +46,8 @@ export interface Connection {
   synchronizedGroups: DirectoryGroup[];
   /** Set: every synchronization of this connection fails with this error (seed `syncError`). */
   syncError?: string;
-  /** The synchronization running now, and when the last one was asked for (the 30-minute rule). */
+  /** The synchronization running now (the 30-minute rule counts from the configuration's last_synchronization_at). */
   synchronizing?: string;
-  lastSyncRequestedAt?: number;
 }
 
 /** How test deliveries and synchronizations take time: a switch for tests, the real schedule by default. */

@@ -12,7 +12,7 @@ const FAILS = 'con_syncFailing00001';
 const FRESH = 'con_syncFresh0000001';
 const seed = {
   connections: [
-    ...Array.from({ length: 8 }, (_, i) => ({ id: conn(i + 1), name: `sync-${i + 1}`, strategy: 'google-apps', provisioning: {} })),
+    ...Array.from({ length: 12 }, (_, i) => ({ id: conn(i + 1), name: `sync-${i + 1}`, strategy: 'google-apps', provisioning: {} })),
     { id: FAILS, name: 'sync-failing', strategy: 'google-apps', provisioning: {}, syncError: 'The directory refused the credentials: invalid_grant.' },
     { id: FRESH, name: 'sync-fresh', strategy: 'google-apps' },
   ],
@@ -102,7 +102,7 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     const refused = await h.idm(['provisioning', 'sync', id]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
-    expect(refused.stderr).toContain('Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again (400 too_many_requests).');
+    expect(refused.stderr).toContain('Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again (400 bad_request).');
     expect(refused.stderr).toMatch(/400/);
     // From the configuration's time only: the local clock (years before the sandbox's) has no say.
     expect(refused.stderr).toContain('The last one ran at 2030-01-01T00:00:00Z: ask again after 2030-01-01T00:30:00Z. Automatic synchronization runs every 30 minutes.');
@@ -154,6 +154,37 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     const error = JSON.parse(refused.stderr).error;
     expect(error).toMatchObject({ status: 400, exitCode: 1 });
     expect(error.hint).toContain('ask again after 2030-01-01T00:30:00Z');
+  });
+});
+
+describe('idm provisioning sync: the rule belongs to the configuration', () => {
+  it('after delete and create, the new configuration has no last synchronization and may be synchronized at once', async () => {
+    const id = fresh();
+    clock = T0;
+    expect((await h.idm(['provisioning', 'sync', id])).code).toBe(0);
+    await h.sandbox.idle();
+    clock = T0 + 5 * MIN;
+    expect((await h.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
+    expect((await h.idm(['provisioning', 'create', id, '--no-input'])).code).toBe(0);
+    expect(JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout)).not.toHaveProperty('last_synchronization_at');
+    h.mark();
+    const again = await h.idm(['provisioning', 'sync', id]);
+    expect(again.stderr).not.toContain('30 minutes');
+    expect(again.code).toBe(0);
+    expect(h.calls('POST').map((call) => call.path)).toEqual([path(id)]);
+    await h.sandbox.idle();
+  });
+
+  it('a run asked for before a delete never writes its outcome on the configuration created after it', async () => {
+    const id = fresh();
+    slowClock = T0;
+    expect((await slow.idm(['provisioning', 'sync', id])).code).toBe(0);
+    expect((await slow.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
+    expect((await slow.idm(['provisioning', 'create', id, '--no-input'])).code).toBe(0);
+    // Not "in progress": that synchronization went with the configuration it was asked for.
+    const again = await slow.idm(['--json', 'provisioning', 'sync', id]);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
   });
 });
 
