@@ -17,7 +17,7 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCodeValue, string]> = [
   [ExitCode.Ok, 'success'],
   [ExitCode.Failure, 'API error, network failure, bad answer from the server, or other failure'],
-  [ExitCode.Usage, 'usage or validation error: nothing was sent'],
+  [ExitCode.Usage, 'usage or validation error: nothing was changed (nothing sent, or only a read to check the value against)'],
   [ExitCode.DeliveryFailed, 'a test event was sent and its delivery failed (idm streams test)'],
   [ExitCode.Auth, 'authentication or authorization failure (no credentials, 401, 403, token endpoint refused)'],
   [ExitCode.RateLimited, 'rate limited, still after retries within --max-wait'],

@@ -3,7 +3,7 @@
 import { ApiError } from '../../core/errors.js';
 import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import { asText } from '../../output/index.js';
-import { LIMITS, SCOPES } from '../../schemas/constants.js';
+import { LIMITS, PROVISIONING_STRATEGIES, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
 import { isForbidden, isNotFound } from '../errors.js';
 import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
@@ -55,7 +55,16 @@ function notFoundHint(error: unknown, connectionId: string, command: CommandLine
   if (!(error instanceof ApiError && error.status === 404)) return;
   error.hint = isUnknownConnection(error)
     ? unknownConnectionHint(command)
-    : (unconfigured ?? `It has no directory provisioning yet: set it up with '${command(['idm', 'provisioning', 'create', connectionId])}'.`);
+    : (unconfigured ?? unconfiguredHint(connectionId, command));
+}
+
+/**
+ * A connection without a configuration: create sets one up only where its strategy supports it
+ * (400 otherwise), and the 404 does not say the strategy, so the hint says where to see it.
+ */
+function unconfiguredHint(connectionId: string, command: CommandLine): string {
+  const supported = PROVISIONING_STRATEGIES.join(', ');
+  return `It has no directory provisioning yet. If its strategy supports it (${supported}; '${command(['idm', 'connections', 'list'])}' shows each connection's strategy), set it up with '${command(['idm', 'provisioning', 'create', connectionId])}'.`;
 }
 
 /** The rows of a mapping answer that are rows (a string on both sides); anything else is left out. */

@@ -13,6 +13,7 @@ let h: Harness;
 const SHOWN = 'con_showConfigured01';
 const FAILS = 'con_showFailing00001';
 const FRESH = 'con_showFresh0000001';
+const SAML = 'con_showSaml00000001';
 const seed = {
   connections: [
     {
@@ -23,6 +24,7 @@ const seed = {
     },
     { id: FAILS, name: 'google-failing', strategy: 'google-apps', provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }] }, syncError: 'The directory refused the credentials: invalid_grant.' },
     { id: FRESH, name: 'google-fresh', strategy: 'google-apps' },
+    { id: SAML, name: 'saml', strategy: 'samlp' },
   ],
 };
 
@@ -107,8 +109,24 @@ describe('idm provisioning show: errors of the service', () => {
     expect(result.stderr).toContain(FRESH);
     expect(result.stderr).toContain('Directory provisioning configuration not found');
     expect(result.stderr).toMatch(/404/);
-    expect(result.stderr).toContain(`It has no directory provisioning yet: set it up with 'idm provisioning create ${FRESH}'.`);
+    expect(result.stderr).toContain(
+      `It has no directory provisioning yet. If its strategy supports it (google-apps; 'idm connections list' shows each connection's strategy), set it up with 'idm provisioning create ${FRESH}'.`,
+    );
     expect(result.stderr).not.toContain('Check the id');
+  });
+
+  // The 404 does not name the strategy: create is offered only on the condition that it supports it
+  // (a samlp connection would answer create with 400).
+  it.each([
+    ['update', ['provisioning', 'update', SAML, '--sync-automatically']],
+    ['groups add', ['provisioning', 'groups', 'add', SAML, 'group1']],
+    ['sync', ['provisioning', 'sync', SAML]],
+  ])('%s on a connection whose strategy has no provisioning: create is offered only where the strategy supports it', async (_name, args) => {
+    const result = await h.idm(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Directory provisioning configuration not found');
+    expect(result.stderr).toContain(`If its strategy supports it (google-apps; 'idm connections list' shows each connection's strategy), set it up with 'idm provisioning create ${SAML}'.`);
+    expect(result.stderr).not.toMatch(/yet: set it up with/);
   });
 
   it('404 for a connection that does not exist: to check the id, with the command that lists them (exit 1)', async () => {
