@@ -64,6 +64,7 @@ async function makeSecretClient(name: 'admin' | 'reader', scopes: readonly strin
     privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     signingAlg: 'RS256',
     scopes: [...scopes],
+    ...(seeded?.publicKeys?.length ? { publicKeys: [...seeded.publicKeys] } : {}),
   };
 }
 
@@ -76,7 +77,13 @@ async function makeCertificateClient(ca: Pem, seeded: SeedClients['mtls']): Prom
 function registered(client: SandboxClient | SandboxCertificateClient): RegisteredClient {
   const { name, clientId, scopes } = client;
   return 'clientSecret' in client
-    ? { name, clientId, scopes, clientSecret: client.clientSecret, publicKey: createPublicKey(client.privateKeyPem) }
+    ? {
+        name,
+        clientId,
+        scopes,
+        clientSecret: client.clientSecret,
+        publicKeys: [createPublicKey(client.privateKeyPem), ...(client.publicKeys ?? []).map((pem) => createPublicKey(pem))],
+      }
     : { name, clientId, scopes, certificateFingerprints: client.certificateFingerprints };
 }
 

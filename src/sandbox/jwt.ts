@@ -1,5 +1,5 @@
 // JSON Web Tokens with node:crypto only: the sandbox signs access tokens (RS256) and verifies client
-// assertions (RS256, RS384 or PS256 with the client's RSA key).
+// assertions (RS256, RS384 or PS256 with an RSA key of the client, ES256 with an EC P-256 one).
 import { constants, sign, verify, type KeyObject } from 'node:crypto';
 
 export interface DecodedJwt {
@@ -9,14 +9,24 @@ export interface DecodedJwt {
   signature: Buffer;
 }
 
-const ALGORITHMS: Record<string, { hash: string; pss?: true }> = {
+const ALGORITHMS: Record<string, { hash: string; pss?: true; ecdsa?: true }> = {
   RS256: { hash: 'sha256' },
   RS384: { hash: 'sha384' },
   PS256: { hash: 'sha256', pss: true },
+  ES256: { hash: 'sha256', ecdsa: true },
 };
 
+/** The algorithms a client's public key can verify: ES256 for an EC P-256 key, the RSA ones otherwise. */
+export function algorithmsFor(key: KeyObject): readonly string[] {
+  if (key.asymmetricKeyType === 'ec') return key.asymmetricKeyDetails?.namedCurve === 'prime256v1' ? ['ES256'] : [];
+  return ['RS256', 'RS384', 'PS256'];
+}
+
 function keyFor(alg: string, key: KeyObject) {
-  return ALGORITHMS[alg]?.pss ? { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 } : key;
+  if (ALGORITHMS[alg]?.pss) return { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: 32 };
+  // JWS carries an ECDSA signature as r || s (RFC 7518 3.4), not DER.
+  if (ALGORITHMS[alg]?.ecdsa) return { key, dsaEncoding: 'ieee-p1363' as const };
+  return key;
 }
 
 export function signJwt(payload: Record<string, unknown>, key: KeyObject, header: Record<string, unknown> = {}): string {

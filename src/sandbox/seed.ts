@@ -1,6 +1,7 @@
 // What the tenant holds at start: a seed (JSON, see README: Sandbox) or the built-in demo seed, plus
 // `streams: N` generated streams. Seeds are checked with the shared schemas; in webhook endpoints,
 // `{inbox}` stands for the inbox's URL and `{closed}` for https://127.0.0.1:<a port nothing listens on>.
+import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { EVENT_TYPES } from '../schemas/constants.js';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../schemas/index.js';
 import { Reply } from './http.js';
 import { newConnectionId, newPartnerEventSource, newStreamId } from './ids.js';
+import { algorithmsFor } from './jwt.js';
 import { normalizeFingerprint } from './pki.js';
 import { enableProvisioning } from './provisioning.js';
 import { splitSecret } from './store.js';
@@ -53,10 +55,26 @@ const SeedConnectionSchema = z.strictObject({
 
 const ClientIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _');
 
-/** A seeded client: ids and secrets of its own, so that a test or a script can name them in advance. */
+/** A public key a client's assertions may be signed for: SPKI PEM, RSA (RS256, RS384, PS256) or EC P-256 (ES256). */
+const PublicKeyPemSchema = z.string().refine((pem) => {
+  // createPublicKey would take a private key too (and derive its public half): none belongs in a seed.
+  if (!pem.includes('-----BEGIN PUBLIC KEY-----') || pem.includes('PRIVATE KEY')) return false;
+  try {
+    const key = createPublicKey(pem);
+    return algorithmsFor(key).length > 0;
+  } catch {
+    return false;
+  }
+}, 'must be a PEM public key (-----BEGIN PUBLIC KEY-----), RSA or EC P-256');
+
+/**
+ * A seeded client: ids and secrets of its own, so that a test or a script can name them in advance,
+ * and public keys of its own for private_key_jwt (beside the RSA key the sandbox makes for it).
+ */
 const SeedSecretClientSchema = z.strictObject({
   clientId: ClientIdSchema.optional(),
   clientSecret: z.string().regex(/^[\x21-\x7e]{16,}$/, 'must be at least 16 printable ASCII characters, no spaces').optional(),
+  publicKeys: z.array(PublicKeyPemSchema).optional(),
 });
 
 /** The mutual-TLS client: its id, and the SHA-256 fingerprints of certificates of its own (beside the sandbox's). */

@@ -5,7 +5,7 @@
 // a last one at close; with 100,000 streams a write takes a few hundred milliseconds. DIR/state.lock (O_EXCL, the owner's pid) keeps a second sandbox out of the same
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
-import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
@@ -38,6 +38,7 @@ const SecretClientSchema = z.strictObject({
   privateKeyPem: z.string().min(1),
   signingAlg: z.literal('RS256'),
   scopes: z.array(z.string()),
+  publicKeys: z.array(z.string().min(1)).optional(),
 });
 
 const CertificateClientSchema = z.strictObject({
@@ -127,6 +128,15 @@ function pemProblem(state: z.infer<typeof StateSchema>): string | undefined {
     }
   }
   if (createPrivateKey(state.signingKey.pem).asymmetricKeyType !== 'rsa') return 'signingKey.pem is not an RSA key';
+  for (const name of ['admin', 'reader'] as const) {
+    for (const [index, pem] of (state.clients[name].publicKeys ?? []).entries()) {
+      try {
+        createPublicKey(pem);
+      } catch {
+        return `clients.${name}.publicKeys.${index} is not a PEM public key`;
+      }
+    }
+  }
   const { mtls } = state.clients;
   const pairs: Array<[string, { cert: string; key: string } | undefined]> = [
     ['ca', state.ca],

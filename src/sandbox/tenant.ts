@@ -18,8 +18,8 @@ export interface RegisteredClient {
   clientId: string;
   scopes: string[];
   clientSecret?: string;
-  /** For private_key_jwt assertions. */
-  publicKey?: KeyObject;
+  /** For private_key_jwt assertions: its own RSA key's, and any a seed registered (RSA or EC P-256). */
+  publicKeys?: KeyObject[];
   /** SHA-256 fingerprints (fingerprintOf) of the certificates that authenticate it. */
   certificateFingerprints?: string[];
 }

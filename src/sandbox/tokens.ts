@@ -3,7 +3,7 @@
 import { randomUUID, timingSafeEqual, X509Certificate } from 'node:crypto';
 import { SCOPES } from '../schemas/constants.js';
 import { apiError, isJsonType, json, Reply, tokenError } from './http.js';
-import { decodeJwt, signJwt, verifyJwtSignature } from './jwt.js';
+import { algorithmsFor, decodeJwt, signJwt, verifyJwtSignature } from './jwt.js';
 import { fingerprintOf } from './pki.js';
 import type { RegisteredClient, Tenant } from './tenant.js';
 
@@ -99,8 +99,9 @@ function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: strin
   if (typeof iss !== 'string' || iss !== sub) throw authenticationFailed('the assertion needs iss and sub equal to the client id');
   if (clientIdParam !== undefined && clientIdParam !== iss) throw authenticationFailed('client_id differs from the assertion issuer');
   const client = tenant.clients.get(iss);
-  if (!client?.publicKey) throw authenticationFailed();
-  if (!verifyJwtSignature(jwt, client.publicKey, ['RS256', 'RS384', 'PS256'])) throw authenticationFailed('invalid assertion signature');
+  if (!client?.publicKeys?.length) throw authenticationFailed();
+  // wire-facts.md: "RS256, RS384, PS256 or ES256", each with a key of its kind registered for the client.
+  if (!client.publicKeys.some((key) => verifyJwtSignature(jwt, key, algorithmsFor(key)))) throw authenticationFailed('invalid assertion signature');
   const audiences = Array.isArray(aud) ? aud : [aud];
   const accepted = bases(tenant).flatMap((base) => [`${base}/`, `${base}/oauth/token`, `${base}/oauth/token/`]);
   if (!audiences.some((value) => typeof value === 'string' && accepted.includes(value))) {

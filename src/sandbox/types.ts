@@ -11,6 +11,8 @@ export interface SandboxClient {
   /** Algorithm of that key for client assertions. */
   signingAlg: 'RS256';
   scopes: string[];
+  /** More public keys (SPKI PEM, RSA or EC P-256) registered for its assertions (seed `publicKeys`). */
+  publicKeys?: string[];
 }
 
 /**
