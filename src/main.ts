@@ -5,10 +5,11 @@
 import { type Command, CommanderError } from 'commander';
 import { createDeps } from './cli/factory.js';
 import { commandPath, configureTree, readGlobals, unknownCommand } from './cli/program.js';
+import { notOneOf } from './cli/suggest.js';
 import { buildProgram } from './commands/index.js';
 import { IdmError, InterruptedError, StdoutClosedError, UsageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
-import { capitalize, notOneOf } from './core/text.js';
+import { capitalize } from './core/text.js';
 import { createIO, type SignalSource, type Streams } from './io/io.js';
 import type { Output } from './output/index.js';
 
@@ -97,12 +98,12 @@ export function commanderMessage(error: CommanderError): string {
   if ((match = /^option '([^']*)' argument '(.*)' is invalid\. (.*)$/s.exec(message))) {
     const [, flags, value, rest] = match;
     const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
-    return choices ? notOneOf(option(flags!), choices, value!) : rest!;
+    return choices ? notOneOf(option(flags!), choices.split(', '), value!) : rest!;
   }
   if ((match = /^command-argument value '(.*)' is invalid for argument '([^']*)'\. (.*)$/s.exec(message))) {
     const [, value, name, rest] = match;
     const choices = /^Allowed choices are (.*)\.$/.exec(rest!)?.[1];
-    return choices ? notOneOf(`<${name}>`, choices, value!) : rest!;
+    return choices ? notOneOf(`<${name}>`, choices.split(', '), value!) : rest!;
   }
   if ((match = /^option '([^']*)' argument missing$/.exec(message))) return `${option(match[1]!)} needs a value: ${match[1]}.`;
   if ((match = /^missing required argument '([^']*)'$/.exec(message))) return `Missing <${match[1]}>.`;

@@ -2,13 +2,13 @@
 // main() reports as a usage error (exit 2) naming the flag.
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { notOneOf, preview } from '../core/text.js';
+import { preview } from '../core/text.js';
 import { utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { unsafeTextProblem } from '../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean, notOneOf } from './suggest.js';
 
 export function parseIntegerInRange(flag: string, min: number, max: number) {
   return (value: string): number => {
@@ -37,7 +37,7 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
   return (value: string): T => {
     if ((choices as readonly string[]).includes(value)) return value as T;
     // The words main() gives a refusal of commander's .choices().
-    throw new InvalidArgumentError(notOneOf(flag, choices.join(', '), value));
+    throw new InvalidArgumentError(notOneOf(flag, choices, value));
   };
 }
 

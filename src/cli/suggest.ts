@@ -47,3 +47,13 @@ export function didYouMean(value: string, candidates: readonly string[]): string
   const [named, more] = found.length > 4 ? [found.slice(0, 4), `${found.length - 4} more`] : [found.slice(0, -1), found.at(-1)];
   return ` Did you mean ${named.length === 0 ? more : `${named.join(', ')} or ${more}`}?`;
 }
+
+/**
+ * A value refused for not being one of `choices`, in one sentence: `--auth must be one of: bearer,
+ * basic, custom-header, not "Bearer"`. The value is quoted only when it is a near miss of a choice
+ * (suggest finds one): anything else typed there may be a token (`--auth 'Bearer eyJ…'`, `--auth
+ * hunter2`), and no message quotes a secret. `listed`: the choices as the message names them.
+ */
+export function notOneOf(name: string, choices: readonly string[], value: string, listed = choices.join(', ')): string {
+  return `${name} must be one of: ${listed}${suggest(value, choices).length > 0 ? `, not "${value}"` : ''}.`;
+}

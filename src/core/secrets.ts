@@ -13,5 +13,6 @@ export function looksLikePem(text: string): boolean {
  * Anything else is returned as it is.
  */
 export function withoutUrlPassword(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#@]*@/i, '$1:***@');
+  // To the last @ of the authority, as a URL parser splits it: a password may hold a raw @.
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, '$1:***@');
 }

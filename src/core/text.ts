@@ -20,15 +20,6 @@ export function preview(value: string): string {
 }
 
 /**
- * A value refused for not being one of `choices`, in one sentence: `--auth must be one of: bearer,
- * basic, not "Bearer"`. The value is quoted only when it looks like a mistyped choice (a short word):
- * what was typed there may be a token (`--auth 'Bearer eyJ…'`), and no message quotes a secret.
- */
-export function notOneOf(name: string, choices: string, value: string): string {
-  return `${name} must be one of: ${choices}${/^[\w.-]{1,24}$/.test(value) ? `, not "${value}"` : ''}.`;
-}
-
-/**
  * A word of a command that idm prints for the user to run, quoted POSIX-style when it is not made of
  * safe characters: `'it'\''s'`. Text from a server (a cursor, an id) can hold `;`, `$(...)` or
  * control characters; quoted, it is one inert argument.

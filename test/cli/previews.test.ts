@@ -23,11 +23,12 @@ describe('long values in usage errors: the first 40 characters, then how many mo
   });
 });
 
-describe('a value refused for not being one of a list is not quoted unless it is a short word (it may be a token)', () => {
+describe('a value refused for not being one of a list is quoted only when it is a near miss of one (else it may be a token)', () => {
   it.each<[string, string[], string, string]>([
     ["idm api's method", ['api', long('Y'), '/event-streams'], long('Y'), 'Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE (any case).\n'],
     ['a choice', ['completion', long('sh')], long('sh'), 'Error: <shell> must be one of: bash, zsh, fish.\n'],
-    ['a short word', ['completion', 'tcsh'], 'tcsh', 'Error: <shell> must be one of: bash, zsh, fish, not "tcsh".\n'],
+    ['a near miss', ['completion', 'zhs'], 'zhs', 'Error: <shell> must be one of: bash, zsh, fish, not "zhs".\n'],
+    ['a word far from every choice', ['completion', 'tcsh'], 'tcsh', 'Error: <shell> must be one of: bash, zsh, fish.\n'],
   ])('%s', async (_name, args, value, first) => {
     const result = await runInProcess(args, { configDir: dir });
     expect(result.code).toBe(2);

@@ -26,7 +26,7 @@ describe('the same through the built binary (a sample)', () => {
       [['provisioning', 'create', 'con_googleAppsDemo01', '--mapping', 'email'], '--mapping'],
       [['login', '--domain', 'http://tenant.example.com', '--client-id', 'x', '--client-secret-file', MISSING], '--domain'],
       [['login', '--domain', sandbox().url, '--client-secret', 'do-not-echo-this-secret'], '--client-secret'],
-      [['completion', 'powershell'], 'powershell'],
+      [['completion', 'powershell'], '<shell>'],
       [['sandbox', 'start', '--port', '65536'], '--port'],
       [['sandbox', 'start', '--fault', '{"kind":"explode"}'], '--fault'],
     ];

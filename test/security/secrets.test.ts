@@ -146,15 +146,18 @@ describe('a key or secret given in place of its path is refused before anything 
     expect(server.seen).toEqual([]);
   });
 
-  it('a token typed where a choice goes (--auth, a method of idm api) is never quoted back; a mistyped word is', async () => {
+  it('a token typed where a choice goes (--auth, a method of idm api) is never quoted back; a near miss of a choice is', async () => {
     const token = 's3cr3t-t0ken-value-0123456789';
-    recordSecrets([token]);
+    const short = 's3cr3t7'; // as short as a secret may be: no length rule would keep it out
+    recordSecrets([token, short]);
     const webhook = ['--name', 'x', '--webhook', 'https://hooks.example.com/x', '--event-type', 'user.created', '--secret-file', 'f'];
     for (const [args, message] of [
       [['streams', 'create', ...webhook, '--auth', `Bearer ${token}`], 'Error: --auth must be one of: bearer, basic, custom-header.\n'],
       [['streams', 'create', ...webhook, '--auth', token], 'Error: --auth must be one of: bearer, basic, custom-header.\n'],
       [['api', token, '/event-streams'], 'Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE (any case).\n'],
+      [['streams', 'create', ...webhook, '--auth', short], 'Error: --auth must be one of: bearer, basic, custom-header.\n'],
       [['streams', 'create', ...webhook, '--auth', 'Bearer'], 'Error: --auth must be one of: bearer, basic, custom-header, not "Bearer".\n'],
+      [['streams', 'create', ...webhook, '--auth', 'baisc'], 'Error: --auth must be one of: bearer, basic, custom-header, not "baisc".\n'],
     ] as const) {
       const result = await idm([...args], { env: server.env(config.dir) });
       expect(result.code).toBe(2);

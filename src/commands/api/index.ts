@@ -13,7 +13,8 @@ import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
-import { hasUnsafeCharacters, notOneOf, preview } from '../../core/text.js';
+import { notOneOf } from '../../cli/suggest.js';
+import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
@@ -32,7 +33,7 @@ const STREAM = ID_SHAPES.stream.example;
 function parseMethod(value: string): HttpMethod {
   const method = value.toUpperCase() as HttpMethod;
   if (RAW_METHODS.includes(method)) return method;
-  throw new InvalidArgumentError(notOneOf('<method>', `${RAW_METHODS.join(', ')} (any case)`, value));
+  throw new InvalidArgumentError(notOneOf('<method>', RAW_METHODS, value, `${RAW_METHODS.join(', ')} (any case)`));
 }
 
 const QUERY_KEY = /^[A-Za-z0-9_.[\]-]{1,128}$/;

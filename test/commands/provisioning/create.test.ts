@@ -134,7 +134,7 @@ describe('idm provisioning create: local validation sends nothing (exit 2)', () 
     ['a mapping file that is not JSON', ['CONN', '--mapping-file', '-'], /is not valid JSON/, '[{'],
     ['a mapping file that is not an array', ['CONN', '--mapping-file', '-'], /must hold a JSON array.*not an object/, '{"platform":"a","idp":"b"}'],
     ['an entry with an unknown field', ['CONN', '--mapping-file', '-'], /entry 1/, '[{"platform":"a","idp":"b","extra":1}]'],
-    ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected, not "some"\./],
+    ['an unknown --sync-groups value', ['CONN', '--sync-groups', 'selcted'], /--sync-groups must be one of: all, off, selected, not "selcted"\./],
     ['--mapping with --mapping-file', ['CONN', '--mapping', 'a=b', '--mapping-file', 'x.json'], /--mapping and --mapping-file contradict each other: each gives the whole mapping\.\n/],
     ['--sync-automatically with --no-sync-automatically', ['CONN', '--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other: give one\./],
     ['two different --sync-groups', ['CONN', '--sync-groups', 'all', '--sync-groups', 'off'], /--sync-groups is given twice \(all and off\): give it once\./],

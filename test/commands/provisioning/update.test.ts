@@ -161,7 +161,7 @@ describe('idm provisioning update: local validation sends nothing (exit 2)', () 
     ['an empty --remove-mapping', ['--remove-mapping', ''], /--remove-mapping "": the platform attribute must not be empty/],
     ['a --remove-mapping with an invisible character', ['--remove-mapping', 'e\u200bmail'], /the platform attribute holds control or invisible characters/],
     ['a --mapping-file that is not JSON', ['--mapping-file', '-'], /is not valid JSON/, 'email=primaryEmail'],
-    ['an unknown --sync-groups value', ['--sync-groups', 'some'], /--sync-groups must be one of: all, off, selected, not "some"\./],
+    ['an unknown --sync-groups value', ['--sync-groups', 'selcted'], /--sync-groups must be one of: all, off, selected, not "selcted"\./],
     ['--sync-groups without a value', ['--sync-groups'], /--sync-groups needs a value/],
     ['an unknown flag', ['--mappings', 'a=b'], /Unknown flag --mappings/],
   ];

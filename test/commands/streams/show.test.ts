@@ -213,5 +213,10 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     answer(`/api/v2/event-streams/${BEARER}`, stream);
     const json = await h.idm(['streams', 'show', BEARER, '--json']);
     expect(JSON.parse(json.stdout).destination.configuration.webhook_endpoint).toBe(url);
+    // A raw @ in the password: the user info ends at the last @, as a URL parser reads it.
+    stream.destination = { type: 'webhook', configuration: { webhook_endpoint: 'https://hookuser:p@ss-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer' } } };
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const raw = await h.idm(['streams', 'show', BEARER]);
+    expect(fields(raw.stdout).get('Webhook URL')).toBe('https://hookuser:***@hooks.example.com/x');
   });
 });
