@@ -43,6 +43,30 @@ function streamIdParam(raw: string): string {
   return raw;
 }
 
+type EventbusConfiguration = Extract<EventStream['destination'], { type: 'eventbus' }>['configuration'];
+const recordedEventbusOrder = ({ cloud_region, cloud_account_id, ...rest }: EventbusConfiguration): EventbusConfiguration => ({ cloud_region, cloud_account_id, ...rest });
+
+/**
+ * A stream as the service answers it, keys in the recorded order (id, status, name, subscriptions,
+ * created_at, updated_at, destination; an event bus's cloud_region before cloud_account_id). Built at
+ * answer time, so that created, seeded and saved streams answer alike.
+ */
+function answer(record: EventStream): EventStream {
+  const { destination } = record;
+  return {
+    id: record.id,
+    status: record.status,
+    ...(record.name === undefined ? {} : { name: record.name }),
+    ...(record.subscriptions === undefined ? {} : { subscriptions: record.subscriptions }),
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    destination:
+      destination.type === 'eventbus'
+        ? { type: destination.type, configuration: recordedEventbusOrder(destination.configuration) }
+        : destination,
+  };
+}
+
 export function findStream(ctx: ApiContext): StoredStream {
   const stored = ctx.tenant.streams.get(streamIdParam(ctx.params[0]!));
   if (!stored) throw apiError(404, 'The requested stream does not exist.');
@@ -62,7 +86,7 @@ export function listStreams(ctx: ApiContext): Reply {
   const after = parsed.data.from === undefined ? 0 : decodeCursor(parsed.data.from);
   if (after === undefined) throw badPaging();
   const { items, more } = ctx.tenant.streams.page(after, take);
-  const body: { eventStreams: EventStream[]; next?: string } = { eventStreams: items.map((item) => item.record) };
+  const body: { eventStreams: EventStream[]; next?: string } = { eventStreams: items.map((item) => answer(item.record)) };
   // `next` is absent on the last page: not null, not empty (wire-facts.md).
   if (more) body.next = encodeCursor(items.at(-1)!.seq);
   return json(200, body);
@@ -88,12 +112,12 @@ export function createStream(ctx: ApiContext): Reply {
     updated_at: now,
   };
   ctx.tenant.streams.add(record, secret);
-  return json(201, record);
+  return json(201, answer(record));
 }
 
 /** GET /event-streams/{id} */
 export function getStream(ctx: ApiContext): Reply {
-  return json(200, findStream(ctx).record);
+  return json(200, answer(findStream(ctx).record));
 }
 
 /** PATCH /event-streams/{id}: the given fields replace the stored ones (a destination with its secret). */
@@ -114,7 +138,7 @@ export function updateStream(ctx: ApiContext): Reply {
     else stored.secret = secret;
   }
   stored.record = record;
-  return json(200, record);
+  return json(200, answer(record));
 }
 
 /** DELETE /event-streams/{id}: 204 also for a stream already deleted, as the service answers (wire-facts.md). */
