@@ -23,10 +23,10 @@ export const LOOPBACK_ONLY = 'sandbox delivers only to loopback addresses (127.0
 export type Attempt = {
   /** `retrying` marks a redelivery asked for; the others are the outcome of an attempt. */
   status: 'success' | 'failed' | 'retrying';
+  error_message?: string;
   timestamp: string;
   /** Seconds, as the real service reports it. */
   duration?: number;
-  error_message?: string;
 };
 
 export type EventEnvelope = {
@@ -93,12 +93,13 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
   const timestamp = isoAt(tenant);
   const started = performance.now();
   const seconds = () => Math.round(performance.now() - started) / 1000;
-  // The receiver's status is only in the message (`404 - …`): the service's attempts carry no other field.
+  // The receiver's status is only in the message (`404 - …`): the service's attempts carry no other
+  // field. Keys in the recorded order: status, error_message, timestamp, duration.
   const failed = (message: string, retryable: boolean) => ({
     status: 'failed' as const,
+    error_message: message,
     timestamp,
     duration: seconds(),
-    error_message: message,
     retryable,
   });
   let url: URL;

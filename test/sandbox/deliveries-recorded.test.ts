@@ -1,0 +1,38 @@
+// A failed delivery as the real service shows it (/work/shared/reference/recorded-lifecycle.json,
+// GET …/deliveries and …/deliveries/{event_id}): the keys of its attempts and of its event envelope
+// in the recorded order. The receiver refuses with 404, as the recorded one did.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+
+interface Pair { response: { body: Record<string, any> } } // eslint-disable-line @typescript-eslint/no-explicit-any
+const endpoints = (JSON.parse(readFileSync('/work/shared/reference/recorded-lifecycle.json', 'utf8')) as { endpoints: Record<string, Pair[]> }).endpoints;
+const recorded = endpoints['GET /event-streams/{id}/deliveries/{event_id}']!.map((pair) => pair.response.body);
+
+const sb = useSandbox({ seed: { streams: [] }, retryDelaysMs: [0, 0, 0] });
+let token = '';
+beforeAll(async () => {
+  token = await getToken(sb());
+});
+const api = (method: string, path: string, body?: unknown) => call(sb(), method, `/api/v2${path}`, { token, body });
+
+describe('a failed delivery, as recorded', () => {
+  it('attempts {status, error_message, timestamp, duration}', async () => {
+    const created = await api('POST', '/event-streams', {
+      name: 'refused',
+      subscriptions: [{ event_type: 'user.updated' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/status/404`, webhook_authorization: { method: 'bearer', token: 'tok-1' } } },
+    });
+    const test = await api('POST', `/event-streams/${created.body.id}/test`, { event_type: 'user.updated' });
+    expect(test.status).toBe(202);
+    await sb().idle();
+    const one = await api('GET', `/event-streams/${created.body.id}/deliveries/${test.body.id}`);
+    const listed = await api('GET', `/event-streams/${created.body.id}/deliveries`);
+    for (const delivery of [one.body, listed.body.deliveries[0]]) {
+      for (const shape of recorded) {
+        expect(Object.keys(delivery)).toEqual(Object.keys(shape));
+        expect(Object.keys(delivery.attempts[0])).toEqual(Object.keys(shape.attempts[0]));
+      }
+    }
+  });
+});
