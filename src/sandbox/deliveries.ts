@@ -61,8 +61,14 @@ function matches(entry: DeliveryLogEntry, filter: { statuses?: string[]; eventTy
 
 const list = (value: string | null) => (value === null || value === '' ? undefined : value.split(',').map((item) => item.trim()));
 
-/** The record as the service shows it: with the envelope. */
-const shown = (entry: DeliveryLogEntry) => ({ ...entry.record, event: entry.event });
+/**
+ * The record as the service shows it: with the envelope, whose keys it lists in another order than
+ * the test answer's (recorded: id, source, specversion, type, time, data).
+ */
+const shown = (entry: DeliveryLogEntry) => {
+  const { id, source, specversion, type, time, data, ...rest } = entry.event;
+  return { ...entry.record, event: { id, source, specversion, type, time, data, ...rest } };
+};
 
 /** GET /event-streams/{id}/deliveries: newest first, failed ones only. */
 export function listDeliveries(ctx: ApiContext): Reply {
