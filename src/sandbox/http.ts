@@ -28,8 +28,9 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return new Reply(status, body, headers);
 }
 
+/** An answer without a body (204): with the JSON Content-Type all the same, as the service sends it (recorded). */
 export function empty(status: number, headers: Record<string, string> = {}): Reply {
-  return new Reply(status, undefined, headers);
+  return new Reply(status, undefined, { 'Content-Type': JSON_TYPE, ...headers });
 }
 
 export function reason(status: number): string {

@@ -69,4 +69,14 @@ describe('the sandbox answers stream operations as the real service did', () => 
     expect(asRecorded(res.body, pair.response.body!, made.request.body!)).toBe(JSON.stringify(pair.response.body));
     expect((await api('DELETE', `/event-streams/${created.id}`)).status).toBe(204);
   });
+
+  it('DELETE: 204, no body, and the Content-Type the service sends on every answer (recorded on each 204)', async () => {
+    const recorded = [...pairs('DELETE /event-streams/{id}'), ...pairs('DELETE /connections/{id}/directory-provisioning')].map((pair) => pair.response);
+    expect(new Set(recorded.map((one) => `${one.status} ${one.content_type}`))).toEqual(new Set(['204 application/json; charset=utf-8']));
+    const created = await create(pairs('POST /event-streams')[0]!.request.body!);
+    for (const attempt of [1, 2]) {
+      const res = await api('DELETE', `/event-streams/${created.id}`);
+      expect([attempt, res.status, res.headers.get('content-type'), res.text]).toEqual([attempt, 204, 'application/json; charset=utf-8', '']);
+    }
+  });
 });
