@@ -100,7 +100,7 @@ async function closedPort(): Promise<number> {
 }
 
 function checkOptions(options: SandboxOptions): void {
-  const { port, streams, tokenLifetime, rateLimit } = options;
+  const { port, streams, tokenLifetime, rateLimit, maxStreams } = options;
   if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65_535)) throw new RangeError('port must be from 0 to 65535');
   if (streams !== undefined && (!Number.isInteger(streams) || streams < 0)) throw new RangeError('streams must be a whole number');
   if (tokenLifetime !== undefined && (!Number.isInteger(tokenLifetime) || tokenLifetime <= 0)) {
@@ -109,6 +109,7 @@ function checkOptions(options: SandboxOptions): void {
   if (rateLimit !== undefined && !(rateLimit.limit >= 1 && rateLimit.refillPerSecond > 0)) {
     throw new RangeError('rateLimit needs limit >= 1 and refillPerSecond > 0');
   }
+  if (maxStreams !== undefined && (!Number.isInteger(maxStreams) || maxStreams <= 0)) throw new RangeError('maxStreams must be a positive whole number');
   if (options.retryDelaysMs !== undefined && !options.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) throw new RangeError('retryDelaysMs must be milliseconds >= 0');
   if (options.syncDurationMs !== undefined && !(Number.isFinite(options.syncDurationMs) && options.syncDurationMs >= 0)) throw new RangeError('syncDurationMs must be milliseconds >= 0');
   if (options.mtls === 'handshake' && !options.https && !options.tls) throw new RangeError('mtls handshake needs https (or tls)');
@@ -209,6 +210,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     const inboxUrl = inbox.url;
     const closedUrl = `https://127.0.0.1:${refusedPort}`;
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
+    const maxStreams = options.maxStreams ?? seed.maxStreams;
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     const tenant: Tenant = {
       url: '', // set once listening
@@ -218,6 +220,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       ...(options.mtls === 'handshake' ? { mtls: { mode: 'handshake' as const } } : edgeKey ? { mtls: { mode: 'edge' as const, edgeKey } } : {}),
       signing: { ...signingKeys, kid: saved?.signingKey.kid ?? randomAlphanumeric(16) },
       tokenLifetime: options.tokenLifetime ?? seed.tokenLifetime ?? saved?.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
+      ...(maxStreams === undefined ? {} : { maxStreams }),
       tokensIssued: 0,
       usedAssertionIds: new Map(),
       streams: new StreamStore(),

@@ -105,6 +105,8 @@ export const SeedSchema = z.strictObject({
   connections: z.array(SeedConnectionSchema).optional(),
   tokenLifetime: z.number().int().positive().optional(),
   rateLimit: RateLimitSchema.optional(),
+  /** The most streams a create leaves the tenant with (the service's limit is not published; default none). */
+  maxStreams: z.number().int().positive().optional(),
   /** `sync`: test events are delivered before the answer (the default is `async`, as the service). */
   delivery: z.enum(['async', 'sync']).optional(),
 });

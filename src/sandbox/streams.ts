@@ -16,15 +16,21 @@ import type { ApiContext } from './router.js';
 
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
 
+/** The service's one 409 for a stream name in use and for too many streams (wire-facts, Create). */
+const conflict = () => apiError(409, 'You have reached the maximum number of event streams for your account OR Event stream name already in use.');
+
 /**
- * A name another stream has: the service's one 409 for it (wire-facts, Create), which also stands
- * for the unpublished maximum number of streams (not modelled). The sandbox refuses a rename to such
- * a name the same way (not recorded; a name the stream has already is recorded as taken, 200).
+ * A name another stream has. The sandbox refuses a rename to such a name the same way (not recorded;
+ * a name the stream has already is recorded as taken, 200).
  */
 function refuseTakenName(ctx: ApiContext, name: string | undefined, exceptId?: string): void {
-  if (name !== undefined && ctx.tenant.streams.nameInUse(name, exceptId)) {
-    throw apiError(409, 'You have reached the maximum number of event streams for your account OR Event stream name already in use.');
-  }
+  if (name !== undefined && ctx.tenant.streams.nameInUse(name, exceptId)) throw conflict();
+}
+
+/** The tenant's maximum number of streams (`maxStreams`; the service's is not published): a create beyond it. */
+function refuseOverLimit(ctx: ApiContext): void {
+  const { maxStreams } = ctx.tenant;
+  if (maxStreams !== undefined && ctx.tenant.streams.size >= maxStreams) throw conflict();
 }
 
 /**
@@ -96,6 +102,7 @@ export function listStreams(ctx: ApiContext): Reply {
 export function createStream(ctx: ApiContext): Reply {
   const input = validateBody(EventStreamCreateSchema, parseJsonBody(ctx.body, ctx.headers['content-type']));
   refuseTakenName(ctx, input.name);
+  refuseOverLimit(ctx);
   const { destination, secret } = splitSecret(input.destination);
   // The service adds the source to its answer (wire-facts: Create); it is the service's to name.
   if (destination.type === 'eventbus') destination.configuration = { ...destination.configuration, cloud_partner_event_source: newPartnerEventSource() };

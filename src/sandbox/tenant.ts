@@ -71,6 +71,8 @@ export interface Tenant {
   mtls?: MutualTls;
   signing: { privateKey: KeyObject; publicKey: KeyObject; kid: string };
   tokenLifetime: number;
+  /** A create that would make more streams than this answers 409 (undefined: no limit). */
+  maxStreams?: number;
   tokensIssued: number;
   /** Client-assertion `jti`s seen, with their `exp`, so that none is accepted twice. */
   usedAssertionIds: Map<string, number>;

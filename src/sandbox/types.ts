@@ -76,6 +76,11 @@ export interface SandboxOptions {
    * 10,000 requests refilled at 10,000 per second, so the X-RateLimit-* headers are always real.
    */
   rateLimit?: { limit: number; refillPerSecond: number };
+  /**
+   * The most streams the tenant holds: a create beyond it answers the service's 409 (README: Sandbox).
+   * The real number is not published; default: no limit.
+   */
+  maxStreams?: number;
   faults?: FaultSpec[];
   /**
    * Serve the tenant over HTTPS with this certificate (issue 5: test CA). With `requestCert`, only

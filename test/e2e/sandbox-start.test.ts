@@ -311,3 +311,23 @@ describe('idm sandbox start --state-dir: SIGTERM right after a write', () => {
     expect((await second.stop('SIGTERM')).code).toBe(0);
   });
 });
+
+describe('idm sandbox start --max-streams: the plan\'s limit, through the built idm', () => {
+  it('a create beyond it: exit 1, the service\'s message, a hint that names both causes (not the name alone)', async () => {
+    const dir = configDir();
+    // The demo seed has 6 streams: one more fits.
+    const sandbox = await started(['--max-streams', '7'], { configDir: dir, json: true });
+    const { clientId, clientSecret } = sandbox.info.clients.admin;
+    const env = { IDM_DOMAIN: sandbox.info.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret };
+    const create = (name: string) => runIdm(['streams', 'create', '--name', name, '--event-type', 'user.created', '--action', 'a-1'], { configDir: dir, env });
+    expect((await create('the-seventh')).code).toBe(0);
+    const over = await create('the-eighth');
+    expect(over.code).toBe(1);
+    expect(over.stdout).toBe('');
+    expect(over.stderr).toBe(
+      'Error: Could not create an event stream: You have reached the maximum number of event streams for your account OR Event stream name already in use (409 conflict).\n' +
+        'The name is taken, or the tenant has as many streams as its plan allows: choose another --name, or delete a stream you no longer need.\n',
+    );
+    expect((await sandbox.stop()).code).toBe(0);
+  });
+});

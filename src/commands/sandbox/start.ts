@@ -34,6 +34,8 @@ export interface SandboxStartOptions {
   streams?: number;
   tokenLifetime?: number;
   rateLimit?: { limit: number; refillPerSecond: number };
+  /** The most streams the tenant holds: a create beyond it answers 409. */
+  maxStreams?: number;
   /** Parsed JSON, checked against the fault schema when the sandbox loads. */
   faults: unknown[];
 }
@@ -52,6 +54,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
+    .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', parseIntegerInRange('--max-streams', 1, 1_000_000))
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
@@ -87,6 +90,7 @@ See README: Sandbox, for the seed format, control endpoints and fault switches.
           streams: flags.streams,
           tokenLifetime: flags.tokenLifetime,
           rateLimit: flags.rateLimit,
+          maxStreams: flags.maxStreams,
           faults: flags.fault ?? [],
         },
         deps,
@@ -272,6 +276,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       streams: options.streams,
       tokenLifetime: options.tokenLifetime,
       rateLimit: options.rateLimit,
+      maxStreams: options.maxStreams,
       faults,
       delivery: options.delivery,
       retryDelaysMs: options.retryDelays,

@@ -27,7 +27,7 @@ describe('idm sandbox start: flags', () => {
 
   it('reads every flag', () => {
     const options = parseFlags([
-      '--port', '4010', '--seed', 'seed.json', '--streams', '10000', '--token-lifetime', '60', '--rate-limit', '50/2.5',
+      '--port', '4010', '--seed', 'seed.json', '--streams', '10000', '--token-lifetime', '60', '--rate-limit', '50/2.5', '--max-streams', '20',
       '--fault', '{"kind":"status","status":503}', '--fault', '{"kind":"reset","path":"/oauth/token"}',
       '--https', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--mtls', '--state-dir', 'state',
     ]);
@@ -42,6 +42,7 @@ describe('idm sandbox start: flags', () => {
       streams: 10_000,
       tokenLifetime: 60,
       rateLimit: { limit: 50, refillPerSecond: 2.5 },
+      maxStreams: 20,
       faults: [{ kind: 'status', status: 503 }, { kind: 'reset', path: '/oauth/token' }],
     });
   });
@@ -53,6 +54,8 @@ describe('idm sandbox start: flags', () => {
     [['--token-lifetime', '0']],
     [['--rate-limit', '50']],
     [['--rate-limit', '0/1']],
+    [['--max-streams', '0']],
+    [['--max-streams', 'many']],
     [['--fault', 'not json']],
     [['--fault', '[1]']],
     [['--mtls', '--mtls-edge']],

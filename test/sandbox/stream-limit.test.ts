@@ -1,0 +1,61 @@
+// The service's limit on the number of streams (wire-facts, Create: 409 "You have reached the
+// maximum number of event streams for your account OR Event stream name already in use.", the number
+// not published): off by default; `maxStreams` (seed, option, --max-streams) sets it. Seeded streams
+// count; a delete makes room again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+
+const CONFLICT = {
+  statusCode: 409,
+  error: 'Conflict',
+  message: 'You have reached the maximum number of event streams for your account OR Event stream name already in use.',
+};
+const action = (name: string) => ({ name, subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } });
+const seeded = { streams: [action('seeded')], maxStreams: 2 };
+
+describe('a seed with maxStreams 2 and one stream', () => {
+  const sb = useSandbox({ seed: seeded });
+  let token = '';
+  beforeAll(async () => {
+    token = await getToken(sb());
+  });
+  const create = (name: string) => call(sb(), 'POST', '/api/v2/event-streams', { token, body: action(name) });
+
+  it('takes one more, then answers the service\'s 409 (a new name too); a delete makes room again', async () => {
+    const second = await create('second');
+    expect(second.status).toBe(201);
+    const third = await create('third');
+    expect([third.status, third.headers.get('content-type'), third.body]).toEqual([409, 'application/json; charset=utf-8', CONFLICT]);
+    expect((await call(sb(), 'GET', '/api/v2/event-streams', { token })).body.eventStreams.map((one: { name: string }) => one.name)).toEqual(['seeded', 'second']);
+    // A change is no create: renaming at the limit is allowed.
+    expect((await call(sb(), 'PATCH', `/api/v2/event-streams/${second.body.id}`, { token, body: { name: 'renamed' } })).status).toBe(200);
+    expect((await call(sb(), 'DELETE', `/api/v2/event-streams/${second.body.id}`, { token })).status).toBe(204);
+    expect((await create('third')).status).toBe(201);
+  });
+});
+
+describe('without a limit (the default), and the option over the seed', () => {
+  const sandboxes: Sandbox[] = [];
+  afterAll(async () => {
+    await Promise.all(sandboxes.map((one) => one.close()));
+  });
+  const create = async (sandbox: Sandbox, name: string) => call(sandbox, 'POST', '/api/v2/event-streams', { token: await getToken(sandbox), body: action(name) });
+
+  it('the demo seed and 300 generated streams take more', async () => {
+    const sandbox = await startSandbox({ streams: 300 });
+    sandboxes.push(sandbox);
+    expect((await create(sandbox, 'one-more')).status).toBe(201);
+  });
+
+  it('maxStreams as an option overrides the seed\'s', async () => {
+    const sandbox = await startSandbox({ seed: { ...seeded, maxStreams: 5 }, maxStreams: 1 });
+    sandboxes.push(sandbox);
+    expect((await create(sandbox, 'over')).body).toEqual(CONFLICT);
+  });
+
+  it('a maxStreams that is not a positive whole number is refused', async () => {
+    await expect(startSandbox({ maxStreams: 0 })).rejects.toThrow(/maxStreams/);
+    await expect(startSandbox({ seed: { maxStreams: 1.5 } })).rejects.toThrow(/maxStreams/);
+  });
+});
