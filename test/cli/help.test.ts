@@ -58,6 +58,16 @@ describe('--help of every command', () => {
     expect(wide, path).toEqual([]);
     expect(text, path).toMatch(/\nExamples:\n( {2}# .*\n)? {2}\$ idm /);
   });
+
+  it.each(commands.map(([path, command]) => [path, command] as const))('%s: examples paste into a shell as they are (no <placeholder>, which the shell reads as a redirection)', (path, command) => {
+    // Each example, its continuation lines joined, without its comment and its quoted strings.
+    const pasted = helpOf(command)
+      .replace(/ \\\n {6}/g, ' ')
+      .split('\n')
+      .filter((line) => line.startsWith('  $ '))
+      .map((line) => line.replace(/'[^']*'|"[^"]*"/g, "''").replace(/\s+#\s.*$/, ''));
+    expect(pasted.filter((line) => /<[A-Za-z]/.test(line)), path).toEqual([]);
+  });
 });
 
 describe('help layout', () => {

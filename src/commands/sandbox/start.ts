@@ -69,8 +69,11 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
         'idm sandbox start --https --state-dir ~/.idm-sandbox  # the official SDKs need HTTPS; the same clients after a restart',
         'idm sandbox start --https --mtls  # a client that authenticates with a certificate',
       ])}${examples(
-        ['idm login --domain <url> --client-id <admin client id> --client-secret-file <admin secret file>', 'curl <url>/sandbox/inbox  # what the HTTPS webhook inbox received'],
-        'Then, in another terminal (start prints the url, ids and files):',
+        [
+          'idm login --domain "$(jq -r .url sandbox.json)" --client-id "$(jq -r .clients.admin.clientId sandbox.json)" --client-secret-file "$(jq -r .clients.admin.clientSecretFile sandbox.json)"',
+          'curl "$(jq -r .controlUrl sandbox.json)/inbox"  # what the HTTPS webhook inbox received',
+        ],
+        'Then, in another terminal, with the sandbox.json of --json:',
       )}
 See README: Sandbox, for the seed format, control endpoints and fault switches.
 `,

@@ -16,7 +16,7 @@ export function streamsListCommand(deps: Deps, run = listRun): Command {
       'after',
       () => examples([
         'idm streams list --take 20',
-        'idm streams list --from <next> --take 20  # the following page',
+        'idm streams list --from "$NEXT" --take 20  # the following page',
         'idm streams list --all | cut -f1,2  # every stream, as TSV when piped',
         "idm streams list --all --json | jq -r '.eventStreams[] | select(.status == \"enabled\") | .id'",
       ]),
