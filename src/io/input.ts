@@ -139,6 +139,16 @@ function quiet(path: string, kind: InputKind): boolean {
 }
 
 /**
+ * A file's path as typed at a prompt, where no shell expands `~`: a leading `~/` (or `~` alone) is
+ * the home directory, as it is in a flag's value on the command line; surrounding spaces go.
+ */
+export function typedPath(value: string, env: NodeJS.ProcessEnv): string {
+  const path = value.trim();
+  const home = env.HOME;
+  return home && (path === '~' || path.startsWith('~/')) ? home.replace(/\/+$/, '') + path.slice(1) : path;
+}
+
+/**
  * The text of the file at `path`, at most the limit of `kind`. The message names `flag` and never
  * quotes `path` when it may be a secret: a `secret` kind (it names a key or secret file), or a value
  * that looks like a key or is over 256 characters, whatever the flag (a key pasted into --ca-file is

@@ -1,7 +1,8 @@
 // idm login in a real pseudo-terminal (tmux): the prompts, arrow keys in the method list, the masked
 // secret, a mistyped secret asked again (three tries, keeping what was typed before it), and Ctrl-C
 // at a prompt (exit 130). Skipped where tmux is not installed (CI installs it).
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -14,9 +15,9 @@ const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 /** `idm login` in a new terminal with an empty config directory; returns it and the directory. */
-function login(): { term: Terminal; dir: string } {
+function login(env: Record<string, string> = {}): { term: Terminal; dir: string } {
   const { dir, cleanup } = tempConfigDir();
-  const term = Terminal.start(['login'], { configDir: dir, env: {} });
+  const term = Terminal.start(['login'], { configDir: dir, env });
   cleanups.push(() => term.close(), cleanup);
   return { term, dir };
 }
@@ -86,6 +87,28 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(term.screen()).toContain('Could not get an access token: Client authentication failed (401 invalid_client).');
     expect(tokenRequests(from)).toHaveLength(3);
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
+  it('a key file typed as ~/… at the prompt is read from the home directory, as the shell would (private_key_jwt)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'idm-home-'));
+    cleanups.push(() => rmSync(home, { recursive: true, force: true }));
+    writeFileSync(join(home, 'admin.pem'), sandbox().clients.admin.privateKeyPem, { mode: 0o600 });
+    const { term, dir } = login({ HOME: home });
+    await term.waitFor('Tenant domain');
+    term.type(sandbox().url);
+    term.keys('Enter');
+    await term.waitFor('Client ID');
+    term.type(sandbox().clients.admin.clientId);
+    term.keys('Enter');
+    await term.waitFor('How does the client authenticate?');
+    term.keys('Down', 'Down', 'Enter');
+    await term.waitFor('Private key file (PEM)');
+    term.type('~/admin.pem');
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    expect(term.screen()).toContain('private_key_jwt).');
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config.profiles.default).toMatchObject({ authMethod: 'private_key_jwt' });
   });
 
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {

@@ -203,25 +203,25 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       const path = await prompter.input('Private key file (PEM)', {
         validate: async (value) => {
           try {
-            assertion.loadPrivateKey(await resolve.readPrivateKeyFile(value.trim(), 'The private key file', io.signal));
+            assertion.loadPrivateKey(await resolve.readPrivateKeyFile(input.typedPath(value, env), 'The private key file', io.signal));
             return true;
           } catch (error) {
             return (error as Error).message;
           }
         },
       });
-      keyPem = await resolve.readPrivateKeyFile(path.trim(), 'The private key file', io.signal);
+      keyPem = await resolve.readPrivateKeyFile(input.typedPath(path, env), 'The private key file', io.signal);
     } else if (method === 'tls_client_auth') {
       const readable = (kind: input.InputKind) => async (value: string) => {
         try {
-          await input.readTextFile('The file', value.trim(), kind, { signal: io.signal });
+          await input.readTextFile('The file', input.typedPath(value, env), kind, { signal: io.signal });
           return true as const;
         } catch (error) {
           return (error as Error).message;
         }
       };
-      clientCert ??= (await prompter.input('Client certificate file (PEM)', { validate: readable('certificate') })).trim();
-      clientKey ??= (await prompter.input('Its private key file (PEM)', { validate: readable('secret') })).trim();
+      clientCert ??= input.typedPath(await prompter.input('Client certificate file (PEM)', { validate: readable('certificate') }), env);
+      clientKey ??= input.typedPath(await prompter.input('Its private key file (PEM)', { validate: readable('secret') }), env);
     } else if (method !== 'private_key_jwt' && secret === undefined) {
       secret = await askSecret(prompter);
       secretTyped = true;
