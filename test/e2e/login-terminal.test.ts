@@ -111,6 +111,24 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(config.profiles.default).toMatchObject({ authMethod: 'private_key_jwt' });
   });
 
+  it('an http:// tenant: tls_client_auth is shown but cannot be chosen, so no certificate is asked for in vain', async () => {
+    const { term, dir } = login();
+    await term.waitFor('Tenant domain');
+    term.type(sandbox().url);
+    term.keys('Enter');
+    await term.waitFor('Client ID');
+    term.type(sandbox().clients.admin.clientId);
+    term.keys('Enter');
+    const screen = await term.waitFor('How does the client authenticate?');
+    expect(screen).toMatch(/mutual TLS \(tls_client_auth\) needs an https:\/\/ domain, and 127\.0\.0\.1:\d+ is plain HTTP/);
+    term.keys('Down', 'Down', 'Down', 'Enter');
+    await term.waitFor('cannot be selected');
+    term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
+    expect(term.screen()).not.toContain('Client certificate file');
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {
     const { term, dir } = login();
     await term.waitFor('Tenant domain');

@@ -198,7 +198,12 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
 
   if (prompter) {
-    method ??= await prompter.select('How does the client authenticate?', METHOD_CHOICES, { default: existing?.authMethod ?? 'post' });
+    // A client certificate is presented in the TLS handshake: not offered for a plain-HTTP tenant.
+    const choices = METHOD_CHOICES.map((choice) =>
+      choice.value === 'tls_client_auth' && tenant.base.startsWith('http:') ? { ...choice, disabled: `needs an https:// domain, and ${tenant.host} is plain HTTP` } : choice,
+    );
+    const usable = choices.find((choice) => choice.value === existing?.authMethod && !('disabled' in choice));
+    method ??= await prompter.select('How does the client authenticate?', choices, { default: usable?.value ?? 'post' });
     if (method === 'private_key_jwt' && keyPem === undefined) {
       const path = await prompter.input('Private key file (PEM)', {
         validate: async (value) => {
