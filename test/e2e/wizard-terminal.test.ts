@@ -232,6 +232,34 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(h.received().filter((request) => request.method !== 'GET' && request.path.startsWith('/api/'))).toEqual([]);
   });
 
+  it('Edit a row and Remove a row can be left without changing a row (Back, one Up from the first row)', async () => {
+    const id = gappsId(++next);
+    showDefaultMapping(h, id);
+    const t = open(h, ['provisioning', 'create', id]);
+    await t.waitFor('What next?');
+    t.keys('Down', 'Enter'); // Edit a row
+    let screen = await t.waitFor('Row to edit');
+    expect(screen).toContain('Back to the mapping, changing no row');
+    t.keys('Up', 'Enter');
+    await t.waitFor('What next?', 2);
+    t.keys('Down', 'Down', 'Enter'); // Remove a row
+    await t.waitFor('Row to remove');
+    t.keys('Up', 'Enter');
+    await t.waitFor('What next?', 3);
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    screen = await t.waitFor(`Create directory provisioning for ${id}?`);
+    expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default, unchanged`));
+    expect(screen).not.toMatch(/Row \d+ is now|Removed /);
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toEqual([]);
+  });
+
   it('answering no at the confirmation exits 130, says nothing was sent, and sends nothing', async () => {
     const id = gappsId(++next);
     showDefaultMapping(h, id);

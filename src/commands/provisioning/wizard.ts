@@ -255,6 +255,9 @@ function mappingLines(mapping: readonly MappingRow[]): string[] {
 
 type Action = 'done' | 'edit' | 'remove' | 'add' | 'show' | 'restart';
 
+/** The choice that leaves the row list of Edit a row or Remove a row. */
+const BACK = -1;
+
 async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, emptyMeans: EmptyMapping, say: (line?: string) => void): Promise<MappingRow[]> {
   const rows = initial.map((row) => ({ ...row }));
   const show = () => {
@@ -280,11 +283,12 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
     const problem = mappingAttributeProblem(value, 'identity-provider');
     return problem ? capitalize(problem) : true;
   };
+  /** A row's index, or BACK: a way back that changes nothing, just above the first row (where the cursor starts). */
   const pickRow = (message: string) =>
     prompter.select<number>(
       message,
-      rows.map((row, index) => ({ value: index, name: `${index + 1}. ${row.platform} = ${row.idp}` })),
-      { pageSize: 15 },
+      [{ value: BACK, name: 'Back to the mapping, changing no row' }, ...rows.map((row, index) => ({ value: index, name: `${index + 1}. ${row.platform} = ${row.idp}` }))],
+      { pageSize: 15, default: 0 },
     );
 
   for (;;) {
@@ -319,6 +323,7 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
     }
     if (action === 'edit') {
       const index = await pickRow('Row to edit');
+      if (index === BACK) continue;
       const row = rows[index]!;
       const platform = (await prompter.input('Platform attribute', { default: row.platform, prefill: true, validate: platformRule(index) })).trim();
       const idp = (await prompter.input(`Identity-provider attribute for ${platform}`, { default: row.idp, prefill: true, validate: idpRule })).trim();
@@ -327,6 +332,7 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
     }
     if (action === 'remove') {
       const index = await pickRow('Row to remove');
+      if (index === BACK) continue;
       const [removed] = rows.splice(index, 1);
       say(`Removed ${removed!.platform} = ${removed!.idp}`);
       if (rows.length === 0) show(); // what an empty mapping means here
