@@ -269,7 +269,7 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
     }
   };
   // An empty start says no more: the note before it (or the empty mapping shown next) tells why.
-  say(initial.length > 0 ? `Starting from ${what}.` : 'There is no mapping to start from.');
+  if (initial.length > 0) say(`Starting from ${what}.`);
   show();
 
   // Each value is checked as it is typed, by the rules of the shared schema (schemas/mapping.ts).
