@@ -3,7 +3,7 @@
 // by the flag they came from.
 import type { ProvisioningBody } from '../../api/management/index.js';
 import { UsageError } from '../../core/errors.js';
-import { jsonKind } from '../../core/text.js';
+import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { IO } from '../../io/io.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { mappingAttributeProblem } from '../../schemas/mapping.js';
@@ -53,7 +53,14 @@ export function refuseMappingConflicts(given: { mapping?: unknown; mappingFile?:
 export async function readMappingFile(path: string, io: IO): Promise<unknown[]> {
   const source = path === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${path}`;
   const value = parseJson(source, await readFileOrStdin('--mapping-file', path, io, 'json', { hint: 'Pipe the JSON in, or give --mapping-file a path.' }));
-  if (!Array.isArray(value)) throw new UsageError(`${source} must hold a JSON array of {"platform", "idp"} objects, not ${jsonKind(value)}.`);
+  if (!Array.isArray(value)) {
+    // What `default-mapping --json` and `show --json` print: the mapping is the array under its key.
+    const printed = isPlainObject(value) && Array.isArray(value.mapping);
+    throw new UsageError(
+      `${source} must hold a JSON array of {"platform", "idp"} objects, not ${jsonKind(value)}.`,
+      printed ? "It holds an object with a mapping (as 'idm provisioning default-mapping --json' prints it): keep only the array, e.g. with | jq .mapping." : undefined,
+    );
+  }
   return value;
 }
 

@@ -10,7 +10,7 @@ export function provisioningDefaultMappingCommand(deps: Deps, run = defaultMappi
   return new Command('default-mapping')
     .description("Show the default mapping of a connection's strategy")
     .addArgument(CONNECTION_ID_ARGUMENT())
-    .addHelpText('after', () => examples([`idm provisioning default-mapping ${EXAMPLE_CONNECTION}`, `idm provisioning default-mapping ${EXAMPLE_CONNECTION} --json > mapping.json`]))
+    .addHelpText('after', () => examples([`idm provisioning default-mapping ${EXAMPLE_CONNECTION}`, `idm provisioning default-mapping ${EXAMPLE_CONNECTION} --json | jq .mapping > mapping.json  # for --mapping-file`]))
     .action((connectionId: string) => run({ connectionId }, deps));
 }
 

@@ -2,7 +2,12 @@
 // table at a terminal and as received with --json (the service shows it only for a connection with a
 // configuration); a connection without one (404), a strategy without provisioning (400), a
 // connection that does not exist (404), a token without the scope (403), and local validation.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, runBash } from '../../helpers/cli.js';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 import { direct } from '../../helpers/sandbox.js';
 
@@ -58,6 +63,52 @@ describe('idm provisioning default-mapping', () => {
     expect(result.stderr).toBe('');
     expect(JSON.stringify(JSON.parse(result.stdout))).toBe(JSON.stringify(JSON.parse(service)));
     expect(Object.keys(JSON.parse(result.stdout))).toEqual(['mapping']);
+  });
+});
+
+// Without jq the pipeline cannot run on a developer's machine; CI installs it (.ci/run).
+const noJq = spawnSync('sh', ['-c', 'command -v jq']).status !== 0;
+
+describe.skipIf(noJq && !process.env.CI)('idm provisioning default-mapping: the --help example, run with bash', () => {
+  it('its --json example writes a mapping file that update --mapping-file takes back as it is', async () => {
+    const help = await h.idm(['provisioning', 'default-mapping', '--help']);
+    // The example with --json, its wrapped lines joined again, on the configured connection.
+    const example = help.stdout
+      .replace(/ \\\n\s+/g, ' ')
+      .split('\n')
+      .map((line) => /^\s+\$ (idm provisioning default-mapping \S+ --json.*)$/.exec(line)?.[1])
+      .find((line) => line !== undefined)
+      ?.replace('con_Xy12AbCdEf345678', TAKEN);
+    expect(example, help.stdout).toMatch(/> mapping\.json$/);
+    const dir = mkdtempSync(join(tmpdir(), 'idm-default-mapping-'));
+    try {
+      const written = await runBash(example!, { cwd: dir, configDir: h.configDir, env: credentialsEnv(h.sandbox) });
+      expect(written.code, written.stderr).toBe(0);
+      h.mark();
+      const result = await h.idm(['provisioning', 'update', TAKEN, '--mapping-file', join(dir, 'mapping.json')]);
+      expect(result.code, result.stderr).toBe(0);
+      const service = (await direct(h.sandbox, `/connections/${TAKEN}/directory-provisioning/default-mapping`)).body as { mapping: unknown[] };
+      expect(h.calls('PATCH').map((call) => call.json)).toEqual([{ mapping: service.mapping }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('idm provisioning default-mapping --json into --mapping-file', () => {
+  it('its --json answer given whole to --mapping-file is refused (exit 2, nothing sent) with the jq that keeps the array', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idm-default-mapping-'));
+    try {
+      const answer = await h.idm(['provisioning', 'default-mapping', TAKEN, '--json']);
+      writeFileSync(join(dir, 'answer.json'), answer.stdout);
+      h.mark();
+      const result = await h.idm(['provisioning', 'update', TAKEN, '--mapping-file', join(dir, 'answer.json')]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("It holds an object with a mapping (as 'idm provisioning default-mapping --json' prints it): keep only the array, e.g. with | jq .mapping.");
+      expect(h.calls()).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
