@@ -117,7 +117,11 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     action: `send a test event to stream ${id}`,
     scope: SCOPE.test,
     success: 202,
-    hints: streamNotFound,
+    // The body is checked before it is sent: a 400 is the service refusing a disabled stream.
+    hints: {
+      ...streamNotFound,
+      400: `A disabled stream takes no test events: enable it with '${command(['idm', 'streams', 'enable', id])}' ('${command(['idm', 'streams', 'show', id])}' shows its status), then send the test again.`,
+    },
   });
 
   return {

@@ -204,6 +204,18 @@ describe('idm streams test: errors of the service', () => {
     expect(sent()).toHaveLength(1);
   });
 
+  it('400 for a disabled stream: the service words, and the command that enables it (exit 1, sent once)', async () => {
+    const DISABLED = 'est_demoAction000000000000'; // seeded disabled
+    const result = await h.idm(['streams', 'test', DISABLED, '--event-type', 'group.created', '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
+    expect(error).toMatchObject({ status: 400, exitCode: 1 });
+    expect(error.message).toContain('Test events cannot be sent to a disabled event stream');
+    expect(error.hint).toBe(`A disabled stream takes no test events: enable it with 'idm streams enable ${DISABLED}' ('idm streams show ${DISABLED}' shows its status), then send the test again.`);
+    expect(sent()).toHaveLength(1);
+  });
+
   it("403 from the sandbox's own scope check (the reader client): names update:event_streams (exit 4)", async () => {
     const inbox = h.sandbox.inbox().length;
     const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created'], { client: 'reader' });
