@@ -18,19 +18,20 @@ export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
     .addHelpText(
       'after',
       () =>
-        '\nWith --json: one object, the credentials a command would use (exit 4 when there\n' +
-        "are none); 'idm profiles list --json' has every profile.\n" +
+        '\nExit 4 when the credentials a command would use are missing (the default profile\n' +
+        'logged out, say), every profile listed all the same. With --json: one object,\n' +
+        "those credentials; 'idm profiles list --json' has every profile.\n" +
         examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']),
     )
     .action(() => run({}, deps));
 }
 
-/** The token line for people. */
-function tokenWords(token: TokenState, given: boolean, now: number): string {
-  if (token.expiresAt === undefined) return given ? 'from IDM_ACCESS_TOKEN (expiry unknown)' : 'none cached (the next command gets one)';
+/** The token line for people; `canFetch`: a secret is there for the next command to get one. */
+function tokenWords(token: TokenState, given: boolean, now: number, canFetch = true): string {
+  if (token.expiresAt === undefined) return given ? 'from IDM_ACCESS_TOKEN (expiry unknown)' : canFetch ? 'none cached (the next command gets one)' : 'none cached';
   const until = new Date(token.expiresAt).toISOString();
   if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})`;
-  return `expired at ${until}${given ? '' : ' (the next command gets a new one)'}`;
+  return `expired at ${until}${given || !canFetch ? '' : ' (the next command gets a new one)'}`;
 }
 
 /** Where the secret (a client secret, key or certificate) comes from, never what it is. */
@@ -54,25 +55,29 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
   const fromEnvironment = ['IDM_DOMAIN', 'IDM_CLIENT_ID', 'IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY', 'IDM_ACCESS_TOKEN', 'IDM_PROFILE'].some((name) => envValue(io.env, name));
 
   // Every profile: without --profile, without credentials in the environment, for people.
-  if (!globals.json && globals.profile === undefined && !fromEnvironment && names.length > 1) {
+  const everyProfile = !globals.json && globals.profile === undefined && !fromEnvironment && names.length > 1;
+  if (everyProfile) {
     names.forEach((name, index) => {
       const profile = store.profiles[name]!;
       const token = cachedTokenState(dir, parseDomain(profile.domain, `The domain of profile "${name}"`), profile.clientId, now);
+      const stored = readSecret(dir, name) !== undefined;
       if (index > 0) io.out('\n');
       output.printFields([
         ['Profile', `${name}${name === store.defaultProfile ? ' (the default)' : ''}`],
         ['Domain', profile.domain],
         ['Client ID', profile.clientId],
         ['Method', profile.authMethod],
-        ['Secret', readSecret(dir, name) ? 'stored' : 'none (logged out)'],
-        ['Token', tokenWords(token, false, now)],
+        ['Secret', stored ? 'stored' : 'none (logged out)'],
+        ['Token', tokenWords(token, false, now, stored)],
         ['Scopes', scopesWords(token)],
       ]);
     });
-    return;
   }
 
+  // What a command would use, as one view shows it: missing (the default logged out, or no default)
+  // is exit 4 in every view, so that a script learns from the exit whether idm can run.
   const resolved = await resolveCredentials(io.env, globals.profile, io.signal);
+  if (everyProfile) return;
   for (const warning of resolved.warnings) output.warn(warning);
   const given = resolved.accessToken !== undefined;
   const token = given ? givenTokenState(resolved.accessToken!, now) : cachedTokenState(resolved.dir, resolved.tenant, resolved.client!.clientId, now);

@@ -170,12 +170,16 @@ describe('idm auth status over every profile', () => {
     expect(one.get('Secret')).toBe('stored');
   });
 
-  it('--json describes the credentials a command would use: with the default logged out, exit 4 and the error object', async () => {
+  it('with the default logged out: every profile all the same, then exit 4 as every command would (--json: the error object)', async () => {
     await threeProfiles();
     await idm(['logout']);
     const people = await idm(['auth', 'status']);
-    expect(people.code).toBe(0); // every profile, the default's Secret line says it is logged out
-    expect(people.stdout).toMatch(/^Profile\tdefault \(the default\)\n(.*\n)*Secret\tnone \(logged out\)\n/);
+    // The same exit as --json, as one profile alone, and as the next command: a script can check first.
+    expect(people.code).toBe(4);
+    expect(people.stdout).toMatch(/^Profile\tdefault \(the default\)\n(.*\n)*Secret\tnone \(logged out\)\nToken\tnone cached\n/);
+    expect(people.stdout.trimEnd().split('\n\n')).toHaveLength(3);
+    expect(people.stderr).toBe('Error: Profile "default" has no stored secret (logged out?).\nRun \'idm login\' to store one.\n');
+    expect((await idm(['streams', 'list'])).code).toBe(4);
     const json = await idm(['auth', 'status', '--json']);
     expect(json.code).toBe(4);
     expect(json.stdout).toBe('');
