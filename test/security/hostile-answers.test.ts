@@ -140,6 +140,22 @@ describe('sizes, depths and cursors a server chooses', () => {
     const merged = { eventStreams: [0, 1, 2].map((page) => ({ ...STREAM, id: `est_page${page}0000000000000000`.slice(0, 26) })), total: 3 };
     expect(result.stdout).toBe(`${JSON.stringify(merged, null, 2)}\n`);
   });
+
+  it('--all failing after its first page: that page stays on stdout (--json: a document left unclosed, which no JSON reader takes for the list), exit 1, the error last on stderr', async () => {
+    answer = (request) => {
+      if (!isList(request)) return undefined;
+      const from = new URL(request.url, 'http://x').searchParams.get('from');
+      return from === null ? { body: { eventStreams: [STREAM], next: 'B' } } : { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'boom' } };
+    };
+    const json = await idm(['streams', 'list', '--all', '--json', '--max-wait', '1'], { env: env() });
+    expect(json.code).toBe(1);
+    expect(json.stdout).toContain(STREAM.id);
+    expect(() => JSON.parse(json.stdout)).toThrow();
+    expect(JSON.parse(json.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ status: 500, exitCode: 1 });
+    const tsv = await idm(['streams', 'list', '--all', '--max-wait', '1'], { env: env() });
+    expect(tsv.code).toBe(1);
+    expect(tsv.stdout.split('\n')[0]).toMatch(new RegExp(`^${STREAM.id}\t`));
+  });
 });
 
 describe('tokens and hosts', () => {
