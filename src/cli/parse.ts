@@ -186,10 +186,21 @@ export function collectList(flag: string, check: (item: string) => string = (ite
   };
 }
 
+/**
+ * A value of an event-type flag that is not one: `--event-type "user.create" is not an event type.
+ * Did you mean user.created?`. As for every flag of fixed values (notOneOf), the value is quoted only
+ * when it is a near miss of one: anything else typed there may be a token.
+ */
+export function notAnEventType(flag: string, value: string): string {
+  const near = didYouMean(value, EVENT_TYPES);
+  return near ? `${flag} "${value}" is not an event type.${near}` : `${flag} is not one of the ${EVENT_TYPES.length} event types (idm streams test --help lists them).`;
+}
+
 /** One event type of the interface's list, or a usage error with "did you mean". */
 export function checkEventType(flag: string) {
   return (value: string): string => {
     if (isEventType(value)) return value;
-    throw new InvalidArgumentError(`${flag} "${value}" is not an event type.${didYouMean(value, EVENT_TYPES)} Run 'idm streams test --help' for the list.`);
+    const message = notAnEventType(flag, value);
+    throw new InvalidArgumentError(message.endsWith('?') ? `${message} Run 'idm streams test --help' for the list.` : message);
   };
 }

@@ -4,8 +4,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { parseId } from '../../cli/parse.js';
-import { didYouMean } from '../../cli/suggest.js';
+import { notAnEventType, parseId } from '../../cli/parse.js';
 import { isForbidden } from '../../api/errors.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
@@ -69,10 +68,7 @@ ${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its
 export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): Promise<void> {
   const { streamId } = options;
   if (options.eventType !== undefined && !isEventType(options.eventType)) {
-    throw new UsageError(
-      `--event-type "${options.eventType}" is not an event type.${didYouMean(options.eventType, EVENT_TYPES)}`,
-      "Run 'idm streams test --help' for the list.",
-    );
+    throw new UsageError(notAnEventType('--event-type', options.eventType), "Run 'idm streams test --help' for the list.");
   }
   const data = await readData(options, deps);
   if (options.eventType === undefined && !deps.io.canPrompt) {

@@ -184,6 +184,24 @@ describe('idm streams test: local validation sends nothing (exit 2)', () => {
     });
   }
 
+  // An event type is one of a fixed list: as for every such flag, a value that is no near miss of
+  // one (a token pasted in the wrong place) is never quoted back (README: Help).
+  it.each([
+    [['streams', 'test', INBOX, '--event-type']],
+    [['streams', 'create', '--name', 'n', '--action', 'a', '--event-type']],
+    [['streams', 'update', INBOX, '--add-event-type']],
+    [['streams', 'deliveries', 'list', INBOX, '--event-type']],
+    [['streams', 'redeliver', INBOX, '--event-type']],
+  ])('%j: a value that is no near miss of an event type is not quoted back', async (args) => {
+    const token = 'eyJhbGciOiJub25lIn0.c2VjcmV0.S3cr3t-t0ken';
+    const result = await h.idm([...args, token]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).not.toContain(token);
+    expect(result.stderr).not.toContain('S3cr3t');
+    expect(result.stderr.split('\n')[0]).toBe(`Error: ${args.at(-1)} is not one of the 22 event types (idm streams test --help lists them).`);
+    expect(h.received()).toEqual([]);
+  });
+
   it('with --json, a usage error is one JSON object on stderr', async () => {
     const result = await h.idm(['--json', 'streams', 'test', INBOX, '--event-type', 'user.create']);
     expect(result.code).toBe(2);

@@ -152,7 +152,7 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
     ['--wait-timeout 0', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '0'], /--wait-timeout must be a number of seconds greater than 0/],
     ['--wait-timeout that is not a number', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', 'soon'], /--wait-timeout/],
     ['--wait without --event-type, no terminal', ['streams', 'test', INBOX, '--wait'], /Missing --event-type/],
-    ['--wait with an unknown event type', ['streams', 'test', INBOX, '--event-type', 'user.make', '--wait'], /not an event type/],
+    ['--wait with an unknown event type', ['streams', 'test', INBOX, '--event-type', 'user.make', '--wait'], /--event-type is not one of the 22 event types/],
   ])('%s: exit 2, nothing sent', async (_name, args, message) => {
     const result = await h.idm(args);
     expect(result.code).toBe(2);
