@@ -2,7 +2,7 @@
 // requests with the bearer header, a User-Agent and a timeout under the one retry policy
 // (./retry.ts), maps failures to typed errors (./errors.ts), and reads answers as received.
 // It takes plain settings, never the CLI's flags; ./management/ is the typed client built on it.
-import { createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
+import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
 import type { ApiError, Warning } from '../core/errors.js';
@@ -145,6 +145,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     // The tokens were registered for masking by the transport (./http.ts) as the answer arrived.
     const accessToken = body?.access_token;
     if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
+    const tokenProblem = accessTokenProblem(accessToken);
+    if (tokenProblem) throw badAnswer(context, response.status, tokenProblem);
     // expires_in is set per API: never assume a day. 0 (or less) says it expires now: it serves this
     // run only (auth/tokens.ts never caches it). Without it, the token's own exp, else one minute.
     let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;

@@ -62,6 +62,21 @@ export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): s
 
 const lockFileOf = (file: string) => `${file.slice(0, -'.json'.length)}.lock`;
 
+/** No access token of the interface comes near this (a JWT of a few KB); servers refuse larger headers. */
+export const MAX_ACCESS_TOKEN_CHARS = 16_384;
+
+/**
+ * Why `token` cannot be an access token idm sends (`Authorization: Bearer <token>`), or undefined:
+ * a token is visible ASCII (RFC 6750 b64token, read tolerantly) of a bounded size. A token with a
+ * line break, a control or a non-ASCII character cannot go in a header, and a huge one is refused by
+ * every server: cached, either would break every run until it expired.
+ */
+export function accessTokenProblem(token: string): string | undefined {
+  if (token.length > MAX_ACCESS_TOKEN_CHARS) return `an access_token of ${token.length} characters (at most ${MAX_ACCESS_TOKEN_CHARS})`;
+  if (!/^[\x21-\x7e]+$/.test(token)) return 'an access_token that holds spaces, control or non-ASCII characters';
+  return undefined;
+}
+
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */
 export function isFresh(token: CachedToken, now = Date.now()): boolean {
   const margin = Math.min(60_000, (token.expiresAt - token.obtainedAt) / 4);
@@ -85,6 +100,7 @@ export function readCachedToken(file: string, tenant: Tenant, clientId: string):
     if (
       typeof token.accessToken === 'string' &&
       token.accessToken !== '' &&
+      accessTokenProblem(token.accessToken) === undefined &&
       typeof token.expiresAt === 'number' &&
       typeof token.obtainedAt === 'number' &&
       token.domain === tenant.base &&

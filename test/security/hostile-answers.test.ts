@@ -199,6 +199,29 @@ describe('tokens and hosts', () => {
     }
   });
 
+  it.each([
+    ['a line break and a forged header', 'eyJhbGciOiJub25lIn0.e30.sig\r\nX-Injected: 1'],
+    ['a non-ASCII character', 'eyJhbGciOiJub25lIn0.e30.sig\u00e9'],
+    ['100,000 characters', `eyJhbGciOiJub25lIn0.${'A'.repeat(100_000)}.sig`],
+  ])('a token answer whose access_token holds %s is a bad answer: never sent, never cached, the next run is not harmed', async (_name, token) => {
+    const home = tempDir();
+    try {
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody({ access_token: token }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      const result = await idm(['streams', 'list'], { env: server.env(home.dir) });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/Could not get an access token: 127\.0\.0\.1:\d+ answered 200 with an access_token (that holds spaces, control or non-ASCII characters|of 100\d+ characters \(at most 16384\))\./);
+      expect(result.stderr).not.toContain('Unexpected error');
+      expect(server.api()).toEqual([]);
+      // The next run, against a token endpoint that answers a good token, asks for it and works.
+      answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      const next = await idm(['streams', 'list'], { env: server.env(home.dir) });
+      expect(next.code, next.stderr).toBe(0);
+      expect(server.seen.filter((request) => request.url.startsWith('/oauth/token'))).toHaveLength(2);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it.each(['http://evil.localhost:8080', 'http://localhost.evil.example:80', 'http://127.0.0.1.nip.io', 'http://10.0.0.1'])('plain HTTP to %s is refused (exit 2, nothing sent)', async (domain) => {
     const result = await idm(['streams', 'list'], { env: env({ IDM_DOMAIN: domain }) });
     expect(result.code).toBe(2);
