@@ -158,6 +158,46 @@ describe('sizes, depths and cursors a server chooses', () => {
   });
 });
 
+describe('statistics a server chooses (streams stats at a terminal)', () => {
+  const isStats = (request: Seen) => request.url.startsWith(`/api/v2/event-streams/${STREAM.id}/stats`);
+  const stats = (buckets: unknown[], successful: unknown[], failed: unknown[], extra: Record<string, unknown> = {}) => ({
+    name: 'n',
+    window: { date_from: '2026-01-01T00:00:00Z', date_to: '2026-01-02T00:00:00Z', bucket_interval: { scale_factor: 3600 } },
+    buckets,
+    metrics: [
+      { name: 'platform.event_streams.successful_deliveries', data: successful, ...extra },
+      { name: 'platform.event_streams.failed_deliveries', data: failed },
+    ],
+  });
+
+  it('a negative count, a count that is not a number, a total beyond any number: the chart is drawn, exit 0', async () => {
+    // 1e400 is valid JSON that JSON.parse reads as Infinity.
+    const body = JSON.stringify(stats(['2026-01-01T00:00:00Z', '2026-01-01T01:00:00Z', '2026-01-01T02:00:00Z'], [-5, 2, 'NaN'], [0, 0, 3], { window_total: 'TOTAL' })).replace('"TOTAL"', '1e400');
+    answer = (request) => (isStats(request) ? { body } : undefined);
+    const result = await idm(['streams', 'stats', STREAM.id, '--no-color'], { env: env(), tty: true, columns: 80 });
+    expect(result.stderr).not.toContain('Unexpected error');
+    expect(result.code).toBe(0);
+    const rows = result.stdout.split('\n').filter((line) => /^(2026-01-01|Total)/.test(line));
+    // No bar for the negative count; the totals are the buckets' sums where the service's is no number.
+    expect(rows).toEqual([
+      '2026-01-01 00:00      -5       0',
+      expect.stringMatching(/^2026-01-01 01:00       2       0  █+$/),
+      expect.stringMatching(/^2026-01-01 02:00       0       3  ▒+$/),
+      expect.stringMatching(/^Total                 -3       3  \(/),
+    ]);
+    for (const row of rows) expect(row.length).toBeLessThanOrEqual(80);
+  });
+
+  it('300,000 buckets: one row each, exit 0', async () => {
+    const body = `{"name":"n","window":{},"buckets":[${Array(300_000).fill('"2026-01-01T00:00:00Z"').join(',')}],"metrics":[]}`;
+    answer = (request) => (isStats(request) ? { body } : undefined);
+    const result = await idm(['streams', 'stats', STREAM.id, '--no-color'], { env: env(), tty: true, columns: 80 });
+    expect(result.stderr).not.toContain('Unexpected error');
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter((line) => line.startsWith('2026-01-01 00:00'))).toHaveLength(300_000);
+  });
+});
+
 describe('tokens and hosts', () => {
   it('a token answered with expires_in 0 and an expired exp serves the whole run: one token request for every page', async () => {
     const expired = Buffer.from(JSON.stringify({ exp: 1_000_000, scope: 'read:event_streams' })).toString('base64url');

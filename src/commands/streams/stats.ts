@@ -58,7 +58,7 @@ export function series(stats: ApiRecord): Series {
   });
   const total = (name: string, data: number[]) => {
     const given = metric(name)?.window_total;
-    return typeof given === 'number' ? given : data.reduce((sum, n) => sum + n, 0);
+    return typeof given === 'number' && Number.isFinite(given) ? given : data.reduce((sum, n) => sum + n, 0);
   };
   const successful = counts(SUCCESSFUL);
   const failed = counts(FAILED);
@@ -95,11 +95,18 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     return;
   }
   const labels = data.buckets.map((bucket) => bucketLabel(bucket, data.scale));
-  const labelWidth = Math.max(5, ...labels.map((label) => label.length));
+  // Loops, not Math.max(...list): the server picks how many buckets there are, and a spread of a few
+  // hundred thousand overflows the stack.
+  const labelWidth = labels.reduce((most, label) => Math.max(most, label.length), 5);
   const digits = Math.max(6, String(data.totals.successful).length, String(data.totals.failed).length);
   const room = Math.max(10, io.columns - labelWidth - 2 * (digits + 2) - 3);
-  const most = Math.max(1, ...data.buckets.map((_, i) => data.successful[i]! + data.failed[i]!));
-  const bar = (count: number) => Math.round((count / most) * room) || (count > 0 ? 1 : 0);
+  const most = data.buckets.reduce((max, _, i) => Math.max(max, data.successful[i]! + data.failed[i]!), 1);
+  // A count the service got wrong (negative, or so large that the sum is not finite) draws no bar or
+  // a bar of the width there is, never a crash.
+  const bar = (count: number) => {
+    const width = Math.round((count / most) * room);
+    return width > 0 ? Math.min(width, room) : count > 0 ? 1 : 0;
+  };
   const counts = (ok: number, failed: number) => `  ${String(ok).padStart(digits)}  ${String(failed).padStart(digits)}`;
   const window = isPlainObject(stats.window) ? stats.window : {};
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
