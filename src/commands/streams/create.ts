@@ -7,7 +7,9 @@ import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { unsafeTextProblem } from '../../io/safe.js';
+import { asText as text } from '../../output/index.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
+import { idProblem } from '../../schemas/ids.js';
 import { checkStreamBody, readBody } from './body.js';
 import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
 import { streamFields } from './format.js';
@@ -81,5 +83,9 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   const [first] = checked.subscriptions as Array<{ event_type: string }>;
-  output.note(`Created stream ${String(stream.id)}. Try it: ${deps.command(['idm', 'streams', 'test', String(stream.id), '--event-type', first!.event_type, '--wait'])}`);
+  // A command only for an id of the stream id's shape: the answer's id is a server's word, and one
+  // such as `--profile=prod` would be an option of the command printed.
+  const id = text(stream.id);
+  const tryIt = idProblem('stream', id) ? '' : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
+  output.note(`Created stream ${id || '(the service did not say its id)'}.${tryIt}`);
 }

@@ -88,7 +88,7 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   const api = await deps.api();
   const body = check((options.eventType as EventType | undefined) ?? (await pickEventType(streamId, deps)));
   // Sent once: the client never repeats a POST that may have reached the service.
-  if (!options.wait) return printDelivery(await api.streams.test(streamId, body), deps);
+  if (!options.wait) return printDelivery(await api.streams.test(streamId, body), streamId, deps);
 
   const { output } = deps;
   const timeoutMs = (options.waitTimeout ?? DEFAULT_WAIT_SECONDS) * 1000;
@@ -215,13 +215,15 @@ async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
  * The record as received with --json; otherwise its summary, attempts and envelope. Ends the run
  * with exit 3 on `failed`. `summary`: the closing words (not with --wait, which says what followed).
  */
-async function printDelivery(record: ApiRecord, deps: Deps, options: { summary?: boolean } = {}): Promise<void> {
+async function printDelivery(record: ApiRecord, streamId: string, deps: Deps, options: { summary?: boolean } = {}): Promise<void> {
   const { output } = deps;
   const status = text(record.status);
   const attempts = attemptsOf(record);
-  // Commands only for an event id of the right shape: the answer is not trusted to hold one.
+  // Commands only for an event id of the right shape: the answer is not trusted to hold one. The
+  // stream is the one the test went to, never the answer's event_stream_id: a server's word there
+  // (`--profile=prod`) would be an option of the command printed, or another stream.
   const eventId = text(record.id);
-  const next = idProblem('event', eventId) ? undefined : followUp(text(record.event_stream_id), eventId, true, deps);
+  const next = idProblem('event', eventId) ? undefined : followUp(streamId, eventId, true, deps);
   if (status === 'failed') deps.failure = deliveryFailure('failed', `Delivery failed after ${plural(attempts.length, 'attempt')}.`, next);
   if (output.json) return output.printJson(record);
 
