@@ -77,7 +77,10 @@ export async function printListing<Row>(flags: ListingFlags, listing: Listing<Ro
     if (page.items.length === 0 && io.stdoutIsTTY) output.note(listing.empty);
     const short = listing.shortPageIsLast === true && query.take !== undefined && page.items.length < query.take;
     if (page.next !== undefined && !short && (io.stdoutIsTTY || io.stderrIsTTY)) {
-      output.note(`${listing.more}: ${deps.command([...listing.again, '--from', page.next, '--take', query.take ?? LIMITS.takeDefault])}`);
+      // A cursor that starts with a dash goes in the flag's own word (`--from=-x`): as a word of its
+      // own it would read as a flag (a cursor `--profile=prod`), and the command would not work.
+      const from = page.next.startsWith('-') ? [`--from=${page.next}`] : ['--from', page.next];
+      output.note(`${listing.more}: ${deps.command([...listing.again, ...from, '--take', query.take ?? LIMITS.takeDefault])}`);
     }
     return;
   }

@@ -51,6 +51,22 @@ describe('commands printed for the user to run are shell-quoted', () => {
     }
   });
 
+  it('the next-page hint of a cursor that starts with a dash works as printed: the cursor is sent, no flag is read from it', async () => {
+    const cursor = '--profile=prod';
+    answer = (request) => (isList(request) ? { body: { eventStreams: [STREAM], next: cursor } } : undefined);
+    const result = await idm(['streams', 'list', '--take', '1', '--no-color'], { env: env(), tty: true });
+    expect(result.code).toBe(0);
+    const hint = /More streams: (.*)\n/.exec(result.stderr)?.[1];
+    expect(hint).toBeDefined();
+    const words = execFileSync('bash', ['-c', `eval "set -- $1"; printf '%s\\0' "$@"`, '_', hint!], { encoding: 'utf8' }).split('\0').slice(0, -1);
+    expect(words[0]).toBe('idm');
+    server.seen.length = 0;
+    const again = await idm(words.slice(1), { env: env() });
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(server.api().map((request) => new URL(request.url, 'http://x').searchParams.get('from'))).toEqual([cursor]);
+  });
+
   it("an id the answer names is no option of a command printed: streams create's and streams test's follow-ups", async () => {
     // `--profile=prod` is made of characters a shell leaves alone: quoting cannot help, the word
     // would switch the tenant of the command pasted.
