@@ -101,6 +101,9 @@ export interface ApiClient {
   close(): Promise<void>;
 }
 
+/** The longest an answered token is taken to live, in seconds (a year; the service says a day). */
+const MAX_TOKEN_LIFETIME_S = 366 * 86_400;
+
 export function createApiClient(settings: ApiSettings): ApiClient {
   const { credentials, signal } = settings;
   const redactor = new Redactor();
@@ -152,8 +155,11 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;
     if (expiresIn === undefined) {
       const exp = peekClaims(accessToken)?.exp;
-      expiresIn = typeof exp === 'number' ? Math.max(0, exp - Date.now() / 1000) : 60;
+      expiresIn = typeof exp === 'number' && !Number.isNaN(exp) ? Math.max(0, exp - Date.now() / 1000) : 60;
     }
+    // A lifetime beyond any issuer's (1e20 s, a hostile answer) is cached for a year at most: the
+    // cache and auth status hold times a Date can represent.
+    expiresIn = Math.min(expiresIn, MAX_TOKEN_LIFETIME_S);
     return {
       accessToken,
       tokenType: typeof body!.token_type === 'string' ? body!.token_type : 'Bearer',

@@ -10,10 +10,14 @@ export interface TokenState {
   scopes: string[];
 }
 
+/** The latest time a Date can hold (ms): an expiry beyond it (a claim or cache of a hostile server) is shown as it. */
+const LAST_DATE_MS = 8.64e15;
+const representable = (ms: number) => Math.max(-LAST_DATE_MS, Math.min(LAST_DATE_MS, ms));
+
 /** The state of an access token given as is (IDM_ACCESS_TOKEN): its own claims, when it has readable ones. */
 export function givenTokenState(accessToken: string, now = Date.now()): TokenState {
   const claims = peekClaims(accessToken);
-  const expiresAt = typeof claims?.exp === 'number' ? claims.exp * 1000 : undefined;
+  const expiresAt = typeof claims?.exp === 'number' && !Number.isNaN(claims.exp) ? representable(claims.exp * 1000) : undefined;
   const scopes = typeof claims?.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
   return { state: expiresAt === undefined ? 'none' : expiresAt > now ? 'valid' : 'expired', ...(expiresAt === undefined ? {} : { expiresAt }), scopes };
 }
@@ -23,7 +27,7 @@ export function cachedTokenState(dir: string, tenant: Tenant, clientId: string, 
   const cached = readCachedToken(tokenCacheFile(dir, tenant, clientId), tenant, clientId);
   if (!cached) return { state: 'none', scopes: [] };
   const scopes = (cached.scope ?? String(peekClaims(cached.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
-  return { state: cached.expiresAt > now ? 'valid' : 'expired', expiresAt: cached.expiresAt, scopes };
+  return { state: cached.expiresAt > now ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes };
 }
 
 /** `in 3 h 12 min`, `2 days`: how far a time is from now, for people. */

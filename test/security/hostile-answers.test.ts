@@ -304,6 +304,36 @@ describe('tokens and hosts', () => {
     }
   });
 
+  it.each([
+    ['expires_in of 1e20 seconds', { expires_in: 1e20 }],
+    ['no expires_in and an exp of 1e20', { expires_in: undefined, access_token: `eyJhbGciOiJub25lIn0.${Buffer.from('{"exp":1e20,"scope":"read:event_streams"}').toString('base64url')}.sig` }],
+  ])('a token answered with %s: cached for a year at most, and auth status shows it (no crash)', async (_name, extra) => {
+    const home = tempDir();
+    try {
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody(extra) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      const listed = await idm(['streams', 'list'], { env: server.env(home.dir) });
+      expect(listed.code, listed.stderr).toBe(0);
+      for (const json of [false, true]) {
+        const status = await idm(['auth', 'status', ...(json ? ['--json'] : [])], { env: server.env(home.dir) });
+        expect(status.stderr).not.toContain('Unexpected error');
+        expect(status.code).toBe(0);
+        const until = json ? (JSON.parse(status.stdout) as { token: { expiresAt: string } }).token.expiresAt : /valid until (\S+)/.exec(status.stdout)?.[1];
+        expect(Date.parse(until!) - Date.now()).toBeLessThanOrEqual(366 * 86_400_000);
+        expect(Date.parse(until!) - Date.now()).toBeGreaterThan(300 * 86_400_000);
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('IDM_ACCESS_TOKEN whose exp no date can hold: auth status says so, no crash', async () => {
+    const token = `eyJhbGciOiJub25lIn0.${Buffer.from('{"exp":1e20,"scope":"read:event_streams"}').toString('base64url')}.sig`;
+    const status = await idm(['auth', 'status'], { env: { IDM_CONFIG_DIR: config.dir, IDM_DOMAIN: server.url, IDM_ACCESS_TOKEN: token } });
+    expect(status.stderr).not.toContain('Unexpected error');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('from IDM_ACCESS_TOKEN, valid until +275760-09-13T00:00:00.000Z');
+  });
+
   it.each(['http://evil.localhost:8080', 'http://localhost.evil.example:80', 'http://127.0.0.1.nip.io', 'http://10.0.0.1'])('plain HTTP to %s is refused (exit 2, nothing sent)', async (domain) => {
     const result = await idm(['streams', 'list'], { env: env({ IDM_DOMAIN: domain }) });
     expect(result.code).toBe(2);
