@@ -150,6 +150,10 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     if (typeof accessToken !== 'string' || accessToken === '') throw badAnswer(context, response.status, 'no access_token');
     const tokenProblem = accessTokenProblem(accessToken);
     if (tokenProblem) throw badAnswer(context, response.status, tokenProblem);
+    // idm sends only bearer tokens: a token of another type must not be used as one (RFC 6749 7.1).
+    // Absent is taken as Bearer, tolerantly; the type's name is never quoted (a server's word).
+    const tokenType = body!.token_type ?? 'Bearer';
+    if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') throw badAnswer(context, response.status, 'a token_type other than Bearer');
     // expires_in is set per API: never assume a day. 0 (or less) says it expires now: it serves this
     // run only (auth/tokens.ts never caches it). Without it, the token's own exp, else one minute.
     let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;
@@ -162,7 +166,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     expiresIn = Math.min(expiresIn, MAX_TOKEN_LIFETIME_S);
     return {
       accessToken,
-      tokenType: typeof body!.token_type === 'string' ? body!.token_type : 'Bearer',
+      tokenType,
       expiresIn,
       scope: typeof body!.scope === 'string' ? body!.scope : undefined,
     };

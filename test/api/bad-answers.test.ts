@@ -78,6 +78,8 @@ describe('answers idm cannot use: exit 1 with what was wrong', () => {
     ['access_token is not a string', { access_token: 5, expires_in: 60 }, /answered 200 with no access_token/],
     ['an array', [1], /answered 200 with no access_token/],
     ['an HTML page', '<html>login</html>', /answered 200 with a body that is not JSON/],
+    ['a token_type other than Bearer', { access_token: 'abc.def.ghi', token_type: 'mac\u001b[2J', expires_in: 60 }, /answered 200 with a token_type other than Bearer\.\n/],
+    ['a token_type that is not a string', { access_token: 'abc.def.ghi', token_type: 7, expires_in: 60 }, /answered 200 with a token_type other than Bearer\.\n/],
   ] as Array<[string, unknown, RegExp]>)('the token endpoint answers 200 with %s: exit 1', async (_name, body, message) => {
     h.sandbox.addFault({ path: '/oauth/token', ...json(200, body) });
     const result = await cold(LIST);
