@@ -15,6 +15,56 @@ export interface TlsFiles {
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
+/**
+ * The PEM certificates in the file at `path`, each one parsed (a chain: the certificate first).
+ * `flag` names the file in messages: a flag, or how a prompt asked for it. `signal` stops the read
+ * of a file that waits for its writer (a FIFO).
+ */
+export async function readCertificates(flag: string, path: string, signal?: AbortSignal): Promise<string[]> {
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
+  const hint = 'Give the path of a PEM certificate file.';
+  const text = checkPem(flag, path, await readTextFile(flag, path, 'certificate', { hint, signal }), 'certificate', hint);
+  const blocks = text.match(PEM_BLOCK) ?? [];
+  blocks.forEach((block, index) => {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new UsageError(`${flag}: certificate ${index + 1} in ${path} is not a valid certificate.`, hint);
+    }
+  });
+  if (blocks.length === 0) throw new UsageError(`${flag}: ${path} holds no complete PEM certificate.`, hint);
+  return blocks;
+}
+
+/** Where a client certificate and its key come from: paths, and how messages name them. */
+export interface ClientCertificateFiles {
+  cert: { flag: string; path: string };
+  key: { flag: string; path: string };
+}
+
+/**
+ * The client certificate (with any intermediates) and its private key, read and checked: the key
+ * unencrypted, and the key of the certificate. The key's path and content are never quoted.
+ */
+export async function readClientCertificate({ cert, key }: ClientCertificateFiles, signal?: AbortSignal): Promise<{ cert: string; key: string }> {
+  const { X509Certificate, createPrivateKey } = process.getBuiltinModule('node:crypto');
+  const chain = await readCertificates(cert.flag, cert.path, signal);
+  const keyHint = 'Give the path of the PEM private key of the certificate (unencrypted).';
+  const keyPem = checkPem(key.flag, 'the file it names', await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
+  let privateKey;
+  try {
+    privateKey = createPrivateKey(keyPem);
+  } catch (error) {
+    // OpenSSL asks for a passphrase and, with none to give, reports "interrupted or cancelled".
+    const encrypted = /ENCRYPTED/.test(keyPem) || (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' || /encrypted|passphrase|decrypt/i.test((error as Error).message);
+    throw new UsageError(`${key.flag}: the key cannot be read${encrypted ? ': it is encrypted' : ''}.`, encrypted ? 'Give an unencrypted key (openssl pkey -in KEY -out PLAIN).' : keyHint);
+  }
+  if (!new X509Certificate(chain[0]!).checkPrivateKey(privateKey)) {
+    throw new UsageError(`${key.flag}: that key does not belong to the certificate in ${cert.path}.`, 'Give the certificate and the key made together.');
+  }
+  return { cert: chain.join('\n'), key: keyPem }; // the certificate, then any intermediates
+}
+
 /** `signal` stops the read of a file that waits for its writer (a FIFO). */
 export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<TlsMaterial | undefined> {
   const { caFile, clientCert, clientKey } = files;
@@ -25,45 +75,16 @@ export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<Tl
       'Mutual TLS takes both: the certificate (--client-cert, IDM_CLIENT_CERT) and its private key (--client-key, IDM_CLIENT_KEY).',
     );
   }
-  const crypto = process.getBuiltinModule('node:crypto');
-  const certificates = async (flag: string, path: string): Promise<string[]> => {
-    const hint = 'Give the path of a PEM certificate file.';
-    const text = checkPem(flag, path, await readTextFile(flag, path, 'certificate', { hint, signal }), 'certificate', hint);
-    const blocks = text.match(PEM_BLOCK) ?? [];
-    blocks.forEach((block, index) => {
-      try {
-        new crypto.X509Certificate(block);
-      } catch {
-        throw new UsageError(`${flag}: certificate ${index + 1} in ${path} is not a valid certificate.`, hint);
-      }
-    });
-    if (blocks.length === 0) throw new UsageError(`${flag}: ${path} holds no complete PEM certificate.`, hint);
-    return blocks;
-  };
   const material: TlsMaterial = {};
   if (caFile !== undefined) {
     const { rootCertificates } = process.getBuiltinModule('node:tls');
-    material.ca = [...rootCertificates, ...(await certificates('--ca-file (IDM_CA_FILE)', caFile))];
+    material.ca = [...rootCertificates, ...(await readCertificates('--ca-file (IDM_CA_FILE)', caFile, signal))];
   }
   if (clientCert !== undefined && clientKey !== undefined) {
-    const chain = await certificates('--client-cert (IDM_CLIENT_CERT)', clientCert);
-    const cert = chain[0]!;
-    const keyFlag = '--client-key (IDM_CLIENT_KEY)';
-    const keyHint = 'Give the path of the PEM private key of --client-cert (unencrypted).';
-    const keyPem = checkPem(keyFlag, 'the file it names', await readTextFile(keyFlag, clientKey, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
-    let key;
-    try {
-      key = crypto.createPrivateKey(keyPem);
-    } catch (error) {
-      // OpenSSL asks for a passphrase and, with none to give, reports "interrupted or cancelled".
-      const encrypted = /ENCRYPTED/.test(keyPem) || (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE' || /encrypted|passphrase|decrypt/i.test((error as Error).message);
-      throw new UsageError(`${keyFlag}: the key cannot be read${encrypted ? ': it is encrypted' : ''}.`, encrypted ? 'Give an unencrypted key (openssl pkey -in KEY -out PLAIN).' : keyHint);
-    }
-    if (!new crypto.X509Certificate(cert).checkPrivateKey(key)) {
-      throw new UsageError(`--client-cert (IDM_CLIENT_CERT) and --client-key (IDM_CLIENT_KEY) do not belong together: ${clientCert} is not the certificate of that key.`, 'Give the certificate and the key made together.');
-    }
-    material.cert = chain.join('\n'); // the certificate, then any intermediates
-    material.key = keyPem;
+    Object.assign(
+      material,
+      await readClientCertificate({ cert: { flag: '--client-cert (IDM_CLIENT_CERT)', path: clientCert }, key: { flag: '--client-key (IDM_CLIENT_KEY)', path: clientKey } }, signal),
+    );
   }
   return material;
 }

@@ -49,11 +49,11 @@ describe('TLS material is checked before the first request', () => {
   });
 
   it.each([
-    ['a key that is not the certificate’s (an EC key of another certificate)', () => ({ IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: other.client.keyFile }), /do not belong together/],
+    ['a key that is not the certificate’s (an EC key of another certificate)', () => ({ IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: other.client.keyFile }), /does not belong to the certificate in /],
     [
       'an RSA key with an EC certificate',
       () => ({ IDM_CLIENT_CERT: ca.client.certFile, IDM_CLIENT_KEY: file('rsa.key', generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()) }),
-      /do not belong together/,
+      /does not belong to the certificate in /,
     ],
     [
       'an encrypted key',

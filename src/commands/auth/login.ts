@@ -12,6 +12,7 @@ import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { openSettings } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
+import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
@@ -217,16 +218,23 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       });
       keyPem = await resolve.readPrivateKeyFile(input.typedPath(path, env), 'The private key file', io.signal);
     } else if (method === 'tls_client_auth') {
-      const readable = (kind: input.InputKind) => async (value: string) => {
-        try {
-          await input.readTextFile('The file', input.typedPath(value, env), kind, { signal: io.signal });
-          return true as const;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      };
-      clientCert ??= input.typedPath(await prompter.input('Client certificate file (PEM)', { validate: readable('certificate') }), env);
-      clientKey ??= input.typedPath(await prompter.input('Its private key file (PEM)', { validate: readable('secret') }), env);
+      // Each file is checked as the request will read it: a certificate, then the key of that certificate.
+      const certFlag = clientCert === undefined ? 'The certificate file' : '--client-cert';
+      const problem = (check: () => Promise<unknown>) => check().then(
+        () => true as const,
+        (error: Error) => error.message,
+      );
+      clientCert ??= input.typedPath(
+        await prompter.input('Client certificate file (PEM)', { validate: (value) => problem(() => readCertificates(certFlag, input.typedPath(value, env), io.signal)) }),
+        env,
+      );
+      const cert = { flag: certFlag, path: clientCert };
+      clientKey ??= input.typedPath(
+        await prompter.input('Its private key file (PEM)', {
+          validate: (value) => problem(() => readClientCertificate({ cert, key: { flag: 'The key file', path: input.typedPath(value, env) } }, io.signal)),
+        }),
+        env,
+      );
     } else if (method !== 'private_key_jwt' && secret === undefined) {
       secret = await askSecret(prompter);
       secretTyped = true;

@@ -12,7 +12,10 @@ import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCa, fingerprintOf, issueCertificate } from '../../../src/sandbox/pki.js';
 import { DEFAULT_SEED, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
+import { loginRun } from '../../../src/commands/auth/login.js';
+import type { Prompter } from '../../../src/io/prompter.js';
 import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { captureIO, testDeps } from '../../helpers/deps.js';
 import { recordSandboxSecrets } from '../../helpers/sandbox.js';
 
 let dir: string;
@@ -109,6 +112,41 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(message);
     expect(sandbox.requests.length).toBe(from);
+  });
+
+  it('at the prompts, a file that is not a certificate, or not the key of that certificate, is refused and asked again; the key is never quoted', async () => {
+    const other = await issueCertificate(undefined, 'client', 'other');
+    const text = file('hostname', 'idm-host\n');
+    const otherKey = file('other.key', other.key);
+    // Each prompt is answered in turn until an answer passes its validation, as a person would retype.
+    const answers: Record<string, string[]> = { 'Client certificate file': [text, files.key, files.cert], 'Its private key file': [text, files.cert, otherKey, files.key] };
+    const refused: string[] = [];
+    const prompter = {
+      input: async (message: string, options?: { validate?: (value: string) => Promise<string | true> | string | true }) => {
+        for (const value of answers[Object.keys(answers).find((key) => message.startsWith(key))!]!) {
+          const verdict = (await options?.validate?.(value)) ?? true;
+          if (verdict === true) return value;
+          refused.push(verdict);
+        }
+        throw new Error(`no answer passed: ${message}`);
+      },
+    } as unknown as Prompter;
+    const captured = captureIO({ tty: true, env: { IDM_CONFIG_DIR: dir } });
+    const deps = testDeps(captured, { caFile: files.ca }, prompter);
+    try {
+      await loginRun({ domain: sandbox.url, clientId: sandbox.clients.mtls!.clientId, authMethod: 'tls_client_auth' }, deps);
+    } finally {
+      await deps.close();
+    }
+    expect(refused).toEqual([
+      `The certificate file: ${text} does not hold a PEM certificate.`,
+      `The certificate file: ${files.key} does not hold a PEM certificate.`,
+      'The key file: the file it names does not hold a PEM private key.',
+      'The key file: the file it names does not hold a PEM private key.',
+      `The key file: that key does not belong to the certificate in ${files.cert}.`,
+    ]);
+    expect(captured.stderr()).toContain('(profile "default", the default; tls_client_auth).');
+    expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key });
   });
 
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
