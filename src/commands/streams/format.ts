@@ -72,12 +72,13 @@ const eventTypes = (s: StreamRecord) => {
 };
 
 // At a narrow terminal CREATED goes first, then EVENT TYPES becomes a count, then the free-text
-// columns are cut (the widest first); the id is never cut.
+// columns are cut (the widest first), then EVENT TYPES goes, then DESTINATION: whether a stream is
+// enabled matters more than a cut URL. The id is never cut.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
   { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first' },
-  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax, narrow: { drop: 4 } },
-  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host' },
+  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
+  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
   {
     header: 'EVENT TYPES',
     shrink: 'first',
