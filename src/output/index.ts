@@ -64,6 +64,11 @@ export function toMinute(time: string): string {
   return time.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)[^ ]*Z$/, '$1 $2');
 }
 
+/** An ISO time in UTC as its time of day, exact (`05:50:01.185Z`): for times seconds apart whose date is shown elsewhere. */
+export function toTimeOfDay(time: string): string {
+  return time.replace(/^\d{4}-\d\d-\d\dT(\d\d:\d\d:\d\d(?:\.\d+)?Z)$/, '$1');
+}
+
 export function createOutput(io: IO): Output {
   const output: Output = {
     get json() {

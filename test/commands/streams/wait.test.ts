@@ -134,6 +134,20 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
     expect(result.stderr).toContain('Delivery failed after 4 attempts; the service will not retry it.');
   });
 
+  it('at 50 columns: the attempts keep their time of day and as much of the error as fits, its cause (the end) kept', async () => {
+    const result = await h.idm(['streams', 'test', CLOSED, '--event-type', 'user.created', '--wait'], { env: { ...TTY_OUT, COLUMNS: '50' } });
+    expect(result.code).toBe(3);
+    const table = lines(result.stdout).slice(lines(result.stdout).findIndex((line) => line.startsWith('STATUS')));
+    expect(table[0]).toMatch(/^STATUS\s+TIME\s+ERROR$/);
+    expect(table.slice(1)).toHaveLength(4);
+    for (const row of table.slice(1)) {
+      // failed  18:34:15.826Z  Post "ht…ED 127.0.0.1:41313
+      const [, error] = row.match(/^failed {2}\d\d:\d\d:\d\d\.\d{3}Z {2}(Post "\S*….* 127\.0\.0\.1:\d+)$/) ?? [];
+      expect(error?.length).toBeGreaterThanOrEqual(25);
+      expect([...row].length).toBeLessThanOrEqual(50);
+    }
+  });
+
   it('a disabled stream: the service refuses the test (exit 1), nothing followed', async () => {
     const result = await h.idm(['streams', 'test', ACTION, '--event-type', 'group.created', '--wait']);
     expect(result.code).toBe(1);

@@ -1,6 +1,6 @@
 // How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
 import { isPlainObject } from '../../../core/text.js';
-import { asText as text, toMinute, type Column, type Field, type Style } from '../../../output/index.js';
+import { asText as text, toMinute, toTimeOfDay, type Column, type Field, type Style } from '../../../output/index.js';
 
 export type DeliveryRecord = Record<string, unknown>;
 
@@ -40,11 +40,13 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
   { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first', cut: 'middle' },
 ];
 
+// At a narrow terminal the error matters most: TIME shows the time of day first (the date is in the
+// record above), then DURATION is left out, and only then is the error cut (its cause, the end, kept).
 export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
   { header: 'STATUS', value: (a) => text(a.status), style: (a) => statusStyle(a.status) },
-  { header: 'TIME', value: (a) => text(a.timestamp) },
+  { header: 'TIME', value: (a) => text(a.timestamp), narrow: { compact: 1, compactValue: (a) => toTimeOfDay(text(a.timestamp)) } },
   { header: 'ERROR', value: (a) => text(a.error_message), shrink: 'first', cut: 'middle' },
-  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a.duration) }] : []),
+  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a.duration), narrow: { drop: 2 } }] : []),
 ];
 
 /** A delivery's summary as label/value pairs (the envelope's id, source and time when present), a failed status in red. */
