@@ -4,7 +4,7 @@
 // line would leave its first row behind); in CI, a pipe, with --json or TERM=dumb, one line (or one
 // JSON object) per event instead, and no spinner at all. One live line at a time: a spinner yields
 // to a countdown or a status line drawn meanwhile, and of nested spinners only the latest draws.
-import { sleep } from '../core/time.js';
+import { secondsText, sleep } from '../core/time.js';
 import type { IO } from './io.js';
 import { safeText } from './safe.js';
 
@@ -81,30 +81,63 @@ export function spinner(io: IO, label: string): () => void {
   };
 }
 
+/** The wait a status line reports on: it ends at `until` (a time in ms, as `now` gives), `ms` after it began. */
+export interface StatusDeadline {
+  until: number;
+  ms: number;
+}
+
 export interface StatusLine {
-  /** Shows `text` (made safe): redrawn in place at a terminal, a line of its own elsewhere when it changed. */
-  set(text: string, value?: unknown): void;
+  /**
+   * Shows `text` (made safe): redrawn in place at a terminal, a line of its own elsewhere when it
+   * changed. With a `deadline`, the line says how long the wait may last; at a terminal it also
+   * says, redrawn every second, how long it has lasted.
+   */
+  set(text: string, value?: unknown, deadline?: StatusDeadline): void;
   /** Removes the line (at a terminal). */
   clear(): void;
 }
 
-/** A status line on stderr for long work (following a delivery): one line per change in CI and pipes. */
-export function statusLine(io: IO): StatusLine {
+/**
+ * A status line on stderr for long work (following a delivery): one line per change in CI and
+ * pipes. `now`: the clock of the deadlines given to set().
+ */
+export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
   let shown = '';
+  let deadline: StatusDeadline | undefined;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const seconds = (ms: number) => `${Math.max(0, Math.floor(ms / 1000))} s`;
+  const draw = () => {
+    const waited = deadline ? ` (waited ${seconds(now() - (deadline.until - deadline.ms))} of ${secondsText(deadline.ms)})` : '';
+    io.err(`${ERASE_LINE}${fitLine(shown + waited, io.stderrColumns)}`);
+  };
+  const stopTicking = () => {
+    clearInterval(ticker);
+    ticker = undefined;
+  };
   return {
-    set(text, value) {
+    set(text, value, wait) {
       const line = safeText(text);
-      if (line === shown) return;
+      if (line === shown && wait?.until === deadline?.until && wait?.ms === deadline?.ms) return;
       if (shown === '') liveState(io).others++;
       shown = line;
-      if (io.liveStderr) io.err(`${ERASE_LINE}${fitLine(line, io.stderrColumns)}`);
-      else io.notice('progress', value ?? text, `${line}\n`);
+      deadline = wait;
+      if (!io.liveStderr) {
+        const limit = wait ? ` (waiting up to ${secondsText(wait.ms)})` : '';
+        io.notice('progress', value ?? text + limit, `${line}${limit}\n`);
+        return;
+      }
+      draw();
+      stopTicking();
+      if (deadline) ticker = setInterval(draw, 1_000);
     },
     clear() {
       if (shown === '') return;
+      stopTicking();
       liveState(io).others--;
       if (io.liveStderr) io.err(ERASE_LINE);
       shown = '';
+      deadline = undefined;
     },
   };
 }

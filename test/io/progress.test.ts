@@ -98,6 +98,38 @@ describe('the status line', () => {
     expect(json.stderr()).toBe('{"progress":{"status":"pending"}}\n');
   });
 
+  it('with a deadline, at a terminal: how long it has waited, redrawn every second until clear(); piped: the limit once per change', async () => {
+    let clock = 1_000_000;
+    const captured = captureIO({ tty: true });
+    const line = statusLine(captured.io, () => clock);
+    const deadline = { until: clock + 60_000, ms: 60_000 };
+    line.set('Delivery of evt_1: pending', undefined, deadline);
+    clock += 1_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    clock += 1_500;
+    line.set('Delivery of evt_1: failed 1 time so far', undefined, deadline);
+    clock += 1_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    line.clear();
+    await vi.advanceTimersByTimeAsync(5_000); // nothing more once cleared
+    expect(captured.stderr().split('\r\x1b[K')).toEqual([
+      '',
+      'Delivery of evt_1: pending (waited 0 s of 60 s)',
+      'Delivery of evt_1: pending (waited 1 s of 60 s)',
+      'Delivery of evt_1: failed 1 time so far (waited 2 s of 60 s)',
+      'Delivery of evt_1: failed 1 time so far (waited 3 s of 60 s)',
+      '',
+    ]);
+
+    const piped = captureIO();
+    const plain = statusLine(piped.io, () => clock);
+    plain.set('Delivery of evt_1: pending', undefined, deadline);
+    await vi.advanceTimersByTimeAsync(3_000);
+    plain.set('Delivery of evt_1: pending', undefined, deadline);
+    plain.clear();
+    expect(piped.stderr()).toBe('Delivery of evt_1: pending (waiting up to 60 s)\n');
+  });
+
   it('fitLine cuts to one less than the width', () => {
     expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(18)}…`);
     expect(fitLine('short', 20)).toBe('short');

@@ -10,7 +10,7 @@
 //   moment, that count may be another event's: README, "streams test --wait", says so.
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.
 import type { ApiError } from '../../api/errors.js';
-import { secondsText, sleep as realSleep } from '../../core/time.js';
+import { sleep as realSleep } from '../../core/time.js';
 import type { ApiRecord, Management, StatsWindow } from '../../api/management/index.js';
 import type { StatusLine } from '../../io/progress.js';
 import { asText as text } from '../../output/index.js';
@@ -118,7 +118,7 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
         ? `failed ${attempts} time${attempts === 1 ? '' : 's'} so far, retries to come`
         : `${state || 'unknown'} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     // One line per change where lines are not redrawn: the text changes only with the delivery.
-    status.set(`Delivery of ${eventId}: ${words} (waiting up to ${secondsText(options.timeoutMs)})`, { event: eventId, status: record ? state : 'pending', attempts });
+    status.set(`Delivery of ${eventId}: ${words}`, { event: eventId, status: record ? state : 'pending', attempts }, { until: deadline, ms: options.timeoutMs });
     if (now() >= deadline) return { kind: 'unknown', record: record === options.sent ? undefined : record, statistics: baseline !== undefined };
     // Soon at first (a fast receiver), then every 2 s: the service's own retries are 1, 2 and 4 s apart.
     await sleep(Math.min(round < 3 ? 500 : 2_000, Math.max(0, deadline - now())), options.signal);
