@@ -30,9 +30,11 @@ export async function main(
   // The command whose parsing failed, so that a usage error names its --help.
   let failed: Command = program;
   configureTree(program, io, (command) => (failed = command));
+  let configured = false;
   program.hook('preAction', async () => {
     const { color, input, json } = globals();
     await io.configure({ color, input, json });
+    configured = true;
   });
 
   try {
@@ -47,6 +49,9 @@ export async function main(
     const cause = io.signal.aborted ? io.signal.reason : error;
     if (cause instanceof StdoutClosedError) return ExitCode.Ok; // the reader has all it wanted
     if (cause instanceof InterruptedError) io.restoreTerminal();
+    // An error found while parsing never reached preAction: its colour is set up here, only now
+    // (chalk is loaded on this path alone). --no-color may come after the error's place in argv.
+    if (!configured) await io.configure({ color: program.opts().color !== false && !argv.includes('--no-color') });
     return report(cause, deps.output, hasDebugFlag(program), failed);
   } finally {
     stopHandling();
