@@ -50,7 +50,7 @@ export async function readClientCertificate({ cert, key }: ClientCertificateFile
   const { X509Certificate, createPrivateKey } = process.getBuiltinModule('node:crypto');
   const chain = await readCertificates(cert.flag, cert.path, signal);
   const keyHint = 'Give the path of the PEM private key of the certificate (unencrypted).';
-  const keyPem = checkPem(key.flag, 'the file it names', await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
+  const keyPem = checkPem(key.flag, 'the file', await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
   let privateKey;
   try {
     privateKey = createPrivateKey(keyPem);

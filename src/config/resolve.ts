@@ -53,7 +53,7 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
 export async function readPrivateKeyFile(path: string, what: string, signal?: AbortSignal): Promise<string> {
   // The value may be a key pasted in place of its path: readTextFile refuses it, never quoting it.
   const hint = 'Give the path of a PEM private key file.';
-  return checkPem(what, 'the file it names', await readTextFile(what, path, 'secret', { hint, signal }), 'private key', hint);
+  return checkPem(what, 'the file', await readTextFile(what, path, 'secret', { hint, signal }), 'private key', hint);
 }
 
 /**

@@ -167,10 +167,10 @@ export async function readTextFile(flag: string, path: string, kind: InputKind, 
     bytes = await readCapped(path, INPUT_LIMITS[kind], options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const where = quiet(path, kind) ? `cannot read the file it names (${why(error)}; ${describeSecretValue(path)})` : `cannot read ${path}: ${why(error)}`;
+    const where = quiet(path, kind) ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
     throw new UsageError(`${flag}: ${where}.`, options.hint);
   }
-  if (bytes === undefined) throw tooLarge(flag, quiet(path, kind) ? 'the file it names' : path, kind);
+  if (bytes === undefined) throw tooLarge(flag, quiet(path, kind) ? 'the file' : path, kind);
   return bytes.toString('utf8');
 }
 

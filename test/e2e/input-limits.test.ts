@@ -22,7 +22,7 @@ const MB = 1024 * 1024;
 const STREAM = 'est_demoInboxBearer0000000';
 const WEBHOOK = ['--name', 'x', '--webhook', 'https://hooks.example.com/x', '--auth', 'bearer', '--event-type', 'user.created'];
 const JSON_LIMIT = 'holds more than 1 MB, the most idm reads for a JSON body';
-const SECRET_LIMIT = 'the file it names holds more than 64 KB, the most idm reads for a secret or key';
+const SECRET_LIMIT = 'the file holds more than 64 KB, the most idm reads for a secret or key';
 
 /** A file of `bytes` bytes: `head` and spaces, or a sparse file (nothing written) without `head`. */
 function fileOf(name: string, bytes: number, head?: string): string {

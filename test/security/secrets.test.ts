@@ -92,7 +92,7 @@ describe('a value that may be a secret is never quoted back', () => {
     recordSecrets([secret]);
     const result = await idm(['login', '--domain', server.url, '--client-id', 'c', '--client-secret-file', secret], { env: { IDM_CONFIG_DIR: config.dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--client-secret-file: cannot read the file it names');
+    expect(result.stderr).toContain(`--client-secret-file: cannot read the file (no such file). The path is not shown in case it is a secret: the value has ${secret.length} characters.\n`);
     expect(result.stderr).not.toContain(secret);
   });
 });

@@ -141,8 +141,8 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(refused).toEqual([
       `The certificate file: ${text} does not hold a PEM certificate.`,
       `The certificate file: ${files.key} does not hold a PEM certificate.`,
-      'The key file: the file it names does not hold a PEM private key.',
-      'The key file: the file it names does not hold a PEM private key.',
+      'The key file: the file does not hold a PEM private key.',
+      'The key file: the file does not hold a PEM private key.',
       `The key file: that key does not belong to the certificate in ${files.cert}.`,
     ]);
     expect(captured.stderr()).toContain('(profile "default", the default; tls_client_auth).');
