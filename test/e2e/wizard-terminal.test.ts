@@ -186,7 +186,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     await t.waitFor('Identity-provider attribute for department');
     t.type('   ');
     t.keys('Enter');
-    await t.waitFor('The identity-provider attribute must not be empty');
+    await t.waitFor('The identity-provider attribute must not be empty.');
     t.keys('C-u');
     t.type('orgUnitPath');
     t.keys('Enter');

@@ -273,15 +273,17 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
   show();
 
   // Each value is checked as it is typed, by the rules of the shared schema (schemas/mapping.ts).
+  // A rule's problem is a phrase (it also ends flag errors mid-sentence); at the prompt, a sentence.
+  const sentence = (problem: string) => `${capitalize(problem)}.`;
   const platformRule = (except: number) => (value: string): true | string => {
     const problem = mappingAttributeProblem(value, 'platform');
-    if (problem) return capitalize(problem);
+    if (problem) return sentence(problem);
     const other = rowMapping(rows, value.trim(), except);
     return other < 0 ? true : `"${value.trim()}" is already mapped (row ${other + 1}); edit or remove that row instead.`;
   };
   const idpRule = (value: string): true | string => {
     const problem = mappingAttributeProblem(value, 'identity-provider');
-    return problem ? capitalize(problem) : true;
+    return problem ? sentence(problem) : true;
   };
   /** A row's index, or BACK: a way back that changes nothing, just above the first row (where the cursor starts). */
   const pickRow = (message: string) =>
