@@ -129,7 +129,8 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
       }
       draw();
       stopTicking();
-      if (deadline) ticker = setInterval(draw, 1_000);
+      // unref: the line never keeps a run alive, even one that ends without clear().
+      if (deadline) ticker = setInterval(draw, 1_000).unref();
     },
     clear() {
       if (shown === '') return;
