@@ -4,7 +4,7 @@
 // may be a secret (a key, or what was meant to be the path of one) is never quoted back. Every read
 // stops at the limit of its kind (INPUT_LIMITS): /dev/zero or a wrong file is refused at once, never
 // read until memory runs out.
-import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
@@ -70,21 +70,73 @@ async function collect(stream: Readable, limit: number, signal: AbortSignal | un
   return Buffer.concat(chunks, length);
 }
 
+/** How often a device with nothing to read yet (a terminal no one types at) is asked again. */
+const DEVICE_POLL_MS = 50;
+
+/**
+ * A character device (opened non-blocking) as a stream: read on the event loop, a read that would
+ * block tried again a moment later, so that a stop (Ctrl-C, SIGTERM) ends the wait. Node can watch
+ * a FIFO (a net.Socket) but no other device: a blocking read would hold the process (signals are
+ * handled on the event loop), and one in the thread pool would hold it at exit.
+ */
+function deviceStream(fd: number): Readable {
+  const { Readable } = process.getBuiltinModule('node:stream');
+  let timer: NodeJS.Timeout | undefined;
+  return new Readable({
+    read() {
+      const chunk = Buffer.allocUnsafe(64 * KB);
+      const attempt = () => {
+        timer = undefined;
+        let read: number;
+        try {
+          read = readSync(fd, chunk, 0, chunk.length, null);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'EAGAIN') timer = setTimeout(attempt, DEVICE_POLL_MS);
+          else this.destroy(error as Error);
+          return;
+        }
+        this.push(read === 0 ? null : chunk.subarray(0, read));
+      };
+      attempt();
+    },
+    destroy(error, callback) {
+      clearTimeout(timer);
+      try {
+        closeSync(fd);
+      } catch {
+        // closed already
+      }
+      callback(error);
+    },
+  });
+}
+
 /**
  * The bytes of the file at `path`, or undefined when it holds more than `limit`: a regular file is
  * measured before it is read, anything else (a device, a FIFO) is read no further than the limit.
+ * A FIFO or a character device (a terminal, /dev/tty) may never send: it is read on the event loop,
+ * and a stop ends the wait.
  */
 async function readCapped(path: string, limit: number, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
-  if (statSync(path).isFIFO()) {
-    // Opened without waiting for a writer, and read on the event loop: a stop ends the wait.
-    const { Socket } = process.getBuiltinModule('node:net');
-    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
-    return collect(new Socket({ fd, readable: true, writable: false }), limit, signal);
-  }
-  // Sync: node:fs is loaded already, node:fs/promises would cost start-up for one small read.
-  const fd = openSync(path, 'r');
+  // Opened without waiting (for a FIFO's writer, a device's carrier), never becoming the controlling
+  // terminal, and checked once open: what is read is what was checked.
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  let handedOver = false; // to a stream, which closes it
   try {
     const stats = fstatSync(fd);
+    if (stats.isFIFO()) {
+      const { Socket } = process.getBuiltinModule('node:net');
+      const stream = new Socket({ fd, readable: true, writable: false });
+      handedOver = true;
+      return collect(stream, limit, signal);
+    }
+    if (stats.isCharacterDevice()) {
+      const stream = deviceStream(fd);
+      handedOver = true;
+      return collect(stream, limit, signal);
+    }
+    // A regular file, synchronously: node:fs is loaded already, node:fs/promises would cost
+    // start-up for one small read.
     if (stats.isFile() && stats.size > limit) return undefined;
     const chunks: Buffer[] = [];
     let length = 0;
@@ -97,7 +149,7 @@ async function readCapped(path: string, limit: number, signal: AbortSignal | und
       if (length > limit) return undefined;
     }
   } finally {
-    closeSync(fd);
+    if (!handedOver) closeSync(fd);
   }
 }
 

@@ -2,13 +2,16 @@
 // body at what the service accepts (1 MB), a secret or key at 64 KB. /dev/zero, a FIFO that pours
 // zeros, a large file and a large stdin are refused through the built binary with exit 2 naming the
 // flag and the limit, and nothing reaches the sandbox. A FIFO that no one writes is a wait that
-// SIGTERM ends (143), like any other. And `--data @` (no file name) says so, as a usage error.
+// SIGTERM ends (143), like any other; so is a terminal no one types at (`--client-secret-file
+// /dev/tty`, a character device: Ctrl-C 130, SIGTERM 143), and what is typed there is read. And
+// `--data @` (no file name) says so, as a usage error.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { credentialsEnv, runIdm, spawnIdm, tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 const sandbox = useSandbox();
 const config = tempConfigDir();
@@ -140,6 +143,71 @@ describe('stdin and FIFOs stop at the limit too', () => {
     expect(result.stderr).toContain('SIGTERM');
     expect(result.stdout).toBe('');
     expect(sandbox().requests.length).toBe(before);
+  });
+});
+
+/** Whether process `pid` holds `path` open on a descriptor of its own (not its stdin, stdout or stderr). */
+function holdsOpen(pid: number | undefined, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => Number(fd) > 2 && readlinkSync(`/proc/${pid}/fd/${fd}`) === path);
+  } catch {
+    return false;
+  }
+}
+
+// Skipped where tmux is not installed (CI installs it).
+describe.skipIf(!(hasTmux || process.env.CI))('a terminal as the file (/dev/tty): read on the event loop, like a FIFO', () => {
+  const terminals: Terminal[] = [];
+  afterAll(() => terminals.forEach((term) => term.close()));
+
+  /** idm at a new terminal, once it waits for the terminal it opened as its file (a state, not a time). */
+  async function waiting(args: string[], dir: string, env: Record<string, string>): Promise<Terminal> {
+    const term = Terminal.start(args, { configDir: dir, env });
+    terminals.push(term);
+    // Bounded only so that a broken idm cannot hang the suite.
+    const blocked = () => holdsOpen(term.idmPid(), term.tty());
+    for (let i = 0; i < 2400 && !blocked() && term.exited() === undefined; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(blocked(), term.screen()).toBe(true);
+    return term;
+  }
+
+  const login = (secretFile: string) => ['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', secretFile];
+
+  it('login --client-secret-file /dev/tty, nothing typed: Ctrl-C ends the wait (130), nothing stored', async () => {
+    const dir = tempConfigDir();
+    try {
+      const before = sandbox().requests.length;
+      const term = await waiting(login('/dev/tty'), dir.dir, {});
+      term.keys('C-c');
+      expect(await term.exitCode()).toBe(130);
+      expect(term.screen()).toContain('Error: Interrupted.');
+      expect(sandbox().requests.length).toBe(before);
+      expect(existsSync(join(dir.dir, 'config.json'))).toBe(false);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('streams create --secret-file /dev/tty, nothing typed: SIGTERM ends the wait (143), nothing sent', async () => {
+    const before = sandbox().requests.length;
+    const term = await waiting(['streams', 'create', ...WEBHOOK, '--secret-file', '/dev/tty'], config.dir, credentialsEnv(sandbox()));
+    process.kill(term.idmPid()!, 'SIGTERM');
+    expect(await term.exitCode()).toBe(143);
+    expect(term.screen()).toContain('SIGTERM');
+    expect(sandbox().requests.length).toBe(before);
+  });
+
+  it('what is typed there, up to Ctrl-D, is the secret: the login succeeds', async () => {
+    const dir = tempConfigDir();
+    try {
+      const term = await waiting(login('/dev/tty'), dir.dir, {});
+      term.type(sandbox().clients.admin.clientSecret);
+      term.keys('Enter', 'C-d');
+      expect(await term.exitCode(), term.screen()).toBe(0);
+      expect(JSON.parse(readFileSync(join(dir.dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret });
+    } finally {
+      dir.cleanup();
+    }
   });
 });
 

@@ -55,6 +55,9 @@ export class Terminal {
       script,
       [
         'unset CI',
+        // A Ctrl-C that the terminal turns into SIGINT (idm reading in cooked mode, not at a prompt)
+        // goes to the shell as well: caught (a trap is not inherited), it waits for idm's exit code.
+        "trap 'true' INT",
         ...unsets,
         ...exports,
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
@@ -75,6 +78,22 @@ export class Terminal {
   /** Everything the terminal showed, scrollback included, wrapped lines joined. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-t', 'idm', '-S', '-5000');
+  }
+
+  /** The terminal's device (`/dev/pts/N`), which idm's stdin, stdout and stderr are. */
+  tty(): string {
+    return this.tmux('display-message', '-p', '-t', 'idm', '#{pane_tty}').trim();
+  }
+
+  /** The pid of idm, while it runs (the child of the pane's shell). */
+  idmPid(): number | undefined {
+    const shell = this.tmux('display-message', '-p', '-t', 'idm', '#{pane_pid}').trim();
+    try {
+      const [pid] = readFileSync(`/proc/${shell}/task/${shell}/children`, 'utf8').trim().split(/\s+/);
+      return pid ? Number(pid) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The terminal's rows as they are: a line that wrapped is two rows here. */
