@@ -5,6 +5,7 @@ import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFil
 import { dirname } from 'node:path';
 import { ConfigError, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
+import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
 import { shellQuote } from '../core/text.js';
 import { sleep } from '../core/time.js';
 
@@ -82,14 +83,33 @@ export function writeFileAtomic(path: string, data: string, mode = 0o600): void 
   }
 }
 
-/** The file's text, or undefined when it does not exist. Other errors (permissions) propagate. */
+/**
+ * The most idm reads of one of its settings files (config.json, a credentials file, a cached token,
+ * a recent listing, a lock), far above any it writes (a profile takes a few hundred bytes, a private
+ * key at most 64 KB): a larger one is not idm's, and is never read (a planted /dev/zero included).
+ */
+export const SETTINGS_LIMIT = 4 * MB;
+
+/** The `code` of the error when a settings file holds more than SETTINGS_LIMIT (see tooLargeWhy). */
+export const TOO_LARGE = 'EFBIG';
+
+/** What is wrong with a settings file over the limit, as messages say it. */
+export const tooLargeWhy = `it holds more than ${sizeText(SETTINGS_LIMIT)}, the most idm reads of a settings file`;
+
+/**
+ * The file's text, or undefined when it does not exist. Over SETTINGS_LIMIT is an error with the code
+ * TOO_LARGE; other errors (permissions) propagate.
+ */
 export function readTextIfExists(path: string): string | undefined {
+  let bytes: Buffer | undefined;
   try {
-    return readFileSync(path, 'utf8');
+    bytes = readFileCappedSync(path, SETTINGS_LIMIT);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  if (bytes === undefined) throw Object.assign(new Error(`${path}: ${tooLargeWhy}.`), { code: TOO_LARGE });
+  return bytes.toString('utf8');
 }
 
 export function removeIfExists(path: string): boolean {
@@ -242,21 +262,27 @@ interface LockFile {
   ageMs: number;
 }
 
+/** A lock holds one line of about 80 bytes: a longer file is read no further, as a torn lock (text ''). */
+const LOCK_LIMIT = 4 * KB;
+
 function readLockFile(path: string): LockFile | undefined {
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openToRead(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   try {
     const stats = fstatSync(fd);
-    return { text: readFileSync(fd, 'utf8'), id: `${stats.ino}:${stats.mtimeMs}`, ageMs: Date.now() - stats.mtimeMs };
+    return { text: readCappedSync(fd, LOCK_LIMIT)?.toString('utf8') ?? '', id: `${stats.ino}:${stats.mtimeMs}`, ageMs: Date.now() - stats.mtimeMs };
   } finally {
     closeSync(fd);
   }
 }
+
+/** Whether the lock (or guard) at `path` is still the one written with `content`. */
+const stillOurs = (path: string, content: string) => readLockFile(path)?.text === content;
 
 const sameLock = (a: LockFile | undefined, b: LockFile) => a !== undefined && a.id === b.id && a.text === b.text;
 
@@ -290,7 +316,7 @@ function breakStaleLock(path: string, seen: LockFile, content: string, step?: (s
     removeIfStill(path, seen, step);
     return true;
   } finally {
-    if (readTextIfExists(guard) === content) removeIfExists(guard);
+    if (stillOurs(guard, content)) removeIfExists(guard);
   }
 }
 
@@ -332,7 +358,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
         released = true;
         process.off('exit', release);
         try {
-          if (readTextIfExists(path) === content) removeIfExists(path);
+          if (stillOurs(path, content)) removeIfExists(path);
         } catch {
           // the directory went away or became unreadable: nothing of ours is left to remove
         }

@@ -6,7 +6,7 @@ import { ConfigError, IdmError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { shellCommand } from '../core/text.js';
 import { checkDomain } from './domain.js';
-import { readTextIfExists } from './files.js';
+import { readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
 import { AUTH_METHODS, type AuthMethod, type SigningAlg } from './methods.js';
 import { configFile, credentialsFile, PROFILE_NAME } from './paths.js';
 
@@ -47,11 +47,17 @@ function corrupt(file: string, problem: string): ConfigError {
   return new ConfigError(`The settings file ${file} ${problem}.`, `Fix it, or move it away and run 'idm login' again to recreate it.`);
 }
 
-/** A settings file idm cannot read (permissions, a directory in its place): the file and the fix. */
+/** A settings file idm cannot read (permissions, a directory in its place, far too large): the file and the fix. */
 export function unreadable(file: string, error: unknown, exitCode: typeof ExitCode.Usage | typeof ExitCode.Auth = ExitCode.Usage): ConfigError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'it cannot be read');
-  return new ConfigError(`Cannot read ${file}: ${why}.`, code === 'EISDIR' ? 'Move it away: idm keeps a file there.' : 'Check its owner and permissions (idm makes it 0600, owned by you).', {
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code === TOO_LARGE ? tooLargeWhy : (code ?? 'it cannot be read');
+  const hint =
+    code === 'EISDIR'
+      ? 'Move it away: idm keeps a file there.'
+      : code === TOO_LARGE
+        ? `idm never writes one that large: move it away and run 'idm login' again to recreate it.`
+        : 'Check its owner and permissions (idm makes it 0600, owned by you).';
+  return new ConfigError(`Cannot read ${file}: ${why}.`, hint, {
     exitCode,
     code: exitCode === ExitCode.Auth ? 'bad_credentials' : 'bad_config',
     cause: error,

@@ -4,17 +4,15 @@
 // may be a secret (a key, or what was meant to be the path of one) is never quoted back. Every read
 // stops at the limit of its kind (INPUT_LIMITS): /dev/zero or a wrong file is refused at once, never
 // read until memory runs out.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
+import { KB, MB, openToRead, readCappedSync, sizeText as size } from '../core/read.js';
 import { looksLikePem } from '../core/secrets.js';
 import { plural } from '../core/text.js';
 import { LIMITS } from '../schemas/constants.js';
 import type { IO } from './io.js';
-
-const KB = 1024;
-const MB = 1024 * KB;
 
 /**
  * The most idm reads of each kind of input, far above any legitimate one. `json`: a request body,
@@ -33,11 +31,6 @@ const KINDS: Record<InputKind, { what: string; fix: string }> = {
   certificate: { what: 'certificates', fix: 'Give a file of PEM certificates.' },
   seed: { what: 'a seed', fix: 'See README: Sandbox (seed format).' },
 };
-
-/** 1 MB, 64 KB (powers of 1024, as the README's "8 MB" answers). */
-function size(bytes: number): string {
-  return bytes % MB === 0 ? `${bytes / MB} MB` : `${Math.ceil(bytes / KB)} KB`;
-}
 
 /** `source`: stdin, or how the file is named (never by a value that may be a secret). */
 function tooLarge(flag: string, source: string, kind: InputKind): UsageError {
@@ -118,9 +111,8 @@ function deviceStream(fd: number): Readable {
  * and a stop ends the wait.
  */
 async function readCapped(path: string, limit: number, signal: AbortSignal | undefined): Promise<Buffer | undefined> {
-  // Opened without waiting (for a FIFO's writer, a device's carrier), never becoming the controlling
-  // terminal, and checked once open: what is read is what was checked.
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  // Opened without waiting, and checked once open: what is read is what was checked.
+  const fd = openToRead(path);
   let handedOver = false; // to a stream, which closes it
   try {
     const stats = fstatSync(fd);
@@ -137,17 +129,7 @@ async function readCapped(path: string, limit: number, signal: AbortSignal | und
     }
     // A regular file, synchronously: node:fs is loaded already, node:fs/promises would cost
     // start-up for one small read.
-    if (stats.isFile() && stats.size > limit) return undefined;
-    const chunks: Buffer[] = [];
-    let length = 0;
-    for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(limit + 1 - length, 64 * KB));
-      const read = readSync(fd, chunk, 0, chunk.length, null);
-      if (read === 0) return Buffer.concat(chunks, length);
-      chunks.push(chunk.subarray(0, read));
-      length += read;
-      if (length > limit) return undefined;
-    }
+    return readCappedSync(fd, limit);
   } finally {
     if (!handedOver) closeSync(fd);
   }

@@ -6,10 +6,11 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
+import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
 import type { Connection } from './tenant.js';
@@ -17,6 +18,13 @@ import type { Connection } from './tenant.js';
 export const STATE_FILE = 'state.json';
 const LOCK_FILE = 'state.lock';
 const VERSION = 1;
+
+/**
+ * The most of state.json the sandbox reads: a 100,000-stream tenant writes about 40 MB, the 1,000,000
+ * streams `--streams` allows about 400 MB, and 512 MB is about the longest text JavaScript holds (what
+ * was read whole before this limit failed above it). A larger file, or /dev/zero, is not read.
+ */
+export const STATE_LIMIT = 512 * MB;
 
 export class SandboxStateError extends Error {
   override name = 'SandboxStateError';
@@ -162,14 +170,16 @@ function pemProblem(state: z.infer<typeof StateSchema>): string | undefined {
 /** The saved state of `dir`, undefined when there is none yet; a damaged one throws SandboxStateError. */
 export function loadState(dir: string): SavedState | undefined {
   const file = join(dir, STATE_FILE);
-  let text: string;
+  let bytes: Buffer | undefined;
   try {
-    text = readFileSync(file, 'utf8');
+    bytes = readFileCappedSync(file, STATE_LIMIT);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SandboxStateError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}.`);
   }
   const damaged = (problem: string) => new SandboxStateError(`The sandbox state ${file} is damaged: ${problem}.`);
+  if (bytes === undefined) throw damaged(`it holds more than ${sizeText(STATE_LIMIT)}, the most the sandbox reads`);
+  const text = bytes.toString('utf8');
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -293,7 +303,8 @@ export function lockStateDir(dir: string): () => void {
       return () => rmSync(lock, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+      // A pid and a newline: a longer file is no lock of a sandbox (read no further), and is taken over.
+      const pid = Number.parseInt(readFileCappedSync(lock, 64)?.toString('utf8') ?? '', 10);
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
         throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
       }

@@ -3,7 +3,7 @@
 // seam of acquireLock), so every interleaving is tested as it is, not left to timing. A lock made on
 // another host is live until it is older than staleMs.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, truncateSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -164,5 +164,27 @@ describe('a lock made on another host', () => {
     writeFileSync(path, other(Date.now() - 2 * HOUR));
     const result = await acquireLock(path, { waitMs: 50, staleMs: HOUR, pollMs: 10 });
     expect(isLock(result)).toBe(false);
+  });
+});
+
+describe('a lock file far longer than a lock (a line of about 80 bytes)', () => {
+  it('is read no further than 4 KB, as a torn lock: stale once 2 s old, broken, and the lock is had', async () => {
+    writeFileSync(path, '');
+    truncateSync(path, 1024 ** 3); // sparse: 1 GB that reading whole would take time and memory for
+    const then = new Date(Date.now() - 60_000);
+    utimesSync(path, then, then);
+    const lock = await acquireLock(path, { waitMs: 0, staleMs: HOUR });
+    expect(isLock(lock)).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe(readFileSync(path, 'utf8').split('\n')[0] + '\n'); // ours, one line
+    (lock as Lock).release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a recent one is a live (torn) lock: the wait ends as held, nothing removed', async () => {
+    writeFileSync(path, '');
+    truncateSync(path, 1024 ** 3);
+    const result = await acquireLock(path, { waitMs: 50, staleMs: HOUR, pollMs: 10 });
+    expect(result).toEqual({ held: true, holderPid: undefined });
+    expect(readdirSync(dir)).toEqual(['x.lock']);
   });
 });

@@ -22,6 +22,15 @@ describe('recent values for completion', () => {
     expect(readFileSync(join(dir, 'cache', 'recent-streams.txt'), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
   });
 
+  it('a recent file over 4 MB (idm writes a few hundred bytes) is not read: no values, and the next listing replaces it', async () => {
+    const file = join(dir, 'cache', 'recent-streams.txt');
+    mkdirSync(join(dir, 'cache'), { recursive: true });
+    writeFileSync(file, 'est_demoInboxBearer0000000\n'.repeat(160_000)); // 4.3 MB of valid lines
+    expect(readRecent(env, 'streams')).toEqual([]);
+    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    expect(readFileSync(file, 'utf8')).toBe('est_demoAction000000000000\n');
+  });
+
   it('the last listing wins; a listing with nothing to keep leaves the list as it was', async () => {
     await rememberRecent(env, 'connections', ['con_googleAppsDemo01']);
     await rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);

@@ -1,7 +1,7 @@
 // --state-dir: the tenant kept on disk and loaded at the next start (the same clients, keys, CA, port,
 // streams, connections and deliveries), written atomically, guarded by a lock, and a damaged file is
 // an error rather than a fresh tenant. Seeds may name client ids and secrets.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
@@ -125,6 +125,26 @@ describe('sandbox --state-dir', () => {
     await expect(startSandbox({ stateDir: dir })).rejects.toThrow(message);
     expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe(text);
     expect(existsSync(join(dir, 'state.lock'))).toBe(false);
+  });
+
+  it('a state file over 512 MB (a sparse 1 GB one) is a damaged state, not read, and left as it was', async () => {
+    const dir = stateDir();
+    await stop(await start({ stateDir: dir }));
+    const file = join(dir, 'state.json');
+    truncateSync(file, 1024 ** 3);
+    await expect(startSandbox({ stateDir: dir })).rejects.toThrow(
+      new SandboxStateError(`The sandbox state ${file} is damaged: it holds more than 512 MB, the most the sandbox reads.`),
+    );
+    expect(statSync(file).size).toBe(1024 ** 3);
+    expect(existsSync(join(dir, 'state.lock'))).toBe(false);
+  });
+
+  it('a state.lock far longer than a pid is no live sandbox: read no further, and taken over', async () => {
+    const dir = stateDir();
+    await stop(await start({ stateDir: dir }));
+    writeFileSync(join(dir, 'state.lock'), `${process.pid}\n`);
+    truncateSync(join(dir, 'state.lock'), 1024 ** 3);
+    expect((await start({ stateDir: dir })).restored).toBe(true);
   });
 
   describe('keys and certificates that do not parse are a damaged state, named, and nothing is left running', () => {

@@ -1,7 +1,9 @@
 // Issue 11, items 7, 11 and 14: idm refuses to write into a settings directory that is not the
 // user's own or that others can write, never follows a planted symlink, validates profile names it
-// reads, and turns file-system errors into clear errors naming the file.
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+// reads, and turns file-system errors into clear errors naming the file. A settings file over 4 MB
+// (src/config/files.ts SETTINGS_LIMIT) is never read: config.json and a credentials file are an
+// error naming the file, a cached token or a recent listing is ignored and written anew.
+import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { hostileServer, idm, isRoot, tempDir } from '../helpers/hostile-server.js';
@@ -155,6 +157,93 @@ describe('file-system errors name the file', () => {
       const result = await idm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain(`Cannot read ${join(home.dir, 'credentials', 'p.json')}: it is a directory.`);
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('settings files far larger than idm writes (over 4 MB) are never read', () => {
+  const GB = 1024 * 1024 * 1024;
+  const TOO_LARGE = 'it holds more than 4 MB, the most idm reads of a settings file.';
+  const profile = () => JSON.stringify({ defaultProfile: 'p', profiles: { p: { domain: server.url, clientId: 'c', authMethod: 'post' } } });
+
+  /** A sparse file of `bytes` (nothing written: reading it whole would take the time and memory). */
+  function sparse(path: string, bytes: number): void {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, '');
+    truncateSync(path, bytes);
+  }
+
+  it.each([
+    ['a 1 GB sparse file', (file: string) => sparse(file, GB)],
+    ['4 MB and one byte', (file: string) => writeFileSync(file, `{}${' '.repeat(4 * 1024 * 1024 - 1)}`)],
+    ['a symlink to /dev/zero (read no further than the limit)', (file: string) => symlinkSync('/dev/zero', file)],
+  ])('config.json as %s: exit 2 naming the file and the limit, for every command that reads it', async (_name, make) => {
+    const home = tempDir();
+    try {
+      const file = join(home.dir, 'config.json');
+      make(file);
+      server.seen.length = 0;
+      for (const args of [['streams', 'list'], ['profiles', 'list'], ['auth', 'status']]) {
+        const result = await idm(args, { env: { IDM_CONFIG_DIR: home.dir } });
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr).toContain(`Cannot read ${file}: ${TOO_LARGE}`);
+        expect(result.stderr).toContain("move it away and run 'idm login' again");
+        expect(result.stderr).not.toContain('Unexpected error');
+      }
+      const json = await idm(['streams', 'list', '--json'], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'bad_config', exitCode: 2 });
+      expect(server.seen).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('config.json of exactly 4 MB is read', async () => {
+    const home = tempDir();
+    try {
+      writeFileSync(join(home.dir, 'config.json'), profile() + ' '.repeat(4 * 1024 * 1024 - profile().length));
+      const result = await idm(['profiles', 'list', '--json'], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toContain('"p"');
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a credentials file of 1 GB: exit 4 naming it, nothing sent', async () => {
+    const home = tempDir();
+    try {
+      writeFileSync(join(home.dir, 'config.json'), profile());
+      const file = join(home.dir, 'credentials', 'p.json');
+      sparse(file, GB);
+      server.seen.length = 0;
+      const result = await idm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`Cannot read ${file}: ${TOO_LARGE}`);
+      expect(server.seen).toEqual([]);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a cached token over 4 MB is ignored like a damaged one, unread: a token is fetched and replaces it', async () => {
+    const home = tempDir();
+    try {
+      const env = server.env(home.dir);
+      const args = ['streams', 'test', 'est_hostile00000000000000a', '--event-type', 'user.created'];
+      const first = await idm(args, { env });
+      const [cached] = readdirSync(join(home.dir, 'tokens')).filter((name) => name.endsWith('.json'));
+      const file = join(home.dir, 'tokens', cached!);
+      const token = readFileSync(file, 'utf8');
+      writeFileSync(file, token + ' '.repeat(4 * 1024 * 1024)); // still the valid token, then spaces
+      server.seen.length = 0;
+      const second = await idm(args, { env });
+      expect(second.code).toBe(first.code);
+      expect(second.stderr).not.toContain('Unexpected error');
+      expect(tokenRequests()).toHaveLength(1);
+      expect(statSync(file).size).toBeLessThan(4096);
     } finally {
       home.cleanup();
     }
