@@ -1,7 +1,7 @@
 // The body of a stream create or change (POST or PATCH /event-streams), read from --from-file and
 // checked before anything is sent: first the shared schema (the interface's rules), then what idm
-// adds to them (README, streams create): event types from the interface's list, a webhook URL that
-// webhookUrlProblem takes, and free text without control or invisible characters. A problem names
+// adds to them (README, streams create): event types from the interface's list, each listed once, a
+// webhook URL that webhookUrlProblem takes, and free text without control or invisible characters. A problem names
 // the flag that set the field, or, for a field that came from --from-file, its path in that body.
 import type { Deps } from '../../cli/factory.js';
 import { didYouMean } from '../../cli/suggest.js';
@@ -100,10 +100,21 @@ function idmProblems(body: Body): Problem[] {
     if (problem) problems.push({ path, message: problem });
   }
   const subscriptions = Array.isArray(body.subscriptions) ? body.subscriptions : [];
+  const listedAt = new Map<string, number[]>(); // each event type: the indexes that list it
   subscriptions.forEach((subscription: { event_type: string }, index) => {
     const type = subscription.event_type;
     if (!isEventType(type)) problems.push({ path: ['subscriptions', index, 'event_type'], message: `"${preview(type)}" is not an event type`, hint: `${didYouMean(type, EVENT_TYPES).trim()} Run 'idm streams test --help' for the list.`.trim() });
+    else listedAt.set(type, [...(listedAt.get(type) ?? []), index]);
   });
+  // A stream receives the events of the types it lists: a type listed again adds nothing, and idm
+  // sends each --event-type once. In a body someone wrote, a repeat is more likely a slip (another
+  // type meant) than intended: refused, at its second place, rather than sent or silently dropped.
+  for (const [type, indexes] of listedAt) {
+    if (indexes.length < 2) continue;
+    const times = indexes.length === 2 ? 'twice' : `${indexes.length} times`;
+    const at = `${indexes.slice(0, -1).join(', ')} and ${indexes.at(-1)}`;
+    problems.push({ path: ['subscriptions', indexes[1]!, 'event_type'], message: `"${type}" is listed ${times} (at ${at})`, hint: 'List each event type once: a stream receives the events of each type it lists.' });
+  }
   const destination = isPlainObject(body.destination) ? body.destination : {};
   if (destination.type === 'webhook' && isPlainObject(destination.configuration)) {
     const problem = webhookUrlProblem(String(destination.configuration.webhook_endpoint));

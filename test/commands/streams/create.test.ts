@@ -320,6 +320,21 @@ describe('idm streams create: a problem names the flag, or the field of the --fr
     expect(stderr).toBe('Error: Invalid stream: subscriptions.1.event_type: "user.createdd" is not an event type.\nDid you mean user.created? Run \'idm streams test --help\' for the list.\n');
   });
 
+  it('an event type the body lists twice (or more): refused at its second place, naming every place; flags send each once', async () => {
+    const types = (...list: string[]) => ({ subscriptions: list.map((event_type) => ({ event_type })) });
+    expect(await refused(['--from-file', body(types('user.created', 'user.deleted', 'group.created', 'user.created'))])).toBe(
+      'Error: Invalid stream: subscriptions.3.event_type: "user.created" is listed twice (at 0 and 3).\nList each event type once: a stream receives the events of each type it lists.\n',
+    );
+    expect(await refused(['--from-file', body(types('user.created', 'user.deleted', 'user.created', 'user.deleted', 'user.created'))])).toContain(
+      'Error: Invalid stream: subscriptions.2.event_type: "user.created" is listed 3 times (at 0, 2 and 4); subscriptions.3.event_type: "user.deleted" is listed twice (at 1 and 3).\n',
+    );
+    // --event-type replaces the body's list, and sends each type once: no refusal.
+    h.mark();
+    const result = await h.idm(['streams', 'create', '--from-file', body(types('user.created', 'user.created')), '--event-type', 'user.deleted,user.deleted']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(h.calls().find((call) => call.method === 'POST')!.json).toMatchObject({ subscriptions: [{ event_type: 'user.deleted' }] });
+  });
+
   it('a webhook URL of the body: the same rules as --webhook, the URL not quoted', async () => {
     const configuration = (endpoint: string) => ({ destination: { type: 'webhook', configuration: { webhook_endpoint: endpoint, webhook_authorization: { method: 'bearer', token: 't' } } } });
     expect(await refused(['--from-file', body(configuration('https://joe:pa55-w0rd@hooks.example.com/x'))])).toMatch(/^Error: Invalid stream: destination\.configuration\.webhook_endpoint: must not hold a user name or password[^\n]*\.\n/);
