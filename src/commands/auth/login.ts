@@ -206,17 +206,24 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     const usable = choices.find((choice) => choice.value === existing?.authMethod && !('disabled' in choice));
     method ??= await prompter.select('How does the client authenticate?', choices, { default: usable?.value ?? 'post' });
     if (method === 'private_key_jwt' && keyPem === undefined) {
+      // The file is read once, by the check: the key used is the one checked (a FIFO or a terminal
+      // gives its text once, and a file may change meanwhile).
+      let checked: { path: string; pem: string } | undefined;
       const path = await prompter.input('Private key file (PEM)', {
         validate: async (value) => {
           try {
-            assertion.loadPrivateKey(await resolve.readPrivateKeyFile(input.typedPath(value, env), 'The private key file', io.signal));
+            const typed = input.typedPath(value, env);
+            const pem = await resolve.readPrivateKeyFile(typed, 'The private key file', io.signal);
+            assertion.loadPrivateKey(pem);
+            checked = { path: typed, pem };
             return true;
           } catch (error) {
             return (error as Error).message;
           }
         },
       });
-      keyPem = await resolve.readPrivateKeyFile(input.typedPath(path, env), 'The private key file', io.signal);
+      const typed = input.typedPath(path, env);
+      keyPem = checked?.path === typed ? checked.pem : await resolve.readPrivateKeyFile(typed, 'The private key file', io.signal);
     } else if (method === 'tls_client_auth') {
       // Each file is checked as the request will read it: a certificate, then the key of that certificate.
       const certFlag = clientCert === undefined ? 'The certificate file' : '--client-cert';

@@ -217,7 +217,8 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
 });
 
 /** A Prompter that answers from a script and records what it was asked. */
-function scripted(answers: Record<string, string>): Prompter & { asked: string[] } {
+/** `afterValidate`: run once an input's answer has passed its validate (what a person does before Enter lands). */
+function scripted(answers: Record<string, string>, afterValidate?: (message: string) => void): Prompter & { asked: string[] } {
   const asked: string[] = [];
   const answer = (message: string) => {
     asked.push(message);
@@ -231,6 +232,7 @@ function scripted(answers: Record<string, string>): Prompter & { asked: string[]
       const value = answer(message);
       const verdict = await options?.validate?.(value);
       if (verdict !== undefined && verdict !== true) throw new Error(`validation failed: ${verdict}`);
+      afterValidate?.(message);
       return value;
     },
     password: async (message) => answer(message),
@@ -257,6 +259,16 @@ describe('idm login at a terminal', () => {
     const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
     expect(error).toBeUndefined();
     expect(prompter.asked).toEqual(['Private key file (PEM)']);
+  });
+
+  it('reads the key file once, in the prompt\'s check: the key checked is the key used and stored', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    const path = secretFile(privateKeyPem);
+    // Changed once the prompt's check has passed: a second read would find no key (or another one).
+    const prompter = scripted({ 'Private key file': path }, () => writeFileSync(path, 'no key any more\n'));
+    const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
+    expect(error).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ privateKeyPem });
   });
 });
 
