@@ -42,6 +42,29 @@ export function isUnknownConnection(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404 && error.code === 'inexistent_connection';
 }
 
+/**
+ * A 403 about the tenant, not the token (wire-facts.md): "The inbound directory provisioning feature
+ * is not enabled for this tenant", "Group synchronization is not enabled for this tenant". No scope
+ * grants it, so the hint that names one (api/errors.ts) would send the user the wrong way.
+ */
+export function isFeatureDisabled(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 403 && error.code !== 'insufficient_scope' && /\bnot enabled for this tenant\b/i.test(error.serverMessage ?? '');
+}
+
+/** What to do about a feature the tenant does not have: the operator enables it, and group synchronization can stay off meanwhile. */
+function featureHint(error: ApiError): string {
+  const groups = /\bgroup synchronization\b/i.test(error.serverMessage ?? '');
+  const what = groups ? 'Group synchronization' : 'Directory provisioning';
+  return `${what} is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant.${groups ? ' Meanwhile users can still be synchronized with group synchronization off (--sync-groups off).' : ''}`;
+}
+
+/** A feature-disabled 403 gets its own hint, and names no scope (details.scope would say one is missing). */
+function explainFeature(error: unknown): void {
+  if (!isFeatureDisabled(error)) return;
+  error.hint = featureHint(error);
+  delete error.details.scope;
+}
+
 /** What to do about a connection id the tenant does not know. */
 export function unknownConnectionHint(command: CommandLine): string {
   return `Check the id ('${command(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
@@ -120,6 +143,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       return await run();
     } catch (error) {
       notFoundHint(error, connectionId, command, unconfigured);
+      explainFeature(error);
       throw error;
     }
   };
@@ -151,8 +175,14 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
       ...ask,
     };
-    const { status, body } = await client.request(operation);
-    return readPage(client, operation, status, body, 'directory_provisionings', { maxItems: query.take ?? LIMITS.takeMax });
+    let answer;
+    try {
+      answer = await client.request(operation);
+    } catch (error) {
+      explainFeature(error);
+      throw error;
+    }
+    return readPage(client, operation, answer.status, answer.body, 'directory_provisionings', { maxItems: query.take ?? LIMITS.takeMax });
   };
 
   const groups = async (connectionId: string, query: GroupsQuery, ask?: PageAsk): Promise<Page> => {
@@ -242,13 +272,14 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
         return { kind: 'configured', existing: await get(connectionId) };
       } catch (error) {
         if (isUnknownConnection(error)) return { kind: 'unknown' };
-        if (!(isNotFound(error) || isForbidden(error))) throw error;
+        if (isFeatureDisabled(error) || !(isNotFound(error) || isForbidden(error))) throw error;
       }
       try {
         return { kind: 'unconfigured', defaultMapping: (await defaultMapping(connectionId)).rows };
       } catch (error) {
         if (isUnknownConnection(error)) return { kind: 'unknown' };
         if (error instanceof ApiError && error.status === 400) return { kind: 'unsupported', said: error.serverMessage };
+        if (isFeatureDisabled(error)) throw error;
         if (isForbidden(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'forbidden' };
         if (isNotFound(error)) return { kind: 'unconfigured', defaultMapping: undefined, because: 'not-shown' };
         throw error;

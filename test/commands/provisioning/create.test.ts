@@ -187,6 +187,43 @@ describe('idm provisioning create: errors of the service', () => {
     expect(result.stderr).toContain('create:directory_provisionings');
   });
 
+  // A 403 about the tenant (wire-facts.md), not the token: no scope grants it, so none is named.
+  const featureOff = (path: string, method: string, message: string) =>
+    h.sandbox.addFault({ path, method, kind: 'status', status: 403, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message }) });
+  const FEATURE_OFF = 'The inbound directory provisioning feature is not enabled for this tenant';
+
+  it('403 "feature is not enabled for this tenant": the service\'s words, a hint that is not about scopes (exit 4)', async () => {
+    const id = fresh();
+    featureOff(`/api/v2/connections/${id}/directory-provisioning`, 'POST', FEATURE_OFF);
+    try {
+      const result = await h.idm(['provisioning', 'create', id, '--json']);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
+      expect(error.message).toBe(`Could not create directory provisioning for connection ${id}: ${FEATURE_OFF} (403 forbidden).`);
+      expect(error.hint).toBe("Directory provisioning is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant.");
+      expect(error.scope).toBeUndefined();
+      expect(posts()).toHaveLength(1);
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
+  it('at a terminal, a 403 "feature is not enabled" to the first GET ends the wizard with it, before any question (exit 4)', async () => {
+    const id = fresh();
+    featureOff(`/api/v2/connections/${id}/directory-provisioning`, 'GET', FEATURE_OFF);
+    try {
+      const result = await h.idm(['provisioning', 'create', id], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`Error: Could not read the directory provisioning of connection ${id}: ${FEATURE_OFF} (403 forbidden).`);
+      expect(result.stderr).toContain('not by a scope');
+      expect(result.stderr).not.toContain('Grant the scope');
+      expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET /api/v2/connections/${id}/directory-provisioning`]);
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   // The wizard checks the connection before its first question: a connection that does not exist,
   // or does not support provisioning, ends it there (stdin need not be a terminal for that).
   it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1): the code of the first 404 says so', async () => {

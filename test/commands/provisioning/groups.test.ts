@@ -236,6 +236,22 @@ describe('idm provisioning groups: errors of the service', () => {
     expect(result.stderr).toContain('read:directory_provisionings');
   });
 
+  it('403 "Group synchronization is not enabled for this tenant": the service\'s words and a hint that names no scope (exit 4)', async () => {
+    const message = 'Group synchronization is not enabled for this tenant';
+    h.sandbox.addFault({ path: `/api/v2/connections/${LISTED}/directory-provisioning/synchronized-groups`, kind: 'status', status: 403, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message }) });
+    try {
+      const result = await h.idm(['provisioning', 'groups', 'list', LISTED]);
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Error: Could not list the synchronized groups of connection ${LISTED}: ${message} (403 forbidden).\n` +
+          "Group synchronization is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant. Meanwhile users can still be synchronized with group synchronization off (--sync-groups off).\n",
+      );
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   it('set with the reader client: 403 naming update:directory_provisionings (exit 4); the list is unchanged', async () => {
     const id = conn(12);
     const result = await h.idm(['provisioning', 'groups', 'set', id, '--none'], { client: 'reader' });
