@@ -2,7 +2,7 @@
 // strategy's default mapping, the list of every configuration, synchronizations and synchronized
 // groups. Messages as the real service's (wire-facts.md).
 import { LIMITS } from '../schemas/constants.js';
-import { ProvisioningRequestSchema, type MappingEntry, type ProvisioningConfig, type ProvisioningRequest } from '../schemas/index.js';
+import { ProvisioningRequestSchema, SynchronizedGroupsRequestSchema, type MappingEntry, type ProvisioningConfig, type ProvisioningRequest } from '../schemas/index.js';
 import { apiError, empty, json, parseJsonBody, validateBody, type Reply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import type { ApiContext } from './router.js';
@@ -195,26 +195,26 @@ export function listSynchronizedGroups(ctx: ApiContext): Reply {
   return json(200, { groups: items, ...(next ? { next } : {}) });
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/** The `{groups: [...]}` body of PUT, POST and DELETE, checked as the service does (400 invalid_body). */
+/**
+ * The `{groups: [...]}` body of PUT, POST and DELETE, checked with the shared schema (the one idm
+ * checks --groups-file with) as the service does (400 invalid_body). A bad email is worded as the
+ * recorded answer words it.
+ */
 function groupEntries(ctx: ApiContext): DirectoryGroup[] {
-  const body = parseJsonBody(ctx.body, ctx.headers['content-type']) as { groups?: unknown } | null;
-  const invalid = (detail: string) => apiError(400, `Payload validation error: ${detail}`, 'invalid_body');
-  if (!body || typeof body !== 'object' || !Array.isArray(body.groups)) throw invalid("'Missing required property: groups'.");
-  return body.groups.map((entry: unknown, index) => {
-    const group = entry as Record<string, unknown> | null;
-    if (!group || typeof group !== 'object' || Array.isArray(group)) throw invalid(`'Expected type object' on property groups[${index}].`);
-    if (typeof group.id !== 'string' || group.id === '') throw invalid(`'Missing required property: id' on property groups[${index}].`);
-    const extra = Object.keys(group).find((key) => !['id', 'name', 'email', 'direct_members_count'].includes(key));
-    if (extra) throw invalid(`'Additional properties not allowed: ${extra}' on property groups[${index}].`);
-    if (group.email !== undefined && (typeof group.email !== 'string' || !EMAIL.test(group.email))) {
-      throw invalid(`'Object didn't pass validation for format email: ${String(group.email)}' on property groups[${index}].email (Google Workspace Directory group email).`);
+  const body = parseJsonBody(ctx.body, ctx.headers['content-type']);
+  const parsed = SynchronizedGroupsRequestSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const [, index, field] = issue.path;
+    if (field === 'email' && typeof index === 'number' && isPlainObject(body) && Array.isArray(body.groups)) {
+      const email = (body.groups[index] as Record<string, unknown>).email;
+      throw apiError(400, `Payload validation error: 'Object didn't pass validation for format email: ${String(email)}' on property groups[${index}].email (Google Workspace Directory group email).`, 'invalid_body');
     }
-    if (group.direct_members_count !== undefined && !Number.isInteger(group.direct_members_count)) throw invalid(`'Expected type integer' on property groups[${index}].direct_members_count.`);
-    return group as unknown as DirectoryGroup;
-  });
+  }
+  return validateBody(SynchronizedGroupsRequestSchema, body).groups;
 }
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** PUT (replace), POST (add), DELETE (remove) .../synchronized-groups: 204. */
 export function changeSynchronizedGroups(ctx: ApiContext, how: 'set' | 'add' | 'remove'): Reply {

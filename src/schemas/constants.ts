@@ -69,6 +69,8 @@ export const PATTERNS = {
   basicUsername: /^[^:]+$/,
   headerKey: /^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$/,
   cloudAccountId: /^\d{12}$/,
+  /** A synchronized group's email (the service checks `format email`; wire-facts.md, a bad group entry). */
+  groupEmail: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
 } as const;
 
 /** Scopes each operation needs (wire-facts.md), named in 403 messages and hints. */

@@ -20,6 +20,7 @@ import {
   eventStreamNameSchema,
   eventStreamUpdateSchema,
   eventTypeSchema,
+  groupEntrySchema,
   headerKeySchema,
   mappingEntrySchema,
   mappingSchema,
@@ -27,6 +28,7 @@ import {
   streamStatusSchema,
   subscriptionSchema,
   subscriptionsSchema,
+  synchronizedGroupsRequestSchema,
   syncGroupsSchema,
   testEventRequestSchema,
   webhookAuthorizationInputSchema,
@@ -56,6 +58,8 @@ export const TestEventRequestSchema = testEventRequestSchema();
 export const MappingEntrySchema = mappingEntrySchema();
 export const MappingSchema = mappingSchema();
 export const ProvisioningRequestSchema = provisioningRequestSchema();
+export const GroupEntrySchema = groupEntrySchema();
+export const SynchronizedGroupsRequestSchema = synchronizedGroupsRequestSchema();
 
 const dateTime = z.iso.datetime({ offset: true });
 

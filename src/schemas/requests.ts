@@ -168,3 +168,18 @@ export const provisioningRequestSchema = onFirstUse(() => z.strictObject({
   synchronize_groups: z.optional(syncGroupsSchema()),
 }));
 export type ProvisioningRequest = z.infer<ReturnType<typeof provisioningRequestSchema>>;
+
+/**
+ * One synchronized group as written to `PUT` / `POST` / `DELETE …/synchronized-groups` (wire-facts.md):
+ * `{id, name?, email?, direct_members_count?}`, the service refusing a bad one with 400 invalid_body.
+ */
+export const groupEntrySchema = onFirstUse(() => z.strictObject({
+  id: z.string().check(z.minLength(1)),
+  name: z.optional(z.string()),
+  email: z.optional(z.string().check(z.regex(PATTERNS.groupEmail, 'must be an email address'))),
+  direct_members_count: z.optional(z.int({ error: 'must be a whole number' })),
+}));
+export type GroupEntry = z.infer<ReturnType<typeof groupEntrySchema>>;
+
+/** The body of the three changes of the synchronized groups: `{groups: [...]}` (an empty list empties it with PUT). */
+export const synchronizedGroupsRequestSchema = onFirstUse(() => z.strictObject({ groups: z.array(groupEntrySchema()) }));

@@ -104,6 +104,21 @@ describe('synchronized groups', () => {
     expect(res.body).toMatchObject({ errorCode: 'invalid_body', message: expect.stringContaining("validation for format email: ' on property groups[0].email") });
     expect((await api('PUT', path, { groups: [{ name: 'no id' }] })).status).toBe(400);
   });
+
+  it.each([
+    ['a name that is not a string', { groups: [{ id: 'g1', name: 5 }] }, 'on property groups[0].name.'],
+    ['an id that is not a string', { groups: [{ id: 7 }] }, 'on property groups[0].id.'],
+    ['a member count that is not a whole number', { groups: [{ id: 'g1', direct_members_count: 1.5 }] }, 'on property groups[0].direct_members_count.'],
+    ['an unknown field beside groups', { groups: [], color: 'red' }, "'Additional properties not allowed: color'."],
+    ['groups that is not a list', { groups: { id: 'g1' } }, 'on property groups.'],
+  ])('400 invalid_body for %s (the shared schema), and nothing changes', async (_label, body, naming) => {
+    const before = (await api('GET', path)).body;
+    const res = await api('PUT', path, body);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ errorCode: 'invalid_body', message: expect.stringMatching(/^Payload validation error: /) });
+    expect(res.body.message).toContain(naming);
+    expect((await api('GET', path)).body).toEqual(before);
+  });
 });
 
 describe('a synchronization that runs', () => {
