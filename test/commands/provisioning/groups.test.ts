@@ -2,6 +2,9 @@
 // as received, --search as q=name:<prefix>*, paging), the bodies of POST / DELETE / PUT
 // ({groups: [{id}]}, as the interface describes them), what the list holds afterwards, local
 // validation that sends nothing, and the service's 404 and 403.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
@@ -182,12 +185,75 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
   });
 });
 
+describe('idm provisioning groups add | set --groups-file: whole entries', () => {
+  const files = mkdtempSync(join(tmpdir(), 'idm-groups-'));
+  afterAll(() => rmSync(files, { recursive: true, force: true }));
+  const file = (name: string, value: unknown) => {
+    const path = join(files, name);
+    writeFileSync(path, typeof value === 'string' ? value : JSON.stringify(value));
+    return path;
+  };
+  const PLATFORM = { id: 'group1abc', name: 'Platform', email: 'platform@example.com', direct_members_count: 9 };
+
+  it('add sends each entry as written (name, email, direct_members_count), and list shows them', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, '--groups-file', file('add.json', [PLATFORM, { id: SALES }])]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(new RegExp(`^Added 2 groups to the synchronized groups of ${id}\\.`));
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`POST ${groupsPath(id)}`]);
+    expect(h.calls()[0]!.json).toEqual({ groups: [PLATFORM, { id: SALES }] });
+    const shown = await h.idm(['provisioning', 'groups', 'list', id]);
+    expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\ngroup1abc\tPlatform\tplatform@example.com\t9\n${SALES}\t\t\t\n`);
+  });
+
+  it('set --groups-file - reads what groups list --json printed (stdin): the list is set back as it was', async () => {
+    const id = editable();
+    const listedJson = (await h.idm(['provisioning', 'groups', 'list', LISTED, '--json'])).stdout;
+    h.mark();
+    const result = await h.idm(['provisioning', 'groups', 'set', id, '--groups-file', '-'], { input: listedJson });
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [GROUPS[0], { id: SALES }, GROUPS[2]] });
+  });
+
+  it('set --groups-file with an empty array empties the list (PUT {groups: []})', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'set', id, '--groups-file', file('empty.json', [])]);
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [] });
+    expect(await listed(id)).toEqual([]);
+  });
+
+  const bad: Array<[string, unknown, RegExp]> = [
+    // The recorded 400: the service checks the email's format (an empty one too).
+    ['an email that is not one (the recorded 400)', [{ id: 'group1abc', name: '', email: '', direct_members_count: 0 }], /entry 1 \(email\): must be an email address/],
+    ['a member count that is not a whole number', [{ id: 'g1', direct_members_count: 1.5 }], /entry 1 \(direct_members_count\): must be a whole number/],
+    ['a name that is not a string', [{ id: 'g1', name: 5 }], /entry 1 \(name\): must be a string/],
+    ['an entry without an id', [{ name: 'no id' }], /entry 1 \(id\): is missing/],
+    ['an unknown field', [{ id: 'g1', color: 'red' }], /entry 1: unknown field: color/],
+    ['an id with a control character', [{ id: 'g\u0007' }], /entry 1 \(id\): .* is not a group id/],
+    ['one group twice', [{ id: 'g1' }, { id: 'g1', name: 'again' }], /entry 2: group g1 is listed twice/],
+    ['an object that is not a list', { id: 'g1' }, /must hold a JSON array of \{"id", \.\.\.\} objects/],
+    ['no group to add', [], /holds no group: nothing to add/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`${name}: exit 2, nothing sent`, async () => {
+      const result = await h.idm(['provisioning', 'groups', 'add', conn(12), '--groups-file', file('bad.json', value)]);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(message);
+      expect(h.received()).toEqual([]);
+    });
+  }
+});
+
 describe('idm provisioning groups: local validation sends nothing (exit 2)', () => {
   const id = conn(12); // never changed by a test
   const cases: Array<[string, string[], RegExp]> = [
-    ['set without group ids or --none', ['set', id], /Give the group ids, or --none to synchronize no group\./],
+    ['set without group ids or --none', ['set', id], /Give the group ids, --groups-file, or --none to synchronize no group\./],
     ['set with group ids and --none', ['set', id, ENG, '--none'], /--none means no group: give group ids or --none, not both\./],
-    ['add without group ids', ['add', id], /^Error: Missing <group-id>\./],
+    ['add without group ids', ['add', id], /^Error: Give the group ids, or --groups-file\./],
+    ['add with group ids and --groups-file', ['add', id, ENG, '--groups-file', 'groups.json'], /--groups-file gives the groups: give group ids or --groups-file, not both\./],
+    ['remove --groups-file (the ids are what remove needs)', ['remove', id, '--groups-file', 'groups.json'], /Unknown flag --groups-file/],
     ['remove without group ids', ['remove', id], /^Error: Missing <group-id>\./],
     ['add with an empty group id', ['add', id, ' '], /is not a group id/],
     ['add with a control character in a group id', ['add', id, 'ab\u0007c'], /is not a group id/],

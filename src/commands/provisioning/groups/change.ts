@@ -1,10 +1,15 @@
 // idm provisioning groups add | remove | set <connection-id> <group-id>...: change the list of
-// synchronized groups (204 each). `set` replaces the whole list (--none empties it).
+// synchronized groups (204 each). `set` replaces the whole list (--none empties it). add and set
+// also take --groups-file: whole entries ({id, name?, email?, direct_members_count?}), as the
+// service stores and lists them, checked with the schema the sandbox checks them with.
 import { Argument, Command } from 'commander';
+import type { GroupEntry } from '../../../api/management/provisioning.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { UsageError } from '../../../core/errors.js';
-import { hasUnsafeCharacters, plural, preview } from '../../../core/text.js';
+import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '../../../core/text.js';
+import { parseJson, readFileOrStdin } from '../../../io/input.js';
+import { once } from '../../../cli/parse.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
 export type GroupsVerb = 'add' | 'remove' | 'set';
@@ -14,6 +19,8 @@ export interface GroupsChangeOptions {
   connectionId: string;
   groupIds: string[];
   none?: boolean;
+  /** add and set: a JSON file (or - for stdin) of whole group entries. */
+  groupsFile?: string;
 }
 
 const DESCRIPTIONS: Record<GroupsVerb, string> = {
@@ -32,23 +39,61 @@ export function groupsChangeCommand(deps: Deps, verb: GroupsVerb, run = groupsCh
   const command = new Command(verb)
     .description(DESCRIPTIONS[verb])
     .addArgument(CONNECTION_ID_ARGUMENT())
-    .addArgument(new Argument(verb === 'set' ? '[group-id...]' : '<group-id...>', "the directory groups' ids (see idm provisioning groups list)"));
+    .addArgument(new Argument(verb === 'remove' ? '<group-id...>' : '[group-id...]', "the directory groups' ids (see idm provisioning groups list)"));
+  if (verb !== 'remove') command.option('--groups-file <path>', 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin', once('--groups-file'));
   if (verb === 'set') command.option('--none', 'synchronize no group (an empty list)');
   return command
     .addHelpText('after', () => examples([`idm provisioning groups ${verb} ${EXAMPLE_CONNECTION} ${verb === 'set' ? '03ep43zb1xk6ay0 03ep43zb2fw2ma9' : '03ep43zb1xk6ay0'}`]))
-    .action((connectionId: string, groupIds: string[] | undefined, flags: { none?: boolean }) => run({ verb, connectionId, groupIds: groupIds ?? [], none: flags.none }, deps));
+    .action((connectionId: string, groupIds: string[] | undefined, flags: { none?: boolean; groupsFile?: string }) => run({ verb, connectionId, groupIds: groupIds ?? [], none: flags.none, groupsFile: flags.groupsFile }, deps));
 }
 
 export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps): Promise<void> {
   const { verb, connectionId } = options;
   const ids = [...new Set(options.groupIds.map(checkGroupId))];
-  if (verb === 'set' && ids.length === 0 && !options.none) throw new UsageError('Give the group ids, or --none to synchronize no group.');
+  if (options.groupsFile !== undefined && (ids.length > 0 || options.none)) throw new UsageError(`--groups-file gives the groups: give group ids${verb === 'set' ? ', --none' : ''} or --groups-file, not both.`);
+  if (options.groupsFile === undefined && verb !== 'remove' && ids.length === 0 && !options.none) {
+    throw new UsageError(verb === 'set' ? 'Give the group ids, --groups-file, or --none to synchronize no group.' : 'Give the group ids, or --groups-file.');
+  }
   if (options.none && ids.length > 0) throw new UsageError('--none means no group: give group ids or --none, not both.');
+  const entries = options.groupsFile === undefined ? ids.map((id) => ({ id })) : await readGroupsFile(options.groupsFile, deps);
+  if (verb === 'add' && entries.length === 0) throw new UsageError(`--groups-file ${options.groupsFile} holds no group: nothing to add.`);
   const { provisioning } = await deps.api();
-  const entries = ids.map((id) => ({ id }));
   if (verb === 'add') await provisioning.addGroups(connectionId, entries);
   else if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
   else await provisioning.setGroups(connectionId, entries);
-  const done = verb === 'add' ? `Added ${plural(ids.length, 'group')} to` : verb === 'remove' ? `Removed ${plural(ids.length, 'group')} from` : `Set ${plural(ids.length, 'group')} as`;
+  const count = plural(entries.length, 'group');
+  const done = verb === 'add' ? `Added ${count} to` : verb === 'remove' ? `Removed ${count} from` : `Set ${count} as`;
   deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+}
+
+/**
+ * --groups-file: whole entries, checked with the shared schema (the sandbox's) and the ids' own rule,
+ * each id once; problems named by entry, before anything is sent.
+ */
+async function readGroupsFile(path: string, deps: Deps): Promise<GroupEntry[]> {
+  const source = path === '-' ? '--groups-file - (stdin)' : `--groups-file ${path}`;
+  const value = parseJson(source, await readFileOrStdin('--groups-file', path, deps.io, 'json', { hint: 'Pipe the JSON in, or give --groups-file a path.' }));
+  const list = isPlainObject(value) && Object.keys(value).every((key) => key === 'groups' || key === 'next') && Array.isArray(value.groups) ? value.groups : value;
+  if (!Array.isArray(list)) throw new UsageError(`${source} must hold a JSON array of {"id", ...} objects (or {"groups": [...]}), not ${jsonKind(value)}.`);
+  const { synchronizedGroupsRequestSchema } = await import('../../../schemas/requests.js');
+  const parsed = synchronizedGroupsRequestSchema().safeParse({ groups: list });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const [, index, ...rest] = issue.path;
+      return typeof index === 'number' ? `entry ${index + 1}${rest.length > 0 ? ` (${rest.map(String).join('.')})` : ''}: ${issue.message}` : issue.message;
+    });
+    throw new UsageError(`${source}: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`);
+  }
+  const seen = new Set<string>();
+  return parsed.data.groups.map((entry, index) => {
+    let id: string;
+    try {
+      id = checkGroupId(entry.id);
+    } catch (error) {
+      throw new UsageError(`${source}: entry ${index + 1} (id): ${(error as Error).message}`);
+    }
+    if (seen.has(id)) throw new UsageError(`${source}: entry ${index + 1}: group ${id} is listed twice.`, 'Give each group once.');
+    seen.add(id);
+    return { ...entry, id };
+  });
 }
