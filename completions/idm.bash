@@ -56,14 +56,14 @@ _idm_flags() {
     'provisioning sync') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning groups') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning groups list') REPLY='--search --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'provisioning groups add') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups add') REPLY='--groups-file -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning groups remove') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'provisioning groups set') REPLY='--none -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning groups set') REPLY='--groups-file --none -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'api') REPLY='--data --query --paginate -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --max-streams --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
@@ -143,6 +143,8 @@ _idm_flag_value() {
     'provisioning groups list|--search') REPLY='none' ;;
     'provisioning groups list|--take') REPLY='none' ;;
     'provisioning groups list|--from') REPLY='none' ;;
+    'provisioning groups add|--groups-file') REPLY='files' ;;
+    'provisioning groups set|--groups-file') REPLY='files' ;;
     'connections list|--strategy') REPLY='ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
@@ -156,6 +158,7 @@ _idm_flag_value() {
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--max-streams') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;

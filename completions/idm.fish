@@ -99,11 +99,11 @@ function __idm_flag_takes_value
       return 0
     case 'provisioning groups list|--search' 'provisioning groups list|--take' 'provisioning groups list|--from' 'provisioning groups list|-p' 'provisioning groups list|--profile' 'provisioning groups list|--timeout' 'provisioning groups list|--max-wait' 'provisioning groups list|--ca-file' 'provisioning groups list|--client-cert' 'provisioning groups list|--client-key'
       return 0
-    case 'provisioning groups add|-p' 'provisioning groups add|--profile' 'provisioning groups add|--timeout' 'provisioning groups add|--max-wait' 'provisioning groups add|--ca-file' 'provisioning groups add|--client-cert' 'provisioning groups add|--client-key'
+    case 'provisioning groups add|--groups-file' 'provisioning groups add|-p' 'provisioning groups add|--profile' 'provisioning groups add|--timeout' 'provisioning groups add|--max-wait' 'provisioning groups add|--ca-file' 'provisioning groups add|--client-cert' 'provisioning groups add|--client-key'
       return 0
     case 'provisioning groups remove|-p' 'provisioning groups remove|--profile' 'provisioning groups remove|--timeout' 'provisioning groups remove|--max-wait' 'provisioning groups remove|--ca-file' 'provisioning groups remove|--client-cert' 'provisioning groups remove|--client-key'
       return 0
-    case 'provisioning groups set|-p' 'provisioning groups set|--profile' 'provisioning groups set|--timeout' 'provisioning groups set|--max-wait' 'provisioning groups set|--ca-file' 'provisioning groups set|--client-cert' 'provisioning groups set|--client-key'
+    case 'provisioning groups set|--groups-file' 'provisioning groups set|-p' 'provisioning groups set|--profile' 'provisioning groups set|--timeout' 'provisioning groups set|--max-wait' 'provisioning groups set|--ca-file' 'provisioning groups set|--client-cert' 'provisioning groups set|--client-key'
       return 0
     case 'connections|-p' 'connections|--profile' 'connections|--timeout' 'connections|--max-wait' 'connections|--ca-file' 'connections|--client-cert' 'connections|--client-key'
       return 0
@@ -113,7 +113,7 @@ function __idm_flag_takes_value
       return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
-    case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
+    case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--max-streams' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
       return 0
     case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait' 'completion|--ca-file' 'completion|--client-cert' 'completion|--client-key'
       return 0
@@ -337,8 +337,10 @@ complete -c idm -n '__idm_in "provisioning groups list"' -l take -x -d 'groups p
 complete -c idm -n '__idm_in "provisioning groups list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
 complete -c idm -n '__idm_in "provisioning groups list"' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "provisioning groups list" 0' -a '(__idm_values connections)'
+complete -c idm -n '__idm_in "provisioning groups add"' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
 complete -c idm -n '__idm_arg "provisioning groups add" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning groups remove" 0' -a '(__idm_values connections)'
+complete -c idm -n '__idm_in "provisioning groups set"' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
 complete -c idm -n '__idm_in "provisioning groups set"' -l none -d 'synchronize no group (an empty list)'
 complete -c idm -n '__idm_arg "provisioning groups set" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning groups help" 0' -a 'list add remove set'
@@ -367,6 +369,7 @@ complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: strea
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
 complete -c idm -n '__idm_in "sandbox start"' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+complete -c idm -n '__idm_in "sandbox start"' -l max-streams -x -d 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)'
 complete -c idm -n '__idm_in "sandbox start"' -l delivery -x -a 'async sync' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
 complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'

@@ -708,6 +708,7 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'provisioning groups add') reply=(
+      '--groups-file:whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -738,6 +739,7 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'provisioning groups set') reply=(
+      '--groups-file:whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
       '--none:synchronize no group (an empty list)'
       '-h:show help'
       '--help:show help'
@@ -832,6 +834,7 @@ _idm_flags() {
       '--streams:also generate this many streams (pagination, benchmarks)'
       '--token-lifetime:lifetime of issued access tokens (default 86400)'
       '--rate-limit:token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+      '--max-streams:the most streams the tenant holds: a create beyond it answers 409, as on a plan'\''s limit (default: no limit)'
       '--delivery:test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
       '--retry-delays:waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
       '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
@@ -942,6 +945,8 @@ _idm_flag_value() {
     'provisioning groups list|--search') REPLY='none' ;;
     'provisioning groups list|--take') REPLY='none' ;;
     'provisioning groups list|--from') REPLY='none' ;;
+    'provisioning groups add|--groups-file') REPLY='files' ;;
+    'provisioning groups set|--groups-file') REPLY='files' ;;
     'connections list|--strategy') REPLY='ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
@@ -955,6 +960,7 @@ _idm_flag_value() {
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
     'sandbox start|--rate-limit') REPLY='none' ;;
+    'sandbox start|--max-streams') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
