@@ -76,8 +76,9 @@ describe('idm as a process', () => {
 
   it('cuts a message that quotes a huge pasted value instead of echoing it whole', async () => {
     const huge = 'x'.repeat(50_000);
-    const result = await runIdm(['streams', 'test', 'est_demoInboxBearer0000000', '--event-type', huge], { configDir: config() });
+    const result = await runIdm(['streams', 'show', huge], { configDir: config() });
     expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Not a stream id: "x{40}… \(49960 more characters\)"/);
     expect(result.stderr.length).toBeLessThan(2_500);
     expect(result.stderr).toMatch(/… \(\d+ more characters\)/);
   });

@@ -232,7 +232,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     ['an unknown field', [{ id: 'g1', color: 'red' }], /entry 1: unknown field: color/],
     ['an id with a control character', [{ id: 'g\u0007' }], /entry 1 \(id\): .* is not a group id/],
     ['one group twice', [{ id: 'g1' }, { id: 'g1', name: 'again' }], /entry 2: group g1 is listed twice/],
-    ['an object that is not a list', { id: 'g1' }, /must hold a JSON array of \{"id", \.\.\.\} objects/],
+    ['an object that is not a list', { id: 'g1' }, /must hold a JSON array of \{"id", …\} objects/],
     ['no group to add', [], /holds no group: nothing to add/],
   ];
   for (const [name, value, message] of bad) {

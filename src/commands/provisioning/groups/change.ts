@@ -74,7 +74,7 @@ async function readGroupsFile(path: string, deps: Deps): Promise<GroupEntry[]> {
   const source = path === '-' ? '--groups-file - (stdin)' : `--groups-file ${path}`;
   const value = parseJson(source, await readFileOrStdin('--groups-file', path, deps.io, 'json', { hint: 'Pipe the JSON in, or give --groups-file a path.' }));
   const list = isPlainObject(value) && Object.keys(value).every((key) => key === 'groups' || key === 'next') && Array.isArray(value.groups) ? value.groups : value;
-  if (!Array.isArray(list)) throw new UsageError(`${source} must hold a JSON array of {"id", ...} objects (or {"groups": [...]}), not ${jsonKind(value)}.`);
+  if (!Array.isArray(list)) throw new UsageError(`${source} must hold a JSON array of {"id", …} objects (or {"groups": […]}), not ${jsonKind(value)}.`);
   const { synchronizedGroupsRequestSchema } = await import('../../../schemas/requests.js');
   const parsed = synchronizedGroupsRequestSchema().safeParse({ groups: list });
   if (!parsed.success) {
