@@ -15,7 +15,7 @@
 // main.cjs.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so that a run of bin/idm.js never sees half a build.
@@ -82,6 +82,12 @@ await Promise.all([
       : build({ ...common, stdin: { contents, resolveDir: '.', loader: 'js' }, outfile: `${staging}/${bundle}` }),
   ),
 ]);
+
+// bin/idm.js reads the bundles as latin1, which is their text only while they are ASCII (esbuild
+// escapes other characters by default).
+for (const name of readdirSync(staging).filter((file) => file.endsWith('.cjs'))) {
+  if (readFileSync(`${staging}/${name}`).some((byte) => byte > 0x7f)) throw new Error(`${name} is not ASCII: bin/idm.js reads it as latin1`);
+}
 
 // `idm --version` and `idm --help` are answered by bin/idm.js from these files without loading the
 // CLI. The help text is the real program's, rendered here.

@@ -54,8 +54,12 @@ export function jsonKind(value: unknown): string {
  */
 export const unsafeCharacter = onFirstUse(() => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u);
 
+/** Printable ASCII, none of it unsafe: what ids, cursors and most names are made of. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 export function hasUnsafeCharacters(text: string): boolean {
-  return unsafeCharacter().test(text);
+  // Printable ASCII is answered without the Unicode classes, which a run then never builds.
+  return !PRINTABLE_ASCII.test(text) && unsafeCharacter().test(text);
 }
 
 /**

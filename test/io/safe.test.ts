@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { hasUnsafeCharacters } from '../../src/core/text.js';
 import { safeJson, safeJsonText } from '../../src/io/safe.js';
 
 describe('safeJson', () => {
@@ -22,5 +23,21 @@ describe('safeJson', () => {
 
   it('keeps other non-ASCII text as it is', () => {
     expect(safeJsonText('"Zoë 東京 🙂"')).toBe('"Zoë 東京 🙂"');
+  });
+});
+
+describe('hasUnsafeCharacters', () => {
+  it('answers every code point as the Unicode classes do, the printable ASCII shortcut included', () => {
+    const classes = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+    const wrong: number[] = [];
+    for (let code = 0; code <= 0x10ffff; code += code < 0x30000 ? 1 : 0x101) {
+      const char = String.fromCodePoint(code);
+      if (hasUnsafeCharacters(`id_${char}`) !== classes.test(char)) wrong.push(code);
+    }
+    expect(wrong).toEqual([]);
+    expect(hasUnsafeCharacters('est_0123456789abcdefghijkl')).toBe(false);
+    expect(hasUnsafeCharacters('')).toBe(false);
+    expect(hasUnsafeCharacters('a\u007fb')).toBe(true);
+    expect(hasUnsafeCharacters('tab\there')).toBe(true);
   });
 });
