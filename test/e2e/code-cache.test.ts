@@ -27,13 +27,13 @@ describe('the code caches of the build', () => {
   });
 
   it('a bundle that main.cjs requires (the request schemas) comes through its cache too', () => {
-    // --wait-timeout without --wait: refused after the body was checked with the schemas, before any request.
+    // --wait-timeout without --wait: refused after the body (with --data: the schemas check it) was checked, before any request.
     const probe = `
       const { Writable } = require('node:stream');
       const { loadCli } = require(${JSON.stringify(BIN)});
       const { cli, scripts } = loadCli();
       const sink = new Writable({ write: (chunk, encoding, done) => done() });
-      cli.main(['node', 'idm', 'streams', 'test', 'est_demoInboxBearer0000000', '--event-type', 'user.created', '--wait-timeout', '5'],
+      cli.main(['node', 'idm', 'streams', 'test', 'est_demoInboxBearer0000000', '--event-type', 'user.created', '--data', '{}', '--wait-timeout', '5'],
         { stdin: process.stdin, stdout: sink, stderr: sink }, { IDM_DOMAIN: 'http://127.0.0.1:9', IDM_CLIENT_ID: 'c', IDM_CLIENT_SECRET: 's', IDM_CONFIG_DIR: '/nonexistent' })
         .then((code) => {
           const report = {};
