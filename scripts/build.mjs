@@ -109,7 +109,7 @@ codeCache();
 /**
  * dist/*.cjs.cache: V8's code caches of main.cjs and the bundles it loads, after a training run in
  * this process: a warm `idm streams list` (piped and at a terminal, in colour), `streams show`,
- * `streams test` and `provisioning create` against a sandbox (the prompts and conf, for people at
+ * `streams test` (with and without data) and `provisioning create` against a sandbox (the prompts and conf, for people at
  * a terminal and for login, are left to compile as usual).
  * bin/idm.js gives them to V8, which then neither parses the bundles nor compiles the functions the
  * run used: about 10 ms of every command. A cache is only good for this Node (V8 checks its version,
@@ -136,6 +136,8 @@ function codeCache() {
         [['streams', 'list', '--take', '100'], { ...env, IDM_FORCE_TTY: 'stdout', FORCE_COLOR: '1', COLUMNS: '120' }],
         [['streams', 'show', stream], env],
         [['streams', 'test', stream, '--event-type', 'user.created'], env],
+        // The request schemas, for the bodies that need them (a test event with data, a stream from flags).
+        [['streams', 'test', stream, '--event-type', 'user.created', '--data', '{"object":{"user_id":"u1"}}'], env],
         [['provisioning', 'create', connection, '--mapping', 'a=b'], env],
         [['provisioning', 'show', connection], env],
       ];

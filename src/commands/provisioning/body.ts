@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors.js';
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { IO } from '../../io/io.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
-import { mappingAttributeProblem } from '../../schemas/mapping.js';
+import { mappingAttributeProblem, plainProvisioningBody } from '../../schemas/mapping.js';
 
 /** `platform=idp`, split at the first `=` (`flag` names where it came from). */
 export function parseMappingFlag(value: string, flag = '--mapping'): { platform: string; idp: string } {
@@ -66,6 +66,8 @@ export async function readMappingFile(path: string, io: IO): Promise<unknown[]> 
 
 /** The body against the shared schema; `mappingSource` names where the mapping came from. */
 export async function checkProvisioningBody(body: Record<string, unknown>, mappingSource: string): Promise<ProvisioningBody> {
+  const plain = plainProvisioningBody(body);
+  if (plain) return plain as ProvisioningBody;
   const { provisioningRequestSchema } = await import('../../schemas/requests.js');
   const parsed = provisioningRequestSchema().safeParse(body);
   if (parsed.success) return parsed.data;
