@@ -215,6 +215,19 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     expect(h.calls('PUT')[0]!.json).toEqual({ groups: [GROUPS[0], { id: SALES }, GROUPS[2]] });
   });
 
+  it('set --groups-file refuses one page of a longer list (a next cursor): the groups of the later pages would be removed', async () => {
+    const id = editable();
+    const page = { groups: [{ id: SALES }], next: 'YzE6Mg' };
+    const result = await h.idm(['provisioning', 'groups', 'set', id, '--groups-file', file('page.json', page)]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/holds one page of a longer list \(it has a next cursor\): set replaces the whole list/);
+    expect(result.stderr).toContain(`Give the whole list: idm provisioning groups list ${id} --all --json > groups.json`);
+    expect(h.received()).toEqual([]);
+    // add takes the page's groups as they are: nothing else is removed.
+    expect((await h.idm(['provisioning', 'groups', 'add', id, '--groups-file', file('page.json', page)])).code).toBe(0);
+    expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }] });
+  });
+
   it('set --groups-file with an empty array empties the list (PUT {groups: []})', async () => {
     const id = editable();
     const result = await h.idm(['provisioning', 'groups', 'set', id, '--groups-file', file('empty.json', [])]);
@@ -234,6 +247,9 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     ['one group twice', [{ id: 'g1' }, { id: 'g1', name: 'again' }], /entry 2: group g1 is listed twice/],
     ['an object that is not a list', { id: 'g1' }, /must hold a JSON array of \{"id", …\} objects/],
     ['no group to add', [], /holds no group: nothing to add/],
+    // No control or invisible character reaches the tenant, from a file as from a flag.
+    ['a name with an escape sequence', [{ id: 'g1', name: 'a\u001b[31mred' }], /entry 1 \(name\) holds a control or invisible character \(\\x1b, character 2\)/],
+    ['an email with a bidi override', [{ id: 'g1', email: 'a\u202eb@example.com' }], /entry 1 \(email\) holds a control or invisible character \(\\u202e, character 2\)/],
   ];
   for (const [name, value, message] of bad) {
     it(`${name}: exit 2, nothing sent`, async () => {

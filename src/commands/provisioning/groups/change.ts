@@ -9,6 +9,7 @@ import { examples } from '../../../cli/help.js';
 import { UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '../../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../../io/input.js';
+import { unsafeTextProblem } from '../../../io/safe.js';
 import { once } from '../../../cli/parse.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
@@ -55,7 +56,7 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
     throw new UsageError(verb === 'set' ? 'Give the group ids, --groups-file, or --none to synchronize no group.' : 'Give the group ids, or --groups-file.');
   }
   if (options.none && ids.length > 0) throw new UsageError('--none means no group: give group ids or --none, not both.');
-  const entries = options.groupsFile === undefined ? ids.map((id) => ({ id })) : await readGroupsFile(options.groupsFile, deps);
+  const entries = options.groupsFile === undefined ? ids.map((id) => ({ id })) : await readGroupsFile(options.groupsFile, verb, connectionId, deps);
   if (verb === 'add' && entries.length === 0) throw new UsageError(`--groups-file ${options.groupsFile} holds no group: nothing to add.`);
   const { provisioning } = await deps.api();
   if (verb === 'add') await provisioning.addGroups(connectionId, entries);
@@ -70,11 +71,20 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
  * --groups-file: whole entries, checked with the shared schema (the sandbox's) and the ids' own rule,
  * each id once; problems named by entry, before anything is sent.
  */
-async function readGroupsFile(path: string, deps: Deps): Promise<GroupEntry[]> {
+async function readGroupsFile(path: string, verb: GroupsVerb, connectionId: string, deps: Deps): Promise<GroupEntry[]> {
   const source = path === '-' ? '--groups-file - (stdin)' : `--groups-file ${path}`;
   const value = parseJson(source, await readFileOrStdin('--groups-file', path, deps.io, 'json', { hint: 'Pipe the JSON in, or give --groups-file a path.' }));
-  const list = isPlainObject(value) && Object.keys(value).every((key) => key === 'groups' || key === 'next') && Array.isArray(value.groups) ? value.groups : value;
+  const page = isPlainObject(value) && Object.keys(value).every((key) => key === 'groups' || key === 'next') && Array.isArray(value.groups);
+  const list = page ? value.groups : value;
   if (!Array.isArray(list)) throw new UsageError(`${source} must hold a JSON array of {"id", …} objects (or {"groups": […]}), not ${jsonKind(value)}.`);
+  // One page of a longer list (`groups list --json` without --all): set would drop the groups of the
+  // pages after it from the tenant.
+  if (verb === 'set' && page && value.next !== undefined && value.next !== null && value.next !== '') {
+    throw new UsageError(
+      `${source} holds one page of a longer list (it has a next cursor): set replaces the whole list, so the groups of the following pages would be removed.`,
+      `Give the whole list: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId, '--all', '--json'])} > groups.json`,
+    );
+  }
   const { synchronizedGroupsRequestSchema } = await import('../../../schemas/requests.js');
   const parsed = synchronizedGroupsRequestSchema().safeParse({ groups: list });
   if (!parsed.success) {
@@ -94,6 +104,11 @@ async function readGroupsFile(path: string, deps: Deps): Promise<GroupEntry[]> {
     }
     if (seen.has(id)) throw new UsageError(`${source}: entry ${index + 1}: group ${id} is listed twice.`, 'Give each group once.');
     seen.add(id);
+    // As every text idm sends: no control or invisible character reaches the tenant.
+    for (const field of ['name', 'email'] as const) {
+      const problem = entry[field] === undefined ? undefined : unsafeTextProblem(entry[field]);
+      if (problem) throw new UsageError(`${source}: entry ${index + 1} (${field}) ${problem}.`);
+    }
     return { ...entry, id };
   });
 }
