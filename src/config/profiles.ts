@@ -47,15 +47,19 @@ function corrupt(file: string, problem: string): ConfigError {
   return new ConfigError(`The settings file ${file} ${problem}.`, `Fix it, or move it away and run 'idm login' again to recreate it.`);
 }
 
-/** A settings file idm cannot read (permissions, a directory in its place, far too large): the file and the fix. */
-export function unreadable(file: string, error: unknown, exitCode: typeof ExitCode.Usage | typeof ExitCode.Auth = ExitCode.Usage): ConfigError {
+/**
+ * A settings file idm cannot read (permissions, a directory in its place, far too large): the file and
+ * the fix. `profile`: the file is that profile's secret, which its own login writes anew.
+ */
+export function unreadable(file: string, error: unknown, exitCode: typeof ExitCode.Usage | typeof ExitCode.Auth = ExitCode.Usage, profile?: string): ConfigError {
+  const login = shellCommand(profile === undefined ? ['idm', 'login'] : ['idm', 'login', '--profile', profile]);
   const code = (error as NodeJS.ErrnoException).code;
   const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code === TOO_LARGE ? tooLargeWhy : (code ?? 'it cannot be read');
   const hint =
     code === 'EISDIR'
       ? 'Move it away: idm keeps a file there.'
       : code === TOO_LARGE
-        ? `idm never writes one that large: move it away and run 'idm login' again to recreate it.`
+        ? `idm never writes one that large: move it away and run '${login}' again to recreate it.`
         : 'Check its owner and permissions (idm makes it 0600, owned by you).';
   return new ConfigError(`Cannot read ${file}: ${why}.`, hint, {
     exitCode,
@@ -125,7 +129,7 @@ export function readSecret(dir: string, profile: string): StoredSecret | undefin
   try {
     text = readTextIfExists(file);
   } catch (error) {
-    throw unreadable(file, error, ExitCode.Auth);
+    throw unreadable(file, error, ExitCode.Auth, profile);
   }
   if (text === undefined) return undefined;
   try {

@@ -222,6 +222,8 @@ describe('settings files far larger than idm writes (over 4 MB) are never read',
       const result = await idm(['streams', 'list'], { env: { IDM_CONFIG_DIR: home.dir } });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain(`Cannot read ${file}: ${TOO_LARGE}`);
+      // The login that writes it anew is that profile's: pasted as it is, it must not log in the default one.
+      expect(result.stderr).toContain("move it away and run 'idm login --profile p' again to recreate it.");
       expect(server.seen).toEqual([]);
     } finally {
       home.cleanup();
