@@ -132,11 +132,12 @@ function restoreData(tenant: Tenant, saved: SavedState, moves: ReadonlyArray<rea
 }
 
 /** What --state-dir keeps: everything but the request log, the inbox's records and what is running. */
-function snapshot(tenant: Tenant, pieces: Omit<SavedState, 'version' | 'port' | 'tokenLifetime' | 'signingKey' | 'streams' | 'connections' | 'deliveries'>): SavedState {
+function snapshot(tenant: Tenant, pieces: Omit<SavedState, 'version' | 'port' | 'tokenLifetime' | 'maxStreams' | 'signingKey' | 'streams' | 'connections' | 'deliveries'>): SavedState {
   return {
     version: 1,
     port: Number(new URL(tenant.url).port),
     tokenLifetime: tenant.tokenLifetime,
+    ...(tenant.maxStreams === undefined ? {} : { maxStreams: tenant.maxStreams }),
     signingKey: { pem: tenant.signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), kid: tenant.signing.kid },
     ...pieces,
     streams: tenant.streams.all().map(({ record, secret }) => (secret === undefined ? { record } : { record, secret })),
@@ -210,7 +211,8 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     const inboxUrl = inbox.url;
     const closedUrl = `https://127.0.0.1:${refusedPort}`;
     const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
-    const maxStreams = options.maxStreams ?? seed.maxStreams;
+    // The plan's limit is the tenant's, kept by --state-dir as its token lifetime is.
+    const maxStreams = options.maxStreams ?? seed.maxStreams ?? saved?.maxStreams;
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     const tenant: Tenant = {
       url: '', // set once listening
@@ -295,7 +297,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       // tenant is not written again unless this run moved it.
       const grew = ca !== saved?.ca || keptServer !== saved?.server || keptMtls !== saved?.clients.mtls || keptEdgeKey !== saved?.edgeKey;
       if (!saved || grew) saver.now();
-      else if (port !== saved.port || tenant.tokenLifetime !== saved.tokenLifetime) saver.changed();
+      else if (port !== saved.port || tenant.tokenLifetime !== saved.tokenLifetime || tenant.maxStreams !== saved.maxStreams) saver.changed();
     }
 
     let closed: Promise<void> | undefined;

@@ -85,6 +85,8 @@ const StateSchema = z.strictObject({
   inboxUrl: z.string(),
   closedUrl: z.string(),
   tokenLifetime: z.number().int().positive(),
+  /** The plan's stream limit, when a seed or --max-streams set one. */
+  maxStreams: z.number().int().positive().optional(),
   signingKey: z.strictObject({ pem: z.string().min(1), kid: z.string().min(1) }),
   clients: z.strictObject({ admin: SecretClientSchema, reader: SecretClientSchema, mtls: CertificateClientSchema.optional() }),
   ca: PemSchema.optional(),

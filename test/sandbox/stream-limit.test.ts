@@ -2,6 +2,9 @@
 // maximum number of event streams for your account OR Event stream name already in use.", the number
 // not published): off by default; `maxStreams` (seed, option, --max-streams) sets it. Seeded streams
 // count; a delete makes room again.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
@@ -52,6 +55,20 @@ describe('without a limit (the default), and the option over the seed', () => {
     const sandbox = await startSandbox({ seed: { ...seeded, maxStreams: 5 }, maxStreams: 1 });
     sandboxes.push(sandbox);
     expect((await create(sandbox, 'over')).body).toEqual(CONFLICT);
+  });
+
+  it('--state-dir keeps the limit: a restart from the directory alone still answers the 409', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idm-limit-'));
+    try {
+      const first = await startSandbox({ seed: { streams: [action('seeded')], maxStreams: 1 }, stateDir: dir });
+      expect((await create(first, 'over')).body).toEqual(CONFLICT);
+      await first.close();
+      const again = await startSandbox({ stateDir: dir });
+      sandboxes.push(again);
+      expect((await create(again, 'over')).body).toEqual(CONFLICT);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a maxStreams that is not a positive whole number is refused', async () => {
