@@ -15,9 +15,12 @@ export const SPINNER_DELAY_MS = 333;
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const SPINNER_TICK_MS = 100;
 
-/** Per IO: how many countdowns and status lines are drawn now, and the spinner that may draw. */
-const live = new WeakMap<IO, { others: number; spinner?: symbol }>();
-const liveState = (io: IO) => live.get(io) ?? live.set(io, { others: 0 }).get(io)!;
+/**
+ * Per IO: how many countdowns and status lines are drawn now (`others`), how many of them are
+ * countdowns, the spinner that may draw, and the status line to draw again when a countdown is over.
+ */
+const live = new WeakMap<IO, { others: number; countdowns: number; spinner?: symbol; status?: () => void }>();
+const liveState = (io: IO) => live.get(io) ?? live.set(io, { others: 0, countdowns: 0 }).get(io)!;
 
 /** `text` cut to fit in `columns - 1` characters (the last column would make some terminals wrap). */
 export function fitLine(text: string, columns: number): string {
@@ -38,15 +41,20 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
   }
   const until = Date.now() + ms;
   const show = () => io.err(`${ERASE_LINE}${fitLine(safeText(`${words(until - Date.now())} (Ctrl-C to stop)`), io.stderrColumns)}`);
-  liveState(io).others++;
+  const state = liveState(io);
+  state.others++;
+  state.countdowns++;
   show();
   const ticker = setInterval(show, 1_000);
   try {
     await sleep(ms, signal);
   } finally {
     clearInterval(ticker);
-    liveState(io).others--;
+    state.others--;
+    state.countdowns--;
     io.err(ERASE_LINE);
+    // A status line the countdown stood in for comes back.
+    if (state.countdowns === 0) state.status?.();
   }
 }
 
@@ -107,9 +115,14 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
   let deadline: StatusDeadline | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
   const seconds = (ms: number) => `${Math.max(0, Math.floor(ms / 1000))} s`;
+  const state = liveState(io);
   const draw = () => {
+    // A countdown (a rate limit's wait) has the one live line; this line is drawn again after it.
+    if (state.countdowns > 0) return;
     const waited = deadline ? ` (waited ${seconds(now() - (deadline.until - deadline.ms))} of ${secondsText(deadline.ms)})` : '';
-    io.err(`${ERASE_LINE}${fitLine(shown + waited, io.stderrColumns)}`);
+    // The time waited stays whole: the text before it is what a narrow terminal cuts.
+    const room = io.stderrColumns - [...waited].length;
+    io.err(`${ERASE_LINE}${room >= 20 ? `${fitLine(shown, room)}${waited}` : fitLine(shown + waited, io.stderrColumns)}`);
   };
   const stopTicking = () => {
     clearInterval(ticker);
@@ -119,7 +132,7 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
     set(text, value, wait) {
       const line = safeText(text);
       if (line === shown && wait?.until === deadline?.until && wait?.ms === deadline?.ms) return;
-      if (shown === '') liveState(io).others++;
+      if (shown === '') state.others++;
       shown = line;
       deadline = wait;
       if (!io.liveStderr) {
@@ -127,6 +140,7 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
         io.notice('progress', value ?? text + limit, `${line}${limit}\n`);
         return;
       }
+      state.status = draw;
       draw();
       stopTicking();
       // unref: the line never keeps a run alive, even one that ends without clear().
@@ -135,7 +149,8 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
     clear() {
       if (shown === '') return;
       stopTicking();
-      liveState(io).others--;
+      state.others--;
+      if (state.status === draw) state.status = undefined;
       if (io.liveStderr) io.err(ERASE_LINE);
       shown = '';
       deadline = undefined;

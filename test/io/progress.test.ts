@@ -130,6 +130,38 @@ describe('the status line', () => {
     expect(piped.stderr()).toBe('Delivery of evt_1: pending (waiting up to 60 s)\n');
   });
 
+  it('at a narrow terminal the text is cut, not the time waited', async () => {
+    let clock = 1_000_000;
+    const captured = captureIO({ tty: true });
+    (captured.io.stderr as { columns?: number }).columns = 80;
+    const line = statusLine(captured.io, () => clock);
+    line.set(`Delivery of evt_1 to ${'x'.repeat(60)}: failed 1 time so far, retries to come`, undefined, { until: clock + 3_000, ms: 3_000 });
+    clock += 1_000;
+    await vi.advanceTimersByTimeAsync(1_000);
+    line.clear();
+    const writes = captured.stderr().split('\r\x1b[K').filter(Boolean);
+    expect(writes).toEqual([expect.stringMatching(/^Delivery of evt_1 to x+… \(waited 0 s of 3 s\)$/), expect.stringMatching(/… \(waited 1 s of 3 s\)$/)]);
+    for (const write of writes) expect([...write].length).toBeLessThanOrEqual(79);
+  });
+
+  it('yields to a countdown (a rate limit during the wait): not redrawn over it, drawn again when it is over', async () => {
+    let clock = 1_000_000;
+    const captured = captureIO({ tty: true });
+    const line = statusLine(captured.io, () => clock);
+    line.set('Delivery of evt_1: pending', undefined, { until: clock + 60_000, ms: 60_000 });
+    const mark = captured.stderr().length;
+    const waiting = wait(captured, 2_100);
+    for (let i = 0; i < 3; i++) {
+      clock += 700;
+      await vi.advanceTimersByTimeAsync(700);
+    }
+    await waiting;
+    const during = captured.stderr().slice(mark).split('\r\x1b[K').filter(Boolean);
+    expect(during.slice(0, -1).every((write) => write.startsWith('Rate limited (429)'))).toBe(true);
+    expect(during.at(-1)).toBe('Delivery of evt_1: pending (waited 2 s of 60 s)');
+    line.clear();
+  });
+
   it('fitLine cuts to one less than the width', () => {
     expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(18)}…`);
     expect(fitLine('short', 20)).toBe('short');
