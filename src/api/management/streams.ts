@@ -117,10 +117,11 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     action: `send a test event to stream ${id}`,
     scope: SCOPE.test,
     success: 202,
-    // The body is checked before it is sent: a 400 is the service refusing a disabled stream.
+    // The body is checked before it is sent: a 400 is most likely the service refusing a disabled
+    // stream (the recordings do not show that answer, so the hint does not claim it).
     hints: {
       ...streamNotFound,
-      400: `A disabled stream takes no test events: enable it with '${command(['idm', 'streams', 'enable', id])}' ('${command(['idm', 'streams', 'show', id])}' shows its status), then send the test again.`,
+      400: `A disabled stream takes no test events: '${command(['idm', 'streams', 'show', id])}' shows its status, and '${command(['idm', 'streams', 'enable', id])}' enables it.`,
     },
   });
 

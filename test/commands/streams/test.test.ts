@@ -230,7 +230,7 @@ describe('idm streams test: errors of the service', () => {
     const error = JSON.parse(result.stderr.trim().split('\n').at(-1)!).error;
     expect(error).toMatchObject({ status: 400, exitCode: 1 });
     expect(error.message).toContain('Test events cannot be sent to a disabled event stream');
-    expect(error.hint).toBe(`A disabled stream takes no test events: enable it with 'idm streams enable ${DISABLED}' ('idm streams show ${DISABLED}' shows its status), then send the test again.`);
+    expect(error.hint).toBe(`A disabled stream takes no test events: 'idm streams show ${DISABLED}' shows its status, and 'idm streams enable ${DISABLED}' enables it.`);
     expect(sent()).toHaveLength(1);
   });
 
