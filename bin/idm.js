@@ -30,7 +30,9 @@ function writeOut(text) {
       process.stdout.on('error', () => {});
       process.stdout.write(bytes.subarray(written));
     } else if (error.code !== 'EPIPE') {
-      throw error;
+      // A full disk, say: as the CLI reports a refused write (OutputError), without a stack trace.
+      process.stderr.write(`Error: Could not write the output: ${error.code ?? error.message}; it is incomplete.\n`);
+      process.exitCode = 1;
     }
   }
 }

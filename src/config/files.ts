@@ -3,7 +3,7 @@
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
 import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError, IdmError, type Warning } from '../core/errors.js';
+import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
 import { shellQuote } from '../core/text.js';
@@ -39,20 +39,10 @@ export function checkWritableDir(dir: string): void {
   if ((stats.mode & 0o022) !== 0) throw refuse(`other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, `chmod 700 ${shellQuote(dir)}`);
 }
 
-const FS_PROBLEMS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'the disk is full',
-  EDQUOT: 'the disk quota is used up',
-  EISDIR: 'a directory is in the way',
-  ENOTDIR: 'a file is in the way of a directory',
-};
-
 /** A settings write that the file system refused, as a clear error naming the file (exit 2). */
 export function writeFailure(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  const problem = code ? FS_PROBLEMS[code] : undefined;
+  const problem = fsProblem(error);
   if (!problem) return error;
   return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space and run the command again.' : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`, { cause: error });
 }

@@ -85,6 +85,37 @@ export class InterruptedError extends IdmError {
   }
 }
 
+const FS_PROBLEMS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'the file is too large',
+  EIO: 'an input/output error',
+  EISDIR: 'a directory is in the way',
+  ENOTDIR: 'a file is in the way of a directory',
+};
+
+/** What a failed write's error code means, in words (a settings file, the output); undefined for others. */
+export function fsProblem(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === undefined ? undefined : FS_PROBLEMS[code];
+}
+
+/** stdout refused a write (a full disk, a file too large): the output is incomplete, exit 1. */
+export class OutputError extends IdmError {
+  constructor(cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    super(`Could not write the output: ${fsProblem(cause) ?? code ?? 'the write failed'}${code && fsProblem(cause) ? ` (${code})` : ''}; it is incomplete.`, {
+      code: 'output_failed',
+      hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space, or send the output elsewhere, and run the command again.' : 'Send the output elsewhere and run the command again.',
+      cause,
+    });
+    this.name = 'OutputError';
+  }
+}
+
 /** Whoever read stdout went away (`idm streams list --all | head -1`): stop quietly, exit 0. */
 export class StdoutClosedError extends IdmError {
   constructor() {

@@ -3,7 +3,7 @@
 // run. Commands and the layers under them ask this object; none of them looks at process.stdout,
 // NO_COLOR, or argv itself, and chalk (loaded here, only when colour is on) is the only maker of colour.
 import type { Readable, Writable } from 'node:stream';
-import { InterruptedError, StdoutClosedError, type StopSignal } from '../core/errors.js';
+import { type IdmError, InterruptedError, OutputError, StdoutClosedError, type StopSignal } from '../core/errors.js';
 import { safeJson } from './safe.js';
 
 export interface Streams {
@@ -42,13 +42,13 @@ export interface IO extends Streams {
   readonly liveStderr: boolean;
   /** --json: stdout carries JSON, and every line on stderr is one JSON object. */
   readonly json: boolean;
-  /** Aborted when the run must stop: a signal (SIGINT, SIGTERM, SIGHUP) or stdout closed. */
+  /** Aborted when the run must stop: a signal (SIGINT, SIGTERM, SIGHUP), stdout closed, or a write to it refused. */
   readonly signal: AbortSignal;
   /** Applies the global flags once they are parsed (loads chalk when colour is on). */
   configure(flags: { color?: boolean; input?: boolean; json?: boolean }): Promise<void>;
   palette(stream: 'stdout' | 'stderr'): Palette;
   /** Stops the run: everything waiting on `signal` rejects with `reason`. */
-  stop(reason: InterruptedError | StdoutClosedError): void;
+  stop(reason: InterruptedError | StdoutClosedError | OutputError): void;
   /** Throws the reason the run was stopped, if it was. */
   throwIfStopped(): void;
   out(text: string): void;
@@ -112,14 +112,18 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   const controller = new AbortController();
   // A reader that went away (EPIPE) ends the run quietly; any other write error is a real failure.
   const readerGone = (error: NodeJS.ErrnoException) => error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+  // Any other refused write (a full disk): the run stops with an OutputError (exit 1), said on
+  // stderr, rather than crash. A file's write fails at once: out() throws it to the command.
+  const stdoutFailed = (error: NodeJS.ErrnoException): IdmError => {
+    const reason = readerGone(error) ? new StdoutClosedError() : new OutputError(error);
+    io.stop(reason);
+    return io.signal.reason as IdmError;
+  };
   let watchingStdout = false;
   const watchStdout = () => {
     if (watchingStdout) return;
     watchingStdout = true;
-    streams.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (readerGone(error)) io.stop(new StdoutClosedError());
-      else throw error;
-    });
+    streams.stdout.on('error', stdoutFailed);
   };
   // A closed stderr: what would go there is dropped, and the run goes on (stdout may still be read,
   // and a truncated result must not end in exit 0). When stderr is the same pipe as stdout
@@ -206,9 +210,16 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       if (controller.signal.aborted) throw controller.signal.reason;
     },
     out(text) {
-      if (controller.signal.reason instanceof StdoutClosedError) return;
+      const stopped = controller.signal.reason;
+      if (stopped instanceof StdoutClosedError) return;
+      if (stopped instanceof OutputError) throw stopped;
       watchStdout();
       streams.stdout.write(text);
+      const failed = streams.stdout.errored;
+      if (failed) {
+        const reason = stdoutFailed(failed as NodeJS.ErrnoException);
+        if (reason instanceof OutputError) throw reason;
+      }
     },
     err(text) {
       if (stderrGone) return;

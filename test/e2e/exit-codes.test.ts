@@ -2,9 +2,11 @@
 // its parent process: one run per code against the sandbox, with the data on stdout, the error on
 // stderr, and nothing sent when the input is refused. The commands' behaviour behind each code is
 // tested in process under test/commands; 130 (Ctrl-C) is in interrupt.test.ts.
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/sandbox/types.js';
-import { credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { BIN, cliEnv, credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { insufficientScope } from '../helpers/deps.js';
 
@@ -134,5 +136,42 @@ describe('exit codes of the built binary', () => {
       hint: `See it with 'idm streams deliveries show ${INBOX} ${record.id}'.`,
       exitCode: 6,
     });
+  });
+});
+
+describe('1: stdout refuses a write (a full disk: /dev/full)', () => {
+  /** The built binary with stdout on /dev/full, whose every write fails with ENOSPC. */
+  async function toFullDisk(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    const fd = openSync('/dev/full', 'w');
+    try {
+      const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', fd, 'pipe'] });
+      let stderr = '';
+      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { code, stderr };
+    } finally {
+      closeSync(fd);
+    }
+  }
+  const SAID = 'Error: Could not write the output: the disk is full (ENOSPC); it is incomplete.\nFree some disk space, or send the output elsewhere, and run the command again.\n';
+
+  it.skipIf(!existsSync('/dev/full'))('a table, a record, every page: the error in words, no stack trace, no more requests', async () => {
+    for (const args of [['streams', 'list'], ['streams', 'show', INBOX]]) expect(await toFullDisk(args)).toEqual({ code: 1, stderr: SAID });
+    h.mark();
+    expect(await toFullDisk(['streams', 'list', '--all', '--take', '1'])).toEqual({ code: 1, stderr: SAID });
+    // The first page's write failed: no page is asked for after the one already on its way.
+    expect(h.calls('GET').length).toBeLessThanOrEqual(2);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('--json: the error object is the last line of stderr', async () => {
+    const result = await toFullDisk(['streams', 'list', '--json']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!)).toEqual({
+      error: { code: 'output_failed', message: 'Could not write the output: the disk is full (ENOSPC); it is incomplete.', hint: 'Free some disk space, or send the output elsewhere, and run the command again.', exitCode: 1 },
+    });
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('the fast paths (--version, --help) too', async () => {
+    for (const args of [['--version'], ['--help']]) expect(await toFullDisk(args)).toEqual({ code: 1, stderr: 'Error: Could not write the output: ENOSPC; it is incomplete.\n' });
   });
 });

@@ -4,7 +4,7 @@
 // lines on stderr, nothing live is drawn), the width, and a stdout that closes.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { StdoutClosedError } from '../../src/core/errors.js';
+import { OutputError, StdoutClosedError } from '../../src/core/errors.js';
 import { colorAllowed, createIO, type IO } from '../../src/io/io.js';
 import { Capture, stdinOf } from '../helpers/capture.js';
 
@@ -166,10 +166,25 @@ describe('width and stdout', () => {
     const { io: piped } = io();
     const reader = createIO({ stdin: stdinOf(), stdout: closed, stderr: piped.stderr });
     reader.out('first\n');
-    await new Promise<void>((resolve) => reader.signal.addEventListener('abort', () => resolve(), { once: true }));
+    // A write that fails at once stops the run at once; one that fails later, when it does.
+    if (!reader.signal.aborted) await new Promise<void>((resolve) => reader.signal.addEventListener('abort', () => resolve(), { once: true }));
     expect(reader.signal.reason).toBeInstanceOf(StdoutClosedError);
     reader.out('second\n');
     expect(written).toBe('first\n');
     expect(() => reader.throwIfStopped()).toThrow(StdoutClosedError);
+  });
+
+  it('any other refused write (a full disk) stops the run with an OutputError, thrown to the writer, exit 1', () => {
+    const full = new Writable({
+      write(_chunk: Buffer, _encoding, done) {
+        done(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }));
+      },
+    });
+    const { io: piped } = io();
+    const writer = createIO({ stdin: stdinOf(), stdout: full, stderr: piped.stderr });
+    expect(() => writer.out('first\n')).toThrow(OutputError);
+    expect(writer.signal.reason).toBeInstanceOf(OutputError);
+    expect((writer.signal.reason as OutputError).exitCode).toBe(1);
+    expect(() => writer.out('second\n')).toThrow('Could not write the output: the disk is full (ENOSPC); it is incomplete.');
   });
 });
