@@ -68,11 +68,22 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       return await run();
     } catch (error) {
       if (!isCancel(error)) throw error;
-      // Aborted by a signal: that signal's reason; Ctrl-C typed at the prompt: SIGINT.
-      if (io.signal.aborted) throw io.signal.reason;
-      throw new InterruptedError('SIGINT');
+      // Aborted by a signal: that signal's reason; Ctrl-C typed at the prompt: SIGINT, which stops
+      // the run as the signal would, so that what still waits (a prompt's check reading a FIFO or a
+      // terminal) ends too.
+      if (!io.signal.aborted) io.stop(new InterruptedError('SIGINT'));
+      throw io.signal.reason;
     }
   };
+  // A check that ends after the run was stopped (Ctrl-C while it read a FIFO typed at the prompt) is
+  // not handed back: the prompt, closed by then, would draw its answer again and read the terminal
+  // once more, holding the process. A promise that never settles holds nothing.
+  const checked = <V>(validate: ((value: V) => true | string | Promise<true | string>) | undefined) =>
+    validate &&
+    (async (value: V) => {
+      const verdict = await validate(value);
+      return io.signal.aborted ? new Promise<never>(() => {}) : verdict;
+    });
   const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
     choices.map((choice) =>
       'separator' in choice
@@ -88,7 +99,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     input: (message, options = {}) =>
       ask(() =>
         inquirer.input(
-          { message: safeText(message), default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: options.validate, ...theme },
+          { message: safeText(message), default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: checked(options.validate), ...theme },
           context,
         ),
       ),

@@ -1,6 +1,7 @@
 // idm login in a real pseudo-terminal (tmux): the prompts, arrow keys in the method list, the masked
 // secret, a mistyped secret asked again (three tries, keeping what was typed before it), and Ctrl-C
 // at a prompt (exit 130). Skipped where tmux is not installed (CI installs it).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,6 +127,28 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     term.keys('C-c');
     expect(await term.exitCode()).toBe(130);
     expect(term.screen()).not.toContain('Client certificate file');
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
+  it('Ctrl-C while a prompt checks a FIFO typed at it (no writer yet): exit 130 at once, not when a writer comes', async () => {
+    const fifos = mkdtempSync(join(tmpdir(), 'idm-fifo-'));
+    cleanups.push(() => rmSync(fifos, { recursive: true, force: true }));
+    const fifo = join(fifos, 'key.pem');
+    execFileSync('mkfifo', [fifo]);
+    const { term, dir } = login();
+    await term.waitFor('Tenant domain');
+    term.type(sandbox().url);
+    term.keys('Enter');
+    await term.waitFor('Client ID');
+    term.type(sandbox().clients.admin.clientId);
+    term.keys('Enter');
+    await term.waitFor('How does the client authenticate?');
+    term.keys('Down', 'Down', 'Enter');
+    await term.waitFor('Private key file (PEM)');
+    term.type(fifo);
+    term.keys('Enter'); // the check now waits for the FIFO's writer
+    term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
 
