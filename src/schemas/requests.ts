@@ -177,7 +177,7 @@ export const groupEntrySchema = onFirstUse(() => z.strictObject({
   id: z.string().check(z.minLength(1)),
   name: z.optional(z.string()),
   email: z.optional(z.string().check(z.regex(PATTERNS.groupEmail, 'must be an email address'))),
-  direct_members_count: z.optional(z.int({ error: 'must be a whole number' })),
+  direct_members_count: z.optional(z.int({ error: 'must be a whole number' }).check(z.nonnegative('must be 0 or more'))),
 }));
 export type GroupEntry = z.infer<ReturnType<typeof groupEntrySchema>>;
 

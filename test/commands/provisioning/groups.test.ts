@@ -241,6 +241,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     ['an email that is not one (the recorded 400)', [{ id: 'group1abc', name: '', email: '', direct_members_count: 0 }], /entry 1 \(email\): must be an email address/],
     ['a member count that is not a whole number', [{ id: 'g1', direct_members_count: 1.5 }], /entry 1 \(direct_members_count\): must be a whole number/],
     ['a name that is not a string', [{ id: 'g1', name: 5 }], /entry 1 \(name\): must be a string/],
+    ['a negative member count', [{ id: 'g1', direct_members_count: -5 }], /entry 1 \(direct_members_count\): must be 0 or more/],
     ['an entry without an id', [{ name: 'no id' }], /entry 1 \(id\): is missing/],
     ['an unknown field', [{ id: 'g1', color: 'red' }], /entry 1: unknown field: color/],
     ['an id with a control character', [{ id: 'g\u0007' }], /entry 1 \(id\): .* is not a group id/],
