@@ -11,6 +11,8 @@ export interface TlsFiles {
   caFile?: string;
   clientCert?: string;
   clientKey?: string;
+  /** How messages name each file, where it is not its flag's (a profile's stored file). */
+  names?: { caFile?: string; clientCert?: string; clientKey?: string };
 }
 
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
@@ -67,7 +69,7 @@ export async function readClientCertificate({ cert, key }: ClientCertificateFile
 
 /** `signal` stops the read of a file that waits for its writer (a FIFO). */
 export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<TlsMaterial | undefined> {
-  const { caFile, clientCert, clientKey } = files;
+  const { caFile, clientCert, clientKey, names = {} } = files;
   if (caFile === undefined && clientCert === undefined && clientKey === undefined) return undefined;
   if ((clientCert === undefined) !== (clientKey === undefined)) {
     throw new UsageError(
@@ -78,12 +80,15 @@ export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<Tl
   const material: TlsMaterial = {};
   if (caFile !== undefined) {
     const { rootCertificates } = process.getBuiltinModule('node:tls');
-    material.ca = [...rootCertificates, ...(await readCertificates('--ca-file (IDM_CA_FILE)', caFile, signal))];
+    material.ca = [...rootCertificates, ...(await readCertificates(names.caFile ?? '--ca-file (IDM_CA_FILE)', caFile, signal))];
   }
   if (clientCert !== undefined && clientKey !== undefined) {
     Object.assign(
       material,
-      await readClientCertificate({ cert: { flag: '--client-cert (IDM_CLIENT_CERT)', path: clientCert }, key: { flag: '--client-key (IDM_CLIENT_KEY)', path: clientKey } }, signal),
+      await readClientCertificate(
+        { cert: { flag: names.clientCert ?? '--client-cert (IDM_CLIENT_CERT)', path: clientCert }, key: { flag: names.clientKey ?? '--client-key (IDM_CLIENT_KEY)', path: clientKey } },
+        signal,
+      ),
     );
   }
   return material;

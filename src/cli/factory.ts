@@ -47,10 +47,17 @@ export interface Deps {
  */
 export function tlsFiles(flags: GlobalOptions, credentials: Resolved): TlsFiles {
   const { client } = credentials;
+  // A file the profile stored is named as the profile's, not as a flag the user never gave.
+  const stored = (what: string) => `The ${what} of profile "${credentials.profile ?? 'default'}"`;
   const files: TlsFiles = {
     caFile: flags.caFile ?? credentials.caFile,
     clientCert: flags.clientCert ?? client?.clientCert,
     clientKey: flags.clientKey ?? client?.clientKey,
+    names: {
+      caFile: flags.caFile === undefined && credentials.caFile !== undefined ? stored('CA file') : undefined,
+      clientCert: flags.clientCert === undefined && client?.clientCert !== undefined ? stored('client certificate') : undefined,
+      clientKey: flags.clientKey === undefined && client?.clientKey !== undefined ? stored('client key') : undefined,
+    },
   };
   if (client?.authMethod === 'tls_client_auth') {
     if (credentials.tenant.base.startsWith('http:')) {

@@ -83,6 +83,17 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(status.stdout).toMatch(/^Method\ttls_client_auth$/m);
   });
 
+  it('a stored certificate or CA file that is gone is named as the profile\'s, not as a flag that was never given', async () => {
+    expect((await login()).code).toBe(0);
+    rmSync(files.cert);
+    const list = await idm(['streams', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(/^Error: The client certificate of profile "default": cannot read/);
+    expect(list.stderr).not.toContain('--client-cert');
+    rmSync(files.ca);
+    expect((await idm(['streams', 'list'])).stderr).toMatch(/^Error: The CA file of profile "default": cannot read/);
+  });
+
   it('after logout, the profile has no certificate to present: exit 4 and how to log in again', async () => {
     expect((await login()).code).toBe(0);
     expect((await idm(['logout'])).code).toBe(0);
