@@ -99,29 +99,39 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // hundred thousand overflows the stack.
   const labelWidth = labels.reduce((most, label) => Math.max(most, label.length), 5);
   const digits = Math.max(6, String(data.totals.successful).length, String(data.totals.failed).length);
-  const room = Math.max(10, io.columns - labelWidth - 2 * (digits + 2) - 3);
+  // The bars take what the columns leave (a row never wraps: at a very narrow terminal, no bars).
+  const room = Math.max(0, io.columns - 1 - labelWidth - 2 * (digits + 2) - 2);
   const most = data.buckets.reduce((max, _, i) => Math.max(max, data.successful[i]! + data.failed[i]!), 1);
   // A count the service got wrong (negative, or so large that the sum is not finite) draws no bar or
   // a bar of the width there is, never a crash.
   const bar = (count: number) => {
     const width = Math.round((count / most) * room);
-    return width > 0 ? Math.min(width, room) : count > 0 ? 1 : 0;
+    return width > 0 ? Math.min(width, room) : count > 0 && room > 0 ? 1 : 0;
   };
   const counts = (ok: number, failed: number) => `  ${String(ok).padStart(digits)}  ${String(failed).padStart(digits)}`;
   const window = isPlainObject(stats.window) ? stats.window : {};
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
   // The title fits the terminal: the window to the minute, and the stream's name cut when long.
   const span = `  ${toMinute(text(window.date_from))} → ${toMinute(text(window.date_to))}, ${every} (UTC)`;
-  output.line([['bold', cut(text(stats.name) || options.streamId, Math.max(8, io.columns - displayWidth(span) - 1))], span]);
+  const name = text(stats.name) || options.streamId;
+  if (displayWidth(span) + 9 < io.columns) output.line([['bold', cut(name, io.columns - displayWidth(span) - 1)], span]);
+  else {
+    output.line([['bold', cut(name, io.columns - 1)]]);
+    output.line(cut(span.trimStart(), io.columns - 1));
+  }
   output.line('');
   output.line([['bold', `${'TIME'.padEnd(labelWidth)}  ${'OK'.padStart(digits)}  ${'FAILED'.padStart(digits)}`]]);
   labels.forEach((label, i) => {
     const ok = data.successful[i]!;
     const failed = data.failed[i]!;
-    output.line([`${label.padEnd(labelWidth)}${counts(ok, failed)}${ok + failed > 0 ? '  ' : ''}`, ['green', '█'.repeat(bar(ok))], ['red', '▒'.repeat(bar(failed))]]);
+    const [okBar, failedBar] = [bar(ok), bar(failed)];
+    output.line([`${label.padEnd(labelWidth)}${counts(ok, failed)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
   });
   const all = data.totals.successful + data.totals.failed;
   const share = all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
-  output.line([['bold', 'Total'.padEnd(labelWidth)], `${counts(data.totals.successful, data.totals.failed)}  (${share})`]);
+  const total = `${'Total'.padEnd(labelWidth)}${counts(data.totals.successful, data.totals.failed)}`;
+  const shareText = `  (${share})`;
+  output.line([['bold', 'Total'.padEnd(labelWidth)], `${counts(data.totals.successful, data.totals.failed)}${displayWidth(total + shareText) < io.columns ? shareText : ''}`]);
+  if (displayWidth(total + shareText) >= io.columns) output.line(share);
   output.note('█ successful  ▒ failed');
 }

@@ -137,6 +137,18 @@ describe('idm streams stats: at a terminal and --json', () => {
     expect([...title].length).toBeLessThanOrEqual(80);
   });
 
+  it.each([44, 40, 34])('at %i columns every line fits: the window under the name, shorter bars (none at all when no room), the share on its own line', async (columns) => {
+    answer(INBOX, RECORDED_HOURLY);
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: String(columns) } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThan(columns);
+    expect(lines[0]).toBe('failing-webhook-test-stream');
+    expect(lines[1]).toMatch(/^2025-07-29 02:00 → 2025-07-29/);
+    expect(result.stdout).toMatch(/^Total\s+12\s+3/m);
+    expect(result.stdout).toContain('80% delivered');
+  });
+
   it('daily: the date alone; no deliveries: says so', async () => {
     answer(INBOX, {
       id: INBOX,
