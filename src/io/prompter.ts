@@ -82,7 +82,8 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     validate &&
     (async (value: V) => {
       const verdict = await validate(value);
-      return io.signal.aborted ? new Promise<never>(() => {}) : verdict;
+      // A refusal may quote what was typed or pasted: made safe, as every text on the terminal.
+      return io.signal.aborted ? new Promise<never>(() => {}) : verdict === true ? true : safeText(verdict);
     });
   const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
     choices.map((choice) =>
@@ -103,7 +104,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
           context,
         ),
       ),
-    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: options.validate, ...theme }, context)),
+    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: options.pageSize ?? 12, ...theme }, context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>
