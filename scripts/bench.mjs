@@ -9,6 +9,7 @@
 //   - Cases are interleaved round by round in a random order, so that machine drift touches all alike.
 //   - Each idm command is compared with `node -e 0` and with the floor for a Node tool: a minimal
 //     CommonJS script on node:http that reads the cached token from a file and makes the same request.
+//     A second floor adds commander parsing idm's flags (the design card's parser) before the request.
 //
 // Measures:
 //   1. start-up: idm --version / --help / completion --profiles against node -e 0
@@ -28,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -153,6 +155,52 @@ function get(url) {
 })().catch((error) => { console.error(error.message); process.exitCode = 1; });
 `;
 
+// The floor for a tool on the design card's parser: commander (bundled and loaded with a V8 code
+// cache, as idm loads its own bundle) parsing idm's global flags and `streams list`'s, then the
+// floor's request. What it adds to the floor is what commander alone costs, before any of idm's work.
+const COMMANDER_PREAMBLE = `'use strict';
+{
+  const fs = require('node:fs');
+  const file = process.env.FLOOR_COMMANDER;
+  let cachedData;
+  try { cachedData = fs.readFileSync(file + '.cache'); } catch {}
+  const script = new (require('node:vm').Script)(module.constructor.wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
+  const bundle = { exports: {} };
+  script.runInThisContext()(bundle.exports, require, bundle, file, __dirname);
+  const { Command, Option } = bundle.exports;
+  const program = new Command('idm').version('0.1.0').option('--json').addOption(new Option('-p, --profile <name>').argParser(String))
+    .option('--no-color').option('--no-input').option('--debug');
+  for (const flag of ['--timeout <s>', '--max-wait <s>', '--ca-file <path>', '--client-cert <path>', '--client-key <path>']) program.addOption(new Option(flag).argParser(String));
+  const list = new Command('list').addOption(new Option('--take <n>').argParser(Number)).option('--from <cursor>').option('--all').action(() => {});
+  program.addCommand(new Command('streams').addCommand(list));
+  for (const name of ['login', 'logout', 'auth', 'profiles', 'provisioning', 'connections', 'api', 'sandbox', 'completion']) program.addCommand(new Command(name));
+  program.parse(['streams', 'list', '--take', '100', '--json'], { from: 'user' });
+  if (process.env.FLOOR_COMMANDER_TRAIN) fs.writeFileSync(file + '.cache', script.createCachedData());
+}
+`;
+
+/** commander as one CommonJS bundle with the stand-in for node:child_process that idm's build gives it. */
+async function bundleCommander(outfile) {
+  await build({
+    stdin: { contents: "module.exports = require('commander');", resolveDir: fileURLToPath(new URL('..', import.meta.url)), loader: 'js' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    minify: true,
+    logLevel: 'warning',
+    outfile,
+    plugins: [
+      {
+        name: 'lazy-child-process',
+        setup(builder) {
+          builder.onResolve({ filter: /^node:child_process$/ }, () => ({ path: 'child_process', namespace: 'stand-in' }));
+          builder.onLoad({ filter: /.*/, namespace: 'stand-in' }, () => ({ contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);", loader: 'js' }));
+        },
+      },
+    ],
+  });
+}
+
 /** The cached access token idm holds after a warm-up run (the floor reads the same token). */
 function cachedToken(configDir) {
   const tokens = join(configDir, 'tokens');
@@ -171,6 +219,10 @@ async function main() {
   try {
     const floorScript = join(work, 'floor.cjs');
     writeFileSync(floorScript, FLOOR);
+    const commanderFloorScript = join(work, 'floor-commander.cjs');
+    writeFileSync(commanderFloorScript, `${COMMANDER_PREAMBLE}${FLOOR.replace("'use strict';\n", '')}`);
+    const commanderBundle = join(work, 'commander.cjs');
+    await bundleCommander(commanderBundle);
     const warmDir = join(work, 'warm');
     mkdirSync(warmDir);
     const env = cliEnv(big.info, warmDir);
@@ -180,6 +232,8 @@ async function main() {
     const floorEnv = cleanEnv({ FLOOR_TOKEN_FILE: tokenFile });
     const api = `${big.info.url}/api/v2`;
     const floor = (method, path, body = '') => () => timed(NODE, [floorScript, method, `${api}${path}`, body], floorEnv);
+    const commanderEnv = { ...floorEnv, FLOOR_COMMANDER: commanderBundle };
+    timed(NODE, [commanderFloorScript, 'GET', `${api}/event-streams?take=1`], { ...commanderEnv, FLOOR_COMMANDER_TRAIN: '1' }); // its code cache
 
     const stream = JSON.parse(spawnSync(NODE, [BIN, 'streams', 'list', '--take', '1', '--json'], { env, encoding: 'utf8' }).stdout).eventStreams[0].id;
     const freeConnection = big.info.connections.find((c) => c.provisioning === 'not configured').id;
@@ -203,6 +257,7 @@ async function main() {
       'idm --help': [idm('--help'), undefined, BUDGETS.startup],
       'idm completion --profiles': [idm('completion', '--profiles'), undefined, BUDGETS.completion],
       'floor: list': [floor('GET', '/event-streams?take=100')],
+      'floor + commander: list': [() => timed(NODE, [commanderFloorScript, 'GET', `${api}/event-streams?take=100`], commanderEnv), 'floor: list'],
       'idm streams list --take 100 --json': [idm('streams', 'list', '--take', '100', '--json'), 'floor: list', BUDGETS.list],
       'floor: show': [floor('GET', `/event-streams/${stream}`)],
       'idm streams show ID': [idm('streams', 'show', stream), 'floor: show', BUDGETS.singleRequest],
