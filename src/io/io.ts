@@ -99,11 +99,39 @@ const positive = (n: number | undefined): number | undefined => (n !== undefined
 const identity = (text: string) => text;
 export const PLAIN: Palette = { bold: identity, dim: identity, red: identity, green: identity, yellow: identity };
 
+/**
+ * The descriptor of the process's stdout when it is a file or a device other than a terminal
+ * (`> out.json`, `> /dev/null`): text is written to it with fs.writeSync as it is, where
+ * process.stdout would first copy every write into a Buffer of its own (--all --json writes 50 MB).
+ * Pipes, sockets and terminals keep their stream.
+ */
+function fileDescriptor(stdout: Streams['stdout']): number | undefined {
+  const { fd } = stdout as { fd?: unknown };
+  if (stdout !== process.stdout || stdout.isTTY || typeof fd !== 'number') return undefined;
+  try {
+    const stats = process.getBuiltinModule('node:fs').fstatSync(fd);
+    return stats.isFile() || stats.isCharacterDevice() ? fd : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** All of `text` to `fd` (a file's write may be partial only as it fails: the rest then says why). */
+function writeAll(fd: number, text: string): void {
+  const { writeSync } = process.getBuiltinModule('node:fs');
+  const written = writeSync(fd, text);
+  if (written < Buffer.byteLength(text)) {
+    const bytes = Buffer.from(text);
+    for (let at = written; at < bytes.length; ) at += writeSync(fd, bytes, at);
+  }
+}
+
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
   // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
   // runs never use, and every run pays start-up.
   let stdinIsTTY: boolean | undefined;
   const stdoutIsTTY = Boolean(streams.stdout.isTTY) || forcedTTY(env, 'stdout');
+  const stdoutFd = fileDescriptor(streams.stdout);
   let stderrIsTTY: boolean | undefined;
   let colorFlag: boolean | undefined;
   let inputFlag = true;
@@ -213,6 +241,15 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       const stopped = controller.signal.reason;
       if (stopped instanceof StdoutClosedError) return;
       if (stopped instanceof OutputError) throw stopped;
+      if (stdoutFd !== undefined) {
+        try {
+          writeAll(stdoutFd, text);
+        } catch (error) {
+          const reason = stdoutFailed(error as NodeJS.ErrnoException);
+          if (reason instanceof OutputError) throw reason;
+        }
+        return;
+      }
       watchStdout();
       streams.stdout.write(text);
       const failed = streams.stdout.errored;

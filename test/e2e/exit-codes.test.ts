@@ -3,7 +3,9 @@
 // stderr, and nothing sent when the input is refused. The commands' behaviour behind each code is
 // tested in process under test/commands; 130 (Ctrl-C) is in interrupt.test.ts.
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/sandbox/types.js';
 import { BIN, cliEnv, credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
@@ -136,6 +138,27 @@ describe('exit codes of the built binary', () => {
       hint: `See it with 'idm streams deliveries show ${INBOX} ${record.id}'.`,
       exitCode: 6,
     });
+  });
+});
+
+describe('stdout as a file', () => {
+  it('gets the very bytes a pipe gets (written without the stream), --all --json and a table alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idm-out-'));
+    try {
+      for (const args of [['streams', 'list', '--all', '--take', '2', '--json'], ['streams', 'list'], ['streams', 'show', INBOX, '--json']]) {
+        const file = join(dir, 'out');
+        const fd = openSync(file, 'w');
+        const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', fd, 'inherit'] });
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        closeSync(fd);
+        expect(code).toBe(0);
+        const piped = await idm(args);
+        expect(readFileSync(file, 'utf8')).toBe(piped.stdout);
+        expect(piped.stdout.length).toBeGreaterThan(100);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
