@@ -23,15 +23,20 @@ function login(env: Record<string, string> = {}): { term: Terminal; dir: string 
   return { term, dir };
 }
 
-/** Domain, client id and the method (post, or basic one Down away), up to the secret prompt. */
-async function upToSecret(term: Terminal, method: 'post' | 'basic' = 'post'): Promise<void> {
+/** Domain and client id, up to the list of methods; returns the screen then. */
+async function upToMethod(term: Terminal): Promise<string> {
   await term.waitFor('Tenant domain');
   term.type(sandbox().url);
   term.keys('Enter');
   await term.waitFor('Client ID');
   term.type(sandbox().clients.admin.clientId);
   term.keys('Enter');
-  await term.waitFor('How does the client authenticate?');
+  return term.waitFor('How does the client authenticate?');
+}
+
+/** Domain, client id and the method (post, or basic one Down away), up to the secret prompt. */
+async function upToSecret(term: Terminal, method: 'post' | 'basic' = 'post'): Promise<void> {
+  await upToMethod(term);
   if (method === 'basic') term.keys('Down');
   term.keys('Enter');
   await term.waitFor(SECRET_PROMPT);
@@ -95,13 +100,7 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     cleanups.push(() => rmSync(home, { recursive: true, force: true }));
     writeFileSync(join(home, 'admin.pem'), sandbox().clients.admin.privateKeyPem, { mode: 0o600 });
     const { term, dir } = login({ HOME: home });
-    await term.waitFor('Tenant domain');
-    term.type(sandbox().url);
-    term.keys('Enter');
-    await term.waitFor('Client ID');
-    term.type(sandbox().clients.admin.clientId);
-    term.keys('Enter');
-    await term.waitFor('How does the client authenticate?');
+    await upToMethod(term);
     term.keys('Down', 'Down', 'Enter');
     await term.waitFor('Private key file (PEM)');
     term.type('~/admin.pem');
@@ -114,13 +113,7 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
 
   it('an http:// tenant: tls_client_auth is shown but cannot be chosen, so no certificate is asked for in vain', async () => {
     const { term, dir } = login();
-    await term.waitFor('Tenant domain');
-    term.type(sandbox().url);
-    term.keys('Enter');
-    await term.waitFor('Client ID');
-    term.type(sandbox().clients.admin.clientId);
-    term.keys('Enter');
-    const screen = await term.waitFor('How does the client authenticate?');
+    const screen = await upToMethod(term);
     expect(screen).toMatch(/mutual TLS \(tls_client_auth\) needs an https:\/\/ domain, and 127\.0\.0\.1:\d+ is plain HTTP/);
     term.keys('Down', 'Down', 'Down', 'Enter');
     await term.waitFor('cannot be selected');
@@ -136,13 +129,7 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     const fifo = join(fifos, 'key.pem');
     execFileSync('mkfifo', [fifo]);
     const { term, dir } = login();
-    await term.waitFor('Tenant domain');
-    term.type(sandbox().url);
-    term.keys('Enter');
-    await term.waitFor('Client ID');
-    term.type(sandbox().clients.admin.clientId);
-    term.keys('Enter');
-    await term.waitFor('How does the client authenticate?');
+    await upToMethod(term);
     term.keys('Down', 'Down', 'Enter');
     await term.waitFor('Private key file (PEM)');
     term.type(fifo);
