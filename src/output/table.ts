@@ -78,15 +78,15 @@ function fit<Row>(all: ReadonlyArray<Column<Row>>, rows: ReadonlyArray<Row>, roo
       if (total(cutWidths) <= room) return { layout, widths: cutWidths };
     }
   }
-  // Still too wide: cells are cut down to their header's width, then columns are left out from the
-  // right (the least needed come last), never an id; with only ids left, the line is cut at the edge.
+  // Still too wide: the columns that may (narrow.toHeader) are cut down to their header's width,
+  // then columns are left out from the right (the least needed come last), never an id; with only
+  // ids left, the line is cut at the edge.
   for (;;) {
     const { natural, floors, shrink } = measure(layout);
-    const widths = fitWidths(natural, shrink, room, floors);
-    if (total(widths) <= room) return { layout, widths };
-    const headerWide = fitWidths(natural, shrink, room, layout.headers.map((header, i) => Math.min(natural[i]!, displayWidth(header))));
+    const toHeader = floors.map((floor, i) => (layout.columns[i]!.narrow?.toHeader ? Math.min(natural[i]!, displayWidth(layout.headers[i]!)) : floor));
+    const widths = fitWidths(natural, shrink, room, toHeader);
     const droppable = layout.columns.findLastIndex((column) => column.shrink !== 'never');
-    if (total(headerWide) <= room || droppable < 0 || layout.columns.length === 1) return { layout, widths: total(headerWide) <= room ? headerWide : widths };
+    if (total(widths) <= room || droppable < 0 || layout.columns.length === 1) return { layout, widths };
     layout = {
       columns: layout.columns.filter((_, i) => i !== droppable),
       cell: layout.cell.filter((_, i) => i !== droppable),

@@ -26,8 +26,10 @@ export interface Column<Row> {
    * How the column gives way at a narrow terminal, before any cell is cut: at stage `compact` it
    * shows `compactValue` instead (EVENT TYPES as a count), at stage `drop` it is left out (CREATED
    * first). Stages are tried in order; names are cut only from stage CUT_FROM_STAGE (output/table.ts).
+   * `toHeader`: before a column after it is left out, cells are cut down to the header's width (a
+   * stream's NAME, so that its STATUS stays).
    */
-  narrow?: { drop?: number; compact?: number; compactHeader?: string; compactValue?: (row: Row) => string };
+  narrow?: { drop?: number; compact?: number; compactHeader?: string; compactValue?: (row: Row) => string; toHeader?: boolean };
   /**
    * A style for this row's cell at a colour terminal (a failed status in red), applied after the
    * cell is measured, cut and padded; piped output and NO_COLOR show the text alone.

@@ -116,6 +116,27 @@ describe('a styled cell', () => {
   });
 });
 
+describe('the last ways to fit a narrow terminal', () => {
+  const lines = async (columns: ReadonlyArray<Column<Row>>, width: number) => {
+    const { captured, output } = terminal(width);
+    await output.printRows(columns, page(1, 2));
+    return captured.stdout().trimEnd().split('\n');
+  };
+
+  it('columns are left out from the right, none cut below 8 (a name stays readable)', async () => {
+    const [header, first] = await lines(COLUMNS.slice(0, 3), 44);
+    expect(header).toMatch(/^ID\s+NAME$/);
+    expect(first).toMatch(/^est_0{21}1  stream-number-1…$/);
+  });
+
+  it('a column marked toHeader is first cut down to its header, so that the one after it stays', async () => {
+    const columns = COLUMNS.slice(0, 3).map((column) => (column.header === 'NAME' ? { ...column, narrow: { toHeader: true } } : column));
+    const [header, first] = await lines(columns, 44);
+    expect(header).toMatch(/^ID\s+NAME\s+STATUS$/);
+    expect(first).toMatch(/^est_0{21}1  strea…  enabled$/);
+  });
+});
+
 describe('fitWidths', () => {
   it('narrows the widest free-text column first, then the others, never an id, never below 8', () => {
     expect(fitWidths([26, 40, 8, 60], ['never', 'first', undefined, 'first'], 200)).toEqual([26, 40, 8, 60]);

@@ -72,11 +72,11 @@ const eventTypes = (s: StreamRecord) => {
 };
 
 // At a narrow terminal CREATED goes first, then EVENT TYPES becomes a count, then the free-text
-// columns are cut (the widest first), then EVENT TYPES goes, then DESTINATION: whether a stream is
-// enabled matters more than a cut URL. The id is never cut.
+// columns are cut (the widest first), then EVENT TYPES goes, then DESTINATION, then names are cut
+// down to NAME: whether a stream is enabled matters more than a cut URL or name. The id is never cut.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
-  { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first' },
+  { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first', narrow: { toHeader: true } },
   { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
   { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
   {

@@ -8,6 +8,7 @@ import { checkTimeWindow, parseTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
+import { safeText } from '../../io/safe.js';
 import { asText as text, toMinute } from '../../output/index.js';
 import { cut, displayWidth } from '../../output/width.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -113,18 +114,22 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
   // The title fits the terminal: the window to the minute, and the stream's name cut when long.
   const span = `  ${toMinute(text(window.date_from))} → ${toMinute(text(window.date_to))}, ${every} (UTC)`;
-  const name = text(stats.name) || options.streamId;
-  if (displayWidth(span) + 9 < io.columns) output.line([['bold', cut(name, io.columns - displayWidth(span) - 1)], span]);
+  // Measured as shown: a server's name with control characters is made safe (escaped) first.
+  const name = safeText(text(stats.name) || options.streamId);
+  const shownSpan = safeText(span);
+  if (displayWidth(shownSpan) + 9 < io.columns) output.line([['bold', cut(name, io.columns - displayWidth(shownSpan) - 1)], shownSpan]);
   else {
     output.line([['bold', cut(name, io.columns - 1)]]);
-    output.line(cut(span.trimStart(), io.columns - 1));
+    output.line(cut(shownSpan.trimStart(), io.columns - 1));
   }
   output.line('');
   output.line([['bold', `${'TIME'.padEnd(labelWidth)}  ${'OK'.padStart(digits)}  ${'FAILED'.padStart(digits)}`]]);
   labels.forEach((label, i) => {
     const ok = data.successful[i]!;
     const failed = data.failed[i]!;
-    const [okBar, failedBar] = [bar(ok), bar(failed)];
+    // Each rounded on its own, the two could take one column more than there is.
+    const okBar = bar(ok);
+    const failedBar = Math.min(bar(failed), room - okBar);
     output.line([`${label.padEnd(labelWidth)}${counts(ok, failed)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
   });
   const all = data.totals.successful + data.totals.failed;

@@ -149,6 +149,26 @@ describe('idm streams stats: at a terminal and --json', () => {
     expect(result.stdout).toContain('80% delivered');
   });
 
+  it('the two bars of a row never take more than the room there is (each is rounded on its own)', async () => {
+    answer(INBOX, { ...RECORDED_HOURLY, buckets: RECORDED_HOURLY.buckets.slice(0, 2), metrics: [
+      { name: 'platform.event_streams.successful_deliveries', window_total: 2, type: 'sum', data: [1, 1] },
+      { name: 'platform.event_streams.failed_deliveries', window_total: 1, type: 'sum', data: [1, 0] },
+    ] });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '80' } });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines[3]).toMatch(/█+▒+$/);
+    for (const line of lines) expect([...line].length).toBeLessThan(80);
+  });
+
+  it('a name with control characters is measured as shown (escaped): the title still fits', async () => {
+    answer(INBOX, { ...RECORDED_HOURLY, name: `evil\u001b]0;x\u0007name${'\u0001'.repeat(20)}` });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '40' } });
+    const [title] = result.stdout.split('\n');
+    expect(title).toMatch(/^evil\\x1b\]0;x\\x07name/);
+    expect(result.stdout).not.toContain('\u001b');
+    expect([...title!].length).toBeLessThan(40);
+  });
+
   it('daily: the date alone; no deliveries: says so', async () => {
     answer(INBOX, {
       id: INBOX,
