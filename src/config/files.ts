@@ -44,7 +44,15 @@ export function writeFailure(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   const problem = fsProblem(error);
   if (!problem) return error;
-  return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space and run the command again.' : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`, { cause: error });
+  const hint =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free some disk space and run the command again.'
+      : code === 'EFBIG'
+        ? 'A limit on file size (ulimit -f) stopped it: raise it, or set IDM_CONFIG_DIR to a directory elsewhere.'
+        : code === 'EIO'
+          ? 'The device failed to write: check the disk, or set IDM_CONFIG_DIR to a directory elsewhere.'
+          : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`;
+  return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, hint, { cause: error });
 }
 
 /**
