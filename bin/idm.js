@@ -30,8 +30,8 @@ function writeOut(text) {
       process.stdout.on('error', () => {});
       process.stdout.write(bytes.subarray(written));
     } else if (error.code !== 'EPIPE') {
-      // A full disk, say: as the CLI reports a refused write (OutputError), without a stack trace.
-      process.stderr.write(`Error: Could not write the output: ${error.code ?? error.message}; it is incomplete.\n`);
+      // A full disk, say: in the CLI's words for a refused write (loaded for this alone), exit 1.
+      process.stderr.write(loadCli().cli.outputFailure(error));
       process.exitCode = 1;
     }
   }

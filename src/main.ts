@@ -7,7 +7,7 @@ import { createDeps } from './cli/factory.js';
 import { commandPath, configureTree, readGlobals, unknownCommand } from './cli/program.js';
 import { notOneOf } from './cli/suggest.js';
 import { buildProgram } from './commands/index.js';
-import { IdmError, InterruptedError, StdoutClosedError, UsageError } from './core/errors.js';
+import { IdmError, InterruptedError, OutputError, StdoutClosedError, UsageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
 import { capitalize } from './core/text.js';
 import { createIO, type SignalSource, type Streams } from './io/io.js';
@@ -39,6 +39,8 @@ export async function main(
 
   try {
     await program.parseAsync(argv as string[]);
+    // A write refused after the last one was checked (a pipe's error comes late) still fails the run.
+    if (io.signal.reason instanceof OutputError) throw io.signal.reason;
     const { failure } = deps;
     if (failure === undefined) return ExitCode.Ok;
     // Said in words by the command; a script reads the error object, the last line as always.
@@ -57,6 +59,15 @@ export async function main(
     stopHandling();
     await deps.close();
   }
+}
+
+/**
+ * What bin/idm.js says when stdout refused the answer of a fast path (--version, --help, TAB's values
+ * on a full disk): the CLI's own words for an OutputError, exit 1.
+ */
+export function outputFailure(error: unknown): string {
+  const failure = new OutputError(error);
+  return `Error: ${failure.message}\n${failure.hint}\n`;
 }
 
 function hasDebugFlag(program: Command): boolean {

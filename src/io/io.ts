@@ -158,20 +158,19 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   // (`--debug 2>&1 | head -1`), its reader is stdout's too: the run stops as for a closed stdout.
   // Seen at once: a pipe's write fails synchronously (the 'error' event comes later, after the next
   // request would have been sent).
+  // A stderr that refuses writes otherwise (a full disk) is dropped the same way: there is nowhere
+  // left to say anything, and the exit code still tells.
   let stderrGone = false;
-  const stderrClosed = () => {
+  const stderrFailed = (error: NodeJS.ErrnoException) => {
     if (stderrGone) return;
     stderrGone = true;
-    if (samePipe(streams.stdout, streams.stderr)) io.stop(new StdoutClosedError());
+    if (readerGone(error) && samePipe(streams.stdout, streams.stderr)) io.stop(new StdoutClosedError());
   };
   let watchingStderr = false;
   const watchStderr = () => {
     if (watchingStderr) return;
     watchingStderr = true;
-    streams.stderr.on('error', (error: NodeJS.ErrnoException) => {
-      if (readerGone(error)) stderrClosed();
-      else throw error;
-    });
+    streams.stderr.on('error', stderrFailed);
   };
   const width = (stream: Streams['stdout' | 'stderr']) => positive(stream.columns) ?? positive(Number(env.COLUMNS)) ?? 80;
 
@@ -262,7 +261,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       if (stderrGone) return;
       watchStderr();
       streams.stderr.write(text);
-      if (streams.stderr.errored && readerGone(streams.stderr.errored)) stderrClosed();
+      if (streams.stderr.errored) stderrFailed(streams.stderr.errored as NodeJS.ErrnoException);
     },
     notice(kind, value, text) {
       // Values may quote a server (a debug trace, a warning): JSON that is inert on a terminal too.

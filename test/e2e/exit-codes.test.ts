@@ -194,7 +194,27 @@ describe('1: stdout refuses a write (a full disk: /dev/full)', () => {
     });
   });
 
-  it.skipIf(!existsSync('/dev/full'))('the fast paths (--version, --help) too', async () => {
-    for (const args of [['--version'], ['--help']]) expect(await toFullDisk(args)).toEqual({ code: 1, stderr: 'Error: Could not write the output: ENOSPC; it is incomplete.\n' });
+  it.skipIf(!existsSync('/dev/full'))('stderr on a full disk: what idm would say there is dropped, and the exit code still tells', async () => {
+    const run = async (args: string[]) => {
+      const fd = openSync('/dev/full', 'w');
+      try {
+        const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', 'pipe', fd] });
+        let stdout = '';
+        child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+        return { code, stdout };
+      } finally {
+        closeSync(fd);
+      }
+    };
+    expect(await run(['streams', 'show', 'nope'])).toEqual({ code: 2, stdout: '' });
+    expect(await run(['streams', 'show', UNKNOWN])).toEqual({ code: 1, stdout: '' });
+    const shown = await run(['streams', 'show', INBOX, '--json']);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).id).toBe(INBOX);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))('the fast paths (--version, --help) too, in the same words', async () => {
+    for (const args of [['--version'], ['--help']]) expect(await toFullDisk(args)).toEqual({ code: 1, stderr: SAID });
   });
 });
