@@ -81,7 +81,12 @@ export async function createPrompter(io: IO): Promise<Prompter> {
   const checked = <V>(validate: ((value: V) => true | string | Promise<true | string>) | undefined) =>
     validate &&
     (async (value: V) => {
-      const verdict = await validate(value);
+      let verdict: true | string;
+      try {
+        verdict = await validate(value);
+      } catch (error) {
+        verdict = (error as Error).message; // a check that throws refuses with its words
+      }
       // A refusal may quote what was typed or pasted: made safe, as every text on the terminal.
       return io.signal.aborted ? new Promise<never>(() => {}) : verdict === true ? true : safeText(verdict);
     });
