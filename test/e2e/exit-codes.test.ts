@@ -141,17 +141,31 @@ describe('exit codes of the built binary', () => {
   });
 });
 
+/**
+ * The built binary with stdout or stderr on `path` (a file, /dev/full, whose every write fails with
+ * ENOSPC); what went to the other one, piped, and the exit code.
+ */
+async function withOutputOn(path: string, which: 'stdout' | 'stderr', args: string[]): Promise<{ code: number | null; piped: string }> {
+  const fd = openSync(path, 'w');
+  try {
+    const stdio: Array<'ignore' | 'pipe' | number> = which === 'stdout' ? ['ignore', fd, 'pipe'] : ['ignore', 'pipe', fd];
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio });
+    let piped = '';
+    (which === 'stdout' ? child.stderr : child.stdout)!.setEncoding('utf8').on('data', (chunk: string) => (piped += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, piped };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 describe('stdout as a file', () => {
   it('gets the very bytes a pipe gets (written without the stream), --all --json and a table alike', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'idm-out-'));
     try {
       for (const args of [['streams', 'list', '--all', '--take', '2', '--json'], ['streams', 'list'], ['streams', 'show', INBOX, '--json']]) {
         const file = join(dir, 'out');
-        const fd = openSync(file, 'w');
-        const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', fd, 'inherit'] });
-        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-        closeSync(fd);
-        expect(code).toBe(0);
+        expect(await withOutputOn(file, 'stdout', args)).toEqual({ code: 0, piped: '' });
         const piped = await idm(args);
         expect(readFileSync(file, 'utf8')).toBe(piped.stdout);
         expect(piped.stdout.length).toBeGreaterThan(100);
@@ -163,19 +177,10 @@ describe('stdout as a file', () => {
 });
 
 describe('1: stdout refuses a write (a full disk: /dev/full)', () => {
-  /** The built binary with stdout on /dev/full, whose every write fails with ENOSPC. */
-  async function toFullDisk(args: string[]): Promise<{ code: number | null; stderr: string }> {
-    const fd = openSync('/dev/full', 'w');
-    try {
-      const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', fd, 'pipe'] });
-      let stderr = '';
-      child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      return { code, stderr };
-    } finally {
-      closeSync(fd);
-    }
-  }
+  const toFullDisk = async (args: string[]) => {
+    const { code, piped } = await withOutputOn('/dev/full', 'stdout', args);
+    return { code, stderr: piped };
+  };
   const SAID = 'Error: Could not write the output: the disk is full (ENOSPC); it is incomplete.\nFree some disk space, or send the output elsewhere, and run the command again.\n';
 
   it.skipIf(!existsSync('/dev/full'))('a table, a record, every page: the error in words, no stack trace, no more requests', async () => {
@@ -195,23 +200,11 @@ describe('1: stdout refuses a write (a full disk: /dev/full)', () => {
   });
 
   it.skipIf(!existsSync('/dev/full'))('stderr on a full disk: what idm would say there is dropped, and the exit code still tells', async () => {
-    const run = async (args: string[]) => {
-      const fd = openSync('/dev/full', 'w');
-      try {
-        const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(h.configDir, credentialsEnv(h.sandbox)), stdio: ['ignore', 'pipe', fd] });
-        let stdout = '';
-        child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-        return { code, stdout };
-      } finally {
-        closeSync(fd);
-      }
-    };
-    expect(await run(['streams', 'show', 'nope'])).toEqual({ code: 2, stdout: '' });
-    expect(await run(['streams', 'show', UNKNOWN])).toEqual({ code: 1, stdout: '' });
-    const shown = await run(['streams', 'show', INBOX, '--json']);
+    expect(await withOutputOn('/dev/full', 'stderr', ['streams', 'show', 'nope'])).toEqual({ code: 2, piped: '' });
+    expect(await withOutputOn('/dev/full', 'stderr', ['streams', 'show', UNKNOWN])).toEqual({ code: 1, piped: '' });
+    const shown = await withOutputOn('/dev/full', 'stderr', ['streams', 'show', INBOX, '--json']);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout).id).toBe(INBOX);
+    expect(JSON.parse(shown.piped).id).toBe(INBOX);
   });
 
   it.skipIf(!existsSync('/dev/full'))('the fast paths (--version, --help) too, in the same words', async () => {
