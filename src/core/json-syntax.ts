@@ -44,7 +44,11 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
       if (code === 0x5c) {
         i++;
         ESCAPE.lastIndex = i;
-        if (!ESCAPE.test(text)) return fail('a backslash starts no escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t, or \\u and four hex digits)');
+        if (!ESCAPE.test(text)) {
+          // In a \u escape, the first character that is not a hex digit is the offending one (as V8 says).
+          if (text[i] === 'u') for (i++; /^[0-9a-fA-F]$/.test(text[i] ?? ''); ) i++;
+          return fail('a backslash starts no escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t, or \\u and four hex digits)');
+        }
         i = ESCAPE.lastIndex;
       } else i++;
     }
