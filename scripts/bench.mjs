@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { lazyChildProcess } from './lazy-child-process.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -189,15 +190,7 @@ async function bundleCommander(outfile) {
     minify: true,
     logLevel: 'warning',
     outfile,
-    plugins: [
-      {
-        name: 'lazy-child-process',
-        setup(builder) {
-          builder.onResolve({ filter: /^node:child_process$/ }, () => ({ path: 'child_process', namespace: 'stand-in' }));
-          builder.onLoad({ filter: /.*/, namespace: 'stand-in' }, () => ({ contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);", loader: 'js' }));
-        },
-      },
-    ],
+    plugins: [lazyChildProcess],
   });
 }
 

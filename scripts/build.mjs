@@ -16,6 +16,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { lazyChildProcess } from './lazy-child-process.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 // Build beside dist/ and swap it in, so that a run of bin/idm.js never sees half a build.
@@ -40,21 +41,6 @@ const lazyBundles = {
       const lazy = LAZY.find(({ match }) => match.test(args.path));
       return lazy ? { path: `./${lazy.bundle}`, external: true } : undefined;
     });
-  },
-};
-
-// commander loads node:child_process (with net and stream) at start for executable subcommands, which
-// idm never has: about 2 ms of every run. It gets a stand-in that loads the module if ever called.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(builder) {
-    builder.onResolve({ filter: /^node:child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
-    );
-    builder.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "exports.spawn = (...args) => require('node:child_process').spawn(...args);",
-      loader: 'js',
-    }));
   },
 };
 
@@ -109,8 +95,8 @@ codeCache();
 /**
  * dist/*.cjs.cache: V8's code caches of main.cjs and the bundles it loads, after a training run in
  * this process: a warm `idm streams list` (piped and at a terminal, in colour), `streams show`,
- * `streams test` (with and without data) and `provisioning create` against a sandbox (the prompts and conf, for people at
- * a terminal and for login, are left to compile as usual).
+ * `streams test` (with and without data) and `provisioning create` against a sandbox (the prompts
+ * and conf, for people at a terminal and for login, are left to compile as usual).
  * bin/idm.js gives them to V8, which then neither parses the bundles nor compiles the functions the
  * run used: about 10 ms of every command. A cache is only good for this Node (V8 checks its version,
  * flags and the source) and is ignored otherwise; without one idm works the same, only slower.

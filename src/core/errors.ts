@@ -107,7 +107,8 @@ export function fsProblem(error: unknown): string | undefined {
 export class OutputError extends IdmError {
   constructor(cause: unknown) {
     const code = (cause as NodeJS.ErrnoException | undefined)?.code;
-    super(`Could not write the output: ${fsProblem(cause) ?? code ?? 'the write failed'}${code && fsProblem(cause) ? ` (${code})` : ''}; it is incomplete.`, {
+    const problem = fsProblem(cause);
+    super(`Could not write the output: ${problem ? `${problem} (${code})` : (code ?? 'the write failed')}; it is incomplete.`, {
       code: 'output_failed',
       hint: code === 'ENOSPC' || code === 'EDQUOT' ? 'Free some disk space, or send the output elsewhere, and run the command again.' : 'Send the output elsewhere and run the command again.',
       cause,

@@ -134,9 +134,9 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   });
   const all = data.totals.successful + data.totals.failed;
   const share = all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
-  const total = `${'Total'.padEnd(labelWidth)}${counts(data.totals.successful, data.totals.failed)}`;
-  const shareText = `  (${share})`;
-  output.line([['bold', 'Total'.padEnd(labelWidth)], `${counts(data.totals.successful, data.totals.failed)}${displayWidth(total + shareText) < io.columns ? shareText : ''}`]);
-  if (displayWidth(total + shareText) >= io.columns) output.line(share);
+  const totals = counts(data.totals.successful, data.totals.failed);
+  const shareFits = displayWidth(`${'Total'.padEnd(labelWidth)}${totals}  (${share})`) < io.columns;
+  output.line([['bold', 'Total'.padEnd(labelWidth)], shareFits ? `${totals}  (${share})` : totals]);
+  if (!shareFits) output.line(share);
   output.note('█ successful  ▒ failed');
 }

@@ -77,7 +77,7 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
 
   // The shared schema has the last word on a body with --data, before anything is sent. A body of
   // the event type alone is the schema's by construction (isEventType checks the list the schema
-  // holds, the prompt offers only that list): it does not load the schemas, about 2 ms of a run.
+  // holds, the prompt offers only that list): it does not load the schemas, about 3 ms of a run.
   const schemas = data === undefined ? undefined : await import('../../schemas/requests.js');
   const check = (type: EventType) => {
     if (!schemas) return { event_type: type };
