@@ -29,6 +29,8 @@ describe('parseJson', () => {
       ['[1, 2 3]', "at line 1, column 7, ',' or ']' is expected"],
       ['{"secret": "hunter2', 'at line 1, column 20 (its end), a string is not closed (a double quote is expected)'],
       ['{"a": "x\\q"}', 'at line 1, column 10, a backslash starts no escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t, or \\u and four hex digits)'],
+      // A \u escape goes wrong at its first character that is not a hex digit, where V8 says.
+      ['{"a": "\\u12x"}', 'at line 1, column 12, a backslash starts no escape (\\" \\\\ \\/ \\b \\f \\n \\r \\t, or \\u and four hex digits)'],
       ['{"a": "multi\nrow"}', 'at line 1, column 13, a string holds a control character (write \\n for a line break, \\t for a tab)'],
       ['{"a": 1} {"b": 2}', 'at line 1, column 10, something follows the JSON value'],
       ['[1, -x]', 'at line 1, column 6, a digit is expected after the minus sign'],
