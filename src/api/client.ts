@@ -225,6 +225,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     }
     const context = contextOf(operation);
     const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
+    // A secret the body carries (a webhook's token) is masked wherever the answer quotes it.
+    redactor.addFields(operation.body);
     // GET, PUT and DELETE change nothing more when repeated; POST and PATCH are sent again only when
     // they cannot have reached the server (retry.ts).
     const stop = operation.signal && signal ? either(signal, operation.signal) : (operation.signal ?? signal);

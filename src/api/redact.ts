@@ -33,6 +33,25 @@ export class Redactor {
     if (value && value.length >= MIN_SECRET_LENGTH) this.values.add(value);
   }
 
+  /**
+   * Remembers the secrets a request body carries in the fields known to hold them (a webhook's
+   * `token`, `password` or `header_value`): the service may quote one back, in an error message or
+   * an answer, and it is masked there as the client secret is.
+   */
+  addFields(value: unknown): void {
+    if (nestsDeeper(value)) return; // never sent: JSON.stringify of the body would have failed first
+    const walk = (inner: unknown): void => {
+      if (Array.isArray(inner)) inner.forEach(walk);
+      else if (inner && typeof inner === 'object') {
+        for (const [key, field] of Object.entries(inner)) {
+          if (typeof field === 'string' && SECRET_KEYS.has(key.toLowerCase())) this.add(field);
+          else walk(field);
+        }
+      }
+    };
+    walk(value);
+  }
+
   headers(headers: Record<string, string | string[] | undefined>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {

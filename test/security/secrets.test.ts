@@ -282,3 +282,28 @@ describe('every encoding of the secret, and every token, is masked', () => {
     }
   });
 });
+
+describe('a webhook secret idm sends is masked wherever the service quotes it back', () => {
+  const token = 'wh-token-Kd9jAe4uGZq8vLx3mPf0s';
+  const stream = { id: 'est_quoteBack0000000000001', name: 'x', status: 'enabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/x', webhook_authorization: { method: 'bearer' } } } };
+  recordSecrets([token]);
+
+  it.each([
+    ['streams create', ['streams', 'create', '--name', 'x', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/x', '--auth', 'bearer', '--secret-file', '-']],
+    ['streams update', ['streams', 'update', stream.id, '--webhook', 'https://hooks.example.com/x', '--auth', 'custom-header', '--header-key', 'X-Key', '--secret-file', '-']],
+  ])('%s: a 400 whose message quotes the secret, and its --debug trace', async (_what, argv) => {
+    // update reads the stream first (its destination); the change is refused.
+    answer = (request) => {
+      if (!request.url.startsWith('/api/v2')) return undefined;
+      if (request.method === 'GET') return { body: stream };
+      return { status: 400, body: { statusCode: 400, error: 'Bad Request', message: `Payload validation error: '${token}' is not allowed`, errorCode: 'invalid_body' } };
+    };
+    for (const flags of [[], ['--json'], ['--debug']]) {
+      const result = await idm([...argv, ...flags], { env: server.env(config.dir), stdin: `${token}\n` });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('is not allowed');
+      expect(result.stderr).toContain('[redacted]');
+      expect(result.stderr + result.stdout).not.toContain(token);
+    }
+  });
+});
