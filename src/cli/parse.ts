@@ -134,7 +134,11 @@ export function parseTime(flag: string, now: () => number = Date.now) {
         `${flag} must be an RFC 3339 time with Z or an offset (2026-11-24T09:00:00Z), a date (2026-11-24, midnight UTC) or a duration back from now (30m, 6h, 7d), not "${value}".`,
       );
     }
-    return utcSeconds(ms);
+    // The service takes RFC 3339's four-digit years: a duration reaching back before year 0 (999999d)
+    // or an offset past 9999-12-31 would be sent as `-000711-…` or `+010000-…`, and refused there.
+    const time = utcSeconds(ms);
+    if (!/^\d{4}-/.test(time)) throw new InvalidArgumentError(`${flag} is outside the years 0000 to 9999 (${time}); give a time RFC 3339 can write.`);
+    return time;
   };
 }
 

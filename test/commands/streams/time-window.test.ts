@@ -29,6 +29,10 @@ describe('a reversed or impossible window is refused locally (exit 2, nothing se
     ['deliveries list --since 2026-02-30 (it became 2 March)', ['streams', 'deliveries', 'list', CLOSED, '--since', '2026-02-30'], /--since must be an RFC 3339 time with Z or an offset/],
     ['redeliver --until 2026-11-25T10:00 (read as local time)', ['streams', 'redeliver', CLOSED, '--until', '2026-11-25T10:00'], /--until must be an RFC 3339 time with Z or an offset/],
     ['stats --since 2026-11-25T10:00:00 (no offset)', ['streams', 'stats', CLOSED, '--since', '2026-11-25T10:00:00'], /--since must be an RFC 3339 time with Z or an offset/],
+    // RFC 3339 years have four digits: these were sent as -000711-… and +010000-…, and refused by the service (exit 1).
+    ['stats --since 999999d (before year 0)', ['streams', 'stats', CLOSED, '--since', '999999d'], /--since is outside the years 0000 to 9999 \(-0\d{5}-/],
+    ['deliveries list --until past 9999-12-31 by its offset', ['streams', 'deliveries', 'list', CLOSED, '--until', '9999-12-31T23:59:59-01:00'], /--until is outside the years 0000 to 9999 \(\+010000-01-01T00:59:59Z\)/],
+    ['redeliver --since 999999w', ['streams', 'redeliver', CLOSED, '--since', '999999w'], /--since is outside the years 0000 to 9999/],
   ])('%s', async (_name, args, message) => {
     const result = await h.idm(args);
     expect(result.code).toBe(2);
