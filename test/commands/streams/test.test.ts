@@ -98,6 +98,14 @@ describe('idm streams test: delivery', () => {
     expect(result.code).toBe(0);
     expect(sent()[0]!.json).toEqual({ event_type: 'user.deleted', data: { object: { user_id: 'from-stdin' } } });
   });
+
+  it('sends the payload as given, a key named __proto__ included (the schema check once dropped it)', async () => {
+    const text = '{"__proto__":{"polluted":true},"object":{"user_id":"u1"}}';
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--data', text]);
+    expect(result.code).toBe(0);
+    expect(sent()).toHaveLength(1);
+    expect(sent()[0]!.body).toBe(`{"event_type":"user.created","data":${text}}`);
+  });
 });
 
 describe('idm streams test: the asynchronous answer of the real service', () => {
