@@ -65,6 +65,11 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     }
   }
   const file = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
+  // As --event-type: a file's subscriptions replace the list, which the list flags would read from
+  // the stream and write back whole, dropping the file's.
+  if (file.subscriptions !== undefined && (options.addEventType !== undefined || options.removeEventType !== undefined)) {
+    throw new UsageError('The --from-file body sets subscriptions, which replaces the list: give it alone, or use --add-event-type / --remove-event-type without it.');
+  }
   const body: Record<string, unknown> = { ...file };
   if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).', deps.command);
   if (options.name !== undefined) body.name = options.name;

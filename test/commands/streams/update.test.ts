@@ -186,6 +186,9 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['nothing to change', () => ['streams', 'update', ids.rename], /Nothing to change\./],
     ['--event-type with --add-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--add-event-type', 'user.deleted'], /--event-type replaces the list: give it alone/],
     ['--event-type with --remove-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--remove-event-type', 'user.deleted'], /--event-type replaces the list/],
+    // The file's list was dropped: the stream's list, changed, was sent in its place.
+    ['a --from-file body with subscriptions, and --add-event-type', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ subscriptions: [{ event_type: 'group.created' }] })), '--add-event-type', 'user.deleted'], /^Error: The --from-file body sets subscriptions, which replaces the list: give it alone, or use --add-event-type \/ --remove-event-type without it\.\n$/],
+    ['a --from-file body with subscriptions, and --remove-event-type', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ subscriptions: [{ event_type: 'group.created' }] })), '--remove-event-type', 'user.created'], /The --from-file body sets subscriptions, which replaces the list/],
     ['an unknown event type', () => ['streams', 'update', ids.rename, '--add-event-type', 'user.nope'], /--add-event-type is not one of the 22 event types/],
     ['a bad stream id', () => ['streams', 'update', 'est_123', '--name', 'x'], /Not a stream id: "est_123"/],
     ['webhook and action at once', () => ['streams', 'update', ids.rename, '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
