@@ -70,6 +70,11 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (file.subscriptions !== undefined && (options.addEventType !== undefined || options.removeEventType !== undefined)) {
     throw new UsageError('The --from-file body sets subscriptions, which replaces the list: give it alone, or use --add-event-type / --remove-event-type without it.');
   }
+  // --auth without --webhook keeps the stream's endpoint: a file's destination (its endpoint) would
+  // be dropped for it without a word.
+  if (file.destination !== undefined && kind === 'webhook' && options.webhook === undefined) {
+    throw new UsageError("The --from-file body sets destination, and --auth without --webhook changes the stream's own endpoint.", 'Give --webhook URL with --auth, or leave the flags out and put the whole destination in the file.');
+  }
   const body: Record<string, unknown> = { ...file };
   if (isPlainObject(body.destination) && body.destination.type === 'eventbus') throw eventbusUnchangeable('The service does not let a change set an event-bus destination (its change body takes a webhook or an action).', deps.command);
   if (options.name !== undefined) body.name = options.name;
