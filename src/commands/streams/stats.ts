@@ -95,10 +95,12 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     );
     return;
   }
-  const labels = data.buckets.map((bucket) => bucketLabel(bucket, data.scale));
+  // Measured as shown: a bucket the service wrote oddly is shown as it came, escaped (and may be wide).
+  const labels = data.buckets.map((bucket) => safeText(bucketLabel(bucket, data.scale)));
   // Loops, not Math.max(...list): the server picks how many buckets there are, and a spread of a few
   // hundred thousand overflows the stack.
-  const labelWidth = labels.reduce((most, label) => Math.max(most, label.length), 5);
+  const labelWidth = labels.reduce((most, label) => Math.max(most, displayWidth(label)), 5);
+  const padLabel = (label: string) => `${label}${' '.repeat(labelWidth - displayWidth(label))}`;
   const digits = Math.max(6, String(data.totals.successful).length, String(data.totals.failed).length);
   // The bars take what the columns leave (a row never wraps: at a very narrow terminal, no bars).
   const room = Math.max(0, io.columns - 1 - labelWidth - 2 * (digits + 2) - 2);
@@ -130,7 +132,7 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     // Each rounded on its own, the two could take one column more than there is.
     const okBar = bar(ok);
     const failedBar = Math.min(bar(failed), room - okBar);
-    output.line([`${label.padEnd(labelWidth)}${counts(ok, failed)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
+    output.line([`${padLabel(label)}${counts(ok, failed)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
   });
   const all = data.totals.successful + data.totals.failed;
   const share = all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;

@@ -169,6 +169,21 @@ describe('idm streams stats: at a terminal and --json', () => {
     expect([...title!].length).toBeLessThan(40);
   });
 
+  it('buckets the service wrote oddly (control characters, wide characters) are measured as shown: the counts stay in their columns', async () => {
+    answer(INBOX, { ...RECORDED_HOURLY, buckets: ['\u001b[2J\u202eabc', '2025-07-29T03:00:00.000Z', '日本語の時間'] });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '80' } });
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(result.stdout).not.toContain('\u001b');
+    const header = lines.findIndex((line) => line.startsWith('TIME'));
+    const rows = lines.slice(header, header + 5);
+    expect(rows[1]).toMatch(/^\\x1b\[2J\\u202eabc +2 +0 /);
+    expect(rows[3]).toMatch(/^日本語の時間 +10 +0 /);
+    // Where FAILED ends, in terminal columns (each of those six characters takes two).
+    const width = (text: string) => [...text].reduce((sum, ch) => sum + (/\p{Script=Han}|\p{Script=Hiragana}/u.test(ch) ? 2 : 1), 0);
+    const end = (line: string) => width(/^.*?\s\d+ +\d+(?=  |$)/u.exec(line)![0]);
+    expect(rows.slice(1).map(end)).toEqual(Array(4).fill(width(rows[0]!)));
+  });
+
   it('daily: the date alone; no deliveries: says so', async () => {
     answer(INBOX, {
       id: INBOX,
