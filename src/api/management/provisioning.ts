@@ -248,13 +248,17 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     list,
     pages,
 
-    /** The ids of the connections that have a configuration (every page); undefined when the token cannot read the list (403). */
+    /**
+     * The ids of the connections that have a configuration (every page); undefined when the token cannot
+     * read the list (403). A tenant without the feature (isFeatureDisabled) is no token's fault: that
+     * 403 is thrown, for the caller to say so.
+     */
     configuredConnections: async (): Promise<Set<string> | undefined> => {
       const ids = new Set<string>();
       try {
         for await (const page of pages({})) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
       } catch (error) {
-        if (isForbidden(error)) return undefined;
+        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
         throw error;
       }
       return ids;

@@ -1,5 +1,5 @@
 // idm connections list: the tenant's connections, and for those whose strategy supports directory
-// provisioning, whether it is configured (from the provisioning list; '?' without its scope).
+// provisioning, whether it is configured (from the provisioning list; '?' without its scope, 'not enabled' for a tenant without the feature).
 import { Command } from 'commander';
 import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
@@ -8,6 +8,8 @@ import { rememberRecent } from '../../config/recent.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../cli/listing.js';
 import { collectList } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
+import type { ApiError } from '../../core/errors.js';
+import { isFeatureDisabled } from '../../api/management/provisioning.js';
 import { asText as text, type Column } from '../../output/index.js';
 import { PROVISIONING_STRATEGIES } from '../../schemas/constants.js';
 
@@ -29,11 +31,26 @@ export function connectionsListCommand(deps: Deps, run = connectionsListRun): Co
 export async function connectionsListRun(options: ConnectionsListOptions, deps: Deps): Promise<void> {
   const { connections, provisioning } = await deps.api();
   // Only tables and TSV show the provisioning column; --json is the service's own answer. Undefined
-  // when the token cannot read the provisioning list.
-  const configured = deps.output.json ? undefined : await provisioning.configuredConnections();
+  // when the token cannot read the provisioning list; `featureOff` when the tenant has no directory
+  // provisioning at all (a 403 that no scope would lift).
+  let configured: Set<string> | undefined;
+  let featureOff: ApiError | undefined;
+  if (!deps.output.json) {
+    try {
+      configured = await provisioning.configuredConnections();
+    } catch (error) {
+      if (!isFeatureDisabled(error)) throw error;
+      featureOff = error;
+    }
+  }
   let unknown = false;
+  let notEnabled = false;
   const provisioningOf = (connection: ApiRecord): string => {
     if (!isPlainObject(connection) || !(PROVISIONING_STRATEGIES as readonly unknown[]).includes(connection.strategy)) return '-';
+    if (featureOff) {
+      notEnabled = true;
+      return 'not enabled';
+    }
     if (!configured) {
       unknown = true;
       return '?';
@@ -65,5 +82,6 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
     },
     deps,
   );
+  if (featureOff && notEnabled) deps.output.note(`PROVISIONING 'not enabled': ${featureOff.serverMessage ?? 'directory provisioning is not enabled for this tenant'}. ${featureOff.hint ?? ''}`.trim());
   if (unknown) deps.output.note(`PROVISIONING '?': the token cannot read the provisioning list (${provisioning.scopes.read}).`);
 }

@@ -147,6 +147,23 @@ describe('idm connections list: the provisioning list refused', () => {
     }
   });
 
+  it("a 403 \"feature is not enabled for this tenant\" on the provisioning list: no token's fault, so the column says 'not enabled' and the note names no scope, exit 0", async () => {
+    const message = 'The inbound directory provisioning feature is not enabled for this tenant';
+    h.sandbox.addFault({ path: '/api/v2/connections-directory-provisionings', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message }) });
+    try {
+      const result = await h.idm(['connections', 'list']);
+      expect(result.code).toBe(0);
+      const rows = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+      expect(rows.map((row) => row[3])).toEqual(['not enabled', '-', 'not enabled', '-', 'not enabled']);
+      expect(result.stderr).toContain(`PROVISIONING 'not enabled': ${message}.`);
+      expect(result.stderr).toContain('not by a scope');
+      expect(result.stderr).not.toContain('the token cannot read');
+      expect(result.stderr).not.toContain('read:directory_provisionings');
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   it('another error of the provisioning list (400) is not hidden as "?": exit 1', async () => {
     h.sandbox.addFault({ path: '/api/v2/connections-directory-provisionings', kind: 'status', status: 400, count: 1 });
     try {

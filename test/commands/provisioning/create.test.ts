@@ -224,6 +224,20 @@ describe('idm provisioning create: errors of the service', () => {
     }
   });
 
+  it('at a terminal without a connection id, a 403 "feature is not enabled" to the list of configurations ends the wizard before the connection is asked (exit 4)', async () => {
+    featureOff('/api/v2/connections-directory-provisionings', 'GET', FEATURE_OFF);
+    try {
+      const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+      expect(result.code).toBe(4);
+      expect(result.stderr).not.toContain('Connection to set up');
+      expect(result.stderr).toContain(`Error: Could not list directory provisioning configurations: ${FEATURE_OFF} (403 forbidden).`);
+      expect(result.stderr).toContain('not by a scope');
+      expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual(['GET /api/v2/connections', 'GET /api/v2/connections-directory-provisionings']);
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   // The wizard checks the connection before its first question: a connection that does not exist,
   // or does not support provisioning, ends it there (stdin need not be a terminal for that).
   it('at a terminal, a connection that does not exist ends the wizard before any question (exit 1): the code of the first 404 says so', async () => {
