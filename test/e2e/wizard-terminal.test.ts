@@ -326,6 +326,42 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   });
 });
 
+describe.skipIf(!run)('provisioning wizard: connection names from the server', () => {
+  let h: Harness;
+  const LONG = 'con_longName00000001';
+  const HOSTILE = 'con_hostileName00001';
+  beforeAll(async () => {
+    h = await startHarness({
+      seed: {
+        connections: [
+          { id: LONG, name: `directory-${'x'.repeat(3000)}-end`, strategy: 'google-apps' },
+          { id: HOSTILE, name: 'evil\u001b[31mRED\u202eline\nbreak', strategy: 'google-apps' },
+          { id: 'con_shortName0000001', name: 'short', strategy: 'google-apps' },
+          { id: 'con_takenTaken000001', name: `taken-${'y'.repeat(200)}`, strategy: 'google-apps', provisioning: {} },
+        ],
+      },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('each connection of the list is one line of a 100-column terminal, a long name cut with …, control characters shown escaped, and every id on screen', async () => {
+    terminal = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 100 });
+    const t = terminal;
+    await t.waitFor('navigate');
+    const rows = t.rows();
+    const at = rows.findIndex((row) => row.includes('Connection to set up'));
+    const list = rows.slice(at + 1, at + 5);
+    expect(list[0]).toMatch(new RegExp(`^❯ directory-x+…  ${LONG}  \\(google-apps\\)$`));
+    expect(list[1]).toBe(`  evil\\x1b[31mRED\\u202eline\\nbreak  ${HOSTILE}  (google-apps)`);
+    expect(list[2]).toBe('  short  con_shortName0000001  (google-apps)');
+    expect(list[3]).toMatch(/^- taken-y+…  con_takenTaken000001  \(google-apps\) configured already: idm provisioning update$/);
+    for (const row of list) expect(row.length).toBeLessThanOrEqual(100);
+    expect(rows.slice(at + 5, at + 7).join('\n')).toContain('navigate'); // nothing pushed below the list
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
+});
+
 describe.skipIf(!run)('streams test in a terminal', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -12,7 +12,9 @@ import type { Deps } from '../../cli/factory.js';
 import { CancelledError, IdmError } from '../../core/errors.js';
 import { capitalize, plural, type CommandLine } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
+import { safeText } from '../../io/safe.js';
 import { asText as text } from '../../output/index.js';
+import { cut, displayWidth } from '../../output/width.js';
 import { PROVISIONING_STRATEGIES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
@@ -85,11 +87,10 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const configured = (await api.provisioning.configuredConnections()) ?? new Set<string>();
   const choices = connections
     .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
-    .map((connection) => ({
-      value: text(connection.id),
-      name: `${text(connection.name)}  ${text(connection.id)}  (${text(connection.strategy)})`,
-      disabled: configured.has(text(connection.id)) ? 'configured already: idm provisioning update' : false,
-    }));
+    .map((connection) => {
+      const disabled = configured.has(text(connection.id)) ? 'configured already: idm provisioning update' : false;
+      return { value: text(connection.id), name: connectionChoice(connection, disabled, deps.io.stderrColumns), disabled };
+    });
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
@@ -103,6 +104,17 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
+}
+
+/**
+ * A connection as one line of the list (`name  id  (strategy)`, after the cursor and before why it
+ * cannot be chosen): the name is the server's free text, made safe and cut to the room the terminal
+ * leaves, so that a long one neither wraps nor pushes the id and the other connections off the screen.
+ */
+function connectionChoice(connection: ApiRecord, disabled: string | false, columns: number): string {
+  const tail = `  ${text(connection.id)}  (${cut(safeText(text(connection.strategy)), 24)})`;
+  const room = columns - 3 - displayWidth(tail) - (disabled ? displayWidth(disabled) + 1 : 0);
+  return `${cut(safeText(text(connection.name)), Math.max(room, 12))}${tail}`;
 }
 
 /** The id, typed and checked; asked again when the service does not know it or it cannot be set up. */
