@@ -65,6 +65,16 @@ function explainFeature(error: unknown): void {
   delete error.details.scope;
 }
 
+/** A 400 that says the connection's strategy cannot have directory provisioning (create, default mapping). */
+function isUnsupportedStrategy(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 400 && /\bdoes not support inbound directory provisioning\b/i.test(error.serverMessage ?? '');
+}
+
+/** What to do about a connection whose strategy cannot have directory provisioning: which can, and where to see them. */
+export function unsupportedStrategyHint(command: CommandLine): string {
+  return `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')} ('${command(['idm', 'connections', 'list'])}' shows each connection's strategy).`;
+}
+
 /** What to do about a connection id the tenant does not know. */
 export function unknownConnectionHint(command: CommandLine): string {
   return `Check the id ('${command(['idm', 'connections', 'list'])}' shows the tenant's connections).`;
@@ -144,6 +154,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     } catch (error) {
       notFoundHint(error, connectionId, command, unconfigured);
       explainFeature(error);
+      if (isUnsupportedStrategy(error)) error.hint = unsupportedStrategyHint(command);
       throw error;
     }
   };

@@ -7,7 +7,7 @@
 // and ask for confirmation: nothing is sent before that, and Ctrl-C at any step sends nothing.
 import type { ApiRecord, Management, MappingRow, ProvisioningBody } from '../../api/management/index.js';
 import { isForbidden } from '../../api/errors.js';
-import { mappingRows, unknownConnectionHint } from '../../api/management/provisioning.js';
+import { mappingRows, unknownConnectionHint, unsupportedStrategyHint } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { CancelledError, IdmError } from '../../core/errors.js';
 import { capitalize, plural, type CommandLine } from '../../core/text.js';
@@ -63,7 +63,7 @@ export async function checkConnection(api: Management, connectionId: string, com
         },
       };
     case 'unsupported':
-      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning${checked.said ? `: ${checked.said}` : ''}.`, hint: `Strategies that support it: ${PROVISIONING_STRATEGIES.join(', ')}.` } };
+      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning${checked.said ? `: ${checked.said}` : ''}.`, hint: unsupportedStrategyHint(command) } };
     case 'unconfigured':
       if (checked.defaultMapping !== undefined) return { defaultMapping: checked.defaultMapping };
       return checked.because === 'forbidden'

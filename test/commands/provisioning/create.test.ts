@@ -174,11 +174,12 @@ describe('idm provisioning create: errors of the service', () => {
     expect(result.stderr).toMatch(/con_doesNotExist0001.*does not exist.*404/);
   });
 
-  it("400: shows the server's message (a strategy without provisioning)", async () => {
+  it("400: shows the server's message (a strategy without provisioning) and which strategies can have it", async () => {
     const result = await h.idm(['provisioning', 'create', 'con_database00000001']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('The connection strategy does not support inbound directory provisioning');
     expect(result.stderr).toMatch(/400/);
+    expect(result.stderr).toContain("\nStrategies that support it: google-apps ('idm connections list' shows each connection's strategy).\n");
   });
 
   it('403: names the missing scope create:directory_provisionings (exit 4)', async () => {

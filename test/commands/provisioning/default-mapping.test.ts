@@ -130,6 +130,7 @@ describe('idm provisioning default-mapping: errors of the service', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('The connection strategy does not support inbound directory provisioning');
     expect(result.stderr).toMatch(/400/);
+    expect(result.stderr).toContain("\nStrategies that support it: google-apps ('idm connections list' shows each connection's strategy).\n");
   });
 
   it('404 for a connection that does not exist (exit 1), with the hint to check the id', async () => {
