@@ -232,7 +232,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(h.received().filter((request) => request.method !== 'GET' && request.path.startsWith('/api/'))).toEqual([]);
   });
 
-  it('Edit a row and Remove a row can be left without changing a row (Back, one Up from the first row)', async () => {
+  it('Edit a row and Remove a row can be left without changing a row (Back, one Up from the first row), and Add a row by typing nothing', async () => {
     const id = gappsId(++next);
     showDefaultMapping(h, id);
     const t = open(h, ['provisioning', 'create', id]);
@@ -246,6 +246,13 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     await t.waitFor('Row to remove');
     t.keys('Up', 'Enter');
     await t.waitFor('What next?', 3);
+    t.keys('Down', 'Down', 'Down', 'Enter'); // Add a row
+    screen = await t.waitFor('Platform attribute');
+    expect(screen).toContain('Platform attribute (empty: back, adding no row)');
+    t.keys('Enter');
+    screen = await t.waitFor('What next?', 4);
+    expect(screen).not.toContain('must not be empty');
+    expect(screen).not.toContain('Identity-provider attribute');
     t.keys('Enter');
     await t.waitFor('Synchronize users automatically');
     t.keys('Enter');
@@ -253,7 +260,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     t.keys('Enter');
     screen = await t.waitFor(`Create directory provisioning for ${id}?`);
     expect(screen).toMatch(new RegExp(`Mapping\\s+${DEFAULT_ROWS} rows: the strategy's default, unchanged`));
-    expect(screen).not.toMatch(/Row \d+ is now|Removed /);
+    expect(screen).not.toMatch(/Row \d+ is now|Removed |Added /);
     t.type('n');
     t.keys('Enter');
     expect(await t.exitCode()).toBe(130);

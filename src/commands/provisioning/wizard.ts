@@ -330,7 +330,9 @@ async function editMapping(prompter: Prompter, initial: MappingRow[], what: stri
       show();
     }
     if (action === 'add') {
-      const platform = (await prompter.input('Platform attribute', { validate: platformRule(-1) })).trim();
+      // As Edit a row and Remove a row have Back: nothing typed goes back to the mapping, adding no row.
+      const platform = (await prompter.input('Platform attribute (empty: back, adding no row)', { validate: (value) => value.trim() === '' || platformRule(-1)(value) })).trim();
+      if (platform === '') continue;
       const idp = (await prompter.input(`Identity-provider attribute for ${platform}`, { validate: idpRule })).trim();
       rows.push({ platform, idp });
       say(`Added ${rows.length}. ${platform} = ${idp}`);
