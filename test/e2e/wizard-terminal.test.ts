@@ -471,6 +471,41 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(h.calls('PATCH').map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmailAlias' }] }]);
   });
 
+  it('entries of the current mapping it cannot send back are named at the start, and a changed mapping lists them as dropped before the confirmation', async () => {
+    const id = gappsId(1);
+    const current = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);
+    const mapping = [
+      { platform: 'email', idp: 'primaryEmail' },
+      { platform: 'external_id', idp: 'id' },
+      { platform: 'bell\u0007', idp: 'x' },
+      { platform: 'count', idp: 5 },
+    ];
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ ...current, mapping }) });
+    const t = open(h, ['provisioning', 'update', id]);
+    let screen = await t.waitFor('Mapping: 2 rows. What next?');
+    expect(screen).toContain('Left out 2 entries of the current mapping that cannot be sent back');
+    expect(screen).toMatch(/^ {2}bell\\x07 = x$/m);
+    expect(screen).toMatch(/^ {2}\{"platform":"count","idp":5\}$/m);
+    t.keys('Down', 'Down', 'Enter'); // Remove a row
+    await t.waitFor('Row to remove');
+    t.keys('Enter'); // email
+    await t.waitFor('Mapping: 1 row. What next?');
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    screen = await t.waitFor(`Change the directory provisioning of ${id}?`);
+    const changes = screen.slice(screen.lastIndexOf('Changes'));
+    expect(changes).toMatch(/removed\s+email = primaryEmail/);
+    expect(changes).toMatch(/dropped\s+bell\\x07 = x \(cannot be sent back\)/);
+    expect(changes).toMatch(/dropped\s+\{"platform":"count","idp":5\} \(cannot be sent back\)/);
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('changing nothing sends nothing and says so; Ctrl-C at a question sends nothing either', async () => {
     const same = open(h, ['provisioning', 'update', gappsId(1)]);
     await same.waitFor('What next?');

@@ -10,7 +10,7 @@ import { isForbidden } from '../../api/errors.js';
 import { mappingRows, unknownConnectionHint, unsupportedStrategyHint } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { CancelledError, IdmError } from '../../core/errors.js';
-import { capitalize, plural, type CommandLine } from '../../core/text.js';
+import { capitalize, clip, plural, type CommandLine } from '../../core/text.js';
 import type { Prompter } from '../../io/prompter.js';
 import { safeText } from '../../io/safe.js';
 import { asText as text } from '../../output/index.js';
@@ -128,14 +128,23 @@ async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   }
 }
 
-/** The rows of a mapping the wizard can offer back (the others are named and left out). */
-function usableRows(rows: MappingRow[], deps: Deps, what: string): MappingRow[] {
-  const left = rows.filter((row) => !isSendableRow(row));
-  if (left.length > 0) {
-    deps.output.say(`Left out ${plural(left.length, 'row')} of ${what} that cannot be sent back (empty, too long, or with control characters):`);
-    for (const row of left) deps.output.say(`  ${row.platform} = ${row.idp}`);
+/**
+ * The rows of a mapping the wizard can offer back, and the entries it cannot (not two texts, or
+ * breaking the mapping's rules), each named: they are said here, and `then` says what becomes of them.
+ */
+function usableRows(entries: readonly unknown[], deps: Deps, what: string, then = ''): { rows: MappingRow[]; left: string[] } {
+  const rows: MappingRow[] = [];
+  const left: string[] = [];
+  for (const entry of entries) {
+    const [row] = mappingRows([entry]);
+    if (row && isSendableRow(row)) rows.push(row);
+    else left.push(row ? `${row.platform} = ${row.idp}` : clip(JSON.stringify(entry), 200));
   }
-  return rows.filter(isSendableRow);
+  if (left.length > 0) {
+    deps.output.say(`Left out ${plural(left.length, 'entry', 'entries')} of ${what} that cannot be sent back (not two texts, empty, too long, or with control characters)${then}:`);
+    for (const line of left) deps.output.say(`  ${line}`);
+  }
+  return { rows, left };
 }
 
 /**
@@ -185,7 +194,7 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
 
   if (start.askSettings) {
     if (from.defaultMapping === undefined) deps.output.note(from.why);
-    initial = usableRows(from.defaultMapping ?? [], deps, 'the default mapping');
+    initial = usableRows(from.defaultMapping ?? [], deps, 'the default mapping').rows;
     const settings = await askSettings(prompter, deps, { mapping: initial, what: "the strategy's default mapping", synchronizeAutomatically: false, synchronizeGroups: 'off', emptyMeans: 'default' });
     body = {
       ...(settings.mapping.length > 0 ? { mapping: settings.mapping } : {}),
@@ -215,7 +224,9 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
 export async function runUpdateWizard(connectionId: string, current: ApiRecord, deps: Deps): Promise<ProvisioningBody | undefined> {
   const prompter = await deps.prompter();
   const say = (line = '') => deps.output.say(line);
-  const before = usableRows(mappingRows(current.mapping), deps, 'the current mapping');
+  // Entries idm cannot send back stay on the service while the mapping is not changed; a changed
+  // mapping is sent whole, without them, and the summary says so before anything is sent.
+  const { rows: before, left } = usableRows(Array.isArray(current.mapping) ? current.mapping : [], deps, 'the current mapping', '; they stay unless the mapping is changed, which sends it without them');
   const was = { synchronizeAutomatically: current.synchronize_automatically === true, synchronizeGroups: syncGroupsOf(current.synchronize_groups) };
   const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was, emptyMeans: 'refused' });
   const body: ProvisioningBody = {};
@@ -228,7 +239,10 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   say('Changes');
   if (body.synchronize_automatically !== undefined) say(`  Synchronize automatically  ${was.synchronizeAutomatically ? 'yes' : 'no'} → ${body.synchronize_automatically ? 'yes' : 'no'}`);
   if (body.synchronize_groups !== undefined) say(`  Synchronize groups         ${was.synchronizeGroups} → ${body.synchronize_groups}`);
-  if (body.mapping !== undefined) for (const line of mappingSummary(body.mapping, before, 'the current mapping')) say(`  ${line}`);
+  if (body.mapping !== undefined) {
+    for (const line of mappingSummary(body.mapping, before, 'the current mapping')) say(`  ${line}`);
+    for (const line of left) say(`    dropped  ${line} (cannot be sent back)`);
+  }
   say();
   if (!(await prompter.confirm(`Change the directory provisioning of ${connectionId}?`, { default: true }))) throw new CancelledError();
   return body;
