@@ -506,6 +506,27 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(h.calls('PATCH')).toEqual([]);
   });
 
+  it('a group synchronization idm does not know is said, and choosing off replaces it (it was taken for off: nothing was sent)', async () => {
+    const id = gappsId(1);
+    const current = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ ...current, synchronize_groups: 'nested' }) });
+    const t = open(h, ['provisioning', 'update', id]);
+    const start = await t.waitFor('What next?');
+    expect(start).toContain('The current group synchronization, nested, is not one idm knows (all, off, selected): any choice replaces it.');
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter'); // off
+    const screen = await t.waitFor(`Change the directory provisioning of ${id}?`);
+    expect(screen).toMatch(/Synchronize groups\s+nested → off/);
+    expect(screen).not.toMatch(/Synchronize automatically\s/);
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('changing nothing sends nothing and says so; Ctrl-C at a question sends nothing either', async () => {
     const same = open(h, ['provisioning', 'update', gappsId(1)]);
     await same.waitFor('What next?');

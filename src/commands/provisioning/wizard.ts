@@ -228,17 +228,24 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   // mapping is sent whole, without them, and the summary says so before anything is sent.
   const { rows: before, left } = usableRows(Array.isArray(current.mapping) ? current.mapping : [], deps, 'the current mapping', '; they stay unless the mapping is changed, which sends it without them');
   const was = { synchronizeAutomatically: current.synchronize_automatically === true, synchronizeGroups: syncGroupsOf(current.synchronize_groups) };
+  // What the service holds, as it said it (absent: its defaults). A value idm does not know (a group
+  // setting newer than idm) is offered as the default's place only: any answer replaces it.
+  const held = { synchronizeAutomatically: current.synchronize_automatically ?? false, synchronizeGroups: current.synchronize_groups ?? 'off' };
+  const shownHeld = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : text(value));
+  if (held.synchronizeGroups !== was.synchronizeGroups) {
+    say(`The current group synchronization, ${shownHeld(held.synchronizeGroups)}, is not one idm knows (${SYNC_GROUPS.join(', ')}): any choice replaces it.`);
+  }
   const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was, emptyMeans: 'refused' });
   const body: ProvisioningBody = {};
   // Never empty here (editMapping refuses that on update): a changed mapping is always sent, whole.
   if (JSON.stringify(settings.mapping) !== JSON.stringify(before)) body.mapping = settings.mapping;
-  if (settings.synchronizeAutomatically !== was.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
-  if (settings.synchronizeGroups !== was.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
+  if (settings.synchronizeAutomatically !== held.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
+  if (settings.synchronizeGroups !== held.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
   if (Object.keys(body).length === 0) return undefined;
   say();
   say('Changes');
-  if (body.synchronize_automatically !== undefined) say(`  Synchronize automatically  ${was.synchronizeAutomatically ? 'yes' : 'no'} → ${body.synchronize_automatically ? 'yes' : 'no'}`);
-  if (body.synchronize_groups !== undefined) say(`  Synchronize groups         ${was.synchronizeGroups} → ${body.synchronize_groups}`);
+  if (body.synchronize_automatically !== undefined) say(`  Synchronize automatically  ${shownHeld(held.synchronizeAutomatically)} → ${body.synchronize_automatically ? 'yes' : 'no'}`);
+  if (body.synchronize_groups !== undefined) say(`  Synchronize groups         ${shownHeld(held.synchronizeGroups)} → ${body.synchronize_groups}`);
   if (body.mapping !== undefined) {
     for (const line of mappingSummary(body.mapping, before, 'the current mapping')) say(`  ${line}`);
     for (const line of left) say(`    dropped  ${line} (cannot be sent back)`);
