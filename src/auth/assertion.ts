@@ -31,7 +31,7 @@ export function makeClientAssertion(options: { clientId: string; audience: strin
   const key = loadPrivateKey(options.privateKeyPem);
   const alg = options.alg ?? defaultAlgFor(key);
   const problem = checkAlgMatchesKey(key, alg);
-  if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, 'Choose another --signing-alg, or another key.');
+  if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, 'Choose another --signing-alg (IDM_SIGNING_ALG), or another key.');
   const iat = Math.floor((options.now ?? Date.now()) / 1000);
   const header = base64url(JSON.stringify({ alg, typ: 'JWT' }));
   const payload = base64url(

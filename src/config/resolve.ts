@@ -9,7 +9,7 @@ import { checkPem, readTextFile } from '../io/input.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { configDir, credentialsFile } from './paths.js';
-import { AUTH_METHODS, type AuthMethod, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, unknownProfile } from './profiles.js';
+import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -88,6 +88,46 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/** IDM_AUTH_METHOD, checked wherever it is set (a typo is an error, never ignored); undefined when unset. */
+export function envAuthMethod(env: NodeJS.ProcessEnv): AuthMethod | undefined {
+  const method = envValue(env, 'IDM_AUTH_METHOD');
+  if (method !== undefined && !(AUTH_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`IDM_AUTH_METHOD must be one of: ${AUTH_METHODS.join(', ')}.`, 'Correct it, or unset it to use the method of the profile (or post).');
+  }
+  return method as AuthMethod | undefined;
+}
+
+/** IDM_SIGNING_ALG, checked wherever it is set; undefined when unset. */
+export function envSigningAlg(env: NodeJS.ProcessEnv): SigningAlg | undefined {
+  const alg = envValue(env, 'IDM_SIGNING_ALG');
+  if (alg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(alg)) {
+    throw new UsageError(`IDM_SIGNING_ALG must be one of: ${SIGNING_ALGS.join(', ')}.`, 'Correct it, or unset it to sign with the default of the key (ES256 for EC keys, else RS256).');
+  }
+  return alg as SigningAlg | undefined;
+}
+
+/**
+ * The client of a profile, with the fields IDM_AUTH_METHOD and IDM_SIGNING_ALG replace (README:
+ * flags > environment > profile, field by field): a stored secret goes as post or basic as the
+ * variable says, a stored key signs with the variable's algorithm. A method the stored credentials
+ * cannot serve is a usage error naming the variable, never silently ignored.
+ */
+function profileClient(name: string, profile: Profile, secret: StoredSecret, envMethod: AuthMethod | undefined, envAlg: SigningAlg | undefined): ClientCredentials {
+  const { clientId } = profile;
+  const stored = profile.authMethod === 'private_key_jwt' ? 'a private key' : profile.authMethod === 'tls_client_auth' ? 'a client certificate' : 'a client secret';
+  const bySecret = (method: AuthMethod | undefined) => method === 'post' || method === 'basic';
+  if (envMethod !== undefined && envMethod !== profile.authMethod && !(bySecret(envMethod) && bySecret(profile.authMethod))) {
+    const needs = envMethod === 'private_key_jwt' ? 'IDM_PRIVATE_KEY' : 'IDM_CLIENT_SECRET';
+    throw new UsageError(
+      `IDM_AUTH_METHOD is ${envMethod}, but profile "${name}" stores ${stored} (${profile.authMethod}).`,
+      `Unset IDM_AUTH_METHOD to use the profile as it is, or set ${needs} too.`,
+    );
+  }
+  if (profile.authMethod === 'private_key_jwt') return { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: envAlg ?? profile.signingAlg };
+  if (profile.authMethod === 'tls_client_auth') return { clientId, authMethod: 'tls_client_auth', clientCert: secret.clientCert, clientKey: secret.clientKey };
+  return { clientId, authMethod: envMethod ?? profile.authMethod, clientSecret: secret.clientSecret };
+}
+
 /** `signal` stops the read of a key file (IDM_PRIVATE_KEY naming a FIFO that no one writes). */
 export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: string | undefined, signal?: AbortSignal): Promise<Resolved> {
   const dir = configDir(env);
@@ -101,7 +141,9 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   const envSecret = envValue(env, 'IDM_CLIENT_SECRET');
   const envKey = envValue(env, 'IDM_PRIVATE_KEY');
   const envToken = envValue(env, 'IDM_ACCESS_TOKEN');
-  const envCertificate = envValue(env, 'IDM_AUTH_METHOD') === 'tls_client_auth';
+  const envMethod = envAuthMethod(env);
+  const envAlg = envSigningAlg(env);
+  const envCertificate = envMethod === 'tls_client_auth';
   const fromEnv = Boolean(envDomain || envClient || envSecret || envKey || envToken || envCertificate);
 
   // A profile named on purpose must exist, whatever the environment sets: a mistyped name would
@@ -126,7 +168,7 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   if (envSecret || envKey) {
     if (envSecret && envKey) throw new UsageError('Both IDM_CLIENT_SECRET and IDM_PRIVATE_KEY are set.', 'Set only one of them.');
     const fixCredentials = `correct ${envClient ? 'IDM_CLIENT_ID and ' : ''}${envSecret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'}.`;
-    return { ...base, source: 'environment', client: await fromEnvironment(env, clientId, envSecret, envKey, profile?.authMethod, signal), fixCredentials };
+    return { ...base, source: 'environment', client: await fromEnvironment(clientId, envSecret, envKey, envMethod, envAlg, profile?.authMethod, signal), fixCredentials };
   }
 
   // A stored secret belongs to the profile's own client at the profile's own domain: it is never
@@ -149,12 +191,7 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
     const warning = openToOthers(path);
     if (warning) warnings.push(warning);
   }
-  const client: ClientCredentials =
-    profile.authMethod === 'private_key_jwt'
-      ? { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: profile.signingAlg }
-      : profile.authMethod === 'tls_client_auth'
-        ? { clientId, authMethod: 'tls_client_auth', clientCert: secret.clientCert, clientKey: secret.clientKey }
-        : { clientId, authMethod: profile.authMethod, clientSecret: secret.clientSecret };
+  const client = profileClient(name, profile, secret, envMethod, envAlg);
   if (!client.clientSecret && !client.privateKeyPem && !(client.clientCert && client.clientKey)) {
     const what = profile.authMethod === 'private_key_jwt' ? 'private key' : profile.authMethod === 'tls_client_auth' ? 'client certificate' : 'client secret';
     throw notLoggedIn(`Profile "${name}" stores no ${what}.`, `Run '${shellCommand(['idm', 'login', '--profile', name])}' to store one.`);
@@ -163,28 +200,24 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
 }
 
 async function fromEnvironment(
-  env: NodeJS.ProcessEnv,
   clientId: string,
   secret: string | undefined,
   key: string | undefined,
+  method: AuthMethod | undefined,
+  alg: SigningAlg | undefined,
   profileMethod: AuthMethod | undefined,
   signal: AbortSignal | undefined,
 ): Promise<ClientCredentials> {
-  const method = envValue(env, 'IDM_AUTH_METHOD');
-  if (method !== undefined && !(AUTH_METHODS as readonly string[]).includes(method)) {
-    throw new UsageError(`IDM_AUTH_METHOD must be one of: ${AUTH_METHODS.join(', ')}.`);
-  }
   if (method === 'tls_client_auth') {
     throw new UsageError(`IDM_AUTH_METHOD is tls_client_auth, which proves the client with a certificate, but ${secret ? 'IDM_CLIENT_SECRET' : 'IDM_PRIVATE_KEY'} is set too.`, 'Unset one of them.');
   }
   if (key) {
-    const alg = envValue(env, 'IDM_SIGNING_ALG');
-    if (alg !== undefined && !(SIGNING_ALGS as readonly string[]).includes(alg)) {
-      throw new UsageError(`IDM_SIGNING_ALG must be one of: ${SIGNING_ALGS.join(', ')}.`);
+    if (method === 'post' || method === 'basic') {
+      throw new UsageError(`IDM_AUTH_METHOD is ${method}, which sends a client secret, but IDM_PRIVATE_KEY is set.`, 'Set IDM_CLIENT_SECRET instead of IDM_PRIVATE_KEY, or unset IDM_AUTH_METHOD (or set it to private_key_jwt).');
     }
-    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await privateKeyFromEnvironment(key, signal), signingAlg: alg as SigningAlg | undefined };
+    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await privateKeyFromEnvironment(key, signal), signingAlg: alg };
   }
-  const chosen = (method as AuthMethod | undefined) ?? (profileMethod === 'basic' ? 'basic' : 'post');
+  const chosen = method ?? (profileMethod === 'basic' ? 'basic' : 'post');
   if (chosen === 'private_key_jwt') throw new UsageError('IDM_AUTH_METHOD is private_key_jwt but IDM_PRIVATE_KEY is not set.');
   return { clientId, authMethod: chosen, clientSecret: checkClientSecret(secret ?? '', 'IDM_CLIENT_SECRET') };
 }

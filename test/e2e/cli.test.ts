@@ -4,7 +4,7 @@
 // settings files, and a final sweep that no secret ever appeared in any output. What each command
 // does is tested in process (test/commands); the exit-code contract in exit-codes.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
@@ -186,6 +186,59 @@ describe('idm as a process against the sandbox', () => {
 
     const basic = await idm(['streams', 'list', '--take', '1', '--debug'], { dir: configDir(), env: { ...env, IDM_AUTH_METHOD: 'basic' } });
     expect(basic.stderr).toContain('> authorization: Basic [redacted]');
+  });
+
+  it('IDM_AUTH_METHOD and IDM_SIGNING_ALG replace those fields of a stored profile; a bad value is exit 2 and nothing is sent', async () => {
+    const tokenRequests = () => sandbox().requests.filter((request) => request.path.startsWith('/oauth/token'));
+    const lastTokenRequest = () => tokenRequests().at(-1)!;
+    // A profile that stores a client secret (post): IDM_AUTH_METHOD=basic sends it as HTTP Basic.
+    const bySecret = await loggedIn();
+    rmSync(join(bySecret, 'tokens'), { recursive: true, force: true });
+    const basic = await idm(['streams', 'list', '--take', '1'], { dir: bySecret, env: { IDM_AUTH_METHOD: 'basic' } });
+    expect(basic.code).toBe(0);
+    expect(lastTokenRequest().headers.authorization).toMatch(/^Basic /);
+    expect(new URLSearchParams(lastTokenRequest().body).has('client_secret')).toBe(false);
+
+    // A profile that stores a private key: IDM_SIGNING_ALG chooses the assertion's algorithm.
+    const byKey = configDir();
+    writeFileSync(join(byKey, 'key.pem'), sandbox().clients.admin.privateKeyPem, { mode: 0o600 });
+    const login = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--private-key-file', join(byKey, 'key.pem')], { dir: byKey });
+    expect(login.code).toBe(0);
+    rmSync(join(byKey, 'tokens'), { recursive: true, force: true });
+    const ps256 = await idm(['streams', 'list', '--take', '1'], { dir: byKey, env: { IDM_SIGNING_ALG: 'PS256' } });
+    expect(ps256.code).toBe(0);
+    const assertion = new URLSearchParams(lastTokenRequest().body).get('client_assertion')!;
+    expect(JSON.parse(Buffer.from(assertion.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'PS256' });
+
+    // A value idm does not know, or a method the stored credentials cannot serve: exit 2, the
+    // variable named, no token request (login included: an unknown algorithm is never sent).
+    const before = tokenRequests().length;
+    const refused = await Promise.all([
+      idm(['streams', 'list'], { dir: bySecret, env: { IDM_AUTH_METHOD: 'bsic' } }),
+      idm(['streams', 'list'], { dir: byKey, env: { IDM_SIGNING_ALG: 'RS512' } }),
+      idm(['streams', 'list'], { dir: bySecret, env: { IDM_AUTH_METHOD: 'private_key_jwt' } }),
+      idm(['login', '--profile', 'other', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--private-key-file', join(byKey, 'key.pem')], {
+        dir: byKey,
+        env: { IDM_SIGNING_ALG: 'RS512' },
+      }),
+    ]);
+    expect(refused.map((result) => result.code)).toEqual([2, 2, 2, 2]);
+    expect(refused[0]!.stderr).toContain('IDM_AUTH_METHOD must be one of: post, basic, private_key_jwt, tls_client_auth.');
+    expect(refused[1]!.stderr).toContain('IDM_SIGNING_ALG must be one of: RS256, RS384, PS256, ES256.');
+    expect(refused[2]!.stderr).toContain('IDM_AUTH_METHOD is private_key_jwt, but profile "default" stores a client secret (post).');
+    expect(refused[3]!.stderr).toContain('IDM_SIGNING_ALG must be one of');
+    expect(tokenRequests().length).toBe(before);
+
+    // At login, IDM_AUTH_METHOD is the method stored (as --auth-method would be).
+    const stored = configDir();
+    writeFileSync(join(stored, 'secret.txt'), sandbox().clients.admin.clientSecret, { mode: 0o600 });
+    const viaEnv = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', join(stored, 'secret.txt')], {
+      dir: stored,
+      env: { IDM_AUTH_METHOD: 'basic' },
+    });
+    expect(viaEnv.code).toBe(0);
+    expect(lastTokenRequest().headers.authorization).toMatch(/^Basic /);
+    expect(JSON.parse(readFileSync(join(stored, 'config.json'), 'utf8')).profiles.default.authMethod).toBe('basic');
   });
 
   it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {

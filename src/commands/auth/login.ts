@@ -101,6 +101,16 @@ export function checkLoginFlags(flags: LoginFlags): LoginOptions {
   return { domain, clientId, clientSecretFile, privateKeyFile, signingAlg, authMethod };
 }
 
+/** IDM_AUTH_METHOD (no --auth-method) against the proof the flags give: a conflict names the variable. */
+function checkEnvMethod(method: AuthMethod, opts: LoginOptions): void {
+  const given = opts.clientSecretFile !== undefined ? '--client-secret-file' : opts.privateKeyFile !== undefined ? '--private-key-file' : undefined;
+  if (given === undefined) return;
+  const fits = method === 'private_key_jwt' ? given === '--private-key-file' : method === 'post' || method === 'basic' ? given === '--client-secret-file' : false;
+  if (!fits) {
+    throw new UsageError(`IDM_AUTH_METHOD is ${method}, which ${method === 'private_key_jwt' ? 'signs with a private key' : method === 'tls_client_auth' ? 'proves the client with a certificate' : 'sends a client secret'}, but ${given} was given.`, 'Unset IDM_AUTH_METHOD, or pass --auth-method to choose the method for this login.');
+  }
+}
+
 const METHOD_CHOICES = [
   { value: 'post' as const, name: 'Client secret, sent in the request body (post)' },
   { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)' },
@@ -130,7 +140,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // Flags first, then the environment; at a terminal, prompts for the rest.
   let domain = opts.domain ?? envValue('IDM_DOMAIN');
   let clientId = opts.clientId ?? envValue('IDM_CLIENT_ID');
-  let method: AuthMethod | undefined = opts.authMethod;
+  // IDM_AUTH_METHOD and IDM_SIGNING_ALG are checked before anything is read or sent; a flag wins.
+  const envMethod = opts.authMethod === undefined ? resolve.envAuthMethod(env) : undefined;
+  const envAlg = resolve.envSigningAlg(env);
+  if (envMethod !== undefined) checkEnvMethod(envMethod, opts);
+  let method: AuthMethod | undefined = opts.authMethod ?? envMethod;
   let secret: string | undefined;
   let keyPem: string | undefined;
   // tls_client_auth: the certificate and key are the global --client-cert and --client-key (or IDM_CLIENT_CERT, IDM_CLIENT_KEY).
@@ -254,9 +268,9 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let signingAlg: SigningAlg | undefined;
   if (keyPem !== undefined) {
     const key = assertion.loadPrivateKey(keyPem, 'The private key');
-    signingAlg = opts.signingAlg ?? (envValue('IDM_SIGNING_ALG') as SigningAlg | undefined) ?? assertion.defaultAlgFor(key);
+    signingAlg = opts.signingAlg ?? envAlg ?? assertion.defaultAlgFor(key);
     const problem = assertion.checkAlgMatchesKey(key, signingAlg);
-    if (problem) throw new UsageError(`--signing-alg: ${problem}.`);
+    if (problem) throw new UsageError(`${opts.signingAlg === undefined && envAlg !== undefined ? 'IDM_SIGNING_ALG' : '--signing-alg'}: ${problem}.`);
   }
   const client: resolve.ClientCredentials =
     method === 'private_key_jwt'
