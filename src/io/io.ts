@@ -34,7 +34,10 @@ export interface IO extends Streams {
   /** Colour on stdout / on stderr (messages, hints, prompts). */
   readonly color: boolean;
   readonly colorStderr: boolean;
-  /** Prompts are allowed: stdin, stdout and stderr are terminals and --no-input is not set. */
+  /**
+   * Prompts are allowed: stdin, stdout and stderr are terminals, --no-input is not set, and this is
+   * not CI (CI set): a job whose runner gives it a terminal must fail on a missing value, not hang.
+   */
   readonly canPrompt: boolean;
   /** Running in CI (CI set): one line per change instead of live updates. */
   readonly isCI: boolean;
@@ -205,7 +208,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       return colorAllowed(env, io.stderrIsTTY, colorFlag);
     },
     get canPrompt() {
-      return inputFlag && stdoutIsTTY && io.stdinIsTTY && io.stderrIsTTY;
+      return inputFlag && !io.isCI && stdoutIsTTY && io.stdinIsTTY && io.stderrIsTTY;
     },
     isCI: Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0',
     get liveStderr() {

@@ -139,6 +139,18 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
 
+  it('in CI (CI=true) a terminal is no reason to ask: a missing value is the usage error naming the flags, at once (exit 2)', async () => {
+    const { term, dir } = login({ CI: 'true' });
+    expect(await term.exitCode()).toBe(2);
+    const screen = term.screen();
+    expect(screen).not.toContain('Tenant domain');
+    expect(screen).toContain('Missing --domain, --client-id, --client-secret-file (or --private-key-file).');
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+    // CI=false is not CI: the prompt comes.
+    const { term: local } = login({ CI: 'false' });
+    await local.waitFor('Tenant domain');
+  });
+
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {
     const { term, dir } = login();
     await term.waitFor('Tenant domain');

@@ -101,6 +101,11 @@ describe('prompting', () => {
     expect(terminal.canPrompt).toBe(false);
   });
 
+  it('never in CI (CI set, but not to false or 0), even at a terminal', () => {
+    expect(io({ ...TERMINAL, env: { CI: 'true' } }).io.canPrompt).toBe(false);
+    expect(io({ ...TERMINAL, env: { CI: 'false' } }).io.canPrompt).toBe(true);
+  });
+
   it('IDM_FORCE_TTY makes piped streams count as terminals (the tests and the demo)', () => {
     const forced = io({ env: { IDM_FORCE_TTY: 'stdin,stdout,stderr' } }).io;
     expect([forced.stdinIsTTY, forced.stdoutIsTTY, forced.stderrIsTTY, forced.canPrompt]).toEqual([true, true, true, true]);
