@@ -73,8 +73,12 @@ export class Faults {
   }
 }
 
-/** The answer of a `status` fault: the given raw body, or the real service's body for that status. */
-export function faultReply(spec: FaultSpec, path: string): Reply {
+/**
+ * The answer of a `status` fault: the given raw body, or the real service's body for that status
+ * (wire-facts.md; the token endpoint: 401 `invalid_client`, 403 `access_denied` naming the audience
+ * `tenantUrl`/api/v2/, 5xx `server_error`, others `invalid_request`).
+ */
+export function faultReply(spec: FaultSpec, path: string, tenantUrl: string): Reply {
   const status = spec.status ?? 500;
   const headers = { ...spec.headers };
   if (spec.body !== undefined) return new Reply(status, spec.body, headers, true);
@@ -90,6 +94,11 @@ export function faultReply(spec: FaultSpec, path: string): Reply {
       : apiError(429, 'Global limit has been reached', 'too_many_requests', merged);
   }
   if (isToken) {
+    if (status === 401) return tokenError(401, 'invalid_client', 'Client authentication failed', headers);
+    if (status === 403) {
+      const audience = `${tenantUrl}/api/v2/`;
+      return tokenError(403, 'access_denied', `Client is not authorized to access "${audience}". You need to create a "client-grant" associated to this API.`, headers);
+    }
     return tokenError(status, status >= 500 ? 'server_error' : 'invalid_request', reason(status), headers);
   }
   if (status < 400) return json(status, {}, headers);

@@ -403,7 +403,7 @@ async function handle(
     return finish(undefined);
   }
   if (fault?.kind === 'stall') return finish(undefined); // never answered; close() ends the socket
-  if (fault?.kind === 'status') return finish(faultReply(fault, path));
+  if (fault?.kind === 'status') return finish(faultReply(fault, path, tenant.url));
 
   if (body === undefined) return finish(apiError(413, `Payload content length greater than maximum allowed: ${MAX_BODY_BYTES}`));
   const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));

@@ -1,6 +1,7 @@
 // Fault injection: status, reset, stall, latency; count, path and method matching; runtime control.
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ faults: [{ kind: 'status', status: 503, path: '/api/v2/event-streams', method: 'GET', count: 1 }] });
@@ -42,6 +43,41 @@ describe('faults', () => {
     expect(res.status).toBe(429);
     expect(res.body).toEqual({ error: 'too_many_requests', error_description: 'Global limit has been reached' });
     expect(res.headers.get('retry-after')).toBe('7');
+  });
+
+  it("on the token endpoint, a 401 or 403 fault answers what the service answers (wire-facts.md), and idm gives that answer's fix", async () => {
+    const tokenCall = () =>
+      call(sb(), 'POST', '/oauth/token', {
+        body: `grant_type=client_credentials&client_id=${sb().clients.admin.clientId}&client_secret=${sb().clients.admin.clientSecret}&audience=${encodeURIComponent(`${sb().url}/api/v2/`)}`,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      });
+    sb().addFault({ kind: 'status', status: 401, path: '/oauth/token' });
+    const refused = await tokenCall();
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ error: 'invalid_client', error_description: 'Client authentication failed' });
+    sb().addFault({ kind: 'status', status: 403, path: '/oauth/token' });
+    const denied = await tokenCall();
+    expect(denied.status).toBe(403);
+    expect(denied.body).toEqual({
+      error: 'access_denied',
+      error_description: `Client is not authorized to access "${sb().url}/api/v2/". You need to create a "client-grant" associated to this API.`,
+    });
+    sb().addFault({ kind: 'status', status: 400, path: '/oauth/token' });
+    expect((await tokenCall()).body).toEqual({ error: 'invalid_request', error_description: 'Bad Request' });
+    expect((await tokenCall()).status).toBe(200);
+
+    // idm (the binary) gives the fix for what the service said: a client grant, not a wrong secret.
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      sb().addFault({ kind: 'status', status: 403, path: '/oauth/token' });
+      const result = await runIdm(['streams', 'list', '--json'], { configDir: dir, env: credentialsEnv(sb()) });
+      expect(result.code).toBe(4);
+      const error = JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!).error;
+      expect(error).toMatchObject({ status: 403, code: 'access_denied' });
+      expect(error.hint).toContain('(a client grant)');
+    } finally {
+      cleanup();
+    }
   });
 
   it('matches method and path: other requests pass untouched', async () => {
