@@ -74,14 +74,23 @@ function bases(tenant: Tenant): string[] {
 const authenticationFailed = (detail?: string) =>
   tokenError(401, 'invalid_client', detail ? `Client authentication failed: ${detail}` : 'Client authentication failed');
 
-function parseBasic(header: string | undefined): { id: string; secret: string } | undefined {
+interface BasicCredentials {
+  id: string;
+  secret: string;
+}
+
+/**
+ * The readings of an HTTP Basic header: the client id and secret as they are (interface.md: the
+ * Base64 of `<client_id>:<client_secret>`, what curl -u and most clients send), and, when it differs,
+ * as RFC 6749 2.3.1 has them (each part form-urlencoded before Base64). Either reading may match.
+ */
+function parseBasic(header: string | undefined): BasicCredentials[] | undefined {
   if (header === undefined) return undefined;
   const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
   if (!match) throw tokenError(400, 'invalid_request', 'The Authorization header must be "Basic base64(client_id:client_secret)".');
   const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 1) throw tokenError(400, 'invalid_request', 'The Authorization header must be "Basic base64(client_id:client_secret)".');
-  // RFC 6749 2.3.1: both parts are form-urlencoded before Base64.
   const unescape = (text: string) => {
     try {
       return decodeURIComponent(text.replace(/\+/g, ' '));
@@ -89,7 +98,9 @@ function parseBasic(header: string | undefined): { id: string; secret: string } 
       return text;
     }
   };
-  return { id: unescape(decoded.slice(0, colon)), secret: unescape(decoded.slice(colon + 1)) };
+  const raw = { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  const formDecoded = { id: unescape(raw.id), secret: unescape(raw.secret) };
+  return formDecoded.id === raw.id && formDecoded.secret === raw.secret ? [raw] : [raw, formDecoded];
 }
 
 function verifyAssertion(tenant: Tenant, assertion: string, clientIdParam: string | undefined, now: number): RegisteredClient {
@@ -179,19 +190,20 @@ function authenticateClient(tenant: Tenant, params: Map<string, string>, request
     if (!assertion) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_assertion');
     return verifyAssertion(tenant, assertion, clientId, now);
   }
-  const credentials = basic ?? (usesSecret ? { id: clientId, secret: params.get('client_secret')! } : undefined);
-  if (!credentials) {
+  const readings = basic ?? (usesSecret && clientId !== undefined ? [{ id: clientId, secret: params.get('client_secret')! }] : undefined);
+  if (!readings) {
     if (clientId === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
     if (tenant.mtls) return certificateClient(tenant, clientId, presentedCertificate(tenant, request));
     throw authenticationFailed('mutual TLS is off in this sandbox, so a client id alone (tls_client_auth) is not enough: send the client secret or a client assertion');
   }
-  if (credentials.id === undefined) throw tokenError(400, 'invalid_request', 'Missing required parameter: client_id');
-  if (basic && clientId !== undefined && clientId !== basic.id) {
+  if (basic && clientId !== undefined && !basic.some((reading) => reading.id === clientId)) {
     throw tokenError(400, 'invalid_request', 'client_id differs from the one in the Authorization header.');
   }
-  const client = tenant.clients.get(credentials.id);
-  if (client?.clientSecret === undefined || !sameSecret(credentials.secret, client.clientSecret)) throw authenticationFailed();
-  return client;
+  for (const { id, secret } of readings) {
+    const client = tenant.clients.get(id);
+    if (client?.clientSecret !== undefined && sameSecret(secret, client.clientSecret)) return client;
+  }
+  throw authenticationFailed();
 }
 
 /** POST /oauth/token */
