@@ -19,6 +19,23 @@ export function defaultAlgFor(key: KeyObject): SigningAlg {
   return key.asymmetricKeyType === 'ec' ? 'ES256' : 'RS256';
 }
 
+/**
+ * Why no assertion the service takes (RS256, RS384, PS256 with an RSA key; ES256 with an EC P-256
+ * key) can be signed with `key`, or undefined: an Ed25519 key, or an EC key on another curve, whose
+ * ES256 signature no verifier accepts (a 401 that would blame the secret).
+ */
+export function unusableKey(key: KeyObject): string | undefined {
+  const type = key.asymmetricKeyType;
+  if (type === 'rsa' || type === 'rsa-pss') return undefined;
+  if (type === 'ec') {
+    const curve = key.asymmetricKeyDetails?.namedCurve;
+    return curve === 'prime256v1' ? undefined : `an EC key on the curve ${curve ?? '(unknown)'}, and ES256 needs P-256 (prime256v1)`;
+  }
+  return `an ${type ?? 'unknown'} key, and private_key_jwt signs with an RSA key (RS256, RS384, PS256) or an EC P-256 key (ES256)`;
+}
+
+export const UNUSABLE_KEY_HINT = 'Give an RSA or EC P-256 private key (openssl genpkey -algorithm RSA, or openssl ecparam -name prime256v1 -genkey), and register its public key for the client.';
+
 /** Checks that `alg` can be made with `key` (an EC key cannot sign RS256 and so on). */
 export function checkAlgMatchesKey(key: KeyObject, alg: SigningAlg): string | undefined {
   const type = key.asymmetricKeyType;
@@ -29,6 +46,8 @@ export function checkAlgMatchesKey(key: KeyObject, alg: SigningAlg): string | un
 
 export function makeClientAssertion(options: { clientId: string; audience: string; privateKeyPem: string; alg?: SigningAlg; now?: number }): string {
   const key = loadPrivateKey(options.privateKeyPem);
+  const unusable = unusableKey(key);
+  if (unusable) throw new UsageError(`Cannot sign the client assertion: the private key is ${unusable}.`, UNUSABLE_KEY_HINT);
   const alg = options.alg ?? defaultAlgFor(key);
   const problem = checkAlgMatchesKey(key, alg);
   if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, 'Choose another --signing-alg (IDM_SIGNING_ALG), or another key.');

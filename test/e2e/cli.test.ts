@@ -4,6 +4,7 @@
 // settings files, and a final sweep that no secret ever appeared in any output. What each command
 // does is tested in process (test/commands); the exit-code contract in exit-codes.test.ts.
 import { spawn, spawnSync } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -239,6 +240,28 @@ describe('idm as a process against the sandbox', () => {
     expect(viaEnv.code).toBe(0);
     expect(lastTokenRequest().headers.authorization).toMatch(/^Basic /);
     expect(JSON.parse(readFileSync(join(stored, 'config.json'), 'utf8')).profiles.default.authMethod).toBe('basic');
+  });
+
+  it('a private key no assertion can be signed with (EC P-384, Ed25519): exit 2 naming the key, nothing sent', async () => {
+    const dir = configDir();
+    const keys = {
+      p384: generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      ed25519: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+    };
+    const before = sandbox().requests.filter((request) => request.path.startsWith('/oauth/token')).length;
+    for (const [name, pem] of Object.entries(keys)) {
+      const file = join(dir, `${name}.pem`);
+      writeFileSync(file, pem, { mode: 0o600 });
+      const login = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--private-key-file', file], { dir });
+      expect(login.code).toBe(2);
+      expect(login.stderr).toContain(name === 'p384' ? 'The private key is an EC key on the curve secp384r1, and ES256 needs P-256' : 'The private key is an ed25519 key');
+      expect(login.stderr).not.toContain('--signing-alg:');
+      const env = { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_PRIVATE_KEY: file };
+      const run = await idm(['streams', 'list'], { dir: configDir(), env });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain('Cannot sign the client assertion: the private key is');
+    }
+    expect(sandbox().requests.filter((request) => request.path.startsWith('/oauth/token')).length).toBe(before);
   });
 
   it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {

@@ -228,7 +228,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
           try {
             const typed = input.typedPath(value, env);
             const pem = await resolve.readPrivateKeyFile(typed, 'The private key file', io.signal);
-            assertion.loadPrivateKey(pem);
+            const unusable = assertion.unusableKey(assertion.loadPrivateKey(pem));
+            if (unusable) return `The private key is ${unusable}.`;
             checked = { path: typed, pem };
             return true;
           } catch (error) {
@@ -268,6 +269,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   let signingAlg: SigningAlg | undefined;
   if (keyPem !== undefined) {
     const key = assertion.loadPrivateKey(keyPem, 'The private key');
+    const unusable = assertion.unusableKey(key);
+    if (unusable) throw new UsageError(`The private key is ${unusable}.`, assertion.UNUSABLE_KEY_HINT);
     signingAlg = opts.signingAlg ?? envAlg ?? assertion.defaultAlgFor(key);
     const problem = assertion.checkAlgMatchesKey(key, signingAlg);
     if (problem) throw new UsageError(`${opts.signingAlg === undefined && envAlg !== undefined ? 'IDM_SIGNING_ALG' : '--signing-alg'}: ${problem}.`);
