@@ -126,6 +126,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       host: tenant.host,
       clientId: credentials.client?.clientId,
       byCertificate: credentials.client?.authMethod === 'tls_client_auth',
+      byAssertion: credentials.client?.authMethod === 'private_key_jwt',
       fixCredentials: credentials.fixCredentials,
       redact: (text) => redactor.text(text),
     };

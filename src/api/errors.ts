@@ -20,6 +20,8 @@ export interface FailureContext {
   clientId?: string;
   /** The token endpoint: whether the client proved itself with a certificate (mutual TLS) rather than a secret or key. */
   byCertificate?: boolean;
+  /** The token endpoint: whether the client proved itself with a signed assertion (private_key_jwt), whose times the server reads by its clock. */
+  byAssertion?: boolean;
   /** Where the bearer token came from: a 401 means something different for each. */
   tokenSource?: 'client' | 'environment';
   /**
@@ -126,11 +128,31 @@ function exitCodeFor(status: number, context: FailureContext): ExitCodeValue {
   return ExitCode.Failure;
 }
 
-function hintFor(status: number, words: ServerWords, context: FailureContext, scope: string | undefined): string | undefined {
+/**
+ * A client assertion is valid for a minute from its `iat`, read by the server's clock: past this
+ * difference between the local clock and the server's (its Date header), a refused assertion is
+ * more likely the clock's fault than the key's.
+ */
+const ASSERTION_SKEW_MS = 30_000;
+
+/** How far this machine's clock is from the server's, in words ("3 min behind"), when past ASSERTION_SKEW_MS. */
+function clockSkew(headers: Record<string, string>, now = Date.now()): string | undefined {
+  const server = Date.parse(headers.date ?? '');
+  if (!Number.isFinite(server) || Math.abs(server - now) <= ASSERTION_SKEW_MS) return undefined;
+  const seconds = Math.round(Math.abs(server - now) / 1000);
+  const amount = seconds < 120 ? `${seconds} s` : seconds < 7200 ? `${Math.round(seconds / 60)} min` : `${Math.round(seconds / 3600)} h`;
+  return `${amount} ${server > now ? 'behind' : 'ahead of'}`;
+}
+
+function hintFor(status: number, words: ServerWords, context: FailureContext, scope: string | undefined, headers: Record<string, string>): string | undefined {
   const own = context.hints?.[status];
   if (own) return own;
   const fix = context.fixCredentials ?? "run 'idm login' again.";
   if (context.endpoint === 'token') {
+    const skew = context.byAssertion && (words.code === 'invalid_client' || status === 401) ? clockSkew(headers) : undefined;
+    if (skew) {
+      return `This machine's clock is ${skew} the clock of ${context.host} (its Date header), and the client assertion is valid for a minute from its time: set the clock (NTP), then run again. If the clock is right, check the client id and its private key, then ${fix}`;
+    }
     if ((words.code === 'invalid_client' || status === 401) && context.byCertificate) {
       return `Check that the tenant accepts mutual TLS for ${client(context)} (on the real service: its custom domain's edge) and that this certificate is registered for it, then ${fix}`;
     }
@@ -214,7 +236,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   else if (!words.json) message = `Could not ${what}: ${context.host} answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} with ${said}.`;
   else message = `Could not ${what}: ${said} (${statusText}).`;
 
-  const hint = hintFor(status, words, context, scope);
+  const hint = hintFor(status, words, context, scope, answer.headers);
   return new ApiError(message, {
     attempts: retry?.attempts,
     exitCode: exitCodeFor(status, context),

@@ -264,6 +264,35 @@ describe('idm as a process against the sandbox', () => {
     expect(sandbox().requests.filter((request) => request.path.startsWith('/oauth/token')).length).toBe(before);
   });
 
+  it("a refused client assertion from a machine whose clock is off the server's names the clock, by how much, and the fix", async () => {
+    const skewMs = { off: -10 * 60_000, close: 0 };
+    let serverSkew = 0;
+    const refusing = await fakeServer((_req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json', date: new Date(Date.now() + serverSkew).toUTCString() });
+      res.end(JSON.stringify({ error: 'invalid_client', error_description: 'Client authentication failed' }));
+    });
+    try {
+      const dir = configDir();
+      writeFileSync(join(dir, 'key.pem'), sandbox().clients.admin.privateKeyPem, { mode: 0o600 });
+      const env = { IDM_DOMAIN: refusing.url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_PRIVATE_KEY: join(dir, 'key.pem') };
+      serverSkew = skewMs.off; // the server's clock 10 minutes behind: ours is 10 minutes ahead
+      const off = jsonError(await idm(['streams', 'list', '--json'], { dir, env }));
+      expect(off).toMatchObject({ status: 401, code: 'invalid_client', exitCode: 4 });
+      expect(off.hint).toContain(`This machine's clock is 10 min ahead of the clock of ${new URL(refusing.url).host} (its Date header)`);
+      expect(off.hint).toContain('set the clock (NTP)');
+      serverSkew = skewMs.close;
+      const close = jsonError(await idm(['streams', 'list', '--json'], { dir, env }));
+      expect(close.hint).not.toContain('clock');
+      expect(close.hint).toContain('Check the client id and its secret or private key');
+      // A client secret has no times in it: its refusal never blames the clock.
+      serverSkew = skewMs.off;
+      const secret = jsonError(await idm(['streams', 'list', '--json'], { dir, env: { ...env, IDM_PRIVATE_KEY: undefined, IDM_CLIENT_SECRET: 'not-the-secret-0123' } }));
+      expect(secret.hint).not.toContain('clock');
+    } finally {
+      await refusing.close();
+    }
+  });
+
   it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {
     const broken = configDir();
     writeFileSync(join(broken, 'config.json'), '{"profiles": {"default": {"domain": ');
