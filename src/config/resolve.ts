@@ -151,6 +151,15 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   if (!profile && profileFlag !== undefined) throw unknownProfile(store, profileFlag);
   const domainText = envDomain ?? profile?.domain;
   if (!domainText) {
+    const stored = Object.keys(store.profiles).sort();
+    if (!fromEnv && stored.length > 0) {
+      // Profiles exist, but none is the default (it was removed): say which to choose, not "no profile".
+      const use = shellCommand(['idm', 'profiles', 'use', stored[0]!]);
+      throw notLoggedIn(
+        `No default profile: the stored ${stored.length === 1 ? 'profile is' : 'profiles are'} ${stored.join(', ')}.`,
+        `Make one the default ('${use}'), or pass --profile NAME (IDM_PROFILE) to a command; 'idm login' stores a new one.`,
+      );
+    }
     throw notLoggedIn(fromEnv ? 'IDM_DOMAIN is not set.' : 'Not logged in: no profile and no credentials in the environment.');
   }
   const tenant = parseDomain(domainText, envDomain ? 'IDM_DOMAIN' : `The domain of profile "${name}"`);

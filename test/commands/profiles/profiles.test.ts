@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { TTY_OUT } from '../../helpers/harness.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 
@@ -110,6 +110,18 @@ describe('idm profiles remove', () => {
     const second = await idm(['profiles', 'remove', 'default', '--yes']);
     expect(second.stderr).toContain("There is no default profile now: idm profiles use ro makes one.");
     expect(config().defaultProfile).toBeUndefined();
+    // A command without --profile then says that none is the default and which to choose, not that
+    // there is no profile at all (the binary, exit 4, nothing sent).
+    const before = sandbox().requests.length;
+    const run = await runIdm(['streams', 'list', '--json'], { configDir: dir });
+    expect(run.code).toBe(4);
+    expect(JSON.parse(run.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({
+      code: 'no_credentials',
+      message: 'No default profile: the stored profile is ro.',
+      hint: "Make one the default ('idm profiles use ro'), or pass --profile NAME (IDM_PROFILE) to a command; 'idm login' stores a new one.",
+    });
+    expect(sandbox().requests.length).toBe(before);
+    expect((await runIdm(['streams', 'list', '--take', '1', '--profile', 'ro'], { configDir: dir })).code).toBe(0);
   });
 
   it('without --yes and without a terminal: exit 2, nothing removed', async () => {
