@@ -12,6 +12,7 @@ import type { Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
+import { accessTokenProblem } from '../core/secrets.js';
 import { audienceOf, buildTokenRequest, type TokenRequest } from './request.js';
 
 export { audienceOf } from './request.js';
@@ -62,20 +63,7 @@ export function tokenCacheFile(dir: string, tenant: Tenant, clientId: string): s
 
 const lockFileOf = (file: string) => `${file.slice(0, -'.json'.length)}.lock`;
 
-/** No access token of the interface comes near this (a JWT of a few KB); servers refuse larger headers. */
-export const MAX_ACCESS_TOKEN_CHARS = 16_384;
-
-/**
- * Why `token` cannot be an access token idm sends (`Authorization: Bearer <token>`), or undefined:
- * a token is visible ASCII (RFC 6750 b64token, read tolerantly) of a bounded size. A token with a
- * line break, a control or a non-ASCII character cannot go in a header, and a huge one is refused by
- * every server: cached, either would break every run until it expired.
- */
-export function accessTokenProblem(token: string): string | undefined {
-  if (token.length > MAX_ACCESS_TOKEN_CHARS) return `an access_token of ${token.length} characters (at most ${MAX_ACCESS_TOKEN_CHARS})`;
-  if (!/^[\x21-\x7e]+$/.test(token)) return 'an access_token that holds spaces, control or non-ASCII characters';
-  return undefined;
-}
+export { accessTokenProblem, MAX_ACCESS_TOKEN_CHARS } from '../core/secrets.js';
 
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */
 export function isFresh(token: CachedToken, now = Date.now()): boolean {

@@ -5,3 +5,6 @@ export const AUTH_METHODS = ['post', 'basic', 'private_key_jwt', 'tls_client_aut
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 export const SIGNING_ALGS = ['RS256', 'RS384', 'PS256', 'ES256'] as const;
 export type SigningAlg = (typeof SIGNING_ALGS)[number];
+
+/** A client id as idm takes it (--client-id, IDM_CLIENT_ID, the prompt): printable ASCII, no spaces. */
+export const CLIENT_ID = /^[\x21-\x7e]{1,256}$/;

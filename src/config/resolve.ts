@@ -3,11 +3,12 @@
 // IDM_PRIVATE_KEY / IDM_ACCESS_TOKEN override its fields, and with them no profile is needed at all.
 import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { MIN_SECRET_LENGTH } from '../core/secrets.js';
+import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { plural, shellCommand } from '../core/text.js';
 import { checkPem, readTextFile } from '../io/input.js';
 import { parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
+import { CLIENT_ID } from './methods.js';
 import { configDir, credentialsFile } from './paths.js';
 import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
 
@@ -88,6 +89,42 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
   return value === undefined || value.trim() === '' ? undefined : value;
 }
 
+/**
+ * IDM_CLIENT_ID as a client id: without the spaces and line break around it (a CI variable filled
+ * from a file keeps its newline), printable characters only. Undefined when unset.
+ */
+export function envClientId(env: NodeJS.ProcessEnv): string | undefined {
+  const clientId = envValue(env, 'IDM_CLIENT_ID')?.trim();
+  if (clientId !== undefined && !CLIENT_ID.test(clientId)) throw new UsageError('IDM_CLIENT_ID must be the client identifier: printable characters, no spaces.');
+  return clientId;
+}
+
+/**
+ * IDM_CLIENT_SECRET, read as a secret file is: one line, without the spaces and line break around
+ * it (sent with its newline, it was refused as a wrong secret), and long enough to be masked.
+ */
+export function envClientSecret(env: NodeJS.ProcessEnv): string | undefined {
+  const secret = envValue(env, 'IDM_CLIENT_SECRET')?.trim();
+  if (secret === undefined) return undefined;
+  if (/[\r\n]/.test(secret)) throw new UsageError('IDM_CLIENT_SECRET holds more than one line.', 'Put only the secret in it.');
+  return checkClientSecret(secret, 'IDM_CLIENT_SECRET');
+}
+
+/** IDM_ACCESS_TOKEN as it can be sent (`Authorization: Bearer <token>`), trimmed; a usage error, never quoting it, otherwise. */
+function envAccessToken(env: NodeJS.ProcessEnv): string | undefined {
+  const token = envValue(env, 'IDM_ACCESS_TOKEN')?.trim();
+  if (token === undefined) return undefined;
+  const problem = accessTokenProblem(token);
+  if (problem) {
+    const bearer = /^bearer\s/i.test(token);
+    throw new UsageError(
+      `IDM_ACCESS_TOKEN cannot be sent as a bearer token: it is ${bearer ? 'the token with "Bearer " before it' : problem}.`,
+      'Set it to the access token alone (no "Bearer ", no quotes, one line).',
+    );
+  }
+  return token;
+}
+
 /** IDM_AUTH_METHOD, checked wherever it is set (a typo is an error, never ignored); undefined when unset. */
 export function envAuthMethod(env: NodeJS.ProcessEnv): AuthMethod | undefined {
   const method = envValue(env, 'IDM_AUTH_METHOD');
@@ -137,10 +174,10 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   const profile = store.profiles[name];
 
   const envDomain = envValue(env, 'IDM_DOMAIN');
-  const envClient = envValue(env, 'IDM_CLIENT_ID');
-  const envSecret = envValue(env, 'IDM_CLIENT_SECRET');
+  const envClient = envClientId(env);
+  const envSecret = envClientSecret(env);
   const envKey = envValue(env, 'IDM_PRIVATE_KEY');
-  const envToken = envValue(env, 'IDM_ACCESS_TOKEN');
+  const envToken = envAccessToken(env);
   const envMethod = envAuthMethod(env);
   const envAlg = envSigningAlg(env);
   const envCertificate = envMethod === 'tls_client_auth';

@@ -293,6 +293,34 @@ describe('idm as a process against the sandbox', () => {
     }
   });
 
+  it('credentials from the environment with the newline a file gave them are read as files are; what cannot be sent is exit 2, never quoted', async () => {
+    const { admin } = sandbox().clients;
+    const env = credentialsEnv(sandbox());
+    // A CI variable filled from a file keeps its trailing newline: sent as is, the secret was refused (exit 4).
+    const padded = await idm(['streams', 'list', '--take', '1'], { dir: configDir(), env: { ...env, IDM_CLIENT_ID: `${admin.clientId}\n`, IDM_CLIENT_SECRET: `${admin.clientSecret}\n` } });
+    expect(padded.code).toBe(0);
+    const login = await idm(['login', '--domain', sandbox().url, '--client-id', admin.clientId], { dir: configDir(), env: { IDM_CLIENT_SECRET: ` ${admin.clientSecret}\r\n` } });
+    expect(login.code).toBe(0);
+    const token = JSON.parse(readFileSync(cachedTokenFile(await loggedIn())!, 'utf8')).accessToken as string;
+    const withNewline = await idm(['streams', 'list', '--take', '1'], { dir: configDir(), env: { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: `${token}\n` } });
+    expect(withNewline.code).toBe(0); // it crashed: "Unexpected error: Invalid character in header content", exit 1
+
+    const before = sandbox().requests.length;
+    const refused = await Promise.all([
+      idm(['streams', 'list'], { dir: configDir(), env: { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: `Bearer ${token}` } }),
+      idm(['streams', 'list'], { dir: configDir(), env: { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: `${token.slice(0, 20)}\n${token.slice(20)}` } }),
+      idm(['streams', 'list'], { dir: configDir(), env: { ...env, IDM_CLIENT_SECRET: `${admin.clientSecret}\nsecond-line` } }),
+      idm(['streams', 'list'], { dir: configDir(), env: { ...env, IDM_CLIENT_ID: 'two words' } }),
+    ]);
+    expect(refused.map((result) => result.code)).toEqual([2, 2, 2, 2]);
+    expect(refused[0]!.stderr).toContain('IDM_ACCESS_TOKEN cannot be sent as a bearer token: it is the token with "Bearer " before it.');
+    expect(refused[1]!.stderr).toContain('IDM_ACCESS_TOKEN cannot be sent as a bearer token');
+    expect(refused[2]!.stderr).toContain('IDM_CLIENT_SECRET holds more than one line.');
+    expect(refused[3]!.stderr).toContain('IDM_CLIENT_ID must be the client identifier');
+    for (const result of refused) expect(result.stderr).not.toContain(token.slice(20, 60));
+    expect(sandbox().requests.length).toBe(before);
+  });
+
   it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {
     const broken = configDir();
     writeFileSync(join(broken, 'config.json'), '{"profiles": {"default": {"domain": ');

@@ -6,7 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
-import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
+import { AUTH_METHODS, CLIENT_ID, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
 import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
@@ -40,7 +40,7 @@ function parseDomainFlag(value: string): string {
 }
 
 function parseClientId(value: string): string {
-  if (!/^[\x21-\x7e]{1,256}$/.test(value)) throw new InvalidArgumentError('--client-id must be the client identifier: printable characters, no spaces.');
+  if (!CLIENT_ID.test(value)) throw new InvalidArgumentError('--client-id must be the client identifier: printable characters, no spaces.');
   return value;
 }
 
@@ -139,7 +139,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   // Flags first, then the environment; at a terminal, prompts for the rest.
   let domain = opts.domain ?? envValue('IDM_DOMAIN');
-  let clientId = opts.clientId ?? envValue('IDM_CLIENT_ID');
+  let clientId = opts.clientId ?? resolve.envClientId(env);
   // IDM_AUTH_METHOD and IDM_SIGNING_ALG are checked before anything is read or sent; a flag wins.
   const envMethod = opts.authMethod === undefined ? resolve.envAuthMethod(env) : undefined;
   const envAlg = resolve.envSigningAlg(env);
@@ -161,7 +161,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
         : await resolve.readPrivateKeyFile(opts.privateKeyFile, '--private-key-file', io.signal);
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'post' || method === 'basic') && envValue('IDM_CLIENT_SECRET')) {
-    secret = resolve.checkClientSecret(envValue('IDM_CLIENT_SECRET')!, 'IDM_CLIENT_SECRET');
+    secret = resolve.envClientSecret(env);
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'private_key_jwt') && envValue('IDM_PRIVATE_KEY')) {
     keyPem = await resolve.privateKeyFromEnvironment(envValue('IDM_PRIVATE_KEY')!, io.signal);
@@ -191,7 +191,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     });
     clientId ??= await prompter.input('Client ID', {
       default: existing?.clientId,
-      validate: (value) => (/^[\x21-\x7e]{1,256}$/.test(value.trim()) ? true : 'Enter the client id (no spaces).'),
+      validate: (value) => (CLIENT_ID.test(value.trim()) ? true : 'Enter the client id (no spaces).'),
     });
     clientId = clientId.trim();
   }
