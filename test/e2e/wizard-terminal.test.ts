@@ -345,6 +345,7 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
           { id: HOSTILE, name: 'evil\u001b[31mRED\u202eline\nbreak', strategy: 'google-apps' },
           { id: 'con_shortName0000001', name: 'short', strategy: 'google-apps' },
           { id: 'con_takenTaken000001', name: `taken-${'y'.repeat(200)}`, strategy: 'google-apps', provisioning: {} },
+          { id: 'con_oneRow0000000001', name: `one-row-${'z'.repeat(200)}`, strategy: 'google-apps', provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }] } },
         ],
       },
     });
@@ -366,6 +367,17 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     expect(rows.slice(at + 5, at + 7).join('\n')).toContain('navigate'); // nothing pushed below the list
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
+  });
+
+  it('provisioning delete asks with at most 80 characters of the name and counts one mapped attribute in the singular; no sends nothing', async () => {
+    h.mark();
+    terminal = Terminal.start(['provisioning', 'delete', 'con_oneRow0000000001'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 200 });
+    const t = terminal;
+    const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
+    expect(screen).toContain(`(one-row-${'z'.repeat(72)}… (128 more characters)), 1 mapped attribute?`);
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('DELETE')).toEqual([]);
   });
 });
 
