@@ -358,13 +358,14 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     await t.waitFor('navigate');
     const rows = t.rows();
     const at = rows.findIndex((row) => row.includes('Connection to set up'));
-    const list = rows.slice(at + 1, at + 5);
+    const list = rows.slice(at + 1, at + 6);
     expect(list[0]).toMatch(new RegExp(`^❯ directory-x+…  ${LONG}  \\(google-apps\\)$`));
     expect(list[1]).toBe(`  evil\\x1b[31mRED\\u202eline\\nbreak  ${HOSTILE}  (google-apps)`);
     expect(list[2]).toBe('  short  con_shortName0000001  (google-apps)');
     expect(list[3]).toMatch(/^- taken-y+…  con_takenTaken000001  \(google-apps\) configured already: idm provisioning update$/);
+    expect(list[4]).toMatch(/^- one-row-z+…  con_oneRow0000000001  \(google-apps\) configured already: idm provisioning update$/);
     for (const row of list) expect(row.length).toBeLessThanOrEqual(100);
-    expect(rows.slice(at + 5, at + 7).join('\n')).toContain('navigate'); // nothing pushed below the list
+    expect(rows.slice(at + 6, at + 8).join('\n')).toContain('navigate'); // nothing pushed below the list
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
   });

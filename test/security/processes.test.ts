@@ -264,7 +264,8 @@ describe.skipIf(!hasTmux && !process.env.CI)('a signal in the wizard', () => {
     const env = server.env(home.dir);
     try {
       const pidFile = join(home.dir, 'pid');
-      const command = ['env', `IDM_CONFIG_DIR=${home.dir}`, `IDM_DOMAIN=${env.IDM_DOMAIN}`, 'IDM_CLIENT_ID=c', 'IDM_CLIENT_SECRET=hostile-client-secret-0123456789', process.execPath, BIN, 'provisioning', 'create', 'con_hostile000000001'];
+      const command = ['env', '-u', 'CI', `IDM_CONFIG_DIR=${home.dir}`, `IDM_DOMAIN=${env.IDM_DOMAIN}`, 'IDM_CLIENT_ID=c', 'IDM_CLIENT_SECRET=hostile-client-secret-0123456789', process.execPath, BIN, 'provisioning', 'create', 'con_hostile000000001'];
+      // Without CI, which keeps idm from asking anything even at a terminal.
       // The pid of idm itself (exec keeps the shell's), not of anything else whose command line matches.
       tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'w', '-x', '100', '-y', '30', `sh -c 'echo $$ > ${pidFile}; exec ${command.join(' ')}'; echo EXIT=$?; sleep 600`);
       await until(() => tmux('capture-pane', '-p', '-t', 'w').includes('What next?'), 'the mapping menu');

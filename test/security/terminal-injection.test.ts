@@ -172,7 +172,7 @@ describe("the wizard's default mapping", () => {
       const result = await runProvisioningWizard({ connectionId: 'con_hostile000000001', body: {}, askSettings: true }, deps);
       // The unsafe row is left out of the starting mapping (the schema refuses it); the rest is kept.
       expect(result.body.mapping).toEqual([{ platform: 'name', idp: 'fullName' }]);
-      expect(captured.text).toContain('Left out 1 row of the default mapping');
+      expect(captured.text).toContain('Left out 1 entry of the default mapping');
       expect(captured.text).toContain('email evil\\x1b]0;pwned'.replace(' ', ''));
       expect(unsafeCharacters(captured.text)).toEqual([]);
     } finally {
