@@ -6,6 +6,7 @@ import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSourc
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
 import type { ApiError, Warning } from '../core/errors.js';
+import { parseServerJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
@@ -276,7 +277,7 @@ function parseBody(response: HttpResponse, context: FailureContext, bodyless: bo
   }
   let body: unknown;
   try {
-    body = JSON.parse(response.text);
+    body = parseServerJson(response.text); // numbers a double cannot hold kept as written, for --json
   } catch {
     throw badAnswer(context, response.status, response.text.length > 0 && /^\s*[{[]/.test(response.text) ? 'truncated or invalid JSON' : 'a body that is not JSON');
   }

@@ -2,6 +2,7 @@
 // core/text.ts unsafeCharacter becomes a visible escape (`\x1b`, `\u202e`, `\n`), so that a stream
 // name can neither drive the terminal (retitle it, clear it, move the cursor) nor forge a line, a
 // column or a row for whoever reads the output, by eye or with any line splitter.
+import { stringifyJson } from '../core/json-numbers.js';
 import { hasUnsafeCharacters, onFirstUse, unsafeCharacter } from '../core/text.js';
 
 const unsafeAll = onFirstUse(() => new RegExp(unsafeCharacter().source, 'gu'));
@@ -36,9 +37,12 @@ export function unsafeTextProblem(value: string): string | undefined {
 const jsonUnsafe = onFirstUse(() => /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu);
 const unitEscapes = (match: string) => [...Array(match.length).keys()].map((i) => `\\u${match.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 
-/** JSON text of `value` that is safe on a terminal: the same document, with those characters escaped. */
-export function safeJson(value: unknown, indent?: number): string {
-  const text = JSON.stringify(value, null, indent);
+/**
+ * JSON text of `value` that is safe on a terminal: the same document, with those characters escaped
+ * (and a server's numbers as it wrote them: core/json-numbers.ts). `at`: the value is `at.holder[at.key]`.
+ */
+export function safeJson(value: unknown, indent?: number, at?: { holder: object; key: string }): string {
+  const text = stringifyJson(value, indent, at);
   return text === undefined ? 'null' : safeJsonText(text);
 }
 

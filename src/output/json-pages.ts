@@ -1,6 +1,7 @@
 // `--all --json`: one JSON document equal to the first page with the lists of every page joined
 // (and no `next`), written as the pages arrive, so that memory stays flat however many there are.
 // The text is exactly what JSON.stringify(merged, null, 2) would print.
+import { stringifyJson } from '../core/json-numbers.js';
 import { isPlainObject } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { safeJson, safeJsonText } from '../io/safe.js';
@@ -13,9 +14,10 @@ export interface JsonPages {
 }
 
 /** Indents every line but the first by `pad` (a value nested in the document). */
-const nested = (value: unknown, pad: string) => safeJson(value, 2).replace(/\n/g, `\n${pad}`);
+const nested = (page: object, name: string, value: unknown, pad: string) => safeJson(value, 2, { holder: page, key: name }).replace(/\n/g, `\n${pad}`);
 
 export function jsonPages(io: IO, key: string): JsonPages {
+  let first: object | undefined; // the first page, whose other fields are kept
   let after: Array<[string, unknown]> | undefined; // the first page's fields after the list
   let items = 0;
   return {
@@ -23,18 +25,19 @@ export function jsonPages(io: IO, key: string): JsonPages {
       const list = isPlainObject(page) && Array.isArray(page[key]) ? (page[key] as unknown[]) : [];
       let text = '';
       if (after === undefined) {
-        const fields = Object.entries(isPlainObject(page) ? page : {}).filter(([name]) => name !== 'next');
+        first = isPlainObject(page) ? page : {};
+        const fields = Object.entries(first).filter(([name]) => name !== 'next');
         const at = fields.findIndex(([name]) => name === key);
         const before = at < 0 ? fields : fields.slice(0, at);
         after = at < 0 ? [] : fields.slice(at + 1);
         text += '{\n';
-        for (const [name, value] of before) text += `  ${safeJson(name)}: ${nested(value, '  ')},\n`;
+        for (const [name, value] of before) text += `  ${safeJson(name)}: ${nested(first, name, value, '  ')},\n`;
         text += `  ${safeJson(key)}: [`;
       }
       if (list.length > 0) {
         // One JSON.stringify per page, not per item: inside `{ key: [...] }` the items are already
         // indented as the merged document has them; only the wrapper's own text is cut off.
-        const wrapped = JSON.stringify({ [key]: list }, null, 2);
+        const wrapped = stringifyJson({ [key]: list }, 2)!;
         const opening = `{\n  ${JSON.stringify(key)}: [\n`.length;
         text += `${items === 0 ? '\n' : ',\n'}${safeJsonText(wrapped.slice(opening, wrapped.length - '\n  ]\n}'.length))}`;
         items += list.length;
@@ -44,7 +47,7 @@ export function jsonPages(io: IO, key: string): JsonPages {
     end() {
       if (after === undefined) this.add({ [key]: [] });
       let text = items === 0 ? ']' : '\n  ]';
-      for (const [name, value] of after!) text += `,\n  ${safeJson(name)}: ${nested(value, '  ')}`;
+      for (const [name, value] of after!) text += `,\n  ${safeJson(name)}: ${nested(first!, name, value, '  ')}`;
       io.out(`${text}\n}\n`);
     },
   };

@@ -55,3 +55,39 @@ describe('idm api as a process', () => {
     expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 404, exitCode: 1 });
   });
 });
+
+describe('numbers a double cannot hold are printed as the service wrote them', () => {
+  const answer = (body: string, count = 1) =>
+    h.sandbox.addFault({ kind: 'status', status: 200, path: '/api/v2/event-streams', count, headers: { 'content-type': 'application/json' }, body });
+  const odd = '"big":12345678901234567890,"negZero":-0,"huge":1e400,"tiny":-1e-400,"long":0.1000000000000000000001';
+  const shown = ['"big": 12345678901234567890', '"negZero": -0', '"huge": 1e400', '"tiny": -1e-400', '"long": 0.1000000000000000000001'];
+
+  it('idm api: an object, an array and a nested record keep them; ordinary numbers are written as JSON.stringify does', async () => {
+    answer(`{${odd},"list":[9007199254740993,1.50,"12345678901234567890"],"nested":{"n":-0.0,"plain":1E2}}`);
+    const result = await idm(['api', 'GET', '/event-streams']);
+    expect(result.code).toBe(0);
+    for (const text of shown) expect(result.stdout).toContain(text);
+    expect(result.stdout).toContain('9007199254740993,\n    1.5,\n    "12345678901234567890"');
+    expect(result.stdout).toContain('"n": -0.0,\n    "plain": 100');
+  });
+
+  it('idm api --paginate and streams list --all --json: the first page\'s fields and every page\'s items keep them', async () => {
+    const first = await direct(h.sandbox, '/event-streams?take=50');
+    const cursor = (first.body as { next: string }).next;
+    answer(`{${odd},"eventStreams":[{"id":"x","n":98765432109876543210}],"next":"${cursor}"}`);
+    const merged = await idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(merged.code).toBe(0);
+    for (const text of [...shown, '"n": 98765432109876543210']) expect(merged.stdout).toContain(text);
+    answer(`{${odd},"eventStreams":[{"id":"x","n":98765432109876543210}],"next":"${cursor}"}`);
+    const all = await idm(['streams', 'list', '--all', '--json']);
+    expect(all.code).toBe(0);
+    for (const text of [...shown, '"n": 98765432109876543210']) expect(all.stdout).toContain(text);
+  });
+
+  it('an error body printed by idm api --json keeps them', async () => {
+    h.sandbox.addFault({ kind: 'status', status: 409, path: '/api/v2/event-streams', headers: { 'content-type': 'application/json' }, body: `{"statusCode":409,"message":"taken",${odd}}` });
+    const result = await idm(['api', 'GET', '/event-streams', '--json']);
+    expect(result.code).toBe(1);
+    for (const text of shown) expect(result.stdout).toContain(text);
+  });
+});

@@ -2,6 +2,7 @@
 // checked by api/path.ts rawPath; the scope is unknown here, so a 403 names the server's own words.
 // With `all`, checkpoint-paginated answers are followed through `next` by the one pagination
 // iterator (its loop detection and page cap) and merged into one answer.
+import { appendItems, keepLiterals } from '../../core/json-numbers.js';
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { ApiClient, ApiResponse, HttpMethod, Operation } from '../client.js';
 import { paginate, readCursor, type Page, type PageAsk } from '../paginate.js';
@@ -55,7 +56,7 @@ function readRawPage(client: ApiClient, op: Operation, { status, body }: ApiResp
  */
 function mergePage(client: ApiClient, op: Operation, merged: unknown, page: unknown, status: number): unknown {
   if (Array.isArray(merged) && Array.isArray(page)) {
-    for (const item of page) merged.push(item);
+    appendItems(merged, page);
     return merged;
   }
   if (!isPlainObject(merged) || !isPlainObject(page)) throw client.badAnswer(op, status, `a following page that is ${jsonKind(page)} where the first was ${jsonKind(merged)}`);
@@ -63,7 +64,7 @@ function mergePage(client: ApiClient, op: Operation, merged: unknown, page: unkn
     if (key === 'next' || !Array.isArray(value)) continue;
     const had = merged[key];
     if (had === undefined) merged[key] = value;
-    else if (Array.isArray(had)) for (const item of value) had.push(item);
+    else if (Array.isArray(had)) appendItems(had, value);
   }
   return merged;
 }
@@ -93,6 +94,7 @@ export function rawApi(client: ApiClient) {
 
 function withoutNext(page: Record<string, unknown>): Record<string, unknown> {
   const { next: _next, ...rest } = page;
+  keepLiterals(page, rest);
   return rest;
 }
 
