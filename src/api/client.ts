@@ -6,7 +6,7 @@ import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSourc
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
 import type { ApiError, Warning } from '../core/errors.js';
-import { parseServerJson } from '../core/json-numbers.js';
+import { parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
@@ -226,7 +226,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       else url.searchParams.set(key, String(value));
     }
     const context = contextOf(operation);
-    const body = operation.body === undefined ? undefined : JSON.stringify(operation.body);
+    // A number of a user's body that a double cannot hold is sent as written (core/json-numbers.ts).
+    const body = operation.body === undefined ? undefined : stringifyJson(operation.body);
     // A secret the body carries (a webhook's token) is masked wherever the answer quotes it.
     redactor.addFields(operation.body);
     // GET, PUT and DELETE change nothing more when repeated; POST and PATCH are sent again only when
@@ -277,7 +278,7 @@ function parseBody(response: HttpResponse, context: FailureContext, bodyless: bo
   }
   let body: unknown;
   try {
-    body = parseServerJson(response.text); // numbers a double cannot hold kept as written, for --json
+    body = parseJsonExact(response.text); // numbers a double cannot hold kept as written, for --json
   } catch {
     throw badAnswer(context, response.status, response.text.length > 0 && /^\s*[{[]/.test(response.text) ? 'truncated or invalid JSON' : 'a body that is not JSON');
   }

@@ -4,7 +4,7 @@
 // failed, the server's own words and status, and what to do; the exit code follows the documented table.
 import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
-import { parseServerJson } from '../core/json-numbers.js';
+import { parseJsonExact } from '../core/json-numbers.js';
 import { utcSeconds } from '../core/time.js';
 import { nestsDeeper } from './json.js';
 
@@ -103,7 +103,7 @@ interface ServerWords {
 function serverWords(answer: ErrorAnswer): ServerWords {
   let body: unknown;
   try {
-    body = answer.text.trim() === '' ? undefined : parseServerJson(answer.text);
+    body = answer.text.trim() === '' ? undefined : parseJsonExact(answer.text);
   } catch {
     return { json: false };
   }

@@ -1,6 +1,7 @@
-// Numbers of a server's JSON that a double cannot hold as written (12345678901234567890, -0, 1e400,
-// 1e-400, 0.10000000000000000001), kept as written for --json: JSON.parse would make them
-// 12345678901234567000, 0, Infinity (printed as null) and 0, another value than the service sent.
+// Numbers of JSON text that a double cannot hold as written (12345678901234567890, -0, 1e400,
+// 1e-400, 0.10000000000000000001), kept as written: JSON.parse would make them 12345678901234567000,
+// 0, Infinity (written as null) and 0, another value than the service sent (--json prints it) or
+// than the user gave (`idm api --data`, `streams test --data`: the body sent).
 // The parsed value keeps its ordinary numbers (commands compute with them); the literal is recorded
 // beside it, by the object or array that holds it and the key, and printed in its place by
 // stringifyJson. Texts that cannot hold such a number (no long digit run, no exponent, no -0 after a
@@ -43,10 +44,10 @@ function record(holder: object, key: string, literal: string): void {
 }
 
 /**
- * JSON.parse of a server's answer, with the literal of every number a double cannot hold recorded
- * for stringifyJson. Throws as JSON.parse does. Walks the text without recursion (any depth).
+ * JSON.parse of a server's answer or a user's body, with the literal of every number a double cannot
+ * hold recorded for stringifyJson. Throws as JSON.parse does. Walks the text without recursion (any depth).
  */
-export function parseServerJson(text: string): unknown {
+export function parseJsonExact(text: string): unknown {
   const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null || !MAYBE_INEXACT.test(text)) return value;
   // The text is valid JSON: its containers are met in the order of the parsed value's.
@@ -114,8 +115,8 @@ export function appendItems(list: unknown[], items: readonly unknown[]): void {
 let nonce: string | undefined;
 
 /**
- * JSON.stringify(value, null, indent), with every number parseServerJson recorded written as it was
- * received. `at`: the value is `at.holder[at.key]` (a field printed on its own).
+ * JSON.stringify(value, null, indent), with every number parseJsonExact recorded written as it was
+ * in its text. `at`: the value is `at.holder[at.key]` (a field printed on its own).
  */
 export function stringifyJson(value: unknown, indent?: number, at?: { holder: object; key: string }): string | undefined {
   if (recorded === 0) return JSON.stringify(value, null, indent);

@@ -7,6 +7,7 @@
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
+import { parseJsonExact } from '../core/json-numbers.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
 import { KB, MB, openToRead, readCappedSync, sizeText as size } from '../core/read.js';
 import { looksLikePem } from '../core/secrets.js';
@@ -239,7 +240,7 @@ export function checkPem(flag: string, source: string, text: string, kind: keyof
  */
 export function parseJson(source: string, text: string, hint?: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text); // a number a double cannot hold is sent as written
   } catch {
     if (text.trim() === '') throw new UsageError(`${source} is empty: it must be JSON.`, hint);
     const at = jsonSyntaxError(text);

@@ -2,11 +2,11 @@
 // other text is parsed and printed exactly as JSON.parse and JSON.stringify do.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseServerJson, stringifyJson } from '../../src/core/json-numbers.js';
+import { parseJsonExact, stringifyJson } from '../../src/core/json-numbers.js';
 
-const roundTrip = (text: string, indent?: number) => stringifyJson(parseServerJson(text), indent);
+const roundTrip = (text: string, indent?: number) => stringifyJson(parseJsonExact(text), indent);
 
-describe('parseServerJson and stringifyJson', () => {
+describe('parseJsonExact and stringifyJson', () => {
   it('keep what a double cannot hold, and only that', () => {
     expect(roundTrip('{"a":12345678901234567890,"b":-0,"c":1e400,"d":1e-400,"e":1.0,"f":1E2,"g":9007199254740992}')).toBe(
       '{"a":12345678901234567890,"b":-0,"c":1e400,"d":1e-400,"e":1,"f":100,"g":9007199254740992}',
@@ -20,7 +20,7 @@ describe('parseServerJson and stringifyJson', () => {
   });
 
   it('a server string that looks like the placeholder stays a string', () => {
-    const value = parseServerJson('{"a":1e400,"b":"\\u0000idm-number-0:0"}');
+    const value = parseJsonExact('{"a":1e400,"b":"\\u0000idm-number-0:0"}');
     expect(stringifyJson(value)).toBe('{"a":1e400,"b":"\\u0000idm-number-0:0"}');
   });
 
@@ -28,7 +28,7 @@ describe('parseServerJson and stringifyJson', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.constantFrom(undefined, 2), (json, indent) => {
         const text = JSON.stringify(json);
-        expect(parseServerJson(text)).toStrictEqual(JSON.parse(text));
+        expect(parseJsonExact(text)).toStrictEqual(JSON.parse(text));
         expect(roundTrip(text, indent)).toBe(JSON.stringify(JSON.parse(text), null, indent));
       }),
     );

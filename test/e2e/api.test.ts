@@ -91,3 +91,15 @@ describe('numbers a double cannot hold are printed as the service wrote them', (
     for (const text of shown) expect(result.stdout).toContain(text);
   });
 });
+
+describe('a body given with --data is sent with its numbers as written', () => {
+  it('idm api PATCH --data and --data @-: 12345678901234567890, -0 and 1e400 reach the service as given, not 12345678901234567000, 0 and null', async () => {
+    const text = '{"name":"x","n":12345678901234567890,"z":-0,"m":1e400,"d":[0.1000000000000000000001,1.5]}';
+    for (const args of [['--data', text], ['--data', '@-']]) {
+      h.mark();
+      const result = await idm(['api', 'PATCH', '/event-streams/est_demoInboxBearer0000000', ...args], args[1] === '@-' ? text : undefined);
+      expect(result.code).toBe(1); // the sandbox refuses the unknown fields: what matters is what it received
+      expect(h.calls('PATCH').map((call) => call.body)).toEqual(['{"name":"x","n":12345678901234567890,"z":-0,"m":1e400,"d":[0.1000000000000000000001,1.5]}']);
+    }
+  });
+});
