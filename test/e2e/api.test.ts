@@ -103,3 +103,16 @@ describe('a body given with --data is sent with its numbers as written', () => {
     }
   });
 });
+
+describe('--query keys that name a property of every object', () => {
+  it('constructor, __proto__ and toString are sent as parameters like any key, with --paginate too (an unexpected error before)', async () => {
+    for (const extra of [[], ['--paginate']]) {
+      h.mark();
+      const result = await idm(['api', 'GET', '/event-streams', '--query', 'constructor=1', '--query', '__proto__=2', '--query', 'toString=3', ...extra]);
+      expect(result.stderr).not.toContain('Unexpected');
+      expect(result.stderr).toContain('Invalid query string paging options (400 invalid_query_string)');
+      expect(result.code).toBe(1);
+      expect(h.calls().map((call) => call.url)).toEqual(['/api/v2/event-streams?constructor=1&__proto__=2&toString=3']);
+    }
+  });
+});

@@ -22,7 +22,8 @@ export interface RawRequest {
 const HINTS = { 404: 'Check the path: it is below /api/v2 (such as /event-streams/ID).' };
 
 function operation(request: RawRequest, from?: string, ask?: PageAsk): Operation {
-  const query: Record<string, string[]> = {};
+  // Without a prototype: a key is the user's word (`constructor`, `__proto__`, `toString`), never Object's.
+  const query: Record<string, string[]> = Object.create(null);
   for (const [key, value] of request.query) {
     if (from !== undefined && key === 'from') continue; // the cursor of the page replaces it
     (query[key] ??= []).push(value);
