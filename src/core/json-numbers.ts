@@ -1,18 +1,19 @@
-// Numbers of JSON text that a double cannot hold as written (12345678901234567890, -0, 1e400,
-// 1e-400, 0.10000000000000000001), kept as written: JSON.parse would make them 12345678901234567000,
-// 0, Infinity (written as null) and 0, another value than the service sent (--json prints it) or
-// than the user gave (`idm api --data`, `streams test --data`: the body sent).
-// The parsed value keeps its ordinary numbers (commands compute with them); the literal is recorded
-// beside it, by the object or array that holds it and the key, and printed in its place by
-// stringifyJson. Texts that cannot hold such a number (no long digit run, no exponent, no -0 after a
-// `:`, `,` or `[`) are not looked at again: the answers of the interface never do.
-import { randomBytes } from 'node:crypto';
-
+// JSON as it was written, where JSON.parse gives another value or order. Numbers a double cannot
+// hold as written (12345678901234567890, -0, 1e400, 1e-400, 0.10000000000000000001): JSON.parse makes
+// them 12345678901234567000, 0, Infinity (written as null) and 0, another value than the service sent
+// (--json prints it) or than the user gave (`idm api --data`, `streams test --data`: the body sent).
+// Integer-like keys ("7"), which JavaScript objects list before the others whatever the text said.
+// The parsed value stays an ordinary one (commands compute with it); the literal is recorded beside
+// it, by the object or array that holds it and the key, and an object's order by the object, and
+// stringifyJson writes them. Texts that can hold neither (no long digit run, exponent, -0 or key
+// of digits after a `:`, `,`, `[` or `{`) are not looked at again: the interface's answers never do.
 /** Holder (object or array) -> key (an array's index as a string) -> the number's literal. */
 const literals = new WeakMap<object, Map<string, string>>();
+/** An object's keys in the order of its text, where JSON.parse put integer-like keys ("7") first. */
+const orders = new WeakMap<object, string[]>();
 let recorded = 0;
 
-const MAYBE_INEXACT = /[:,[]\s*(?:-0|-?[\d.]{16}|-?[\d.]+[eE])/;
+const MAYBE_INEXACT = /[:,[]\s*(?:-0|-?[\d.]{16}|-?[\d.]+[eE])|[{,]\s*"(?:0|[1-9]\d*)"\s*:/;
 const NUMBER = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** `-12.50e3` as `-125e2`: sign, significant digits without leading or trailing zeros, exponent. */
@@ -51,7 +52,7 @@ export function parseJsonExact(text: string): unknown {
   const value: unknown = JSON.parse(text);
   if (typeof value !== 'object' || value === null || !MAYBE_INEXACT.test(text)) return value;
   // The text is valid JSON: its containers are met in the order of the parsed value's.
-  const stack: Array<{ holder: Record<string, unknown>; array: boolean; key: string; index: number }> = [];
+  const stack: Array<{ holder: Record<string, unknown>; array: boolean; index: number; keys: Set<string> }> = [];
   let key: string | undefined; // the object key just read, before its value
   const valueAt = (): unknown => {
     const top = stack.at(-1);
@@ -63,10 +64,11 @@ export function parseJsonExact(text: string): unknown {
     const top = stack.at(-1);
     if (char === '{' || char === '[') {
       const container = valueAt();
-      stack.push({ holder: (container ?? {}) as Record<string, unknown>, array: char === '[', key: '', index: 0 });
+      stack.push({ holder: (container ?? {}) as Record<string, unknown>, array: char === '[', index: 0, keys: new Set() });
       key = undefined;
       i++;
     } else if (char === '}' || char === ']') {
+      if (top && !top.array) keepOrder(top.holder, [...top.keys]);
       stack.pop();
       i++;
     } else if (char === ',') {
@@ -76,7 +78,7 @@ export function parseJsonExact(text: string): unknown {
     } else if (char === '"') {
       let end = i + 1;
       while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      if (top && !top.array && key === undefined) key = JSON.parse(text.slice(i, end + 1)) as string;
+      if (top && !top.array && key === undefined) top.keys.add((key = JSON.parse(text.slice(i, end + 1)) as string));
       i = end + 1;
     } else if (char === '-' || (char >= '0' && char <= '9')) {
       NUMBER.lastIndex = i;
@@ -88,20 +90,26 @@ export function parseJsonExact(text: string): unknown {
   return value;
 }
 
-/** The value's literal in `holder` under `key`, when its number could not be held as written. */
-function literalAt(holder: unknown, key: string, value: unknown): string | undefined {
-  if (typeof value !== 'number' || typeof holder !== 'object' || holder === null) return undefined;
-  return literals.get(holder)?.get(key);
+/** Records the order of an object's keys in its text, when JSON.parse gave them another. */
+function keepOrder(holder: object, keys: string[]): void {
+  if (typeof holder !== 'object' || holder === null || Array.isArray(holder)) return;
+  const own = Object.keys(holder);
+  if (own.length !== keys.length || own.every((name, i) => name === keys[i])) return;
+  orders.set(holder, keys);
+  recorded++;
 }
 
-/** `to` keeps the literals `from` holds for `keys` (a page's fields copied into a merged answer). */
-export function keepLiterals(from: object, to: object, keys: Iterable<string> = Object.keys(from)): void {
+/** An object's keys in the order of its text (Object.keys, unless parseJsonExact recorded another). */
+export function keysAsWritten(value: object): string[] {
+  return orders.get(value) ?? Object.keys(value);
+}
+
+/** `to`, a copy of some of `from`'s fields (a page without its `next`), keeps their literals and order. */
+export function keepExact(from: object, to: object): void {
   const kept = literals.get(from);
-  if (!kept) return;
-  for (const key of keys) {
-    const literal = kept.get(key);
-    if (literal !== undefined) record(to, key, literal);
-  }
+  if (kept) for (const [key, literal] of kept) if (Object.hasOwn(to, key)) record(to, key, literal);
+  const order = orders.get(from);
+  if (order) keepOrder(to, order.filter((key) => Object.hasOwn(to, key)));
 }
 
 /** Pushes `items` onto `list`, their literals with them (pages of a list joined). */
@@ -112,29 +120,35 @@ export function appendItems(list: unknown[], items: readonly unknown[]): void {
   if (kept) for (const [index, literal] of kept) record(list, String(start + Number(index)), literal);
 }
 
-let nonce: string | undefined;
-
 /**
- * JSON.stringify(value, null, indent), with every number parseJsonExact recorded written as it was
- * in its text. `at`: the value is `at.holder[at.key]` (a field printed on its own).
+ * JSON.stringify(value, null, indent), with every number and key order parseJsonExact recorded
+ * written as in its text. `at`: the value is `at.holder[at.key]` (a field printed on its own).
  */
 export function stringifyJson(value: unknown, indent?: number, at?: { holder: object; key: string }): string | undefined {
   if (recorded === 0) return JSON.stringify(value, null, indent);
-  nonce ??= `\u0000idm-number-${randomBytes(12).toString('hex')}:`;
-  const kept: string[] = [];
-  let root = true; // the first call is for the value itself, held by JSON.stringify's own wrapper
-  const text = JSON.stringify(
-    value,
-    function (this: unknown, key: string, item: unknown) {
-      const literal = root ? (at ? literalAt(at.holder, at.key, item) : undefined) : literalAt(this, key, item);
-      root = false;
-      if (literal === undefined) return item;
-      kept.push(literal);
-      return `${nonce}${kept.length - 1}`;
-    },
-    indent,
-  );
-  if (text === undefined || kept.length === 0) return text;
-  const placeholder = new RegExp(`"${JSON.stringify(nonce).slice(1, -1).replace(/\\/g, '\\\\')}(\\d+)"`, 'g');
-  return text.replace(placeholder, (_, index: string) => kept[Number(index)]!);
+  return write(value, at?.holder, at?.key ?? '', indent === undefined ? '' : ' '.repeat(Math.min(10, Math.max(0, indent))), '');
+}
+
+/** What JSON.stringify writes for `value` (held by `holder` under `key`), but as parseJsonExact recorded it. */
+function write(value: unknown, holder: unknown, key: string, gap: string, pad: string): string | undefined {
+  if (typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function') value = (value as { toJSON(key: string): unknown }).toJSON(key);
+  if (typeof value === 'number') {
+    const literal = typeof holder === 'object' && holder !== null ? literals.get(holder)?.get(key) : undefined;
+    return literal ?? JSON.stringify(value);
+  }
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value);
+  const inner = pad + gap;
+  const [open, close, comma, colon] = gap === '' ? ['', '', ',', ':'] : [`\n${inner}`, `\n${pad}`, `,\n${inner}`, ': '];
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    const items: string[] = [];
+    for (let index = 0; index < value.length; index++) items.push(write(value[index], value, String(index), gap, inner) ?? 'null');
+    return `[${open}${items.join(comma)}${close}]`;
+  }
+  const members: string[] = [];
+  for (const name of keysAsWritten(value)) {
+    const text = write((value as Record<string, unknown>)[name], value, name, gap, inner);
+    if (text !== undefined) members.push(`${JSON.stringify(name)}${colon}${text}`);
+  }
+  return members.length === 0 ? '{}' : `{${open}${members.join(comma)}${close}}`;
 }

@@ -1,7 +1,7 @@
 // `--all --json`: one JSON document equal to the first page with the lists of every page joined
 // (and no `next`), written as the pages arrive, so that memory stays flat however many there are.
 // The text is exactly what JSON.stringify(merged, null, 2) would print.
-import { stringifyJson } from '../core/json-numbers.js';
+import { keysAsWritten, stringifyJson } from '../core/json-numbers.js';
 import { isPlainObject } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { safeJson, safeJsonText } from '../io/safe.js';
@@ -26,7 +26,9 @@ export function jsonPages(io: IO, key: string): JsonPages {
       let text = '';
       if (after === undefined) {
         first = isPlainObject(page) ? page : {};
-        const fields = Object.entries(first).filter(([name]) => name !== 'next');
+        const fields = keysAsWritten(first)
+          .filter((name) => name !== 'next')
+          .map((name): [string, unknown] => [name, (first as Record<string, unknown>)[name]]);
         const at = fields.findIndex(([name]) => name === key);
         const before = at < 0 ? fields : fields.slice(0, at);
         after = at < 0 ? [] : fields.slice(at + 1);

@@ -116,3 +116,25 @@ describe('--query keys that name a property of every object', () => {
     }
   });
 });
+
+describe('keys made of digits keep their place', () => {
+  it('idm api and streams list --all --json print an object\'s keys in the order the service wrote them', async () => {
+    const first = await direct(h.sandbox, '/event-streams?take=50');
+    const cursor = (first.body as { next: string }).next;
+    const page = `{"eventStreams":[{"id":"x","metadata":{"zone":"eu","2":"b","1":"a"}}],"total":1,"7":"seven","next":"${cursor}"}`;
+    const fault = () => h.sandbox.addFault({ kind: 'status', status: 200, path: '/api/v2/event-streams', headers: { 'content-type': 'application/json' }, body: page });
+    fault();
+    const raw = await idm(['api', 'GET', '/event-streams']);
+    expect(raw.stdout).toContain('"metadata": {\n        "zone": "eu",\n        "2": "b",\n        "1": "a"\n      }');
+    expect(raw.stdout).toMatch(/"total": 1,\n {2}"7": "seven",\n {2}"next"/);
+    fault();
+    const merged = await idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(merged.stdout).toContain('"zone": "eu",\n        "2": "b",\n        "1": "a"');
+    expect(merged.stdout).toMatch(/\],\n {2}"total": 1,\n {2}"7": "seven"\n\}\n$/);
+    fault();
+    const all = await idm(['streams', 'list', '--all', '--json']);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain('"zone": "eu",\n        "2": "b",\n        "1": "a"');
+    expect(all.stdout).toMatch(/\],\n {2}"total": 1,\n {2}"7": "seven"\n\}\n$/);
+  });
+});

@@ -2,7 +2,7 @@
 // checked by api/path.ts rawPath; the scope is unknown here, so a 403 names the server's own words.
 // With `all`, checkpoint-paginated answers are followed through `next` by the one pagination
 // iterator (its loop detection and page cap) and merged into one answer.
-import { appendItems, keepLiterals } from '../../core/json-numbers.js';
+import { appendItems, keepExact } from '../../core/json-numbers.js';
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { ApiClient, ApiResponse, HttpMethod, Operation } from '../client.js';
 import { paginate, readCursor, type Page, type PageAsk } from '../paginate.js';
@@ -95,7 +95,7 @@ export function rawApi(client: ApiClient) {
 
 function withoutNext(page: Record<string, unknown>): Record<string, unknown> {
   const { next: _next, ...rest } = page;
-  keepLiterals(page, rest);
+  keepExact(page, rest);
   return rest;
 }
 
