@@ -50,7 +50,7 @@ function record(holder: object, key: string, literal: string): void {
  */
 export function parseJsonExact(text: string): unknown {
   const value: unknown = JSON.parse(text);
-  if (typeof value !== 'object' || value === null || !MAYBE_INEXACT.test(text)) return value;
+  if (typeof value !== 'object' || value === null || !holdsNumberOrIndexKey(value) || !MAYBE_INEXACT.test(text)) return value;
   // The text is valid JSON: its containers are met in the order of the parsed value's.
   const stack: Array<{ holder: Record<string, unknown>; array: boolean; index: number; keys: Set<string> }> = [];
   let key: string | undefined; // the object key just read, before its value
@@ -88,6 +88,29 @@ export function parseJsonExact(text: string): unknown {
     } else i++;
   }
   return value;
+}
+
+/**
+ * Whether parsed JSON holds a number or a key of digits, the only places its text can say more than
+ * its value. A page of streams holds neither: this walk (10 us for 100 streams) spares it the text
+ * search (40 us compact, 90 us indented), which --all would pay on every page. Deeper than `depth`:
+ * assumed to (the text is then walked, without recursion; the client refuses such answers anyway).
+ */
+function holdsNumberOrIndexKey(value: object, depth = 64): boolean {
+  if (depth === 0) return true;
+  const holds = (child: unknown) => typeof child === 'number' || (typeof child === 'object' && child !== null && holdsNumberOrIndexKey(child, depth - 1));
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holds(value[i])) return true;
+    return false;
+  }
+  let first = true;
+  for (const key in value) {
+    // JavaScript lists keys of digits first: only the first can be one.
+    if (first && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) return true;
+    first = false;
+    if (holds((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /** Records the order of an object's keys in its text, when JSON.parse gave them another. */
