@@ -99,11 +99,41 @@ export function isJsonType(contentType: string | undefined): boolean {
 export function parseJsonBody(body: string, contentType: string | undefined): unknown {
   if (body.trim() === '') return {};
   if (!isJsonType(contentType)) throw apiError(415, 'Unsupported Media Type');
+  let parsed: unknown;
   try {
-    return JSON.parse(body);
+    parsed = JSON.parse(body);
   } catch {
     throw apiError(400, 'Invalid request payload JSON format');
   }
+  if (jsonDepth(body) > MAX_JSON_DEPTH) {
+    throw apiError(400, `Payload validation error: 'The payload is nested deeper than ${MAX_JSON_DEPTH} levels'.`, 'invalid_body');
+  }
+  return parsed;
+}
+
+/**
+ * The deepest nesting a request body (a test event's free-form `data`) may have. JSON.parse takes
+ * any depth, but JSON.stringify recurses: a value nested some thousands deep, once kept, would make
+ * every later answer that holds it (the delivery, GET /sandbox/deliveries, the --state-dir save) a
+ * stack overflow. Far beyond any real event (the sample user is 4 deep).
+ */
+export const MAX_JSON_DEPTH = 100;
+
+/** How deeply the arrays and objects of a JSON text nest (counted without recursion; strings skipped). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++; // a backslash escapes the next character
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return deepest;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
-import { closeServer, flatHeaders, isJsonType, json, readBody, writeReply } from './http.js';
+import { closeServer, flatHeaders, isJsonType, json, jsonDepth, MAX_JSON_DEPTH, readBody, writeReply } from './http.js';
 
 export interface InboxRecord {
   method: string;
@@ -41,7 +41,8 @@ export async function startInbox(): Promise<Inbox> {
         return;
       }
       let parsed: unknown = body ?? '';
-      if (body !== undefined && isJsonType(req.headers['content-type'])) {
+      // Kept as text when nested too deeply to be answered again (GET /sandbox/inbox would overflow).
+      if (body !== undefined && isJsonType(req.headers['content-type']) && jsonDepth(body) <= MAX_JSON_DEPTH) {
         try {
           parsed = JSON.parse(body);
         } catch {
