@@ -13,6 +13,8 @@ import { decodeCursor, encodeCursor } from './store.js';
 const LISTED = new Set(['failed']);
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
+/** The longest statistics window (daily buckets: at most 367 of them). */
+export const MAX_STATS_WINDOW_DAYS = 366;
 
 const queryError = (name: string, rule: string) => apiError(400, `Query validation error: '${name}' ${rule}.`, 'invalid_query_string');
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
@@ -166,6 +168,9 @@ export function streamStats(ctx: ApiContext): Reply {
   const to = given.to ?? (given.from === undefined ? floorTo(now, HOUR) + HOUR : now);
   const from = given.from ?? floorTo(now, HOUR) - 14 * DAY;
   if (from > to) throw queryError('date_from', 'must not be after date_to');
+  // The sandbox's bound (the service's is not recorded): a window of years would be millions of
+  // buckets, an answer of a hundred megabytes built while every other request waits.
+  if (to - from > MAX_STATS_WINDOW_DAYS * DAY) throw queryError('date_from', `must be at most ${MAX_STATS_WINDOW_DAYS} days before date_to`);
   const scale = to - from <= DAY ? HOUR : DAY;
   const window = { from: floorTo(from, HOUR), to: floorTo(to, HOUR) };
   const buckets: number[] = [];

@@ -35,3 +35,25 @@ describe('stats windows, as recorded', () => {
     expect((await stats('?date_from=yesterday')).status).toBe(400);
   });
 });
+
+describe('stats windows: bounded', () => {
+  it('a window of 366 days is answered in daily buckets', async () => {
+    const res = await stats('?date_from=2024-07-29T04:00:00Z&date_to=2025-07-30T04:00:00Z');
+    expect(res.status).toBe(200);
+    expect(res.body.buckets).toHaveLength(367);
+  });
+
+  it('a window of thousands of years is a 400 at once, not millions of buckets', async () => {
+    const res = await stats('?date_from=0001-01-01T00:00:00Z&date_to=9999-12-31T00:00:00Z');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: "Query validation error: 'date_from' must be at most 366 days before date_to.",
+      errorCode: 'invalid_query_string',
+    });
+    // date_from alone counts to now; date_to alone from 14 days before now.
+    expect((await stats('?date_from=1990-01-01T00:00:00Z')).status).toBe(400);
+    expect((await stats('?date_to=2999-01-01T00:00:00Z')).status).toBe(400);
+  });
+});
