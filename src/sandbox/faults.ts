@@ -11,7 +11,8 @@ export const FaultSpecSchema = z.strictObject({
   // JSON has no Infinity: "Infinity" (or Infinity from code) means every matching request.
   count: z.union([z.number().int().positive(), z.literal(Infinity), z.literal('Infinity').transform(() => Infinity)]).optional(),
   kind: z.enum(['status', 'reset', 'stall', 'latency']),
-  status: z.number().int().min(100).max(599).optional(),
+  // Not 1xx: an informational status is no answer (a client waits on for the real one).
+  status: z.number().int().min(200).max(599).optional(),
   headers: z.record(z.string(), z.string()).optional(),
   body: z.string().optional(),
   ms: z.number().int().min(0).max(600_000).optional(),

@@ -51,7 +51,8 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers };
   let payload: string | undefined;
-  if (reply.body !== undefined) {
+  // 204 and 304 have no body (RFC 9110): nor a Content-Length, which a client would wait to read.
+  if (reply.body !== undefined && reply.status !== 204 && reply.status !== 304) {
     payload = reply.raw ? String(reply.body) : JSON.stringify(reply.body);
     const hasType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
     if (!hasType) headers['Content-Type'] = reply.raw ? 'text/html; charset=utf-8' : JSON_TYPE;

@@ -139,3 +139,24 @@ describe('faults', () => {
     expect(await pending).toBe('failed');
   });
 });
+
+describe('status faults: statuses that have no body, and none that is no answer', () => {
+  it('an informational status (1xx) is refused when armed, naming the field; nothing is armed', async () => {
+    const before = (await call(sb(), 'GET', '/sandbox/faults')).body.faults.length;
+    const res = await call(sb(), 'POST', '/sandbox/faults', { body: { kind: 'status', status: 101 } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Invalid fault: status: must be at least 200');
+    expect((await call(sb(), 'GET', '/sandbox/faults')).body.faults).toHaveLength(before);
+    expect(() => sb().addFault({ kind: 'status', status: 100 })).toThrow();
+  });
+
+  it('a 204 fault answers without a body or Content-Length, and the connection serves the next request', async () => {
+    const token = await getToken(sb());
+    sb().addFault({ kind: 'status', status: 204, path: '/api/v2/event-streams', count: 1 });
+    const res = await streams(token);
+    expect(res.status).toBe(204);
+    expect(res.headers.get('content-length')).toBeNull();
+    expect(res.text).toBe('');
+    expect((await streams(token)).status).toBe(200);
+  });
+});
