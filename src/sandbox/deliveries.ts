@@ -30,11 +30,17 @@ function single(query: URLSearchParams, name: string): string | null {
   throw queryError(name, name === 'event_types' || name === 'statuses' ? 'must be given once (comma-separate a list: a,b)' : 'must be given once');
 }
 
-/** `date_from` / `date_to` of deliveries and redeliver: RFC 3339, `Z`, no fractions (at most 20 characters). */
-function zTime(name: string, value: string | undefined | null): number | undefined {
+/** A field of a request body that is wrong, as the service words it (wire-facts.md: `Payload validation error`). */
+const bodyError = (name: string, rule: string) => apiError(400, `Payload validation error: '${name}' ${rule}.`, 'invalid_body');
+
+/**
+ * `date_from` / `date_to` of deliveries (query) and redeliver (body): RFC 3339, `Z`, no fractions
+ * (at most 20 characters); a wrong one is the query's error or the body's (`problem`).
+ */
+function zTime(name: string, value: string | undefined | null, problem = queryError): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (value.length > 20 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value) || !Number.isFinite(Date.parse(value))) {
-    throw queryError(name, 'must be a date-time like 2025-07-29T04:00:00Z');
+    throw problem(name, 'must be a date-time like 2025-07-29T04:00:00Z');
   }
   return Date.parse(value);
 }
@@ -143,8 +149,8 @@ export function redeliverMany(ctx: ApiContext): Reply {
   const filter = {
     statuses: strings('statuses', statuses),
     eventTypes: strings('event_types', event_types),
-    from: zTime('date_from', text('date_from', date_from)),
-    to: zTime('date_to', text('date_to', date_to)),
+    from: zTime('date_from', text('date_from', date_from), bodyError),
+    to: zTime('date_to', text('date_to', date_to), bodyError),
   };
   const chosen = deliveriesOf(ctx, stream.record.id).filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter));
   if (chosen.some((entry) => !redeliverable(entry))) throw apiError(409, 'One or more events is not in a state that allows redelivery.');

@@ -158,6 +158,19 @@ describe('redelivery', () => {
     expect([await attempts(ids[0]), await attempts(ids[1])]).toEqual([1, 3]);
     expect((await api('POST', '/event-streams/est_0000000000000000000000/redeliver', {})).status).toBe(404);
   });
+
+  it('many: a bad date in the body is an error of the body (Payload validation error, invalid_body), not of the query', async () => {
+    for (const [field, value] of [['date_from', 'yesterday'], ['date_to', '2026-01-01T00:00:00.000Z']] as const) {
+      const res = await api('POST', `/event-streams/${CLOSED}/redeliver`, { [field]: value });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: `Payload validation error: '${field}' must be a date-time like 2025-07-29T04:00:00Z.`,
+        errorCode: 'invalid_body',
+      });
+    }
+  });
 });
 
 describe('statistics', () => {
