@@ -371,9 +371,17 @@ async function handle(
 ): Promise<void> {
   const body = await readBody(req);
   const method = req.method ?? 'GET';
-  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-  const path = url.pathname;
   const headers = flatHeaders(req.headers);
+  const url = requestUrl(req.url);
+  if (!url) {
+    // A request-target that is no URL (`//[`, `http://a:b`): the client's error, recorded like any request.
+    const record: RecordedRequest = { method, url: req.url ?? '', path: req.url ?? '', headers, body: body ?? '', status: 400, at: Date.now() };
+    remember(tenant, record);
+    writeReply(res, apiError(400, 'Invalid request URL'));
+    onRequest?.(record);
+    return;
+  }
+  const path = url.pathname;
 
   if (path === '/sandbox' || path.startsWith('/sandbox/')) {
     writeReply(res, settle(() => control(tenant, method, path, body, headers['content-type'])));
@@ -410,6 +418,15 @@ async function handle(
   // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
   finish(reply);
+}
+
+/** The request-target as a URL, or undefined when it cannot be read as one. */
+function requestUrl(target: string | undefined): URL | undefined {
+  try {
+    return new URL(target ?? '/', 'http://127.0.0.1');
+  } catch {
+    return undefined;
+  }
 }
 
 /** With mtls `handshake`: the certificate the client presented, if any, and whether the CA verified it. */

@@ -1,6 +1,7 @@
 // Hostile input over real HTTP: what a client may send that no real client would. The sandbox answers
 // it as an error and stays whole: every later answer, the control endpoints included, still works.
 import { request } from 'node:https';
+import { connect } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/sandbox/index.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
@@ -10,6 +11,20 @@ let token = '';
 beforeAll(async () => {
   token = await getToken(sb());
 });
+
+/** Sends a raw HTTP/1.1 request (what fetch would refuse to send) and reads the whole answer. */
+function rawRequest(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(sb().url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+    socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  });
+}
 
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
@@ -59,5 +74,16 @@ describe('deeply nested JSON', () => {
     expect(inbox.status).toBe(200);
     const deep = inbox.body.find((entry: { path: string }) => entry.path === '/inbox/deep');
     expect(typeof deep.body).toBe('string');
+  });
+});
+
+describe('request-targets that are no URL', () => {
+  it.each(['GET //[ HTTP/1.1', 'GET http://a:b HTTP/1.1', 'POST http://[::1/api/v2/event-streams HTTP/1.1'])('%s: 400 in the management shape, recorded', async (line) => {
+    const answer = await rawRequest(line);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answer).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid request URL' });
+    const target = line.split(' ')[1]!;
+    expect(sb().requests.at(-1)).toMatchObject({ method: line.split(' ')[0], url: target, status: 400 });
   });
 });
