@@ -126,10 +126,9 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
       agent: false,
       signal: tenant.closing,
     };
-    const req = request(
-      url,
-      options,
-      (res) => {
+    let req: ReturnType<typeof request>;
+    try {
+      req = request(url, options, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 200)));
@@ -140,8 +139,14 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
           else finish(failed(`${status} - ${text.trim() || (res.statusMessage ?? '')}`.trim(), status >= 500));
         });
         res.on('error', (error) => finish(failed(`Post "${endpoint}": ${error.message}`, true)));
-      },
-    );
+      });
+    } catch (error) {
+      // A header Node will not send (a secret with a line break: `Invalid character in header
+      // content ["Authorization"]`) throws here: the attempt fails, as every later one would, so it
+      // is not retried (the delivery stayed `pending` for ever, its attempts lost). No timer yet.
+      resolve(failed(`Post "${endpoint}": ${(error as Error).message}`, false));
+      return;
+    }
     const timer = setTimeout(() => {
       finish(failed(`Post "${endpoint}": no answer within ${DELIVERY.timeoutMs / 1000} s`, true));
       req.destroy();

@@ -119,6 +119,19 @@ describe('failed webhook deliveries', () => {
   });
 });
 
+describe('a secret Node cannot send in a header', () => {
+  it('a bearer token with a line break: one failed attempt naming the header, not a 500', async () => {
+    const before = sb().inbox().length;
+    const id = await createWebhook({ method: 'bearer', token: 'tok\nsecond-line' }, `${sb().inboxUrl}/line-break`);
+    const res = await sendTest(id);
+    expect(res.status).toBe(202);
+    expect(res.body).toMatchObject({ status: 'failed', attempts: [{ status: 'failed' }] });
+    expect(res.body.attempts).toHaveLength(1);
+    expect(res.body.attempts[0].error_message).toMatch(/^Post "https:\/\/127\.0\.0\.1:\d+\/inbox\/line-break": Invalid character in header content \["Authorization"\]$/);
+    expect(sb().inbox().length).toBe(before);
+  });
+});
+
 describe('simulated receivers', () => {
   it.each([
     ['eventbus', 'est_demoEventbus0000000000'],

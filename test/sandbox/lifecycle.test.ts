@@ -128,6 +128,25 @@ describe('deliveries', () => {
   });
 });
 
+describe('a delivery whose request cannot be made', () => {
+  it('a bearer token with a line break: the delivery fails (listed, one attempt), it does not stay pending', async () => {
+    const res = await api('POST', '/event-streams', {
+      name: 'line-break-token',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/line-break`, webhook_authorization: { method: 'bearer', token: 'tok\nsecond-line' } } },
+    });
+    expect(res.status).toBe(201);
+    const sent = await test(res.body.id);
+    expect(sent.body.status).toBe('pending');
+    await sb().idle();
+    const listed = await api('GET', `/event-streams/${res.body.id}/deliveries`);
+    expect(listed.body.deliveries.map((d: { id: string }) => d.id)).toEqual([sent.body.id]);
+    expect(listed.body.deliveries[0]).toMatchObject({ status: 'failed', attempts: [{ status: 'failed' }] });
+    expect(listed.body.deliveries[0].attempts).toHaveLength(1);
+    expect(listed.body.deliveries[0].attempts[0].error_message).toContain('Invalid character in header content ["Authorization"]');
+  });
+});
+
 describe('redelivery', () => {
   it('one event: 202 {}, a retrying attempt appended, then new attempts; 409 while it runs', async () => {
     const sent = (await test(CLOSED)).body.id as string;
