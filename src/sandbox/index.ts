@@ -413,7 +413,6 @@ async function handle(
   if (fault?.kind === 'stall') return finish(undefined); // never answered; close() ends the socket
   if (fault?.kind === 'status') return finish(faultReply(fault, path, tenant.url));
 
-  if (body === undefined) return finish(apiError(413, `Payload content length greater than maximum allowed: ${MAX_BODY_BYTES}`));
   const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
   // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
@@ -443,18 +442,28 @@ async function dispatch(
   path: string,
   query: URLSearchParams,
   headers: Record<string, string>,
-  body: string,
+  /** undefined: larger than MAX_BODY_BYTES (413). */
+  body: string | undefined,
   peer: TokenRequest['peer'],
 ): Promise<Reply> {
+  const tooLarge = `Payload content length greater than maximum allowed: ${MAX_BODY_BYTES}`;
   if (path === '/oauth/token' || path === '/oauth/token/') {
-    if (method !== 'POST') return tokenError(405, 'invalid_request', 'The token endpoint accepts POST only.', { Allow: 'POST' });
+    // Every answer of the token endpoint counts and carries the rate-limit headers, in its own error shape.
     const bucket = tenant.buckets.token.take();
     if (!bucket.allowed) {
       return tokenError(429, 'too_many_requests', 'Global limit has been reached', { ...bucket.headers, 'Retry-After': String(bucket.retryAfter) });
     }
+    if (method !== 'POST') return tokenError(405, 'invalid_request', 'The token endpoint accepts POST only.', { ...bucket.headers, Allow: 'POST' });
+    if (body === undefined) return tokenError(413, 'invalid_request', tooLarge, bucket.headers);
     return settle(() => tokenEndpoint(tenant, { headers, body, peer })).withHeaders(bucket.headers);
   }
-  if (path === '/api/v2' || path.startsWith('/api/v2/')) {
+  const isApi = path === '/api/v2' || path.startsWith('/api/v2/');
+  if (body === undefined) {
+    if (!isApi) return apiError(413, tooLarge);
+    const bucket = tenant.buckets.api.take();
+    return bucket.allowed ? apiError(413, tooLarge, undefined, bucket.headers) : apiError(429, 'Global limit has been reached', 'too_many_requests', bucket.headers);
+  }
+  if (isApi) {
     const bucket = tenant.buckets.api.take();
     if (!bucket.allowed) return apiError(429, 'Global limit has been reached', 'too_many_requests', bucket.headers);
     const reply = await settleAsync(() => routeApi(tenant, method, path.slice('/api/v2'.length), { query, headers, body }));

@@ -87,3 +87,29 @@ describe('request-targets that are no URL', () => {
     expect(sb().requests.at(-1)).toMatchObject({ method: line.split(' ')[0], url: target, status: 400 });
   });
 });
+
+describe('the token endpoint answers in its own shape, with the rate-limit headers', () => {
+  const large = 'a'.repeat(1024 * 1024 + 1);
+
+  it('a body over 1 MiB: 413 {error, error_description}', async () => {
+    const res = await call(sb(), 'POST', '/oauth/token', { body: large, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: 'invalid_request', error_description: 'Payload content length greater than maximum allowed: 1048576' });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('10000');
+  });
+
+  it('a GET: 405 with Allow and the rate-limit headers', async () => {
+    const res = await call(sb(), 'GET', '/oauth/token');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.body.error).toBe('invalid_request');
+    expect(res.headers.get('x-ratelimit-remaining')).not.toBeNull();
+  });
+
+  it('a management body over 1 MiB: 413 in the management shape, with the rate-limit headers', async () => {
+    const res = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: large });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'Payload content length greater than maximum allowed: 1048576' });
+    expect(res.headers.get('x-ratelimit-limit')).toBe('10000');
+  });
+});
