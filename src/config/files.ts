@@ -209,9 +209,11 @@ interface Holder {
   host?: string;
 }
 
+/** The holder a lock names; undefined when the text is not a lock idm writes (torn, or garbage). */
 function parseHolder(content: string): Holder | undefined {
   const [pid, start, , time, host] = content.trim().split(' ');
-  if (pid === undefined || start === undefined || time === undefined) return undefined;
+  // Fields that are not numbers would make every age NaN, and the lock live for ever.
+  if (pid === undefined || start === undefined || time === undefined || !/^\d{1,10}$/.test(pid) || !/^\d{1,16}$/.test(time)) return undefined;
   return { pid: Number(pid), start, time: Number(time), host };
 }
 
@@ -263,12 +265,21 @@ interface LockFile {
 /** A lock holds one line of about 80 bytes: a longer file is read no further, as a torn lock (text ''). */
 const LOCK_LIMIT = 4 * KB;
 
+/**
+ * The lock file at `path`, never through a symlink: idm writes none, so one there (dangling, or to any
+ * file) is a torn lock, judged by its own time; followed, a dangling one was taken for no lock and
+ * waited on until the wait ran out, and one to a file of text for a live lock.
+ */
 function readLockFile(path: string): LockFile | undefined {
   let fd: number;
   try {
-    fd = openToRead(path);
+    fd = openToRead(path, { noFollow: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const link = code === 'ELOOP' ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
+    if (link?.isSymbolicLink()) return { text: '', id: `${link.ino}:${link.mtimeMs}`, ageMs: Date.now() - link.mtimeMs };
+    if (code === 'ELOOP' && !link) return undefined; // removed meanwhile
     throw error;
   }
   try {

@@ -14,10 +14,11 @@ export function sizeText(bytes: number): string {
 
 /**
  * Opens `path` to be read without ever waiting: not for a FIFO's writer, not for a terminal's
- * carrier, and never becoming the process's controlling terminal.
+ * carrier, and never becoming the process's controlling terminal. `noFollow`: a symlink at `path`
+ * is an ELOOP error rather than followed.
  */
-export function openToRead(path: string): number {
-  return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+export function openToRead(path: string, options: { noFollow?: boolean } = {}): number {
+  return openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (options.noFollow ? constants.O_NOFOLLOW : 0));
 }
 
 /**

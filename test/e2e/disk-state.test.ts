@@ -1,0 +1,61 @@
+// What idm finds on disk that it did not write, through the built binary against the sandbox: lock
+// files no idm process holds (a symlink, text that is not a lock), the directories it writes secrets
+// into, and the settings it reads back.
+import { existsSync, lutimesSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runIdm } from '../helpers/cli.js';
+import { useConfigDirs } from '../helpers/deps.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const sandbox = useSandbox();
+const configDir = useConfigDirs();
+
+const HOUR_AGO = new Date(Date.now() - 3_600_000);
+
+function login(dir: string, profile = 'p') {
+  const { url, clients } = sandbox();
+  return runIdm(['login', '--profile', profile, '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: dir, input: `${clients.admin.clientSecret}\n` });
+}
+
+describe('a lock file no idm process holds is broken, never waited on', () => {
+  // Each was waited on for the whole 2 minutes, then blamed on "another idm process": every save failed.
+  it.each([
+    ['a dangling symlink', (lock: string, dir: string) => symlinkSync(join(dir, 'nowhere'), lock)],
+    ['a symlink to a file of words (never read as a holder, the file left alone)', (lock: string, dir: string) => {
+      writeFileSync(join(dir, 'target.txt'), 'a b c d e f\n');
+      symlinkSync(join(dir, 'target.txt'), lock);
+    }],
+    ['a file of words that is not a lock', (lock: string) => writeFileSync(lock, 'hello this is not a lock\n')],
+  ])('config.json.lock as %s, an hour old: login saves the profile', async (_name, plant) => {
+    const dir = configDir();
+    const lock = join(dir, 'config.json.lock');
+    plant(lock, dir);
+    lutimesSync(lock, HOUR_AGO, HOUR_AGO);
+    const result = await login(dir);
+    expect(result.stderr).not.toContain('locked');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.p.clientId).toBe(sandbox().clients.admin.clientId);
+    expect(existsSync(lock)).toBe(false);
+    if (existsSync(join(dir, 'target.txt'))) expect(readFileSync(join(dir, 'target.txt'), 'utf8')).toBe('a b c d e f\n');
+  });
+
+  it('a token lock that is a dangling symlink: the token is fetched under the lock and cached', async () => {
+    const dir = configDir();
+    expect((await login(dir)).code).toBe(0);
+    const tokens = join(dir, 'tokens');
+    const [cached] = readdirSync(tokens).filter((name) => name.endsWith('.json'));
+    const file = join(tokens, cached!);
+    const lock = `${file.slice(0, -'.json'.length)}.lock`;
+    writeFileSync(file, '{}\n'); // damaged: a token must be fetched
+    symlinkSync(join(dir, 'nowhere'), lock);
+    lutimesSync(lock, HOUR_AGO, HOUR_AGO);
+    const issued = sandbox().tokensIssued();
+    const result = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(sandbox().tokensIssued() - issued).toBe(1);
+    expect(JSON.parse(readFileSync(file, 'utf8')).accessToken).toEqual(expect.any(String));
+    expect(existsSync(lock)).toBe(false);
+  });
+});
