@@ -5,7 +5,7 @@
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
 import { acquireLock, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
-import { configFile, credentialsFile } from './paths.js';
+import { configFile, credentialsDir, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
 
 /** Long enough for a hundred parallel logins on a busy machine; each holds the lock for milliseconds. */
@@ -25,12 +25,13 @@ export interface UpdateOptions {
 }
 
 /**
- * Refuses settings that idm must not write (exit 2, with the fix): a directory that is not the user's
- * own or that others can write into (./files.ts checkWritableDir), and a config.json that is a
- * symlink (conf would write through it, to its target).
+ * Refuses settings that idm must not write (exit 2, with the fix): a directory, or its credentials/
+ * directory, that is not the user's own or that others can write into (./files.ts checkWritableDir),
+ * and a config.json that is a symlink (conf would write through it, to its target).
  */
 export function checkSettingsWritable(dir: string): void {
   checkWritableDir(dir);
+  checkWritableDir(credentialsDir(dir)); // the secrets go there: the same rules, through a symlink too
   const file = configFile(dir);
   if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
 }

@@ -1,7 +1,7 @@
 // What idm finds on disk that it did not write, through the built binary against the sandbox: lock
 // files no idm process holds (a symlink, text that is not a lock), the directories it writes secrets
 // into, and the settings it reads back.
-import { existsSync, lutimesSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runIdm } from '../helpers/cli.js';
@@ -9,6 +9,7 @@ import { useConfigDirs } from '../helpers/deps.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
+const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 const configDir = useConfigDirs();
 
 const HOUR_AGO = new Date(Date.now() - 3_600_000);
@@ -57,5 +58,42 @@ describe('a lock file no idm process holds is broken, never waited on', () => {
     expect(sandbox().tokensIssued() - issued).toBe(1);
     expect(JSON.parse(readFileSync(file, 'utf8')).accessToken).toEqual(expect.any(String));
     expect(existsSync(lock)).toBe(false);
+  });
+});
+
+describe('the credentials directory, where the secrets go, is held to the rules of the settings directory', () => {
+  // It was never checked: the secret was written into a directory every user can write (or a symlink to one).
+  const cases: Array<[string, (dir: string) => string]> = [
+    ['others can write into it (0777)', (dir: string) => {
+      mkdirSync(join(dir, 'credentials'));
+      chmodSync(join(dir, 'credentials'), 0o777);
+      return 'other users can write into it (mode 777)';
+    }],
+    ['a symlink to a directory others can write into', (dir: string) => {
+      mkdirSync(join(dir, 'shared'));
+      chmodSync(join(dir, 'shared'), 0o777);
+      symlinkSync(join(dir, 'shared'), join(dir, 'credentials'));
+      return 'other users can write into it (mode 777)';
+    }],
+  ];
+  if (isRoot) {
+    cases.push(['it belongs to another user', (dir: string) => {
+      mkdirSync(join(dir, 'credentials'), { mode: 0o700 });
+      chownSync(join(dir, 'credentials'), 65534, 65534);
+      return 'it belongs to another user (uid 65534)';
+    }]);
+  }
+  it.each(cases)('%s: login refuses before anything is sent or written (exit 2)', async (_name, plant) => {
+    const dir = configDir();
+    const problem = plant(dir);
+    const issued = sandbox().tokensIssued();
+    const result = await login(dir);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`idm will not write into ${join(dir, 'credentials')}: ${problem}.`);
+    expect(result.stderr).not.toContain('Unexpected error');
+    expect(sandbox().tokensIssued()).toBe(issued);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    const secrets = existsSync(join(dir, 'shared')) ? join(dir, 'shared') : join(dir, 'credentials');
+    expect(readdirSync(secrets)).toEqual([]);
   });
 });
