@@ -7,7 +7,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { shellCommand } from '../core/text.js';
 import { checkDomain } from './domain.js';
 import { readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
-import { AUTH_METHODS, type AuthMethod, type SigningAlg } from './methods.js';
+import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from './methods.js';
 import { configFile, credentialsFile, PROFILE_NAME } from './paths.js';
 
 export { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from './methods.js';
@@ -96,6 +96,8 @@ export function readProfiles(dir: string): ProfileStore {
     if (typeof p.domain !== 'string' || typeof checkDomain(p.domain) === 'string') throw corrupt(file, `has no valid domain in profile "${name}"`);
     if (typeof p.clientId !== 'string' || p.clientId === '') throw corrupt(file, `has no client id in profile "${name}"`);
     if (!AUTH_METHODS.includes(p.authMethod as AuthMethod)) throw corrupt(file, `has an unknown authentication method in profile "${name}"`);
+    // Sent in the assertion's header as it is: a typo (rs256) was refused as a wrong key (401, exit 4).
+    if (p.signingAlg !== undefined && !SIGNING_ALGS.includes(p.signingAlg)) throw corrupt(file, `has an unknown signing algorithm in profile "${name}" (one of ${SIGNING_ALGS.join(', ')}, or none)`);
     if (p.caFile !== undefined && (typeof p.caFile !== 'string' || p.caFile === '')) throw corrupt(file, `has a caFile that is not a path in profile "${name}"`);
     profiles[name] = p as Profile;
   }

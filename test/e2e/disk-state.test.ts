@@ -97,3 +97,20 @@ describe('the credentials directory, where the secrets go, is held to the rules 
     expect(readdirSync(secrets)).toEqual([]);
   });
 });
+
+describe('settings read back from config.json', () => {
+  it('a signing algorithm idm does not know (rs256 written by hand): exit 2 naming the file and profile, no token asked', async () => {
+    // It was sent in the assertion's header as written, refused (401), and the hint blamed the key.
+    const dir = configDir();
+    const { url, clients } = sandbox();
+    mkdirSync(join(dir, 'credentials'), { mode: 0o700 });
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ defaultProfile: 'p', profiles: { p: { domain: url, clientId: clients.admin.clientId, authMethod: 'private_key_jwt', signingAlg: 'rs256' } } }), { mode: 0o600 });
+    writeFileSync(join(dir, 'credentials', 'p.json'), JSON.stringify({ privateKeyPem: clients.admin.privateKeyPem }), { mode: 0o600 });
+    const issued = sandbox().tokensIssued();
+    const result = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`The settings file ${join(dir, 'config.json')} has an unknown signing algorithm in profile "p" (one of RS256, RS384, PS256, ES256, or none).`);
+    expect(result.stdout).toBe('');
+    expect(sandbox().tokensIssued()).toBe(issued);
+  });
+});
