@@ -4,6 +4,7 @@
 // may be a secret (a key, or what was meant to be the path of one) is never quoted back. Every read
 // stops at the limit of its kind (INPUT_LIMITS): /dev/zero or a wrong file is refused at once, never
 // read until memory runs out.
+import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError } from '../core/errors.js';
@@ -25,17 +26,37 @@ import type { IO } from './io.js';
 export const INPUT_LIMITS = { json: LIMITS.requestBodyBytes, secret: 64 * KB, certificate: MB, seed: 64 * MB } as const;
 export type InputKind = keyof typeof INPUT_LIMITS;
 
-/** What each kind is, and what to do with an input over its limit. */
-const KINDS: Record<InputKind, { what: string; fix: string }> = {
-  json: { what: 'a JSON body', fix: `The service takes request bodies of up to ${size(INPUT_LIMITS.json)}.` },
-  secret: { what: 'a secret or key', fix: 'Give the file that holds only the secret or key.' },
-  certificate: { what: 'certificates', fix: 'Give a file of PEM certificates.' },
-  seed: { what: 'a seed', fix: 'See README: Sandbox (seed format).' },
+const TO_UTF8 = 'Save it as UTF-8 (iconv -f latin1 -t utf-8 converts a Latin-1 file)';
+
+/** What each kind is, what to do with an input over its limit, and with one that is not UTF-8. */
+const KINDS: Record<InputKind, { what: string; fix: string; notText: string }> = {
+  json: { what: 'a JSON body', fix: `The service takes request bodies of up to ${size(INPUT_LIMITS.json)}.`, notText: `${TO_UTF8}.` },
+  secret: { what: 'a secret or key', fix: 'Give the file that holds only the secret or key.', notText: `${TO_UTF8}; a key is read as PEM (openssl pkey -inform DER -in key.der -out key.pem).` },
+  certificate: { what: 'certificates', fix: 'Give a file of PEM certificates.', notText: 'Give a file of PEM certificates (openssl x509 -inform DER -in cert.der -out cert.pem).' },
+  seed: { what: 'a seed', fix: 'See README: Sandbox (seed format).', notText: `${TO_UTF8}.` },
 };
 
 /** `source`: stdin, or how the file is named (never by a value that may be a secret). */
 function tooLarge(flag: string, source: string, kind: InputKind): UsageError {
   return new UsageError(`${flag}: ${source} holds more than ${size(INPUT_LIMITS[kind])}, the most idm reads for ${KINDS[kind].what}.`, KINDS[kind].fix);
+}
+
+/**
+ * `bytes` as text: UTF-8, without the byte order mark some editors write first (Notepad,
+ * PowerShell's `Out-File`), which JSON.parse refused at line 1, column 1 and a webhook secret kept
+ * as its first character. Bytes that are not UTF-8 (a Latin-1 file, a binary one) are a usage error
+ * naming the line, never decoded to U+FFFD and sent; in PEM files only the blocks are used, so
+ * their other text may be in any encoding. `source`: stdin, or how the file is named.
+ */
+function decode(flag: string, source: string, bytes: Buffer, kind: InputKind): string {
+  if (!isUtf8(bytes) && !looksLikePem(bytes.toString('latin1'))) {
+    // A line feed is never part of a multi-byte character: the first line that is not UTF-8 is the one.
+    let line = 1;
+    for (let start = 0, end = bytes.indexOf(0x0a); end !== -1 && isUtf8(bytes.subarray(start, end)); start = end + 1, end = bytes.indexOf(0x0a, start)) line++;
+    throw new UsageError(`${flag}: ${source} is not UTF-8 text (line ${line}).`, KINDS[kind].notText);
+  }
+  const text = bytes.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /**
@@ -140,7 +161,7 @@ async function readCapped(path: string, limit: number, signal: AbortSignal | und
 export async function readStdin(flag: string, io: IO, kind: InputKind): Promise<string> {
   const bytes = await collect(io.stdin, INPUT_LIMITS[kind], io.signal);
   if (bytes === undefined) throw tooLarge(flag, 'stdin', kind);
-  return bytes.toString('utf8');
+  return decode(flag, 'stdin', bytes, kind);
 }
 
 function why(error: unknown): string {
@@ -205,8 +226,9 @@ export async function readTextFile(flag: string, path: string, kind: InputKind, 
     const where = quiet(path, kind) ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
     throw new UsageError(`${flag}: ${where}.`, options.hint);
   }
-  if (bytes === undefined) throw tooLarge(flag, quiet(path, kind) ? 'the file' : path, kind);
-  return bytes.toString('utf8');
+  const source = quiet(path, kind) ? 'the file' : path;
+  if (bytes === undefined) throw tooLarge(flag, source, kind);
+  return decode(flag, source, bytes, kind);
 }
 
 /**

@@ -114,3 +114,61 @@ describe('settings read back from config.json', () => {
     expect(sandbox().tokensIssued()).toBe(issued);
   });
 });
+
+describe('the text of files and stdin: UTF-8, a byte order mark dropped', () => {
+  const BOM = '\ufeff';
+  const webhook = ['--webhook', 'https://127.0.0.1:9/hook', '--auth', 'bearer', '--event-type', 'user.created'];
+  const credentials = () => ({ IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret });
+  const created = (name: string) =>
+    sandbox()
+      .requests.filter((request) => request.method === 'POST' && request.path === '/api/v2/event-streams')
+      .map((request) => JSON.parse(request.body) as { name: string; destination: { configuration: { webhook_authorization: { token?: string } } } })
+      .find((body) => body.name === name);
+
+  it('a --from-file body saved with a BOM (Notepad, PowerShell) is read as its JSON', async () => {
+    // JSON.parse refused it: 'not valid JSON: at line 1, column 1', a character no editor shows.
+    const dir = configDir();
+    const file = join(dir, 'body.json');
+    const body = { name: 'bom-body', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://127.0.0.1:9/hook', webhook_authorization: { method: 'bearer', token: 'bom-body-token-0123' } } } };
+    writeFileSync(file, `${BOM}${JSON.stringify(body, null, 2).replace(/\n/g, '\r\n')}\r\n`);
+    const result = await runIdm(['streams', 'create', '--from-file', file, '--json'], { configDir: dir, env: credentials() });
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).name).toBe('bom-body');
+  });
+
+  it.each([
+    ['a file', (dir: string) => {
+      writeFileSync(join(dir, 'token.txt'), `${BOM}bom-file-token-0123\r\n`);
+      return { args: ['--secret-file', join(dir, 'token.txt')], input: undefined };
+    }],
+    ['stdin', () => ({ args: ['--secret-file', '-'], input: `${BOM}bom-file-token-0123\n` })],
+  ])('a webhook secret with a BOM, from %s: sent without it', async (from, make) => {
+    // The BOM was sent as the token's first character: no delivery could ever match it.
+    const dir = configDir();
+    const { args, input } = make(dir);
+    const name = `bom-secret-${from === 'stdin' ? 'stdin' : 'file'}`;
+    const result = await runIdm(['streams', 'create', '--name', name, ...webhook, ...args], { configDir: dir, env: credentials(), input });
+    expect(result.code, result.stderr).toBe(0);
+    expect(created(name)?.destination.configuration.webhook_authorization.token).toBe('bom-file-token-0123');
+  });
+
+  it.each([
+    ['--from-file', (file: string) => ['streams', 'create', '--from-file', file], (file: string) => `--from-file: ${file} is not UTF-8 text (line 2).`],
+    ['--data @FILE', (file: string) => ['api', 'POST', '/event-streams', '--data', `@${file}`], (file: string) => `--data: ${file} is not UTF-8 text (line 2).`],
+    ['--secret-file', (file: string) => ['streams', 'create', '--name', 'latin1', ...webhook, '--secret-file', file], () => '--secret-file: the file is not UTF-8 text (line 2).'],
+    ['--client-secret-file', (file: string) => ['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', file], () => '--client-secret-file: the file is not UTF-8 text (line 2).'],
+  ])('%s holding Latin-1 (not UTF-8): exit 2 naming the line, nothing sent', async (_flag, args, message) => {
+    // Decoded with U+FFFD in place of each such byte, and sent: a name or secret that was not the file's.
+    const dir = configDir();
+    const file = join(dir, 'latin1.txt');
+    writeFileSync(file, Buffer.concat([Buffer.from('{\n"name": "Gr'), Buffer.from([0xfc, 0xdf]), Buffer.from('e"}\n')]));
+    const before = sandbox().requests.length;
+    const result = await runIdm(args(file), { configDir: dir, env: credentials() });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(message(file));
+    expect(result.stderr).toContain('Save it as UTF-8');
+    expect(result.stderr).not.toMatch(/Gr|\ufffd/);
+    expect(result.stdout).toBe('');
+    expect(sandbox().requests.length).toBe(before);
+  });
+});
