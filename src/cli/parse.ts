@@ -43,12 +43,13 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
 
 /**
  * A flag that takes one value: given twice with different values it is a usage error, not "the last
- * one wins" (a script that says both is wrong about something).
+ * one wins" (a script that says both is wrong about something). `secret`: the values (the paths of
+ * a key or secret file, or a key pasted in their place) are not quoted.
  */
-export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T) {
+export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T, options: { secret?: boolean } = {}) {
   return (value: string, previous: T | undefined): T => {
     const parsed = parse(value);
-    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice (${String(previous)} and ${String(parsed)}): give it once.`);
+    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice${options.secret ? '' : ` (${String(previous)} and ${String(parsed)})`}: give it once.`);
     return parsed;
   };
 }

@@ -172,3 +172,17 @@ describe('the text of files and stdin: UTF-8, a byte order mark dropped', () => 
     expect(sandbox().requests.length).toBe(before);
   });
 });
+
+describe('a flag that reads one input, given twice', () => {
+  const credentials = () => ({ IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret });
+
+  it('--data twice: exit 2 without quoting either body (one may hold a webhook secret), nothing sent', async () => {
+    const body = JSON.stringify({ name: 'x', destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://127.0.0.1:9/h', webhook_authorization: { method: 'bearer', token: 'twice-given-token-0123' } } } });
+    const before = sandbox().requests.length;
+    const result = await runIdm(['api', 'POST', '/event-streams', '--data', body, '--data', '{}'], { configDir: configDir(), env: credentials() });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--data is given twice: give it once.');
+    expect(result.stderr).not.toContain('twice-given-token');
+    expect(sandbox().requests.length).toBe(before);
+  });
+});

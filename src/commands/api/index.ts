@@ -53,7 +53,7 @@ export function apiCommand(deps: Deps, run = apiRun): Command {
     .description("Call any management endpoint with the profile's token (like gh api)")
     .addArgument(new Argument('<method>', 'the HTTP method, in any case').choices(RAW_METHODS).argParser(parseMethod))
     .addArgument(new Argument('<path>', 'below /api/v2, such as /event-streams (a leading /api/v2 is dropped)').argParser(rawPath))
-    .option('--data <json>', 'the request body: JSON, @FILE, or @- for stdin (not with GET)', once('--data'))
+    .option('--data <json>', 'the request body: JSON, @FILE, or @- for stdin (not with GET)', once('--data', undefined, { secret: true }))
     .option('--query <key=value>', 'a query parameter, sent percent-encoded (repeatable)', parseQuery)
     .option('--paginate', 'GET: follow `next` to the last page and print the pages merged')
     .addHelpText(
