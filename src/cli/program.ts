@@ -6,7 +6,7 @@ import { VERSION } from '../core/version.js';
 import { preview } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { exitCodeHelp, examples, HELP_WIDTH, paragraph } from './help.js';
-import { parsePath, parsePositiveSeconds, parseProfileName } from './parse.js';
+import { once, parsePath, parsePositiveSeconds, parseProfileName } from './parse.js';
 import { suggest } from './suggest.js';
 
 export interface GlobalOptions {
@@ -41,9 +41,9 @@ export function createRootCommand(): Command {
     // .env(), which reads process.env), with the same parsers.
     .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30) (env: IDM_TIMEOUT)').argParser(parsePositiveSeconds('--timeout')))
     .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)').argParser(parsePositiveSeconds('--max-wait')))
-    .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)').argParser(parsePath('--ca-file')))
-    .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)').argParser(parsePath('--client-cert')))
-    .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)').argParser(parsePath('--client-key')))
+    .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)').argParser(once('--ca-file', parsePath('--ca-file'), { secret: true })))
+    .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)').argParser(once('--client-cert', parsePath('--client-cert'), { secret: true })))
+    .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)').argParser(once('--client-key', parsePath('--client-key'), { secret: true })))
     .showSuggestionAfterError(true) // for flags; commands get idm's own (unknownCommand)
     .addHelpText(
       'after',

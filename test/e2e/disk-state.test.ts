@@ -186,3 +186,25 @@ describe('a flag that reads one input, given twice', () => {
     expect(sandbox().requests.length).toBe(before);
   });
 });
+
+describe('a file flag given twice with two files: exit 2, nothing read or sent (the last one silently won)', () => {
+  const credentials = () => ({ IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_CLIENT_SECRET: sandbox().clients.admin.clientSecret });
+  const webhook = ['--name', 'twice', '--webhook', 'https://127.0.0.1:9/h', '--auth', 'bearer', '--event-type', 'user.created'];
+  it.each([
+    [['streams', 'create', '--from-file', 'a.json', '--from-file', 'b.json'], '--from-file is given twice (a.json and b.json): give it once.'],
+    [['streams', 'create', ...webhook, '--secret-file', 'old-token.txt', '--secret-file', 'new-token.txt'], '--secret-file is given twice: give it once.'],
+    [['streams', 'test', 'est_demoInboxBearer0000000', '--event-type', 'user.created', '--data-file', 'a.json', '--data-file', 'b.json'], '--data-file is given twice (a.json and b.json): give it once.'],
+    [['--ca-file', 'a.pem', 'streams', 'list', '--ca-file', 'b.pem'], '--ca-file is given twice: give it once.'],
+    [['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'x', '--client-secret-file', 'old.txt', '--client-secret-file', 'new.txt'], '--client-secret-file is given twice: give it once.'],
+    [['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'x', '--private-key-file', 'old.pem', '--private-key-file', 'new.pem'], '--private-key-file is given twice: give it once.'],
+  ])('%j', async (args, message) => {
+    const before = sandbox().requests.length;
+    const dir = configDir();
+    const result = await runIdm(args, { configDir: dir, env: credentials(), cwd: dir });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toMatch(/old|new/);
+    expect(result.stdout).toBe('');
+    expect(sandbox().requests.length).toBe(before);
+  });
+});

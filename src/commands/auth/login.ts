@@ -4,6 +4,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
+import { once } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
 import { AUTH_METHODS, CLIENT_ID, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
@@ -49,8 +50,8 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .description('Store credentials for a tenant as a profile (checked with a token request first)')
     .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL', parseDomainFlag)
     .option('--client-id <id>', 'client (application) id', parseClientId)
-    .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin')
-    .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin')
+    .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin', once('--client-secret-file', undefined, { secret: true }))
+    .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin', once('--private-key-file', undefined, { secret: true }))
     .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS))
     .addOption(new Option('--auth-method <method>', 'client authentication (default: post, or private_key_jwt with a key)').choices(AUTH_METHODS))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.

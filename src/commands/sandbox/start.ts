@@ -12,7 +12,7 @@ import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
-import { parseIntegerInRange } from '../../cli/parse.js';
+import { once, parseIntegerInRange } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
@@ -45,12 +45,12 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
     .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', parseIntegerInRange('--port', 0, 65_535))
     .option('--https', 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)')
-    .option('--tls-cert <path>', 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)')
-    .option('--tls-key <path>', 'the PEM private key of --tls-cert')
+    .option('--tls-cert <path>', 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)', once('--tls-cert'))
+    .option('--tls-key <path>', 'the PEM private key of --tls-cert', once('--tls-key', undefined, { secret: true }))
     .option('--mtls', 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)')
     .addOption(new Option('--mtls-edge', 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake').conflicts('mtls'))
     .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start')
-    .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)')
+    .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)', once('--seed'))
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)

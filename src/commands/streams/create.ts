@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkEventType, checkText, collectList } from '../../cli/parse.js';
+import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { asText as text } from '../../output/index.js';
@@ -27,7 +27,7 @@ export function streamsCreateCommand(deps: Deps, run = createRun): Command {
     .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`, checkText('--name'))
     .option('--event-type <types>', 'an event type to subscribe to (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--disabled', 'create it disabled (default: enabled)')
-    .option('--from-file <path>', 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields');
+    .option('--from-file <path>', 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields', once('--from-file'));
   addDestinationOptions(command, { eventbus: true });
   return command
     .addHelpText(

@@ -3,7 +3,7 @@
 // flag's value: --secret-file PATH (or - for stdin), IDM_WEBHOOK_SECRET, or a masked prompt.
 import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
-import { checkText, parseChoice } from '../../cli/parse.js';
+import { checkText, once, parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
@@ -77,7 +77,7 @@ export function addDestinationOptions(command: Command, options: { eventbus: boo
     .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES))
     .option('--username <name>', 'the user name of --auth basic', checkText('--username'))
     .option('--header-key <name>', 'the header name of --auth custom-header', checkText('--header-key'))
-    .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)");
+    .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)", once('--secret-file', undefined, { secret: true }));
   if (options.eventbus) {
     command
       .option('--eventbus-account <id>', 'send events to the event bus of this 12-digit account (with --eventbus-region)')

@@ -4,7 +4,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { notAnEventType, parseId } from '../../cli/parse.js';
+import { notAnEventType, once, parseId } from '../../cli/parse.js';
 import { isForbidden } from '../../api/errors.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
@@ -43,7 +43,7 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
     .addArgument(new Argument('<stream-id>', `the stream's id (${ID_SHAPES.stream.words})`).argParser(parseId('stream')))
     .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below')
     .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile'))
-    .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin')
+    .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin', once('--data-file'))
     .option('--wait', 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)')
     .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(parsePositiveSeconds('--wait-timeout')))
     .addHelpText(

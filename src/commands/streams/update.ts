@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkEventType, checkText, collectList } from '../../cli/parse.js';
+import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
@@ -34,7 +34,7 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
     .option('--event-type <types>', 'the event types, replacing the list (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--add-event-type <types>', 'subscribe to these too', collectList('--add-event-type', checkEventType('--add-event-type')))
     .option('--remove-event-type <types>', 'unsubscribe from these', collectList('--remove-event-type', checkEventType('--remove-event-type')))
-    .option('--from-file <path>', 'a PATCH body as JSON, or - for stdin; flags override its fields');
+    .option('--from-file <path>', 'a PATCH body as JSON, or - for stdin; flags override its fields', once('--from-file'));
   addDestinationOptions(command, { eventbus: false });
   return command
     .addHelpText(
