@@ -156,6 +156,11 @@ export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, d
     secret = await prompter.password(`Webhook ${SECRET_NAME[auth]}`, { validate: (value) => (value === '' ? `Enter the ${SECRET_NAME[auth]}.` : true) });
   }
   if (secret !== undefined && /[\r\n]/.test(secret)) throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds more than one line.`, 'Put only the secret in the file.');
+  // A token or header value is sent in an HTTP header as it is: no control character can be, and the
+  // receiver drops spaces around it. A basic password travels in Base64 and may hold either.
+  if (secret !== undefined && auth !== 'basic' && (/[\x00-\x08\x0a-\x1f\x7f]/.test(secret) || /^[ \t]|[ \t]$/.test(secret))) {
+    throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds a control character or begins or ends with a space, which an HTTP header cannot carry.`, 'Put only the secret in the file.');
+  }
   return secret;
 }
 
