@@ -27,5 +27,9 @@ export async function stateRun(options: StateOptions, deps: Deps): Promise<void>
   const { output } = deps;
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
-  output.note(`Stream ${text(stream.id)} is ${text(stream.status)}.`);
+  // The answer is the stream after the change: one in another state than asked is said, not hidden
+  // behind a note that reads as success (an answer without a status is tolerated).
+  if (stream.status !== undefined && stream.status !== options.status) {
+    output.warn({ message: `The service answered that stream ${text(stream.id)} is ${text(stream.status)}, not ${options.status}.`, hint: `See it with '${deps.command(['idm', 'streams', 'show', options.streamId])}'.` });
+  } else output.note(`Stream ${text(stream.id)} is ${text(stream.status)}.`);
 }

@@ -50,6 +50,16 @@ describe('idm streams disable / enable', () => {
     expect(accepted.code).toBe(0);
   });
 
+  it('an answer in another state than asked is said as a warning, not as the note of success', async () => {
+    const answer = { id: HEADER, name: 'demo-inbox-header', status: 'enabled', subscriptions: [{ event_type: 'user.created' }] };
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${HEADER}`, method: 'PATCH', kind: 'status', status: 200, count: 1, body: JSON.stringify(answer), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const result = await h.idm(['streams', 'disable', HEADER]);
+    expect(result.code).toBe(0);
+    expect(fields(result.stdout).get('Status')).toBe('enabled');
+    expect(result.stderr).toBe(`Warning: The service answered that stream ${HEADER} is enabled, not disabled.\nSee it with 'idm streams show ${HEADER}'.\n`);
+    expect(result.stderr).not.toContain(`Stream ${HEADER} is enabled.`);
+  });
+
   it('enable a stream seeded disabled; enabling again is harmless (still one PATCH each)', async () => {
     for (let i = 0; i < 2; i++) {
       h.mark();
