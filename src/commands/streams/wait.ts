@@ -57,7 +57,8 @@ async function successfulIn(api: Management, streamId: string, window: StatsWind
 
 /** Said once, when the statistics cannot be read (before the test or while waiting). */
 function unreadableNote(error: ApiError): string {
-  return `The stream's statistics could not be read (${error.message}): a delivery that succeeds cannot be seen; only a failure can.`;
+  // The error's message is a sentence of its own (it may end in `(403 forbidden).`): quoted after a colon.
+  return `The stream's statistics could not be read, so a delivery that succeeds cannot be seen; only a failure can. ${error.message.replace(/\.?$/, '.')}`;
 }
 
 /** The baseline of a wait, read just before the test; undefined, said through `note`, when the statistics cannot be read. */

@@ -224,6 +224,7 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
     const err = lines(result.stderr);
     expect(err[0]).toContain("The stream's statistics could not be read");
     expect(err[0]).toContain('a window the service refuses');
+    expect(err[0]).not.toContain(".)"); // the message, a sentence, is not closed twice
     expect(result.stderr).not.toMatch(/Delivered/);
     expect(tests()).toHaveLength(1);
   });
