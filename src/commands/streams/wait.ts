@@ -113,7 +113,8 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
     }
     const state = text(record?.status);
     const attempts = record ? attemptsOf(record).length : 0;
-    const words = !record
+    // A record not read yet and one pending without attempts are one state: said alike, not as a change.
+    const words = !record || (attempts === 0 && state === 'pending')
       ? 'pending'
       : state === 'failed'
         ? `failed ${attempts} time${attempts === 1 ? '' : 's'} so far, retries to come`

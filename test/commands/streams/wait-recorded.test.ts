@@ -140,6 +140,14 @@ describe('waitForOutcome, against recorded records', () => {
     expect(lines).toContain(`Delivery of ${EVENT}: failed 1 time so far, retries to come`);
   });
 
+  it('not listed yet, then pending without attempts: one state, said alike (not "pending after 0 attempts")', async () => {
+    script = { delivery: [404, { ...cut(connection, 0), status: 'pending' }, cut(connection, 4)], stats: [0] };
+    const { outcome, lines } = await follow({ window: WINDOW, successful: 0 });
+    expect(outcome.kind).toBe('failed');
+    expect(lines.slice(0, 2)).toEqual([`Delivery of ${EVENT}: pending`, `Delivery of ${EVENT}: pending`]);
+    expect(lines.join('\n')).not.toContain('after 0 attempts');
+  });
+
   it('a 4xx: failed after its one attempt', async () => {
     script = { delivery: [404, { ...once404, id: EVENT, event_stream_id: STREAM }], stats: [0] };
     const { outcome } = await follow({ window: WINDOW, successful: 0 });
