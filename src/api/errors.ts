@@ -7,6 +7,7 @@ import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
 import { parseJsonExact } from '../core/json-numbers.js';
 import { utcSeconds } from '../core/time.js';
 import { nestsDeeper } from './json.js';
+import { isLoopbackHost } from '../core/net.js';
 
 export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 
@@ -300,7 +301,7 @@ const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
 
 /** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
 export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
-  const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean };
+  const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean; reason?: string };
   if (timeoutSeconds !== undefined) {
     return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s.`, {
       exitCode: ExitCode.Failure,
@@ -322,6 +323,21 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       hint: 'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).',
       requestSent: false,
       what: 'the TLS connection was refused',
+      cause: error,
+    });
+  }
+  // https:// (or no scheme, which means https) to a port that speaks plain HTTP, such as the sandbox's:
+  // OpenSSL reads the server's HTTP answer as a TLS record. Asking again changes nothing.
+  if (codeName === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(`${err?.reason ?? ''} ${err?.message ?? ''}`)) {
+    const plain = `http://${context.host}`;
+    return new NetworkError(`Could not ${context.action}: ${context.host} does not speak HTTPS on that port (the TLS handshake was answered in plain text).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: isLoopbackHost(context.host.replace(/:\d+$/, ''))
+        ? `If it serves plain HTTP (idm sandbox start without --https), give the domain as ${plain} (http:// is accepted for loopback hosts only).`
+        : "Check the domain and its port: the tenant's address is served over HTTPS.",
+      requestSent: false,
+      what: 'the server does not speak HTTPS',
       cause: error,
     });
   }

@@ -15,19 +15,21 @@ let ca: TestCa;
 let other: TestCa;
 let tenant: Sandbox;
 let mutual: Sandbox;
+let plain: Sandbox;
 const config = tempConfigDir();
 
 beforeAll(async () => {
   [ca, other] = await Promise.all([makeTestCa(), makeTestCa('another CA')]);
   recordSecrets([ca.server.key, ca.client.key, other.server.key, other.client.key]);
-  [tenant, mutual] = await Promise.all([
+  [tenant, mutual, plain] = await Promise.all([
     startSandbox({ tls: ca.server }),
     startSandbox({ tls: { ...ca.server, ca: ca.caPem, requestCert: true } }),
+    startSandbox(),
   ]);
   recordSecrets([tenant, mutual].flatMap((sb) => [sb.clients.admin.clientSecret, sb.clients.admin.privateKeyPem]));
 });
 afterAll(async () => {
-  await Promise.all([tenant?.close(), mutual?.close()]);
+  await Promise.all([tenant?.close(), mutual?.close(), plain?.close()]);
   ca?.cleanup();
   other?.cleanup();
   config.cleanup();
@@ -93,6 +95,22 @@ describe('a tenant with a certificate from a private CA', () => {
     expect(notPem.stderr).toContain('does not hold a PEM certificate');
     expect(notPem.stderr).not.toContain('PRIVATE KEY');
     expect(tenant.requests.length).toBe(before);
+  });
+});
+
+describe('a tenant on plain HTTP given as https:// (or without a scheme, which means https)', () => {
+  it('is named as such with http:// as the fix, after one attempt (exit 1); nothing reached the API', async () => {
+    const host = new URL(plain.url).host;
+    for (const domain of [`https://${host}`, host]) {
+      const result = await runInProcess(['streams', 'list', '--take', '1'], { configDir: config.dir, env: { ...credentialsEnv(plain), IDM_DOMAIN: domain } });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Error: Could not get an access token: ${host} does not speak HTTPS on that port (the TLS handshake was answered in plain text).\n` +
+          `If it serves plain HTTP (idm sandbox start without --https), give the domain as http://${host} (http:// is accepted for loopback hosts only).\n`,
+      );
+    }
+    expect(plain.requests).toEqual([]);
   });
 });
 
