@@ -342,14 +342,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     });
   }
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName) || /certificate/i.test(err?.message ?? '')) {
-    return new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} could not be verified (${codeName || err.message}).`, {
-      exitCode: ExitCode.Failure,
-      code: 'tls',
-      hint: "If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); verification is never turned off.",
-      requestSent: false,
-      what: 'the TLS certificate could not be verified',
-      cause: error,
-    });
+    return certificateError(error, context, codeName);
   }
   const known = NETWORK_CAUSES[codeName];
   return new NetworkError(`Could not ${context.action}: could not reach ${context.host}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
@@ -361,4 +354,48 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     what: known?.what ?? 'a network failure',
     cause: error,
   });
+}
+
+/**
+ * A server certificate that failed verification, with the fix for its cause: a name it is not for
+ * (check the domain), a date it is not valid at (renewal, or this machine's clock), or an authority
+ * idm does not trust (--ca-file; when one was given, it is not the one that signed it).
+ */
+function certificateError(error: unknown, context: FailureContext, codeName: string): NetworkError {
+  const err = error as NodeJS.ErrnoException & { caGiven?: boolean; cert?: { subjectaltname?: string } };
+  const verified = (what: string, hint: string) =>
+    new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} ${what} (${codeName || err.message}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint,
+      requestSent: false,
+      what: 'the TLS certificate could not be verified',
+      cause: error,
+    });
+  const never = 'verification is never turned off.';
+  if (codeName === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    // Read only once the certificate's chain was verified: names a trusted authority signed.
+    const names = err.cert?.subjectaltname?.replace(/\b(DNS|IP Address):/g, '').replace(/[^\x20-\x7e]/g, '').slice(0, 200);
+    return verified(
+      `is not for that name${names ? ` (it is for ${names})` : ''}`,
+      `Check the domain: give the tenant by a name its certificate holds; --ca-file does not change this, and ${never}`,
+    );
+  }
+  if (codeName === 'CERT_HAS_EXPIRED' || codeName === 'CERT_NOT_YET_VALID') {
+    const expired = codeName === 'CERT_HAS_EXPIRED';
+    return verified(
+      expired ? 'has expired' : 'is not valid yet',
+      `${expired ? 'Whoever runs the tenant must renew it' : 'It may have just been issued'}; if it should be valid, check this machine's clock (date). --ca-file does not change this, and ${never}`,
+    );
+  }
+  if (err.caGiven) {
+    return verified(
+      'could not be verified',
+      `The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it: give the certificate of the authority that did; ${never}`,
+    );
+  }
+  return verified(
+    'could not be verified',
+    `If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); ${never}`,
+  );
 }

@@ -125,6 +125,8 @@ export function createTransport(options: TransportOptions): Transport {
           if (signal?.aborted) return reject(signal.reason);
           if (error && typeof error === 'object') {
             (error as { requestSent?: boolean }).requestSent = finished;
+            // A certificate refused although --ca-file was given: that file is not the authority that signed it.
+            if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;
             const hungUp = (error as NodeJS.ErrnoException).code === 'ECONNRESET';
             if (freshHandshake && hungUp && !answered && options.tls?.cert) (error as { clientCertRefused?: boolean }).clientCertRefused = true;
           }

@@ -13,25 +13,35 @@ import { recordSecrets } from '../helpers/sandbox.js';
 
 let ca: TestCa;
 let other: TestCa;
+let elsewhere: TestCa;
+let expired: TestCa;
 let tenant: Sandbox;
 let mutual: Sandbox;
 let plain: Sandbox;
+let misnamed: Sandbox;
+let outdated: Sandbox;
 const config = tempConfigDir();
 
 beforeAll(async () => {
-  [ca, other] = await Promise.all([makeTestCa(), makeTestCa('another CA')]);
-  recordSecrets([ca.server.key, ca.client.key, other.server.key, other.client.key]);
-  [tenant, mutual, plain] = await Promise.all([
+  [ca, other, elsewhere, expired] = await Promise.all([
+    makeTestCa(),
+    makeTestCa('another CA'),
+    makeTestCa('a CA of another host', { dnsName: 'tenant.example.com' }),
+    makeTestCa('a CA of an expired certificate', { notBeforeDate: new Date('2020-01-01T00:00:00Z'), notAfterDate: new Date('2020-02-01T00:00:00Z') }),
+  ]);
+  recordSecrets([ca, other, elsewhere, expired].flatMap((each) => [each.server.key, each.client.key]));
+  [tenant, mutual, plain, misnamed, outdated] = await Promise.all([
     startSandbox({ tls: ca.server }),
     startSandbox({ tls: { ...ca.server, ca: ca.caPem, requestCert: true } }),
     startSandbox(),
+    startSandbox({ tls: elsewhere.server }),
+    startSandbox({ tls: expired.server }),
   ]);
   recordSecrets([tenant, mutual].flatMap((sb) => [sb.clients.admin.clientSecret, sb.clients.admin.privateKeyPem]));
 });
 afterAll(async () => {
-  await Promise.all([tenant?.close(), mutual?.close(), plain?.close()]);
-  ca?.cleanup();
-  other?.cleanup();
+  await Promise.all([tenant?.close(), mutual?.close(), plain?.close(), misnamed?.close(), outdated?.close()]);
+  for (const each of [ca, other, elsewhere, expired]) each?.cleanup();
   config.cleanup();
 });
 
@@ -52,10 +62,31 @@ describe('a tenant with a certificate from a private CA', () => {
     expect(tenant.requests).toEqual([]);
   });
 
-  it('a CA that did not sign it does not help', async () => {
+  it('a CA that did not sign it does not help, and the hint says the CA given is not the one', async () => {
     const result = await idm(tenant, ['--ca-file', other.caFile]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('could not be verified');
+    expect(result.stderr).toContain("The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it");
+  });
+
+  it('a certificate for another name: the names it holds, and the domain as the fix, not --ca-file (exit 1, one attempt)', async () => {
+    const result = await idm(misnamed, ['--ca-file', elsewhere.caFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of ${new URL(misnamed.url).host} is not for that name (it is for tenant.example.com) (ERR_TLS_CERT_ALTNAME_INVALID).\n` +
+        'Check the domain: give the tenant by a name its certificate holds; --ca-file does not change this, and verification is never turned off.\n',
+    );
+    expect(misnamed.requests).toEqual([]);
+  });
+
+  it('an expired certificate: said so, with renewal and the clock as the fix, not --ca-file (exit 1, one attempt)', async () => {
+    const result = await idm(outdated, ['--ca-file', expired.caFile]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of ${new URL(outdated.url).host} has expired (CERT_HAS_EXPIRED).\n` +
+        "Whoever runs the tenant must renew it; if it should be valid, check this machine's clock (date). --ca-file does not change this, and verification is never turned off.\n",
+    );
+    expect(outdated.requests).toEqual([]);
   });
 
   it('works with --ca-file or IDM_CA_FILE', async () => {

@@ -13,7 +13,15 @@ export interface TestCa {
   cleanup(): void;
 }
 
-export async function makeTestCa(name = 'idm test CA'): Promise<TestCa> {
+/** What the server certificate is for, and when (default: 127.0.0.1, valid from now for a year). */
+export interface ServerCertOptions {
+  /** A DNS name instead of the IP address 127.0.0.1 (a certificate for another host). */
+  dnsName?: string;
+  notBeforeDate?: Date;
+  notAfterDate?: Date;
+}
+
+export async function makeTestCa(name = 'idm test CA', serverCert: ServerCertOptions = {}): Promise<TestCa> {
   const selfsigned = (await import('selfsigned')) as typeof import('selfsigned') & { default?: typeof import('selfsigned') };
   const generate = selfsigned.generate ?? selfsigned.default!.generate;
   const base = { keyType: 'ec' as const, algorithm: 'sha256' as const };
@@ -26,14 +34,16 @@ export async function makeTestCa(name = 'idm test CA'): Promise<TestCa> {
   });
   const signedBy = { key: ca.private, cert: ca.cert };
   const [server, client] = await Promise.all([
-    generate([{ name: 'commonName', value: '127.0.0.1' }], {
+    generate([{ name: 'commonName', value: serverCert.dnsName ?? '127.0.0.1' }], {
       ...base,
       ca: signedBy,
+      notBeforeDate: serverCert.notBeforeDate,
+      notAfterDate: serverCert.notAfterDate,
       extensions: [
         { name: 'basicConstraints', cA: false },
         { name: 'keyUsage', digitalSignature: true, keyEncipherment: true },
         { name: 'extKeyUsage', serverAuth: true },
-        { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+        { name: 'subjectAltName', altNames: [serverCert.dnsName ? { type: 2, value: serverCert.dnsName } : { type: 7, ip: '127.0.0.1' }] },
       ],
     }),
     generate([{ name: 'commonName', value: 'idm-test-client' }], {
