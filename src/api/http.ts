@@ -162,7 +162,14 @@ export function createTransport(options: TransportOptions): Transport {
             for (const [name, value] of Object.entries(res.headers)) {
               if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
             }
-            resolve({ status: res.statusCode ?? 0, headers: out, text: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8') });
+            const status = res.statusCode ?? 0;
+            let bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+            try {
+              bytes = decode(bytes, out['content-encoding'], maxBytes);
+            } catch (problem) {
+              return reject(badAnswer(context, status, (problem as Error).message));
+            }
+            resolve({ status, headers: out, text: bytes.toString('utf8') });
           });
         });
         const timer = setTimeout(() => {
@@ -191,6 +198,47 @@ export function createTransport(options: TransportOptions): Transport {
       clients = {};
     },
   };
+}
+
+/**
+ * The body as sent, whatever Content-Encoding a server or proxy chose: idm sends no Accept-Encoding,
+ * which says any coding will do (RFC 9110 12.5.3), and some compress for it. gzip, deflate and br are
+ * undone (node:zlib, loaded only then), never to more than `maxBytes`; another coding is a bad answer
+ * naming it. Throws an Error whose message is the problem, for badAnswer().
+ */
+function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number): Buffer {
+  const codings = (encoding ?? '').split(',').map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== '' && coding !== 'identity');
+  if (codings.length === 0 || bytes.length === 0) return bytes;
+  const zlib = process.getBuiltinModule('node:zlib');
+  const options = { maxOutputLength: maxBytes };
+  // Applied in the order listed: undone from the last.
+  for (const coding of codings.reverse()) {
+    const undo: Record<string, (input: Buffer) => Buffer> = {
+      gzip: (input) => zlib.gunzipSync(input, options),
+      'x-gzip': (input) => zlib.gunzipSync(input, options),
+      br: (input) => zlib.brotliDecompressSync(input, options),
+      // deflate is the zlib format; some servers send the raw one.
+      deflate: (input) => {
+        try {
+          return zlib.inflateSync(input, options);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'Z_DATA_ERROR') throw error;
+          return zlib.inflateRawSync(input, options);
+        }
+      },
+    };
+    const step = Object.hasOwn(undo, coding) ? undo[coding]! : undefined;
+    if (!step) throw new Error(`a body in an encoding idm cannot read (Content-Encoding: ${coding.replace(/[^\x21-\x7e]/g, '?').slice(0, 40)})`);
+    try {
+      bytes = step(bytes);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+        throw new Error(`an answer larger than ${maxBytes / 1024 / 1024} MB once decompressed (${coding})`);
+      }
+      throw new Error(`a ${coding} body that could not be decompressed`);
+    }
+  }
+  return bytes;
 }
 
 function clip(text: string): string {

@@ -3,9 +3,11 @@
 // speaks broken HTTP. Each gives a clear error and exit 1, or a tolerant display; never a crash
 // (an "Unexpected error" or a stack trace) and never a hang.
 import { createServer, type Server, type Socket } from 'node:net';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/sandbox/index.js';
 import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { fakeServer, tokenAnswer } from '../helpers/fake-server.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
 const STREAM = 'est_demoInboxBearer0000000';
@@ -178,6 +180,56 @@ describe('broken HTTP from a raw TCP server', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('a compressed answer (idm sends no Accept-Encoding, which allows any coding)', () => {
+  const page = JSON.stringify({ eventStreams: [{ id: 'est_compressedAnswer000000', name: 'squeezed', status: 'enabled', subscriptions: [], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://example.com/h' } } }] });
+  // Each case: the Content-Encoding and the bytes of the management answer; the token answer is gzipped too.
+  async function listWith(encoding: string, body: Buffer) {
+    const server = await fakeServer((request, res) => {
+      if (request.url.startsWith('/oauth/token')) {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+        return res.end(gzipSync(JSON.stringify(tokenAnswer(1))));
+      }
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-encoding': encoding });
+      res.end(body);
+    });
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const result = await runInProcess(['streams', 'list', '--max-wait', '0.2'], { configDir: dir, env: { IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'cid', IDM_CLIENT_SECRET: 'compressed-secret-0123456789' } });
+      return { result, gets: server.seen.filter((request) => request.method === 'GET').length, host: new URL(server.url).host };
+    } finally {
+      cleanup();
+      await server.close();
+    }
+  }
+
+  it.each([
+    ['gzip', gzipSync(page)],
+    ['deflate', deflateSync(page)],
+    ['deflate', deflateRawSync(page)],
+    ['br', brotliCompressSync(page)],
+    ['gzip, br', brotliCompressSync(gzipSync(page))],
+  ] as Array<[string, Buffer]>)('%s is decoded: the page is shown, exit 0', async (encoding, body) => {
+    const { result } = await listWith(encoding, body);
+    noCrash(result);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^est_compressedAnswer000000\tsqueezed\t/);
+  });
+
+  it.each([
+    ['a coding idm cannot read', 'zstd', Buffer.from('(\xb5/\xfd not really'), 'a body in an encoding idm cannot read (Content-Encoding: zstd)'],
+    ['bytes that are not gzip', 'gzip', Buffer.from('not gzip at all'), 'a gzip body that could not be decompressed'],
+    ['a gzip bomb (200 MB of spaces)', 'gzip', gzipSync(Buffer.alloc(200 * 1024 * 1024, 32)), 'an answer larger than 8 MB once decompressed (gzip)'],
+  ] as Array<[string, string, Buffer, string]>)('%s: exit 1 naming it, memory bounded, asked once', async (_name, encoding, body, problem) => {
+    const { result, gets, host } = await listWith(encoding, body);
+    noCrash(result);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`Error: Could not list event streams: ${host} answered 200 with ${problem}.`);
+    expect(gets).toBe(1);
   });
 });
 
