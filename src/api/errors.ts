@@ -344,6 +344,18 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName) || /certificate/i.test(err?.message ?? '')) {
     return certificateError(error, context, codeName);
   }
+  // Node's HTTP parser (HPE_INVALID_CONSTANT, HPE_INVALID_CONTENT_LENGTH...): the server was reached and
+  // answered, but not in HTTP (another protocol on that port, a body longer than its Content-Length).
+  if (codeName.startsWith('HPE_')) {
+    return new NetworkError(`Could not ${context.action}: ${context.host} answered with something that is not valid HTTP (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'network',
+      hint: "Check the domain and its port (the tenant's own address); the service or a proxy in between sent something unexpected: run again with --debug to see the request.",
+      requestSent: err?.requestSent ?? true,
+      what: 'an answer that is not valid HTTP',
+      cause: error,
+    });
+  }
   const known = NETWORK_CAUSES[codeName];
   return new NetworkError(`Could not ${context.action}: could not reach ${context.host}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
     exitCode: ExitCode.Failure,
