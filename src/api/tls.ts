@@ -67,6 +67,22 @@ export async function readClientCertificate({ cert, key }: ClientCertificateFile
   return { cert: chain.join('\n'), key: keyPem }; // the certificate, then any intermediates
 }
 
+/**
+ * The certificates of NODE_EXTRA_CA_CERTS, which Node added to its roots when the process started: a
+ * `ca` of its own replaces those roots, and tls.rootCertificates holds only the bundled ones, so they
+ * are read again (a corporate proxy's CA must keep working beside --ca-file). A file Node could not
+ * read was already warned about by Node; nothing more is said.
+ */
+function extraCaCertificates(): string[] {
+  const path = process.env.NODE_EXTRA_CA_CERTS;
+  if (!path) return [];
+  try {
+    return process.getBuiltinModule('node:fs').readFileSync(path, 'utf8').match(PEM_BLOCK) ?? [];
+  } catch {
+    return [];
+  }
+}
+
 /** `signal` stops the read of a file that waits for its writer (a FIFO). */
 export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<TlsMaterial | undefined> {
   const { caFile, clientCert, clientKey, names = {} } = files;
@@ -80,7 +96,7 @@ export async function loadTls(files: TlsFiles, signal?: AbortSignal): Promise<Tl
   const material: TlsMaterial = {};
   if (caFile !== undefined) {
     const { rootCertificates } = process.getBuiltinModule('node:tls');
-    material.ca = [...rootCertificates, ...(await readCertificates(names.caFile ?? '--ca-file (IDM_CA_FILE)', caFile, signal))];
+    material.ca = [...rootCertificates, ...extraCaCertificates(), ...(await readCertificates(names.caFile ?? '--ca-file (IDM_CA_FILE)', caFile, signal))];
   }
   if (clientCert !== undefined && clientKey !== undefined) {
     Object.assign(

@@ -7,18 +7,20 @@ import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
 
 let ca: TestCa;
+let other: TestCa;
 let tenant: Sandbox;
 const config = tempConfigDir();
 
 beforeAll(async () => {
-  ca = await makeTestCa();
-  recordSecrets([ca.server.key, ca.client.key]);
+  [ca, other] = await Promise.all([makeTestCa(), makeTestCa('another CA')]);
+  recordSecrets([ca.server.key, ca.client.key, other.server.key, other.client.key]);
   tenant = await startSandbox({ tls: ca.server });
   recordSandboxSecrets(tenant);
 });
 afterAll(async () => {
   await tenant?.close();
   ca?.cleanup();
+  other?.cleanup();
   config.cleanup();
 });
 
@@ -32,5 +34,12 @@ describe('NODE_EXTRA_CA_CERTS', () => {
     expect(trusted.stderr).toBe('');
     expect(trusted.code).toBe(0);
     expect(trusted.stdout).toMatch(/^est_\w{22}\t/);
+  });
+
+  it('is still trusted beside a --ca-file of another authority (a corporate proxy CA and a tenant CA)', async () => {
+    const result = await runIdm(['streams', 'list', '--take', '1', '--ca-file', other.caFile], { configDir: config.dir, env: { ...credentialsEnv(tenant), NODE_EXTRA_CA_CERTS: ca.caFile } });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
   });
 });
