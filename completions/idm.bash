@@ -14,6 +14,15 @@ _idm_subcommands() {
     'provisioning groups') REPLY='list add remove set help' ;;
     'connections') REPLY='list help' ;;
     'sandbox') REPLY='start help' ;;
+    'help') REPLY='login logout auth profiles streams provisioning connections api sandbox completion' ;;
+    'help auth') REPLY='login logout status' ;;
+    'help profiles') REPLY='list use remove' ;;
+    'help streams') REPLY='list show create update enable disable delete test deliveries redeliver stats' ;;
+    'help streams deliveries') REPLY='list show' ;;
+    'help provisioning') REPLY='list show create update delete default-mapping sync groups' ;;
+    'help provisioning groups') REPLY='list add remove set' ;;
+    'help connections') REPLY='list' ;;
+    'help sandbox') REPLY='start' ;;
     *) REPLY='' ;;
   esac
 }
@@ -201,7 +210,6 @@ _idm_arg_value() {
     'api|0') REPLY='list:GET POST PATCH PUT DELETE' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth profiles streams provisioning connections api sandbox completion' ;;
     *) return 1 ;;
   esac
 }

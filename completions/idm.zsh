@@ -15,6 +15,15 @@ _idm_subcommand_names() {
     'provisioning groups') REPLY='list add remove set help' ;;
     'connections') REPLY='list help' ;;
     'sandbox') REPLY='start help' ;;
+    'help') REPLY='login logout auth profiles streams provisioning connections api sandbox completion' ;;
+    'help auth') REPLY='login logout status' ;;
+    'help profiles') REPLY='list use remove' ;;
+    'help streams') REPLY='list show create update enable disable delete test deliveries redeliver stats' ;;
+    'help streams deliveries') REPLY='list show' ;;
+    'help provisioning') REPLY='list show create update delete default-mapping sync groups' ;;
+    'help provisioning groups') REPLY='list add remove set' ;;
+    'help connections') REPLY='list' ;;
+    'help sandbox') REPLY='start' ;;
     *) REPLY='' ;;
   esac
 }
@@ -91,6 +100,67 @@ _idm_subcommands() {
     'sandbox') reply=(
       'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
       'help:show help for a command'
+    ) ;;
+    'help') reply=(
+      'login:Store credentials for a tenant as a profile (checked with a token request first)'
+      'logout:Remove a profile'\''s secrets and cached tokens'
+      'auth:Log in and out, and inspect the stored credentials and token'
+      'profiles:The stored profiles: list them, choose the default, remove one'
+      'streams:Event streams: list, show, create, change, test, and follow their deliveries'
+      'provisioning:Directory provisioning of connections: set it up, change it, synchronize, choose groups'
+      'connections:The tenant'\''s connections'
+      'api:Call any management endpoint with the profile'\''s token (like gh api)'
+      'sandbox:Run a local tenant on 127.0.0.1 that speaks the management interface'
+      'completion:Print the completion script for bash, zsh or fish'
+    ) ;;
+    'help auth') reply=(
+      'login:Store credentials for a tenant as a profile (checked with a token request first)'
+      'logout:Remove a profile'\''s secrets and cached tokens'
+      'status:Show every profile (or one) with its domain, method, token expiry and scopes'
+    ) ;;
+    'help profiles') reply=(
+      'list:List the stored profiles: domain, client, method, the default, and what is stored'
+      'use:Make a stored profile the default'
+      'remove:Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)'
+    ) ;;
+    'help streams') reply=(
+      'list:List the event streams of the tenant'
+      'show:Show one event stream: its destination, authorization, event types and times'
+      'create:Create an event stream: a name, event types and one destination (webhook, event bus or action)'
+      'update:Change a stream'\''s name, event types, webhook (endpoint and secret) or action'
+      'enable:Enable an event stream: it forwards events again'
+      'disable:Disable an event stream: it stops forwarding events (and takes no test events)'
+      'delete:Delete an event stream (asks first at a terminal; --yes in scripts)'
+      'test:Send a test event to an event stream and show the delivery record'
+      'deliveries:A stream'\''s failed deliveries: list them, show one'
+      'redeliver:Deliver failed events again: one by its id, or every one the filters match'
+      'stats:Show successful and failed deliveries of a stream, per hour or per day'
+    ) ;;
+    'help streams deliveries') reply=(
+      'list:List a stream'\''s failed deliveries (the service keeps no others)'
+      'show:Show one delivery: every attempt, and the event envelope'
+    ) ;;
+    'help provisioning') reply=(
+      'list:List the connections that have directory provisioning, with their settings and last synchronization'
+      'show:Show the directory-provisioning configuration of a connection'
+      'create:Create the directory-provisioning configuration of a connection'
+      'update:Change the directory-provisioning configuration of a connection: mapping, synchronization'
+      'delete:Delete the directory-provisioning configuration of a connection (asks first at a terminal; --yes in scripts)'
+      'default-mapping:Show the default mapping of a connection'\''s strategy'
+      'sync:Synchronize users (and groups) of a connection now, instead of at the next automatic run'
+      'groups:The groups synchronized when group synchronization is "selected"'
+    ) ;;
+    'help provisioning groups') reply=(
+      'list:List the groups synchronized when group synchronization is "selected"'
+      'add:Add groups to the synchronized groups'
+      'remove:Remove groups from the synchronized groups'
+      'set:Replace the synchronized groups with these (--none: no group)'
+    ) ;;
+    'help connections') reply=(
+      'list:List the tenant'\''s connections; for strategies that support directory provisioning, whether it is configured'
+    ) ;;
+    'help sandbox') reply=(
+      'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
     ) ;;
     *) reply=() ;;
   esac
@@ -1003,7 +1073,6 @@ _idm_arg_value() {
     'api|0') REPLY='list:GET POST PATCH PUT DELETE' ;;
     'sandbox help|0') REPLY='list:start' ;;
     'completion|0') REPLY='list:bash zsh fish' ;;
-    'help|0') REPLY='list:login logout auth profiles streams provisioning connections api sandbox completion' ;;
     *) return 1 ;;
   esac
 }

@@ -2,7 +2,7 @@
 // (complete -C): the scripts call `idm` on PATH (here the built binary) for profile names and the
 // ids of the last listings.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -71,6 +71,47 @@ describe('the bash completion in a real bash', () => {
     return result.stdout.split('\n').filter(Boolean).map((entry) => entry.split('\t')[0]!).sort();
   }
 
+  /**
+   * What zsh offers for the command line (the cursor at its end): an interactive zsh -f in a zpty,
+   * compinit with completions/idm.zsh as _idm on its fpath, every match given to compadd recorded.
+   * A key bound to complete-word and then a message tells when the completion has run (no sleeps).
+   */
+  const zfunc = join(configDir, 'zfunc');
+  mkdirSync(zfunc, { recursive: true });
+  copyFileSync(join(ROOT, 'completions/idm.zsh'), join(zfunc, '_idm'));
+  const zshDriver = join(configDir, 'complete.zsh');
+  writeFileSync(zshDriver, [
+    'zmodload zsh/zpty',
+    'zpty z zsh -f -i',
+    `zpty -w z "PROMPT='> '; RPROMPT=''; unsetopt automenu autolist; fpath=(\${(q)1} \\$fpath); autoload -Uz compinit; compinit -u -D"`,
+    `zpty -w z 'compadd() { if (( \${@[(I)-[OAD]*]} )); then builtin compadd "$@"; return; fi; local -a m; builtin compadd -O m "$@"; (( \${#m} )) && print -rl -- $m >> '"\${(q)2}"'; builtin compadd "$@" }'`,
+    `zpty -w z 'complete-and-mark() { zle complete-word; zle -M "ZZ$((6*7))DONE" }; zle -N complete-and-mark; bindkey "^T" complete-and-mark'`,
+    `zpty -w z 'print ZZ$((6*7))READY'`,
+    `zpty -r z out '*ZZ42READY*'`,
+    `zpty -w -n z "$3"$'\\C-t'`,
+    `zpty -r z out '*ZZ42DONE*'`,
+    'zpty -d z',
+    '',
+  ].join('\n'));
+  function completeZsh(line: string): string[] {
+    const out = join(configDir, 'zsh-matches');
+    rmSync(out, { force: true });
+    const result = spawnSync('zsh', ['-f', zshDriver, zfunc, out, line], {
+      cwd: files,
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(0);
+    let text = '';
+    try {
+      text = readFileSync(out, 'utf8');
+    } catch {
+      // nothing offered
+    }
+    return [...new Set(text.split('\n').filter(Boolean))].sort();
+  }
+
   // Values of flags with fixed values (declared with .choices()), of the event-type flags of
   // `streams update`, and file names after the flags that take a path: in bash and in fish.
   const VALUES: Array<[string, string[], string[]]> = [
@@ -94,6 +135,24 @@ describe('the bash completion in a real bash', () => {
   it.skipIf(!has('fish') && !process.env.CI)('fish: the --flag=value form, and the event types of --event-type as before', () => {
     expect(completeFish(['idm', 'sandbox', 'start', '--delivery=s'])).toEqual(['--delivery=sync']);
     expect(completeFish(['idm', 'streams', 'test', 'x', '--event-type', 'user.'])).toEqual(['user.created', 'user.deleted', 'user.updated']);
+  });
+
+  // idm help takes a command path (idm help streams deliveries list): each word completes.
+  const HELP: Array<[string, string[]]> = [
+    ['idm help ', ['api', 'auth', 'completion', 'connections', 'login', 'logout', 'profiles', 'provisioning', 'sandbox', 'streams']],
+    ['idm help streams ', ['create', 'delete', 'deliveries', 'disable', 'enable', 'list', 'redeliver', 'show', 'stats', 'test', 'update']],
+    ['idm help streams deliveries ', ['list', 'show']],
+    ['idm help provisioning groups s', ['set']],
+    ['idm help streams list ', []],
+  ];
+  it.each(HELP)('bash: %s<TAB>', (line, expected) => {
+    expect(complete(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('fish') && !process.env.CI).each(HELP)('fish: %s<TAB>', (line, expected) => {
+    expect(completeFish(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(HELP)('zsh: %s<TAB>', (line, expected) => {
+    expect(completeZsh(line)).toEqual(expected);
   });
 
   it('completes idm str<TAB> to streams', () => {

@@ -88,6 +88,12 @@ export function describeTree(program: Command): CommandSpec[] {
     .filter((option) => option.long !== '--version' && option.long !== '--help')
     .map(flagSpec);
   const specs: CommandSpec[] = [];
+  const named = (command: Command) => ({ name: command.name(), description: firstLine(command.description()) });
+  const visitHelp = (command: Command, path: string[]): void => {
+    const children = help.visibleCommands(command).filter((child) => child.name() !== 'help');
+    specs.push({ path, subcommands: children.map(named), flags: [], args: [] });
+    for (const child of children) if (child.commands.length > 0) visitHelp(child, [...path, child.name()]);
+  };
   const visit = (command: Command, path: string[]): void => {
     const children = help.visibleCommands(command);
     const own = help.visibleOptions(command).map(flagSpec);
@@ -96,13 +102,16 @@ export function describeTree(program: Command): CommandSpec[] {
     const siblings = children.filter((child) => child.name() !== 'help').map((child) => child.name());
     specs.push({
       path,
-      subcommands: children.map((child) => ({ name: child.name(), description: firstLine(child.description()) })),
+      subcommands: children.map(named),
       flags: isRoot ? own : [...own, ...globals],
       args: command.registeredArguments.map(argumentValues),
     });
     for (const child of children) {
       if (child.name() === 'help' && !command.commands.includes(child)) {
-        specs.push({ path: [...path, 'help'], subcommands: [], flags: [], args: [{ kind: 'list', values: siblings }] });
+        // idm's own takes a command path (`idm help streams deliveries list`, program.ts
+        // helpTakesPaths): the tree again, names only; a subcommand's takes one name.
+        if (isRoot) visitHelp(command, [...path, 'help']);
+        else specs.push({ path: [...path, 'help'], subcommands: [], flags: [], args: [{ kind: 'list', values: siblings }] });
       } else {
         visit(child, [...path, child.name()]);
       }
