@@ -162,7 +162,7 @@ _idm_flag_value() {
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--tls-cert') REPLY='files' ;;
     'sandbox start|--tls-key') REPLY='files' ;;
-    'sandbox start|--state-dir') REPLY='files' ;;
+    'sandbox start|--state-dir') REPLY='dirs' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
@@ -220,6 +220,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) IFS=$' \t\n'; COMPREPLY=($(compgen -W "${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
+    dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$2")) ;;
     ask:*) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" completion --values "${1#ask:}" 2>/dev/null)" -- "$2")) ;;
     *) COMPREPLY=() ;;
   esac

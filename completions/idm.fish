@@ -382,7 +382,7 @@ complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -r -F -d 'serve HTTPS 
 complete -c idm -n '__idm_in "sandbox start"' -l tls-key -r -F -d 'the PEM private key of --tls-cert'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
-complete -c idm -n '__idm_in "sandbox start"' -l state-dir -r -F -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
+complete -c idm -n '__idm_in "sandbox start"' -l state-dir -x -a '(__fish_complete_directories)' -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
 complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'

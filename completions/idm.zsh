@@ -1025,7 +1025,7 @@ _idm_flag_value() {
     'sandbox start|--port') REPLY='none' ;;
     'sandbox start|--tls-cert') REPLY='files' ;;
     'sandbox start|--tls-key') REPLY='files' ;;
-    'sandbox start|--state-dir') REPLY='files' ;;
+    'sandbox start|--state-dir') REPLY='dirs' ;;
     'sandbox start|--seed') REPLY='files' ;;
     'sandbox start|--streams') REPLY='none' ;;
     'sandbox start|--token-lifetime') REPLY='none' ;;
@@ -1084,6 +1084,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) list=${1#list:}; values=(${=list}); compadd -a values ;;
     files) _files ;;
+    dirs) _files -/ ;;
     ask:*) values=(${(f)"$(${words[1]} completion --values ${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }

@@ -155,6 +155,22 @@ describe('the bash completion in a real bash', () => {
     expect(completeZsh(line)).toEqual(expected);
   });
 
+  // --state-dir <dir> takes a directory: directories only, not the files beside them.
+  it('bash: sandbox start --state-dir <TAB> offers directories only', () => {
+    mkdirSync(join(files, 'state one'), { recursive: true });
+    expect(complete(['idm', 'sandbox', 'start', '--state-dir', ''])).toEqual(['state one']);
+    expect(complete(['idm', 'sandbox', 'start', '--state-dir', '=', 'st'])).toEqual(['state one']);
+  });
+  it.skipIf(!has('fish') && !process.env.CI)('fish: sandbox start --state-dir <TAB> offers directories only', () => {
+    mkdirSync(join(files, 'state one'), { recursive: true });
+    expect(completeFish(['idm', 'sandbox', 'start', '--state-dir', ''])).toEqual(['state one/']);
+    expect(completeFish(['idm', 'sandbox', 'start', '--state-dir=st'])).toEqual(['--state-dir=state one/']);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI)('zsh: sandbox start --state-dir <TAB> offers directories only', () => {
+    mkdirSync(join(files, 'state one'), { recursive: true });
+    expect(completeZsh('idm sandbox start --state-dir ')).toEqual(['state\\ one']);
+  });
+
   it('completes idm str<TAB> to streams', () => {
     expect(complete(['idm', 'str'])).toEqual(['streams']);
   });

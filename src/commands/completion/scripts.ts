@@ -15,6 +15,7 @@ import type { AskKind } from './values.js';
 export type Values =
   | { kind: 'list'; values: readonly string[] }
   | { kind: 'files' }
+  | { kind: 'dirs' }
   | { kind: 'ask'; what: AskKind }
   | { kind: 'none' };
 
@@ -40,7 +41,7 @@ export interface CommandSpec {
 
 // Flags whose values are a known list or a kind of thing, by long name (their parsers check the same
 // lists). A fixed set of values is declared with commander's .choices() on the option itself, which
-// needs no entry here; a flag whose value is a <path>, <file> or <dir> completes file names.
+// needs no entry here; a flag whose value is a <path> or <file> completes file names, a <dir> directories.
 const FLAG_VALUES: Record<string, Values> = {
   '--event-type': { kind: 'list', values: EVENT_TYPES },
   '--add-event-type': { kind: 'list', values: EVENT_TYPES },
@@ -55,7 +56,8 @@ function optionValues(option: Option): Values | undefined {
   if (option.argChoices) return { kind: 'list', values: option.argChoices };
   const known = option.long ? FLAG_VALUES[option.long] : undefined;
   if (known) return known;
-  if (/<(path|file|dir)>/.test(option.flags)) return { kind: 'files' };
+  if (/<dir>/.test(option.flags)) return { kind: 'dirs' };
+  if (/<(path|file)>/.test(option.flags)) return { kind: 'files' };
   return { kind: 'none' };
 }
 
@@ -135,7 +137,7 @@ function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `ask:streams`, `none`. */
+/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `dirs`, `ask:streams`, `none`. */
 function kindWord(values: Values): string {
   return values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind === 'ask' ? `ask:${values.what}` : values.kind;
 }
@@ -231,6 +233,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "\${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
+    dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$2")) ;;
     ask:*) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --values "\${1#ask:}" 2>/dev/null)" -- "$2")) ;;
     *) COMPREPLY=() ;;
   esac
@@ -366,6 +369,7 @@ _idm_complete_value() {
   case "$1" in
     list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
     files) _files ;;
+    dirs) _files -/ ;;
     ask:*) values=(\${(f)"$(\${words[1]} completion --values \${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
@@ -430,12 +434,17 @@ function fq(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** fish's own helper: the directories that complete the word under the cursor (`--flag=` forms too). */
+const DIRECTORIES = "'(__fish_complete_directories)'";
+
 function fishValueArgs(values: Values): string {
   switch (values.kind) {
     case 'list':
       return `-x -a ${fq(values.values.join(' '))}`;
     case 'files':
       return '-r -F';
+    case 'dirs':
+      return `-x -a ${DIRECTORIES}`;
     case 'ask':
       return `-x -a '(__idm_values ${values.what})'`;
     default:
@@ -482,6 +491,7 @@ function fishScript(specs: CommandSpec[]): string {
       const condition = fq(`__idm_arg "${path}" ${index}`);
       if (values.kind === 'list') lines.push(`complete -c idm -n ${condition} -a ${fq(values.values.join(' '))}`);
       else if (values.kind === 'files') lines.push(`complete -c idm -n ${condition} -F`);
+      else if (values.kind === 'dirs') lines.push(`complete -c idm -n ${condition} -a ${DIRECTORIES}`);
       else lines.push(`complete -c idm -n ${condition} -a '(__idm_values ${values.what})'`);
     });
   }
