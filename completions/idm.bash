@@ -214,20 +214,21 @@ _idm_arg_value() {
   esac
 }
 
-# Fills COMPREPLY with the values of kind $1 that start with $2.
+# Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
+# profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
   local IFS=$'\n'
   case "$1" in
     list:*) IFS=$' \t\n'; COMPREPLY=($(compgen -W "${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
     dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$2")) ;;
-    ask:*) COMPREPLY=($(compgen -W "$("${COMP_WORDS[0]}" completion --values "${1#ask:}" 2>/dev/null)" -- "$2")) ;;
+    ask:*) COMPREPLY=($(compgen -W "$(IDM_PROFILE=${3:-$IDM_PROFILE} "${COMP_WORDS[0]}" completion --values "${1#ask:}" 2>/dev/null)" -- "$2")) ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _idm() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' REPLY
+  local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
   local -i i=1 npos=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -235,11 +236,13 @@ _idm() {
   while (( i < COMP_CWORD )); do
     word=${COMP_WORDS[i]}
     case "$word" in
+      '--profile'=*) profile=${word#*=} ;;
       -*=*) ;;
       -*)
         if _idm_flag_value "$path" "$word"; then
           # bash splits --flag=value into three words: --flag, =, value.
           if [[ ${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
+          case "$word" in '-p'|'--profile') profile=${COMP_WORDS[i]} ;; esac
         fi ;;
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
@@ -262,7 +265,7 @@ _idm() {
     flag=$prev
   fi
   if [[ -n $flag ]] && _idm_flag_value "$path" "$flag"; then
-    _idm_complete_value "$REPLY" "$cur"
+    _idm_complete_value "$REPLY" "$cur" "$profile"
     if [[ -n $prefix ]]; then COMPREPLY=("${COMPREPLY[@]/#/$prefix}"); fi
     return 0
   fi
@@ -273,7 +276,7 @@ _idm() {
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif _idm_arg_value "$path" "$npos"; then
-    _idm_complete_value "$REPLY" "$cur"
+    _idm_complete_value "$REPLY" "$cur" "$profile"
   fi
   return 0
 }

@@ -188,7 +188,23 @@ function __idm_arg
     test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
 end
 
+# The values of kind $argv[1]; ids are those of the tenant of the command line's --profile, else of
+# IDM_PROFILE's, else of the default profile's.
 function __idm_values
+    set -l tokens (commandline -opc)
+    set -l profile $IDM_PROFILE
+    set -l i 2
+    while test $i -le (count $tokens)
+        switch $tokens[$i]
+            case '-p' '--profile'
+                set i (math $i + 1)
+                set -q tokens[$i]; and set profile $tokens[$i]
+            case '--profile=*'
+                set profile (string replace -- '--profile=' '' $tokens[$i])
+        end
+        set i (math $i + 1)
+    end
+    set -lx IDM_PROFILE $profile
     idm completion --values $argv[1] 2>/dev/null
 end
 

@@ -1077,7 +1077,8 @@ _idm_arg_value() {
   esac
 }
 
-# Offers the values of kind $1.
+# Offers the values of kind $1; ids are those of the tenant of profile $2 (the command line's
+# --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
   local -a values
   local list
@@ -1085,20 +1086,25 @@ _idm_complete_value() {
     list:*) list=${1#list:}; values=(${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;
-    ask:*) values=(${(f)"$(${words[1]} completion --values ${1#ask:} 2>/dev/null)"}); compadd -a values ;;
+    ask:*) values=(${(f)"$(IDM_PROFILE=${2:-$IDM_PROFILE} ${words[1]} completion --values ${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
 
 _idm() {
-  local cmdpath='' word cur=${words[CURRENT]} prev=${words[CURRENT-1]} REPLY
+  local cmdpath='' cmdprofile='' word cur=${words[CURRENT]} prev=${words[CURRENT-1]} REPLY
   local -a reply
   integer i=2 npos=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
     word=${words[i]}
     case "$word" in
+      '--profile'=*) cmdprofile=${(Q)word#*=} ;;
       -*=*) ;;
-      -*) _idm_flag_value "$cmdpath" "$word" && (( i += 1 )) ;;
+      -*)
+        if _idm_flag_value "$cmdpath" "$word"; then
+          (( i += 1 ))
+          case "$word" in '-p'|'--profile') cmdprofile=${(Q)words[i]} ;; esac
+        fi ;;
       *)
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
@@ -1112,11 +1118,11 @@ _idm() {
 
   if [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "${cur%%=*}"; then
     compset -P '*='
-    _idm_complete_value "$REPLY"
+    _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
   if (( CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
-    _idm_complete_value "$REPLY"
+    _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
   if [[ $cur == -* ]]; then
@@ -1131,7 +1137,7 @@ _idm() {
       return
     fi
   fi
-  _idm_arg_value "$cmdpath" "$npos" && _idm_complete_value "$REPLY"
+  _idm_arg_value "$cmdpath" "$npos" && _idm_complete_value "$REPLY" "$cmdprofile"
 }
 
 if [ "$funcstack[1]" = "_idm" ]; then

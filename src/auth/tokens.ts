@@ -12,6 +12,7 @@ import type { Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
+import { fnv1a64 } from '../core/hash.js';
 import { accessTokenProblem } from '../core/secrets.js';
 import { audienceOf, buildTokenRequest, type TokenRequest } from './request.js';
 
@@ -40,13 +41,6 @@ export interface TokenAnswer {
 
 /** Sends one token request (with retries) and reads its answer; throws the mapped error. */
 export type FetchToken = (request: TokenRequest) => Promise<TokenAnswer>;
-
-/** 64-bit FNV-1a of the UTF-8 text, as 16 hex digits: a short, stable, non-cryptographic fingerprint. */
-export function fnv1a64(text: string): string {
-  let hash = 0xcbf29ce484222325n;
-  for (const byte of Buffer.from(text, 'utf8')) hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
-  return hash.toString(16).padStart(16, '0');
-}
 
 /**
  * One file per (domain, client, audience); the audience follows from the domain. The name is a

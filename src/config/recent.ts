@@ -1,13 +1,15 @@
 // What the last listings showed, for shell completion: stream and connection ids and strategies,
-// each kind in one file of idm's cache directory (IDM_CONFIG_DIR/cache), so that a TAB can offer
-// them without a request. Each file is replaced whole (a temporary file renamed over it: a reader
+// each kind of each tenant in one file of idm's cache directory (IDM_CONFIG_DIR/cache), so that a
+// TAB can offer them without a request, and only those of the tenant the command line works on. Each file is replaced whole (a temporary file renamed over it: a reader
 // sees the old list or the new one), under its lock: a listing that merges its ids into the file
 // reads and writes it while no other listing does. A listing that cannot have the lock at once
 // leaves the file to the one writing it. Only values of the
 // documented shapes are kept, so that nothing a server sent can reach a shell unchecked. A failure
 // to write is ignored: completion is a convenience, never a reason for a listing to fail.
 import { join } from 'node:path';
+import { fnv1a64 } from '../core/hash.js';
 import { ID_SHAPES } from '../schemas/ids.js';
+import type { Tenant } from './domain.js';
 import { acquireLock, checkWritableDir, isLock, readTextIfExists, writeFileAtomic } from './files.js';
 import { configDir } from './paths.js';
 
@@ -23,8 +25,9 @@ const SHAPES: Record<RecentKind, RegExp> = {
   strategies: /^[a-z0-9][a-z0-9-]{0,39}$/,
 };
 
-function recentFile(env: NodeJS.ProcessEnv, kind: RecentKind): string {
-  return join(configDir(env), 'cache', `recent-${kind}.txt`);
+/** `cache/recent-streams-<fingerprint of https://tenant.example.com>.txt` */
+function recentFile(env: NodeJS.ProcessEnv, tenant: Tenant, kind: RecentKind): string {
+  return join(configDir(env), 'cache', `recent-${kind}-${fnv1a64(tenant.base)}.txt`);
 }
 
 /**
@@ -32,8 +35,8 @@ function recentFile(env: NodeJS.ProcessEnv, kind: RecentKind): string {
  * keeps the values remembered before after the new ones: a listing that shows only some of a kind
  * (the configured connections of `provisioning list`) must not take the others from a TAB.
  */
-export async function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): Promise<void> {
-  const file = recentFile(env, kind);
+export async function rememberRecent(env: NodeJS.ProcessEnv, tenant: Tenant, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): Promise<void> {
+  const file = recentFile(env, tenant, kind);
   const fresh = [...values];
   const textFor = (old: string | undefined): string | undefined => {
     const kept = new Set<string>();
@@ -69,10 +72,10 @@ export async function rememberRecent(env: NodeJS.ProcessEnv, kind: RecentKind, v
   }
 }
 
-/** The values the last listing of `kind` showed; none when there was none (or the file is unreadable). */
-export function readRecent(env: NodeJS.ProcessEnv, kind: RecentKind): string[] {
+/** The values the last listing of `kind` at `tenant` showed; none when there was none (or the file is unreadable). */
+export function readRecent(env: NodeJS.ProcessEnv, tenant: Tenant, kind: RecentKind): string[] {
   try {
-    return (readTextIfExists(recentFile(env, kind)) ?? '').split('\n').filter((line) => SHAPES[kind].test(line));
+    return (readTextIfExists(recentFile(env, tenant, kind)) ?? '').split('\n').filter((line) => SHAPES[kind].test(line));
   } catch {
     return [];
   }

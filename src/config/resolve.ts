@@ -6,7 +6,7 @@ import { ExitCode } from '../core/exit-codes.js';
 import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { plural, shellCommand } from '../core/text.js';
 import { checkPem, readTextFile } from '../io/input.js';
-import { parseDomain, type Tenant } from './domain.js';
+import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { CLIENT_ID } from './methods.js';
 import { configDir, credentialsFile } from './paths.js';
@@ -163,6 +163,24 @@ function profileClient(name: string, profile: Profile, secret: StoredSecret, env
   if (profile.authMethod === 'private_key_jwt') return { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: envAlg ?? profile.signingAlg };
   if (profile.authMethod === 'tls_client_auth') return { clientId, authMethod: 'tls_client_auth', clientCert: secret.clientCert, clientKey: secret.clientKey };
   return { clientId, authMethod: envMethod ?? profile.authMethod, clientSecret: secret.clientSecret };
+}
+
+/**
+ * The tenant a run with these settings works on, as resolveCredentials decides it (IDM_DOMAIN, else
+ * the domain of the profile selected), with no credentials read and no error: undefined when there
+ * is none (no profile, a profile named that does not exist, a damaged config file). Completion asks.
+ */
+export function selectedTenant(env: NodeJS.ProcessEnv, profileFlag: string | undefined): Tenant | undefined {
+  try {
+    const store = readProfiles(configDir(env));
+    const profile = store.profiles[selectedProfileName(store, profileFlag)];
+    if (!profile && profileFlag !== undefined) return undefined;
+    const domain = envValue(env, 'IDM_DOMAIN') ?? profile?.domain;
+    const tenant = domain === undefined ? undefined : checkDomain(domain);
+    return typeof tenant === 'object' ? tenant : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `signal` stops the read of a key file (IDM_PRIVATE_KEY naming a FIFO that no one writes). */

@@ -4,7 +4,13 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readRecent, rememberRecent } from '../../src/config/recent.js';
+import { fnv1a64 } from '../../src/core/hash.js';
 import { tempConfigDir } from '../helpers/cli.js';
+
+const TENANT = { base: 'https://tenant.example.com', host: 'tenant.example.com' };
+const OTHER = { base: 'http://127.0.0.1:4010', host: '127.0.0.1:4010' };
+/** The file of a kind at TENANT: recent-<kind>-<FNV-1a of the base URL>.txt. */
+const FILE = (kind: string) => `recent-${kind}-${fnv1a64(TENANT.base)}.txt`;
 
 let env: NodeJS.ProcessEnv;
 let dir: string;
@@ -17,55 +23,63 @@ afterEach(() => cleanup());
 
 describe('recent values for completion', () => {
   it('keeps only ids of the documented shape: nothing a server sent reaches a shell unchecked', async () => {
-    await rememberRecent(env, 'streams', ['est_demoInboxBearer0000000', 'est_$(touch /tmp/x)000000000', 'est_a\nest_b', 42, undefined, 'est_demoInboxBearer0000000', 'est_demoAction000000000000']);
-    expect(readRecent(env, 'streams')).toEqual(['est_demoInboxBearer0000000', 'est_demoAction000000000000']);
-    expect(readFileSync(join(dir, 'cache', 'recent-streams.txt'), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
+    await rememberRecent(env, TENANT, 'streams', ['est_demoInboxBearer0000000', 'est_$(touch /tmp/x)000000000', 'est_a\nest_b', 42, undefined, 'est_demoInboxBearer0000000', 'est_demoAction000000000000']);
+    expect(readRecent(env, TENANT, 'streams')).toEqual(['est_demoInboxBearer0000000', 'est_demoAction000000000000']);
+    expect(readFileSync(join(dir, 'cache', FILE('streams')), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
   });
 
   it('a recent file over 4 MB (idm writes a few hundred bytes) is not read: no values, and the next listing replaces it', async () => {
-    const file = join(dir, 'cache', 'recent-streams.txt');
+    const file = join(dir, 'cache', FILE('streams'));
     mkdirSync(join(dir, 'cache'), { recursive: true });
     writeFileSync(file, 'est_demoInboxBearer0000000\n'.repeat(160_000)); // 4.3 MB of valid lines
-    expect(readRecent(env, 'streams')).toEqual([]);
-    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    expect(readRecent(env, TENANT, 'streams')).toEqual([]);
+    await rememberRecent(env, TENANT, 'streams', ['est_demoAction000000000000']);
     expect(readFileSync(file, 'utf8')).toBe('est_demoAction000000000000\n');
   });
 
   it('the last listing wins; a listing with nothing to keep leaves the list as it was', async () => {
-    await rememberRecent(env, 'connections', ['con_googleAppsDemo01']);
-    await rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
-    await rememberRecent(env, 'connections', []);
-    expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
+    await rememberRecent(env, TENANT, 'connections', ['con_googleAppsDemo01']);
+    await rememberRecent(env, TENANT, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
+    await rememberRecent(env, TENANT, 'connections', []);
+    expect(readRecent(env, TENANT, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
   });
 
   it('merge: a listing of some of a kind (provisioning list) puts its ids first and keeps the others', async () => {
-    await rememberRecent(env, 'connections', ['con_googleAppsDemo01', 'con_googleAppsTaken1']);
-    await rememberRecent(env, 'connections', ['con_googleAppsTaken1', 'con_googleAppsFails1'], { merge: true });
-    expect(readRecent(env, 'connections')).toEqual(['con_googleAppsTaken1', 'con_googleAppsFails1', 'con_googleAppsDemo01']);
+    await rememberRecent(env, TENANT, 'connections', ['con_googleAppsDemo01', 'con_googleAppsTaken1']);
+    await rememberRecent(env, TENANT, 'connections', ['con_googleAppsTaken1', 'con_googleAppsFails1'], { merge: true });
+    expect(readRecent(env, TENANT, 'connections')).toEqual(['con_googleAppsTaken1', 'con_googleAppsFails1', 'con_googleAppsDemo01']);
   });
 
   it('written only under its lock: while another listing holds it, the file is left to that one', async () => {
-    await rememberRecent(env, 'streams', ['est_demoInboxBearer0000000']);
-    const file = join(dir, 'cache', 'recent-streams.txt');
+    await rememberRecent(env, TENANT, 'streams', ['est_demoInboxBearer0000000']);
+    const file = join(dir, 'cache', FILE('streams'));
     // A live holder (this process) of the lock, as another listing's would be.
     writeFileSync(`${file}.lock`, `${process.pid} - other-nonce ${Date.now()} -\n`);
-    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    await rememberRecent(env, TENANT, 'streams', ['est_demoAction000000000000']);
     expect(readFileSync(file, 'utf8')).toBe('est_demoInboxBearer0000000\n');
     rmSync(`${file}.lock`);
-    await rememberRecent(env, 'streams', ['est_demoAction000000000000']);
+    await rememberRecent(env, TENANT, 'streams', ['est_demoAction000000000000']);
     expect(readFileSync(file, 'utf8')).toBe('est_demoAction000000000000\n');
-    expect(readdirSync(join(dir, 'cache'))).toEqual(['recent-streams.txt']); // the lock released
+    expect(readdirSync(join(dir, 'cache'))).toEqual([FILE('streams')]); // the lock released
+  });
+
+  it("each tenant has its own: a listing at one tenant never offers its ids at another", async () => {
+    await rememberRecent(env, TENANT, 'streams', ['est_demoInboxBearer0000000']);
+    await rememberRecent(env, OTHER, 'streams', ['est_demoAction000000000000']);
+    expect(readRecent(env, TENANT, 'streams')).toEqual(['est_demoInboxBearer0000000']);
+    expect(readRecent(env, OTHER, 'streams')).toEqual(['est_demoAction000000000000']);
+    expect(readRecent(env, { base: 'https://third.example.com', host: 'third.example.com' }, 'streams')).toEqual([]);
   });
 
   it('a damaged file yields only its valid lines', () => {
     mkdirSync(join(dir, 'cache'), { recursive: true });
-    writeFileSync(join(dir, 'cache', 'recent-strategies.txt'), 'google-apps\n\u001b[2J\nsamlp\n');
-    expect(readRecent(env, 'strategies')).toEqual(['google-apps', 'samlp']);
+    writeFileSync(join(dir, 'cache', FILE('strategies')), 'google-apps\n\u001b[2J\nsamlp\n');
+    expect(readRecent(env, TENANT, 'strategies')).toEqual(['google-apps', 'samlp']);
   });
 
   it('a cache that cannot be written costs nothing (a file where the directory should be)', async () => {
     writeFileSync(join(dir, 'cache'), 'not a directory');
-    await expect(rememberRecent(env, 'streams', ['est_demoInboxBearer0000000'])).resolves.toBeUndefined();
-    expect(readRecent(env, 'streams')).toEqual([]);
+    await expect(rememberRecent(env, TENANT, 'streams', ['est_demoInboxBearer0000000'])).resolves.toBeUndefined();
+    expect(readRecent(env, TENANT, 'streams')).toEqual([]);
   });
 });

@@ -38,7 +38,7 @@ describe('the bash completion in a real bash', () => {
   writeFileSync(join(files, 'map two.json'), '[]');
 
   /** COMPREPLY for the words (the last one is under the cursor), one entry per element. */
-  function complete(words: string[]): string[] {
+  function complete(words: string[], env: Record<string, string | undefined> = {}): string[] {
     const script = [
       `source ${JSON.stringify(join(ROOT, 'completions/idm.bash'))}`,
       `COMP_WORDS=(${words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ')})`,
@@ -48,7 +48,7 @@ describe('the bash completion in a real bash', () => {
     ].join('\n');
     const result = spawnSync('bash', ['--norc', '--noprofile', '-c', script], {
       cwd: files,
-      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}`, ...env }),
       encoding: 'utf8',
     });
     expect(result.stderr).toBe('');
@@ -57,13 +57,13 @@ describe('the bash completion in a real bash', () => {
   }
 
   /** What fish offers for the words (the last one is under the cursor), without the descriptions. */
-  function completeFish(words: string[]): string[] {
+  function completeFish(words: string[], env: Record<string, string | undefined> = {}): string[] {
     const fq = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
     const line = words.map((word) => (word === '' ? '' : fq(word))).join(' ');
     const script = `source ${fq(join(ROOT, 'completions/idm.fish'))}; complete -C ${fq(line)}`;
     const result = spawnSync('fish', ['--no-config', '-c', script], {
       cwd: files,
-      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}`, ...env }),
       encoding: 'utf8',
     });
     expect(result.stderr).toBe('');
@@ -93,12 +93,12 @@ describe('the bash completion in a real bash', () => {
     'zpty -d z',
     '',
   ].join('\n'));
-  function completeZsh(line: string): string[] {
+  function completeZsh(line: string, env: Record<string, string | undefined> = {}): string[] {
     const out = join(configDir, 'zsh-matches');
     rmSync(out, { force: true });
     const result = spawnSync('zsh', ['-f', zshDriver, zfunc, out, line], {
       cwd: files,
-      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+      env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}`, ...env }),
       encoding: 'utf8',
       timeout: 30_000,
     });
@@ -225,14 +225,65 @@ describe('the bash completion in a real bash', () => {
   });
 
   it('offers the stream and connection ids and strategies of the last listings (nothing before one), and regions', async () => {
-    expect(complete(['idm', 'streams', 'show', ''])).toEqual([]);
+    // In the listing's environment: its tenant is IDM_DOMAIN's, the sandbox.
     const env = credentialsEnv(sandbox());
+    expect(complete(['idm', 'streams', 'show', ''], env)).toEqual([]);
     for (const args of [['streams', 'list'], ['connections', 'list']]) expect((await runInProcess(args, { configDir: profilesDir, env })).code).toBe(0);
-    expect(complete(['idm', 'streams', 'show', 'est_demoInbox'])).toEqual(['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000']);
-    expect(complete(['idm', 'streams', 'test', ''])).toHaveLength(6);
-    expect(complete(['idm', 'provisioning', 'show', 'con_google'])).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
-    expect(complete(['idm', 'connections', 'list', '--strategy', ''])).toEqual(['google-apps', 'platform', 'samlp']);
+    expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], env)).toEqual(['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000']);
+    expect(complete(['idm', 'streams', 'test', ''], env)).toHaveLength(6);
+    expect(complete(['idm', 'provisioning', 'show', 'con_google'], env)).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
+    expect(complete(['idm', 'connections', 'list', '--strategy', ''], env)).toEqual(['google-apps', 'platform', 'samlp']);
     expect(complete(['idm', 'streams', 'create', '--eventbus-region', 'eu-'])).toEqual(expect.arrayContaining(['eu-west-1']));
     expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
+  });
+
+  // The ids offered are those of the tenant the command line works on: its --profile (-p, --profile=),
+  // else IDM_PROFILE, else the default profile; never those another tenant's listing showed.
+  describe('ids of the tenant in effect only', () => {
+    const tenantsDir = join(configDir, 'tenants');
+    const inTenants = (env: Record<string, string | undefined> = {}) => ({ IDM_CONFIG_DIR: tenantsDir, ...env });
+    const STREAMS = ['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000'];
+
+    it('lists at the sandbox as profile local; the default profile (another tenant) gets none of its ids', async () => {
+      mkdirSync(tenantsDir, { recursive: true });
+      writeFileSync(join(tenantsDir, 'config.json'), JSON.stringify({
+        defaultProfile: 'other',
+        profiles: {
+          other: { domain: 'https://other.example.com', clientId: 'client-other', authMethod: 'post' },
+          local: { domain: sandbox().url, clientId: sandbox().clients.admin.clientId, authMethod: 'post' },
+        },
+      }));
+      expect((await runInProcess(['streams', 'list'], { configDir: tenantsDir, env: credentialsEnv(sandbox()) })).code).toBe(0);
+      expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual([]);
+      expect(complete(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual([]);
+      expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'other' }))).toEqual([]);
+      expect(complete(['idm', '-p', 'nosuch', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual([]);
+    });
+
+    it('bash: --profile local, -p local, --profile=local, IDM_PROFILE=local offer its ids', () => {
+      expect(complete(['idm', '--profile', 'local', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', 'streams', 'show', '-p', 'local', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', '--profile', '=', 'local', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
+      expect(complete(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+    });
+
+    it.skipIf(!has('fish') && !process.env.CI)('fish: the same', () => {
+      expect(completeFish(['idm', '--profile', 'local', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', 'streams', 'show', '-p', 'local', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', '--profile=local', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
+      expect(completeFish(['idm', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual([]);
+      expect(completeFish(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+    });
+
+    it.skipIf(!has('zsh') && !process.env.CI)('zsh: the same', () => {
+      expect(completeZsh('idm --profile local streams show est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm streams show -p local est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm --profile=local streams show est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
+      expect(completeZsh('idm streams show est_demoInbox', inTenants())).toEqual([]);
+      expect(completeZsh('idm -p other streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+    });
   });
 });

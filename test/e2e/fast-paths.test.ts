@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fnv1a64 } from '../../src/core/hash.js';
 import { BIN, runIdm, tempConfigDir } from '../helpers/cli.js';
 
 describe('fast paths of bin/idm.js', () => {
@@ -13,7 +14,8 @@ describe('fast paths of bin/idm.js', () => {
   // Something for a TAB to offer: two profiles, and the ids of a last listing.
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { domain: 'https://prod.example.com', clientId: 'c1', authMethod: 'post' }, dev: { domain: 'https://dev.example.com', clientId: 'c2', authMethod: 'post' } } }));
   mkdirSync(join(configDir, 'cache'));
-  writeFileSync(join(configDir, 'cache', 'recent-streams.txt'), 'est_demoInboxBearer0000000\nest_demoAction000000000000\n');
+  // Those of the default profile's tenant (config/recent.ts: recent-<kind>-<FNV-1a of its base URL>.txt).
+  writeFileSync(join(configDir, 'cache', `recent-streams-${fnv1a64('https://prod.example.com')}.txt`), 'est_demoInboxBearer0000000\nest_demoAction000000000000\n');
 
   it.each([
     [['--help'], ['--no-color', '--help']],

@@ -24,7 +24,7 @@ function expectCleanConfigDir(dir: string): void {
     }
   }
   // The completion cache (config/recent.ts): whole files only, no temporary file left.
-  for (const file of existsSync(join(dir, 'cache')) ? readdirSync(join(dir, 'cache')) : []) expect(file, `cache/${file} left behind`).toMatch(/^recent-[a-z]+\.txt$/);
+  for (const file of existsSync(join(dir, 'cache')) ? readdirSync(join(dir, 'cache')) : []) expect(file, `cache/${file} left behind`).toMatch(/^recent-[a-z]+-[0-9a-f]{16}\.txt$/);
   expect(readdirSync(dir).filter((f) => !['config.json', 'credentials', 'tokens', 'cache'].includes(f))).toEqual([]);
 }
 

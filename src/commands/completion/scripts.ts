@@ -176,6 +176,14 @@ function argArms(specs: CommandSpec[]): string[] {
   return arms;
 }
 
+/** The names of the flag that picks the profile (-p, --profile): the scripts read the profile in effect from it. */
+function profileFlag(specs: CommandSpec[]): { names: string[]; long: string } {
+  const flag = specs[0]!.flags.find((candidate) => candidate.value?.kind === 'ask' && candidate.value.what === 'profiles');
+  const long = flag?.names.find((name) => name.startsWith('--'));
+  if (!flag || !long) throw new Error('idm has no --profile flag');
+  return { names: flag.names, long };
+}
+
 function header(shell: Shell): string {
   return [
     `# ${shell} completion for idm. Generated from idm's command tree by scripts/gen-completions.mjs`,
@@ -187,6 +195,9 @@ function header(shell: Shell): string {
 // ---- bash ----
 
 function bashScript(specs: CommandSpec[]): string {
+  const profile = profileFlag(specs);
+  const profilePatterns = profile.names.map(sq).join('|');
+  const profileLong = sq(profile.long);
   const subcommandArms = specs
     .filter((spec) => spec.subcommands.length > 0)
     .map((spec) => `    ${sq(spec.path.join(' '))}) REPLY=${sq(spec.subcommands.map((sub) => sub.name).join(' '))} ;;`);
@@ -227,20 +238,21 @@ ${argArms(specs).join('\n')}
   esac
 }
 
-# Fills COMPREPLY with the values of kind $1 that start with $2.
+# Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
+# profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
   local IFS=$'\\n'
   case "$1" in
     list:*) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "\${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
     dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$2")) ;;
-    ask:*) COMPREPLY=($(compgen -W "$("\${COMP_WORDS[0]}" completion --values "\${1#ask:}" 2>/dev/null)" -- "$2")) ;;
+    ask:*) COMPREPLY=($(compgen -W "$(IDM_PROFILE=\${3:-$IDM_PROFILE} "\${COMP_WORDS[0]}" completion --values "\${1#ask:}" 2>/dev/null)" -- "$2")) ;;
     *) COMPREPLY=() ;;
   esac
 }
 
 _idm() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' REPLY
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
   local -i i=1 npos=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
@@ -248,11 +260,13 @@ _idm() {
   while (( i < COMP_CWORD )); do
     word=\${COMP_WORDS[i]}
     case "$word" in
+      ${profileLong}=*) profile=\${word#*=} ;;
       -*=*) ;;
       -*)
         if _idm_flag_value "$path" "$word"; then
           # bash splits --flag=value into three words: --flag, =, value.
           if [[ \${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
+          case "$word" in ${profilePatterns}) profile=\${COMP_WORDS[i]} ;; esac
         fi ;;
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
@@ -275,7 +289,7 @@ _idm() {
     flag=$prev
   fi
   if [[ -n $flag ]] && _idm_flag_value "$path" "$flag"; then
-    _idm_complete_value "$REPLY" "$cur"
+    _idm_complete_value "$REPLY" "$cur" "$profile"
     if [[ -n $prefix ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$prefix}"); fi
     return 0
   fi
@@ -286,7 +300,7 @@ _idm() {
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif _idm_arg_value "$path" "$npos"; then
-    _idm_complete_value "$REPLY" "$cur"
+    _idm_complete_value "$REPLY" "$cur" "$profile"
   fi
   return 0
 }
@@ -302,6 +316,9 @@ function zshDescribed(name: string, description: string): string {
 }
 
 function zshScript(specs: CommandSpec[]): string {
+  const profile = profileFlag(specs);
+  const profilePatterns = profile.names.map(sq).join('|');
+  const profileLong = sq(profile.long);
   const nameArms = specs
     .filter((spec) => spec.subcommands.length > 0)
     .map((spec) => `    ${sq(spec.path.join(' '))}) REPLY=${sq(spec.subcommands.map((sub) => sub.name).join(' '))} ;;`);
@@ -362,7 +379,8 @@ ${argArms(specs).join('\n')}
   esac
 }
 
-# Offers the values of kind $1.
+# Offers the values of kind $1; ids are those of the tenant of profile $2 (the command line's
+# --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
   local -a values
   local list
@@ -370,20 +388,25 @@ _idm_complete_value() {
     list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;
-    ask:*) values=(\${(f)"$(\${words[1]} completion --values \${1#ask:} 2>/dev/null)"}); compadd -a values ;;
+    ask:*) values=(\${(f)"$(IDM_PROFILE=\${2:-$IDM_PROFILE} \${words[1]} completion --values \${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
 
 _idm() {
-  local cmdpath='' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
+  local cmdpath='' cmdprofile='' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
   local -a reply
   integer i=2 npos=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
     word=\${words[i]}
     case "$word" in
+      ${profileLong}=*) cmdprofile=\${(Q)word#*=} ;;
       -*=*) ;;
-      -*) _idm_flag_value "$cmdpath" "$word" && (( i += 1 )) ;;
+      -*)
+        if _idm_flag_value "$cmdpath" "$word"; then
+          (( i += 1 ))
+          case "$word" in ${profilePatterns}) cmdprofile=\${(Q)words[i]} ;; esac
+        fi ;;
       *)
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
@@ -397,11 +420,11 @@ _idm() {
 
   if [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "\${cur%%=*}"; then
     compset -P '*='
-    _idm_complete_value "$REPLY"
+    _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
   if (( CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
-    _idm_complete_value "$REPLY"
+    _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
   if [[ $cur == -* ]]; then
@@ -416,7 +439,7 @@ _idm() {
       return
     fi
   fi
-  _idm_arg_value "$cmdpath" "$npos" && _idm_complete_value "$REPLY"
+  _idm_arg_value "$cmdpath" "$npos" && _idm_complete_value "$REPLY" "$cmdprofile"
 }
 
 if [ "$funcstack[1]" = "_idm" ]; then
@@ -465,6 +488,9 @@ function fishFlag(flag: FlagSpec, condition: string | undefined): string {
 }
 
 function fishScript(specs: CommandSpec[]): string {
+  const profile = profileFlag(specs);
+  const fishProfileNames = profile.names.map(fq).join(' ');
+  const profileLongName = profile.long;
   // idm's own flags (but --version) are accepted after any subcommand: written once, unconditioned.
   const key = (flag: FlagSpec): string => flag.names.join(' ');
   const globals = new Set(specs[0]!.flags.filter((flag) => !flag.names.includes('--version')).map(key));
@@ -561,7 +587,23 @@ function __idm_arg
     test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
 end
 
+# The values of kind $argv[1]; ids are those of the tenant of the command line's --profile, else of
+# IDM_PROFILE's, else of the default profile's.
 function __idm_values
+    set -l tokens (commandline -opc)
+    set -l profile $IDM_PROFILE
+    set -l i 2
+    while test $i -le (count $tokens)
+        switch $tokens[$i]
+            case ${fishProfileNames}
+                set i (math $i + 1)
+                set -q tokens[$i]; and set profile $tokens[$i]
+            case ${fq(`${profileLongName}=*`)}
+                set profile (string replace -- ${fq(`${profileLongName}=`)} '' $tokens[$i])
+        end
+        set i (math $i + 1)
+    end
+    set -lx IDM_PROFILE $profile
     idm completion --values $argv[1] 2>/dev/null
 end
 

@@ -1,17 +1,23 @@
 // Values for a TAB (idm completion --values KIND): profile names from the config file, and what the
-// last listings showed from the cache (config/recent.ts). node:fs only (no conf, no network),
+// last listings of the tenant in effect showed from the cache (config/recent.ts): that of IDM_DOMAIN
+// or of the profile IDM_PROFILE names (the scripts set it from the command line's --profile), else
+// of the default profile. node:fs only (no conf, no network),
 // because every TAB pays for this run; a damaged file yields nothing rather than an error in the
 // user's shell (other commands report it).
 import { configDir } from '../../config/paths.js';
 import { readProfiles } from '../../config/profiles.js';
 import { readRecent } from '../../config/recent.js';
+import { envValue, selectedTenant } from '../../config/resolve.js';
 
 /** What `idm completion --values` lists; the scripts (scripts.ts) ask for these. */
 export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies'] as const;
 export type AskKind = (typeof ASK_KINDS)[number];
 
 export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): Promise<string[]> {
-  if (kind !== 'profiles') return readRecent(env, kind);
+  if (kind !== 'profiles') {
+    const tenant = selectedTenant(env, envValue(env, 'IDM_PROFILE')?.trim());
+    return tenant ? readRecent(env, tenant, kind) : [];
+  }
   try {
     return Object.keys(readProfiles(configDir(env)).profiles).sort();
   } catch {

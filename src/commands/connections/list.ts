@@ -29,7 +29,7 @@ export function connectionsListCommand(deps: Deps, run = connectionsListRun): Co
 }
 
 export async function connectionsListRun(options: ConnectionsListOptions, deps: Deps): Promise<void> {
-  const { connections, provisioning } = await deps.api();
+  const { connections, provisioning, client } = await deps.api();
   // Only tables and TSV show the provisioning column; --json is the service's own answer. Undefined
   // when the token cannot read the provisioning list; `featureOff` when the tenant has no directory
   // provisioning at all (a 403 that no scope would lift).
@@ -76,8 +76,8 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
       pages: (query) => connections.pages({ ...query, strategy }),
       remember: async (rows) => {
         const records = rows.filter(isPlainObject);
-        await rememberRecent(deps.io.env, 'connections', records.map((row) => row.id));
-        await rememberRecent(deps.io.env, 'strategies', records.map((row) => row.strategy));
+        await rememberRecent(deps.io.env, client.credentials.tenant, 'connections', records.map((row) => row.id));
+        await rememberRecent(deps.io.env, client.credentials.tenant, 'strategies', records.map((row) => row.strategy));
       },
     },
     deps,

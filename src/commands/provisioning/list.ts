@@ -15,7 +15,7 @@ export function provisioningListCommand(deps: Deps, run = listRun): Command {
 }
 
 export async function listRun(options: ListingFlags, deps: Deps): Promise<void> {
-  const { provisioning } = await deps.api();
+  const { provisioning, client } = await deps.api();
   await printListing<ApiRecord>(
     options,
     {
@@ -26,7 +26,7 @@ export async function listRun(options: ListingFlags, deps: Deps): Promise<void> 
       again: ['idm', 'provisioning', 'list'],
       page: provisioning.list,
       pages: provisioning.pages,
-      remember: (rows) => rememberRecent(deps.io.env, 'connections', rows.map((row) => (isPlainObject(row) ? row.connection_id : undefined)), { merge: true }),
+      remember: (rows) => rememberRecent(deps.io.env, client.credentials.tenant, 'connections', rows.map((row) => (isPlainObject(row) ? row.connection_id : undefined)), { merge: true }),
     },
     deps,
   );

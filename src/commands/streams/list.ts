@@ -25,7 +25,7 @@ export function streamsListCommand(deps: Deps, run = listRun): Command {
 }
 
 export async function listRun(options: ListOptions, deps: Deps): Promise<void> {
-  const { streams } = await deps.api();
+  const { streams, client } = await deps.api();
   await printListing<StreamRecord>(
     options,
     {
@@ -36,7 +36,7 @@ export async function listRun(options: ListOptions, deps: Deps): Promise<void> {
       again: ['idm', 'streams', 'list'],
       page: streams.list,
       pages: streams.pages,
-      remember: (rows) => rememberRecent(deps.io.env, 'streams', rows.map((row) => (isPlainObject(row) ? row.id : undefined))),
+      remember: (rows) => rememberRecent(deps.io.env, client.credentials.tenant, 'streams', rows.map((row) => (isPlainObject(row) ? row.id : undefined))),
     },
     deps,
   );
