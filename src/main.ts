@@ -91,11 +91,11 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
     return ExitCode.Usage;
   }
   if (error instanceof IdmError) {
-    if (debug && error.cause) output.say(String((error.cause as Error)?.stack ?? error.cause));
+    if (debug && error.cause) output.debug(String((error.cause as Error)?.stack ?? error.cause));
     output.error(error);
     return error.exitCode;
   }
-  if (debug) output.say(String((error as Error)?.stack ?? error));
+  if (debug) output.debug(String((error as Error)?.stack ?? error));
   output.error(
     new IdmError(`Unexpected error: ${(error as Error)?.message ?? String(error)}`, {
       hint: debug ? undefined : 'Run again with --debug for details.',

@@ -10,7 +10,6 @@ import { type IdmError, UsageError } from '../core/errors.js';
 import { capitalize, shellCommand, type CommandLine } from '../core/text.js';
 import type { IO } from '../io/io.js';
 import { countdown, spinner } from '../io/progress.js';
-import { safeText } from '../io/safe.js';
 import type { Prompter } from '../io/prompter.js';
 import { createOutput, type Output } from '../output/index.js';
 import type { GlobalOptions } from './program.js';
@@ -95,7 +94,7 @@ export function createDeps(io: IO, globals: () => GlobalOptions): Deps {
       maxWaitMs: (flags.maxWait ?? DEFAULT_MAX_WAIT_SECONDS) * 1000,
       tls,
       // Traces quote the server's answers: made safe line by line, like every other output.
-      debug: flags.debug ? (text) => io.notice('debug', text.trimEnd(), text.split('\n').map(safeText).join('\n')) : undefined,
+      debug: flags.debug ? (text) => output.debug(text) : undefined,
       onWait: (ms, notice, signal) =>
         countdown(io, ms, (left) => waitWords(notice, left), {
           reason: notice.reason,

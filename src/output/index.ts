@@ -50,6 +50,11 @@ export interface Output {
   /** A line for people on stderr (a dialog's lines, an outcome), made safe; parts may carry styles. */
   say(text: string | ReadonlyArray<Segment>): void;
   warn(warning: Warning): void;
+  /**
+   * --debug: a trace (a request, an answer, a stack) on stderr, made safe line by line, or one
+   * `{"debug": "..."}` line with --json, so that stderr stays JSON lines.
+   */
+  debug(text: string): void;
   /** The one report of a failure: one or two lines, or one JSON object with --json. */
   error(error: IdmError): void;
 }
@@ -114,6 +119,10 @@ export function createOutput(io: IO): Output {
     warn(warning) {
       const label = io.palette('stderr').yellow('Warning:');
       io.notice('warning', warning, `${label} ${safeText(warning.message)}\n${warning.hint ? `${safeText(warning.hint)}\n` : ''}`);
+    },
+    debug(text) {
+      const trace = text.trimEnd();
+      io.notice('debug', trace, `${trace.split('\n').map(safeText).join('\n')}\n`);
     },
     error(error) {
       if (io.json) {

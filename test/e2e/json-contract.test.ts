@@ -1,0 +1,57 @@
+// The machine contract a CI script relies on, as the built bin/idm.js keeps it against the sandbox:
+// with --json every line on stderr is one JSON object (whatever else is asked for, --debug
+// included), the error last; help and usage errors say what is wrong the same way at every level.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+function idm(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  return runIdm(args, { configDir: h.configDir, env: { ...credentialsEnv(h.sandbox), ...env } });
+}
+
+/** Every line of stderr parsed as JSON (a line that is not JSON fails the test, naming it). */
+function jsonLines(stderr: string): Array<Record<string, unknown>> {
+  return stderr
+    .trimEnd()
+    .split('\n')
+    .map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON line on stderr: ${line}`);
+      }
+    });
+}
+
+describe('--json: stderr is JSON lines', () => {
+  it('--debug --json: the stack of a failure with a cause is a {"debug"} line too, and the error is last', async () => {
+    // A POST whose connection is reset once sent is not sent again: one attempt, a network error with its cause.
+    h.sandbox.addFault({ kind: 'reset', path: '/api/v2/event-streams', method: 'POST' });
+    const result = await idm(['api', 'POST', '/event-streams', '--data', '{}', '--json', '--debug']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const lines = jsonLines(result.stderr);
+    expect(Object.keys(lines.at(-1)!)).toEqual(['error']);
+    expect(lines.at(-1)!.error).toMatchObject({ code: 'network', exitCode: 1 });
+    const stack = lines.filter((line) => typeof line.debug === 'string' && /\n\s+at /.test(line.debug));
+    expect(stack).toHaveLength(1);
+  });
+
+  it('--debug without --json: the stack is on lines of its own, not one line of \\n escapes', async () => {
+    h.sandbox.addFault({ kind: 'reset', path: '/api/v2/event-streams', method: 'POST' });
+    const result = await idm(['api', 'POST', '/event-streams', '--data', '{}', '--debug']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/\n\s+at /);
+    expect(result.stderr).not.toMatch(/\\n\s+at /);
+  });
+});
