@@ -55,3 +55,20 @@ describe('--json: stderr is JSON lines', () => {
     expect(result.stderr).not.toMatch(/\\n\s+at /);
   });
 });
+
+describe('sandbox start --json --debug', () => {
+  it('logs each request as a {"debug"} line: stderr stays JSON lines', async () => {
+    const { startSandboxProcess } = await import('../helpers/cli.js');
+    const sandbox = await startSandboxProcess(['--port', '0', '--debug'], { configDir: h.configDir, json: true });
+    try {
+      const answer = await fetch(`${sandbox.info.url}/api/v2/event-streams`);
+      expect(answer.status).toBe(401);
+    } finally {
+      const result = await sandbox.stop('SIGINT');
+      expect(result.code).toBe(0);
+      const lines = jsonLines(result.stderr);
+      expect(lines.map((line) => Object.keys(line))).toEqual([['debug']]);
+      expect(lines[0]!.debug).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z GET \/api\/v2\/event-streams 401$/);
+    }
+  });
+});

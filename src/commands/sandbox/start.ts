@@ -285,7 +285,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       retryDelaysMs: options.retryDelays,
       onStateError: (error) => output.warn({ message: error.message, hint: 'It is tried again at the next change, and when the sandbox stops.' }),
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
-      onRequest: debug ? (r) => deps.io.err(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}\n`) : undefined,
+      // A line for people, or a {"debug"} line with --json (stderr is JSON lines then); the target as received, made safe.
+      onRequest: debug ? (r) => output.debug(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}`) : undefined,
     });
   } catch (error) {
     if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
