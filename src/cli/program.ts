@@ -87,21 +87,23 @@ export function globalFlagsCommand(): Command {
 }
 
 /**
- * `idm help streams list` shows the help of `streams list` (commander's help command takes one name).
- * Replaces the root's dispatch of its help command, which receives only the first word; the program's
+ * `idm help streams list` (and `idm streams help deliveries list`) shows the help of that command
+ * (commander's help command takes one name), and an unknown word there is the usage error of an
+ * unknown command (commander showed the parent's help, which read as a missing command). Replaces
+ * the dispatch of a command's help command, which receives only the first word; the command's
  * operands hold them all.
  */
-function helpTakesPaths(program: Command): void {
-  const root = program as Command & { _dispatchHelpCommand(name?: string): unknown };
-  const original = root._dispatchHelpCommand.bind(root);
-  root._dispatchHelpCommand = (name?: string) => {
-    let target: Command = program;
-    for (const word of program.args.slice(1)) {
+function helpTakesPaths(parent: Command): void {
+  const dispatching = parent as Command & { _dispatchHelpCommand(name?: string): unknown };
+  const original = dispatching._dispatchHelpCommand.bind(dispatching);
+  dispatching._dispatchHelpCommand = (name?: string) => {
+    let target: Command = parent;
+    for (const word of parent.args.slice(1)) {
       const next = target.commands.find((child) => child.name() === word || child.aliases().includes(word));
       if (!next) throw unknownCommand(word, target);
       target = next;
     }
-    return target === program ? original(name) : target.help();
+    return target === parent ? original(name) : target.help();
   };
 }
 
@@ -179,8 +181,10 @@ export function configureTree(command: Command, io: IO, onParseError: (command: 
     getErrHelpWidth: () => HELP_WIDTH,
   });
   command.helpOption('-h, --help', 'show help');
-  if (command.commands.length > 0) command.helpCommand('help [command]', 'show help for a command');
-  if (!command.parent) helpTakesPaths(command);
+  if (command.commands.length > 0) {
+    command.helpCommand('help [command]', 'show help for a command');
+    helpTakesPaths(command);
+  }
   // Commands are listed by name (their arguments are in their own help): long terms would leave too
   // little room for the descriptions to wrap at the help width. A command's own options and examples
   // come first; the global flags close it in one line (in full: idm help global).

@@ -72,3 +72,23 @@ describe('sandbox start --json --debug', () => {
     }
   });
 });
+
+describe('help below the top level', () => {
+  it('`idm streams help deliveries list` is the help of that command, on stdout, exit 0', async () => {
+    const result = await idm(['streams', 'help', 'deliveries', 'list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Usage: idm streams deliveries list /);
+    expect(result.stderr).toBe('');
+  });
+
+  it('an unknown name after a nested help is an unknown command (exit 2), not a missing one', async () => {
+    const json = await idm(['streams', 'help', 'lst', '--json']);
+    expect(json.code).toBe(2);
+    expect(json.stdout).toBe('');
+    expect(jsonLines(json.stderr)).toEqual([{ error: expect.objectContaining({ code: 'usage', message: "Unknown command 'lst'. Did you mean list?", exitCode: 2 }) }]);
+    const words = await idm(['provisioning', 'groups', 'help', 'nope']);
+    expect(words.code).toBe(2);
+    expect(words.stdout).toBe('');
+    expect(words.stderr).toMatch(/^Error: Unknown command 'nope'\.\nThe commands of idm provisioning groups: list, add, remove, set\.\n$/);
+  });
+});
