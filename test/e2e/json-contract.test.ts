@@ -92,3 +92,32 @@ describe('help below the top level', () => {
     expect(words.stderr).toMatch(/^Error: Unknown command 'nope'\.\nThe commands of idm provisioning groups: list, add, remove, set\.\n$/);
   });
 });
+
+describe('login --json', () => {
+  it('a token without read:event_streams: the warning is a {"warning"} line on stderr, as it is a Warning line without --json', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'idm-login-json-'));
+    try {
+      const secretFile = join(dir, 'secret.txt');
+      writeFileSync(secretFile, `${h.sandbox.clients.admin.clientSecret}\n`);
+      const token = { access_token: 'x.y.z', token_type: 'Bearer', expires_in: 3600, scope: 'read:connections' };
+      const args = ['login', '--profile', 'narrow', '--domain', h.sandbox.url, '--client-id', h.sandbox.clients.admin.clientId, '--client-secret-file', secretFile];
+      for (const json of [true, false]) {
+        h.sandbox.addFault({ kind: 'status', status: 200, path: '/oauth/token', headers: { 'content-type': 'application/json' }, body: JSON.stringify(token) });
+        const result = await runIdm(json ? [...args, '--json'] : args, { configDir: dir });
+        expect(result.code).toBe(0);
+        if (json) {
+          expect(JSON.parse(result.stdout)).toMatchObject({ profile: 'narrow', scopes: ['read:connections'] });
+          expect(jsonLines(result.stderr)).toEqual([{ warning: expect.objectContaining({ message: 'The token lacks read:event_streams, so idm streams list will be refused.' }) }]);
+        } else {
+          expect(result.stdout).toBe('');
+          expect(result.stderr).toContain('Warning: The token lacks read:event_streams, so idm streams list will be refused.');
+        }
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -338,11 +338,12 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       scopes,
       expiresAt: new Date(token.expiresAt).toISOString(),
     });
-    return;
+  } else {
+    output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
+    output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
   }
-  output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
-  output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
-  // The scope of the first command most run after logging in, as the typed client knows it.
+  // The scope of the first command most run after logging in, as the typed client knows it: said in
+  // every view (a {"warning"} line with --json).
   const listScope = management.streams.scopes.list;
   if (!scopes.includes(listScope)) {
     output.warn({ message: `The token lacks ${listScope}, so idm streams list will be refused.`, hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
