@@ -121,3 +121,30 @@ describe('login --json', () => {
     }
   });
 });
+
+describe("--json objects of idm's own", () => {
+  it('logout and profiles remove say alike what they removed: removedSecret and removedToken', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'idm-remove-json-'));
+    try {
+      const secretFile = join(dir, 'secret.txt');
+      writeFileSync(secretFile, `${h.sandbox.clients.reader.clientSecret}\n`);
+      const login = (profile: string) =>
+        runIdm(['login', '--profile', profile, '--domain', h.sandbox.url, '--client-id', h.sandbox.clients.reader.clientId, '--client-secret-file', secretFile], { configDir: dir });
+      expect((await login('one')).code).toBe(0);
+      expect((await login('two')).code).toBe(0);
+      const logout = await runIdm(['logout', '--profile', 'one', '--json'], { configDir: dir });
+      expect(JSON.parse(logout.stdout)).toEqual({ profile: 'one', removedSecret: true, removedToken: true });
+      // two's secret is still stored; the token both shared is gone with one's logout.
+      const removed = await runIdm(['profiles', 'remove', 'two', '--yes', '--json'], { configDir: dir });
+      expect(removed.code).toBe(0);
+      expect(JSON.parse(removed.stdout)).toEqual({ profile: 'two', removedSecret: true, removedToken: false, default: 'one' });
+      const again = await runIdm(['profiles', 'remove', 'one', '--yes', '--json'], { configDir: dir });
+      expect(JSON.parse(again.stdout)).toEqual({ profile: 'one', removedSecret: false, removedToken: false, default: null });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

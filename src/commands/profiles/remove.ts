@@ -7,11 +7,12 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
 import { parseDomain } from '../../config/domain.js';
-import { configDir } from '../../config/paths.js';
+import { configDir, credentialsFile } from '../../config/paths.js';
 import { readProfiles, unknownProfile } from '../../config/profiles.js';
 import { updateSettings } from '../../config/store.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
+import { existsSync } from 'node:fs';
 
 export interface ProfilesRemoveOptions {
   name: string;
@@ -46,23 +47,24 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
   }
   // The default goes with it: a profile named `default` takes its place (as commands already fall
   // back to it), else there is none until `idm profiles use`.
-  const { wasDefault, newDefault, left } = await updateSettings(
+  const { wasDefault, newDefault, left, removedSecret } = await updateSettings(
     dir,
     ({ store, removeSecret }) => {
       const wasDefault = store.defaultProfile === name;
+      const removedSecret = existsSync(credentialsFile(dir, name)); // as logout reports it
       delete store.profiles[name]; // already gone if another run removed it meanwhile
       removeSecret(name);
       if (wasDefault) {
         if (store.profiles.default) store.defaultProfile = 'default';
         else delete store.defaultProfile;
       }
-      return { wasDefault, newDefault: wasDefault ? store.defaultProfile : undefined, left: Object.keys(store.profiles).sort() };
+      return { wasDefault, newDefault: wasDefault ? store.defaultProfile : undefined, left: Object.keys(store.profiles).sort(), removedSecret };
     },
     { signal: io.signal },
   );
   // Shared by the profiles of the same client at the same tenant, as logout does.
   const removedToken = await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal);
-  if (output.json) return output.printJson({ profile: name, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
+  if (output.json) return output.printJson({ profile: name, removedSecret, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
   output.say(`Removed profile "${name}".`);
   if (newDefault) output.note(`Profile "${newDefault}" is the default now.`);
   else if (wasDefault && left.length > 0) output.note(`There is no default profile now: ${shellCommand(['idm', 'profiles', 'use', left[0]!])} makes one.`);

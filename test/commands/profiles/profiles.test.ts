@@ -136,7 +136,7 @@ describe('idm profiles remove', () => {
   it('--json says what was removed', async () => {
     await threeProfiles();
     const result = await idm(['profiles', 'remove', 'ro', '--yes', '--json']);
-    expect(JSON.parse(result.stdout)).toEqual({ profile: 'ro', removedToken: true, default: 'default' });
+    expect(JSON.parse(result.stdout)).toEqual({ profile: 'ro', removedSecret: true, removedToken: true, default: 'default' });
   });
 });
 
