@@ -129,6 +129,9 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+/** Why idm cannot ask, in the words every refusal uses (canPrompt is false). */
+export const CANNOT_ASK = 'not a terminal, --no-input, or CI';
+
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
   // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
   // runs never use, and every run pays start-up.

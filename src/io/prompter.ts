@@ -4,7 +4,7 @@
 // Prompts follow the IO's colour decision (--no-color, NO_COLOR), and every text shown in them is
 // made safe (it may name a server's connection or attribute).
 import { InterruptedError, UsageError } from '../core/errors.js';
-import type { IO } from './io.js';
+import { CANNOT_ASK, type IO } from './io.js';
 import { safeText } from './safe.js';
 
 export interface Choice<T> {
@@ -57,7 +57,7 @@ const PLAIN_THEME = {
 
 export async function createPrompter(io: IO): Promise<Prompter> {
   if (!io.canPrompt) {
-    throw new UsageError('Cannot prompt: not a terminal, or --no-input is set.', 'Pass the values as flags.');
+    throw new UsageError(`Cannot prompt (${CANNOT_ASK}).`, 'Pass the values as flags.');
   }
   const inquirer = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal } as const;
