@@ -88,22 +88,23 @@ export function globalFlagsCommand(): Command {
 
 /**
  * `idm help streams list` (and `idm streams help deliveries list`) shows the help of that command
- * (commander's help command takes one name), and an unknown word there is the usage error of an
- * unknown command (commander showed the parent's help, which read as a missing command). Replaces
- * the dispatch of a command's help command, which receives only the first word; the command's
- * operands hold them all.
+ * (commander's help command takes one name, and shows the parent's help for a name it does not
+ * know). Replaces the dispatch of a command's help command, which receives only the first word; the
+ * command's operands hold them all. A help flag among them (`idm help streams --help`) asks for the
+ * same help.
  */
-function helpTakesPaths(parent: Command): void {
-  const dispatching = parent as Command & { _dispatchHelpCommand(name?: string): unknown };
-  const original = dispatching._dispatchHelpCommand.bind(dispatching);
-  dispatching._dispatchHelpCommand = (name?: string) => {
-    let target: Command = parent;
-    for (const word of parent.args.slice(1)) {
+function helpTakesPaths(command: Command): void {
+  const self = command as Command & { _dispatchHelpCommand(name?: string): unknown };
+  const original = self._dispatchHelpCommand.bind(self);
+  self._dispatchHelpCommand = (name?: string) => {
+    let target: Command = command;
+    for (const word of command.args.slice(1)) {
+      if (word === '-h' || word === '--help') continue;
       const next = target.commands.find((child) => child.name() === word || child.aliases().includes(word));
       if (!next) throw unknownCommand(word, target);
       target = next;
     }
-    return target === parent ? original(name) : target.help();
+    return target === command ? original(name) : target.help();
   };
 }
 
@@ -117,6 +118,8 @@ const SAFE_TO_SUGGEST = new Set(['list', 'show', 'get', 'status', 'stats', 'defa
 /** `idm streams lst`: a usage error naming the word, a safe suggestion when one is close, and the commands there are. */
 export function unknownCommand(word: string, parent: Command): UsageError {
   const visible = parent.createHelp().visibleCommands(parent).filter((command) => command.name() !== 'help');
+  // `idm help streams list foo`: a command without subcommands has no list to show.
+  if (visible.length === 0) return new UsageError(`Unknown command '${preview(word)}': ${commandPath(parent)} has no subcommands.`, `Run '${commandPath(parent)} --help' for usage.`);
   const close = suggest(word, visible.flatMap((command) => [command.name(), ...command.aliases()])).filter((name) => SAFE_TO_SUGGEST.has(name));
   return new UsageError(
     `Unknown command '${preview(word)}'.${close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''}`,

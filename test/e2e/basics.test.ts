@@ -104,3 +104,35 @@ describe('help as a process', () => {
     for (const line of help.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 });
+
+describe('help command with a path', () => {
+  const { dir, cleanup } = tempConfigDir();
+  afterAll(cleanup);
+
+  it.each([
+    [['help', 'streams', 'list', '--help'], 'Usage: idm streams list [options]'],
+    [['help', 'streams', '-h'], 'Usage: idm streams [options] [command]'],
+    [['help', 'global', '--help'], 'Usage: idm [global flags] <command>'],
+    [['streams', 'help', 'deliveries', 'list'], 'Usage: idm streams deliveries list [options] <stream-id>'],
+  ])('idm %j: the help of the command the whole path names, a help flag after it asking the same', async (args, usage) => {
+    const result = await runIdm(args, { configDir: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout.startsWith(`${usage}\n`)).toBe(true);
+  });
+
+  it('under a command, help with an unknown word is the usage error idm help gives, not the parent\'s help', async () => {
+    for (const args of [['streams', 'help', 'lst'], ['streams', 'help', 'deliveries', 'lst'], ['streams', 'deliveries', 'help', 'lst']]) {
+      const result = await runIdm(args, { configDir: dir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^Error: Unknown command 'lst'\. Did you mean list\?\nThe commands of idm streams( deliveries)?: list, show[,.]/);
+    }
+  });
+
+  it('a word after a command that has no subcommands says so, not an empty list of commands', async () => {
+    const result = await runIdm(['help', 'streams', 'list', 'foo'], { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("Error: Unknown command 'foo': idm streams list has no subcommands.\nRun 'idm streams list --help' for usage.\n");
+  });
+});
