@@ -113,14 +113,18 @@ export function selectedProfileName(store: ProfileStore, flag: string | undefine
   return store.defaultProfile && store.profiles[store.defaultProfile] ? store.defaultProfile : 'default';
 }
 
-/** A profile picked with --profile (or IDM_PROFILE) that does not exist: the same error, exit 4, for every command. */
-export function unknownProfile(store: ProfileStore, name: string): IdmError {
+/**
+ * A profile picked with --profile (or IDM_PROFILE) that does not exist: the same error, exit 4, for
+ * every command. `removing`: the command would remove it (logout, profiles remove), where creating
+ * it first is no advice: the hint names the known profiles only.
+ */
+export function unknownProfile(store: ProfileStore, name: string, { removing = false } = {}): IdmError {
   const known = Object.keys(store.profiles).sort();
-  const create = `Create it with '${shellCommand(['idm', 'login', '--profile', name])}'.`;
+  const create = removing ? (known.length ? '' : 'There are no profiles yet.') : `Create it with '${shellCommand(['idm', 'login', '--profile', name])}'.`;
   return new IdmError(`There is no profile named "${name}".`, {
     exitCode: ExitCode.Auth,
     code: 'no_credentials',
-    hint: known.length ? `Known profiles: ${known.join(', ')}. ${create}` : create,
+    hint: known.length ? `Known profiles: ${known.join(', ')}.${create ? ` ${create}` : ''}` : create,
   });
 }
 

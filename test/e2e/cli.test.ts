@@ -344,10 +344,18 @@ describe('idm as a process against the sandbox', () => {
   });
 
   it('an unknown --profile is exit 4 with the same words for every command', async () => {
-    const results = await Promise.all([['logout'], ['auth', 'status'], ['streams', 'list']].map((args) => idm([...args, '--profile', 'nope'], { dir })));
+    const results = await Promise.all([['profiles', 'use', 'nope'], ['auth', 'status', '--profile', 'nope'], ['streams', 'list', '--profile', 'nope']].map((args) => idm(args, { dir })));
     for (const result of results) {
       expect(result.code).toBe(4);
       expect(result.stderr).toBe(`Error: There is no profile named "nope".\nKnown profiles: default. Create it with 'idm login --profile nope'.\n`);
+    }
+  });
+
+  it('removing an unknown profile (logout, profiles remove) names the known ones, with no advice to create it', async () => {
+    const results = await Promise.all([['logout', '--profile', 'nope'], ['profiles', 'remove', 'nope', '--yes']].map((args) => idm(args, { dir })));
+    for (const result of results) {
+      expect(result.code).toBe(4);
+      expect(result.stderr).toBe('Error: There is no profile named "nope".\nKnown profiles: default.\n');
     }
   });
 

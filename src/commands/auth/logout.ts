@@ -26,7 +26,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const store = readProfiles(dir);
   const name = selectedProfileName(store, globals.profile);
   const profile = store.profiles[name];
-  if (!profile && globals.profile !== undefined) throw unknownProfile(store, name);
+  if (!profile && globals.profile !== undefined) throw unknownProfile(store, name, { removing: true });
   const removedSecret = existsSync(credentialsFile(dir, name));
   if (removedSecret) await updateSettings(dir, ({ removeSecret }) => removeSecret(name), { signal: io.signal });
   // Under the token lock: a run fetching a token right now cannot write it back after us.

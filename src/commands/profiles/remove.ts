@@ -35,7 +35,7 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
   const dir = configDir(io.env);
   const store = readProfiles(dir);
   const profile = store.profiles[name];
-  if (!profile) throw unknownProfile(store, name);
+  if (!profile) throw unknownProfile(store, name, { removing: true });
   if (!options.yes) {
     if (!io.canPrompt) {
       throw new UsageError(`Removing profile "${name}" needs --yes when idm cannot ask (${CANNOT_ASK}).`, `Run '${shellCommand(['idm', 'profiles', 'remove', name, '--yes'])}'.`);
