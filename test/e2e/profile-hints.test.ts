@@ -79,6 +79,16 @@ describe('with --profile adm, the commands idm prints end with --profile adm', (
     expect(home.received()).toEqual([]);
   });
 
+  it('streams test without --wait: where a failure shows, not "Follow it with --wait" (that sends another event)', async () => {
+    const result = await idm(['-p', 'adm', 'streams', 'test', CLOSED, '--event-type', 'user.created']);
+    expect(result.code, result.stderr).toBe(0);
+    const eventId = /evt_\w{22}/.exec(result.stdout)![0];
+    expect(result.stderr).not.toContain('Follow it with --wait');
+    expect(result.stderr).toContain(`\nIf it fails: idm streams deliveries show ${CLOSED} ${eventId} --profile adm\n`);
+    expect(adm.calls('POST').map((call) => call.path)).toEqual([`/api/v2/event-streams/${CLOSED}/test`]);
+    expect(home.received()).toEqual([]);
+  });
+
   it('streams create: Try it', async () => {
     const result = await idm(['-p', 'adm', 'streams', 'create', '--name', 'hinted', '--event-type', 'user.created', '--action', 'a1']);
     expect(result.code, result.stderr).toBe(0);

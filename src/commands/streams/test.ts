@@ -240,5 +240,10 @@ async function printDelivery(record: ApiRecord, streamId: string, deps: Deps, op
     output.say([[['bold', 'red'], deps.failure!.message]]);
     noteFollowUp(next, deps);
   } else if (status === 'success') output.say([['green', 'Delivered.']]);
-  else output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails. Follow it with --wait.`);
+  else {
+    // Not "Follow it with --wait": run again, that sends another test event. This one's failure, if
+    // any, is a record to read.
+    output.note(`Accepted: delivery is asynchronous${status ? ` (status ${status})` : ''}; the service delivers the event and retries when it fails (--wait follows a test to its outcome).`);
+    if (next) output.note(`If it fails: ${next.seeIt}`);
+  }
 }

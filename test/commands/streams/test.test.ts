@@ -136,7 +136,9 @@ describe('idm streams test: the asynchronous answer of the real service', () => 
     expect(result.stdout).toContain('Status\tpending');
     expect(result.stdout).toContain('Event id\tevt_mo5fABu7URqmYatLBejFxa');
     expect(result.stdout).not.toMatch(/^attempt\t/m);
-    expect(result.stderr).toBe('Accepted: delivery is asynchronous (status pending); the service delivers the event and retries when it fails. Follow it with --wait.\n');
+    expect(result.stderr).toBe(
+      `Accepted: delivery is asynchronous (status pending); the service delivers the event and retries when it fails (--wait follows a test to its outcome).\nIf it fails: idm streams deliveries show ${INBOX} evt_mo5fABu7URqmYatLBejFxa\n`,
+    );
   });
 
   it('pending with --json: the record exactly as received, nothing on stderr', async () => {
