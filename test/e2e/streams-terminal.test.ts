@@ -58,6 +58,30 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(t.screen()).toMatch(/Name\s+from-the-prompts/);
   });
 
+  it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
+    const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
+    await t.waitFor('User name');
+    t.type('   ');
+    t.keys('Enter');
+    await t.waitFor('Enter the user name.');
+    expect(t.screen()).not.toContain('Webhook password');
+    t.keys('C-u');
+    t.type('a:b');
+    t.keys('Enter');
+    await t.waitFor('A user name has no colon.');
+    t.keys('C-u');
+    t.type(' idm ');
+    t.keys('Enter');
+    await t.waitFor('Webhook password');
+    t.type('pass-word');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('--username');
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { method: 'basic', username: 'idm', password: 'pass-word' } } } });
+  });
+
   it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

@@ -9,7 +9,7 @@ import { hasUnsafeCharacters, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
 import type { IO } from '../../io/io.js';
 import { unsafeTextProblem } from '../../io/safe.js';
-import { CLOUD_REGIONS, PATTERNS } from '../../schemas/constants.js';
+import { CLOUD_REGIONS, LIMITS, PATTERNS } from '../../schemas/constants.js';
 
 export const AUTH_CHOICES = ['bearer', 'basic', 'custom-header'] as const;
 export type AuthChoice = (typeof AUTH_CHOICES)[number];
@@ -179,13 +179,25 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps):
       { value: 'basic', name: 'basic: a user name and password' },
       { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
     ]));
-  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: (value) => (/^[^:]{1,128}$/.test(value) ? freeText(value) : 'At most 128 characters, no colon.') })).trim());
+  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: usernameProblem })).trim());
   const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
   const secret = await webhookSecret(flags, auth, deps);
   if (secret === undefined) throw new UsageError(`Missing ${SECRET_FLAG}.`, 'The service takes a webhook with its secret and never returns it.');
   if (auth === 'basic') return { method: METHOD[auth], username: username!, password: secret };
   if (auth === 'custom-header') return { method: METHOD[auth], header_key: headerKey!, header_value: secret };
   return { method: METHOD[auth], token: secret };
+}
+
+/**
+ * The user name prompt's check, of the name as it is kept (trimmed): a blank answer was taken, then
+ * the password asked, and the stream refused for an empty --username, a flag never given.
+ */
+function usernameProblem(value: string): true | string {
+  const name = value.trim();
+  if (name === '') return 'Enter the user name.';
+  if (name.length > LIMITS.basicUsernameMax) return `A user name has at most ${LIMITS.basicUsernameMax} characters.`;
+  if (!PATTERNS.basicUsername.test(name)) return 'A user name has no colon.';
+  return freeText(name);
 }
 
 /** A prompt's check of free text (a user name, an action id): what checkText says of a flag's value. */
