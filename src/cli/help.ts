@@ -1,23 +1,15 @@
 // Text for people, shared by every command's --help: one width (commander's help is rendered at it
 // too, so that help reads the same at any terminal, in a pipe, and from bin/idm.js's copy).
 import { EXIT_CODE_TABLE } from '../core/exit-codes.js';
+import { wrapWords } from '../output/width.js';
 
 export const HELP_WIDTH = 80;
 
 /** `text` wrapped at the help width, every line starting with `indent`. */
 export function paragraph(text: string, indent = ''): string {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line !== '' && indent.length + line.length + 1 + word.length > HELP_WIDTH) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = line === '' ? word : `${line} ${word}`;
-    }
-  }
-  if (line !== '') lines.push(line);
-  return lines.map((l) => `${indent}${l}`).join('\n');
+  return wrapWords(text, HELP_WIDTH - indent.length)
+    .map((l) => `${indent}${l}`)
+    .join('\n');
 }
 
 /** A shell command cut at spaces outside quotes into lines of at most `width`, each but the last ending in ` \`. */

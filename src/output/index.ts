@@ -7,6 +7,7 @@ import type { IdmError, Warning } from '../core/errors.js';
 import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
 import type { Column, Rows, RowsOptions, Style } from './types.js';
+import { displayWidth, wrapWords } from './width.js';
 
 export type { Column, Rows, RowsOptions, Style } from './types.js';
 
@@ -104,7 +105,20 @@ export function createOutput(io: IO): Output {
       }
       const palette = io.palette('stdout');
       const width = Math.max(...fields.map(([label]) => label.length));
-      io.out(fields.map(([label, value, style]) => `${palette.bold(safeText(label).padEnd(width))}  ${style && value !== '' ? palette[style](safeText(value)) : safeText(value)}\n`).join(''));
+      // A long value with spaces (event types, scopes, an error) is broken between its words, its
+      // lines under its first: the terminal would break it inside a word, under the labels. Not one
+      // with a run of spaces, which the lines would not keep.
+      const room = io.columns - width - 2;
+      const lines = (value: string) => (displayWidth(value) > room && room >= 20 && / /.test(value) && !/  /.test(value) ? wrapWords(value, room) : [value]);
+      io.out(
+        fields
+          .map(([label, value, style]) =>
+            lines(safeText(value))
+              .map((line, index) => `${index === 0 ? palette.bold(safeText(label).padEnd(width)) : ' '.repeat(width)}  ${style && line !== '' ? palette[style](line) : line}\n`)
+              .join(''),
+          )
+          .join(''),
+      );
     },
     line(text) {
       io.out(`${styled(text, io.palette('stdout'))}\n`);

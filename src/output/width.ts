@@ -32,6 +32,30 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/**
+ * `text` in lines of at most `width` columns, broken at its spaces (runs of spaces count as one); a
+ * word wider than `width` is a line of its own, whole. What help paragraphs and a record's long
+ * values (event types, scopes) need: a terminal breaks a line in the middle of a word.
+ */
+export function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    const size = displayWidth(word);
+    if (line !== '' && used + 1 + size > width) {
+      lines.push(line);
+      line = word;
+      used = size;
+    } else {
+      line = line === '' ? word : `${line} ${word}`;
+      used += (used === 0 ? 0 : 1) + size;
+    }
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
 /** `text` cut to at most `width` columns, ending in `…` when it was cut. */
 export function cut(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;

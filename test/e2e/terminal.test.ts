@@ -122,6 +122,35 @@ describe.skipIf(!run)('list tables in a real terminal', () => {
   }
 });
 
+describe.skipIf(!run)('records in a real terminal', () => {
+  let h: Harness;
+  const TYPES = ['group.created', 'group.deleted', 'group.member.added', 'group.member.deleted', 'organization.created', 'organization.deleted', 'user.created', 'user.deleted', 'user.updated'];
+  let id: string;
+  beforeAll(async () => {
+    h = await startHarness();
+    const created = await h.idm(['streams', 'create', '--name', 'many-types', '--event-type', TYPES.join(','), '--action', 'a-1', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    id = JSON.parse(created.stdout).id;
+  });
+  afterAll(() => h.close());
+
+  for (const columns of [60, 80]) {
+    it(`streams show at ${columns} columns: a long value is broken between its words, its lines under the value column`, async () => {
+      const t = open(h, ['streams', 'show', id], { columns });
+      expect(await t.exitCode()).toBe(0);
+      const rows = t.rows();
+      expect(unwrapped(t), rows.join('\n')).toBe(true);
+      for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(columns);
+      const first = rows.findIndex((row) => row.startsWith('Event types  '));
+      const last = rows.findIndex((row) => row.startsWith('Created '));
+      const lines = rows.slice(first, last);
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.slice(1).every((line) => /^ {13}\S/.test(line)), lines.join('\n')).toBe(true);
+      expect(lines.map((line) => line.slice(13)).join(' ')).toBe(TYPES.join(', '));
+    });
+  }
+});
+
 describe.skipIf(!run)('prompts in a real terminal', () => {
   let h: Harness;
   beforeAll(async () => {
