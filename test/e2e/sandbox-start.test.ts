@@ -15,6 +15,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { KILL_AFTER_MS, runIdm, startSandboxProcess, tempConfigDir, type SandboxProcess } from '../helpers/cli.js';
 import { call, direct, getToken, tokenRequest } from '../helpers/sandbox.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 /** The built sandbox (npm run build), as `idm sandbox start` loads it. */
 const SANDBOX_BUNDLE = fileURLToPath(new URL('../../dist/sandbox.cjs', import.meta.url));
@@ -87,6 +88,25 @@ describe('idm sandbox start for people', () => {
     // A login command to paste: on stderr, on a line of its own, shell-quoted.
     expect(sandbox.stderr()).toMatch(/\nTry: idm login --domain http:\/\/127\.0\.0\.1:\d+ --client-id \w+ --client-secret-file \S+\/admin\.secret\n\nRunning until Ctrl-C\.\n/);
     expect((await sandbox.stop()).code).toBe(0);
+  });
+});
+
+describe.skipIf(!hasTmux && !process.env.CI)('idm sandbox start in an 80-column terminal', () => {
+  it("a client's scopes are broken between scopes, under the first, and Ctrl-C ends it", async () => {
+    const t = Terminal.start(['sandbox', 'start'], { configDir: configDir(), env: {}, columns: 80 });
+    cleanups.push(() => t.close());
+    await t.waitFor('Running until Ctrl-C.');
+    const rows = t.rows();
+    const first = rows.findIndex((row) => row.startsWith('  scopes       read:event_streams create:'));
+    expect(first, rows.join('\n')).toBeGreaterThan(0);
+    const scopes = [rows[first]!.slice(15)];
+    for (let i = first + 1; rows[i]!.startsWith(' '.repeat(15)); i++) scopes.push(rows[i]!.slice(15));
+    expect(scopes.length).toBeGreaterThan(1);
+    for (const line of scopes) expect(line, scopes.join('\n')).toMatch(/^[a-z_:]+( [a-z_:]+)*$/);
+    for (const line of scopes) expect(15 + line.length).toBeLessThanOrEqual(80);
+    expect(scopes.join(' ').split(' ')).toContain('delete:directory_provisionings');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(0);
   });
 });
 

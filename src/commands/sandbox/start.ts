@@ -14,6 +14,7 @@ import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { once, parseIntegerInRange } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
+import { wrapWords } from '../../output/width.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
@@ -336,6 +337,10 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       };
       deps.io.out(`${JSON.stringify(summary)}\n`);
     } else {
+      // At a terminal, a client's scopes are broken between scopes under the first (the terminal
+      // would break one in the middle); piped, one line.
+      const scopeLines = (scopes: readonly string[]) =>
+        (deps.io.stdoutIsTTY ? wrapWords(scopes.join(' '), Math.max(20, deps.io.columns - 15)) : [scopes.join(' ')]).map((line, index) => `${index === 0 ? '  scopes       ' : ' '.repeat(15)}${line}`);
       const lines = [
         `Tenant         ${sandbox.url}`,
         `API            ${sandbox.apiUrl}   (audience ${sandbox.apiUrl}/)`,
@@ -356,7 +361,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
           `  secret       ${c.clientSecret}`,
           `  secret file  ${c.clientSecretFile}`,
           `  private key  ${c.privateKeyFile}   (private_key_jwt, ${c.signingAlg})`,
-          `  scopes       ${c.scopes.join(' ')}`,
+          ...scopeLines(c.scopes),
           '',
         );
       }
@@ -369,7 +374,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
           `  fingerprint  ${mtls.certificateFingerprints[0]}   (SHA-256)`,
           ...(files.clientCaFile ? [`  issued by    ${files.clientCaFile}   (the sandbox's CA: what an edge verifies client certificates with)`] : []),
           ...(mtls.edgeKey ? [`  edge         headers client-certificate, client-certificate-ca-verified, cname-api-key: ${mtls.edgeKey}`] : []),
-          `  scopes       ${mtls.scopes.join(' ')}`,
+          ...scopeLines(mtls.scopes),
           '',
         );
       }
