@@ -122,9 +122,18 @@ function keepOrder(holder: object, keys: string[]): void {
   recorded++;
 }
 
-/** An object's keys in the order of its text (Object.keys, unless parseJsonExact recorded another). */
+/**
+ * An object's keys in the order of its text (Object.keys, unless parseJsonExact recorded another).
+ * The object may have changed since (pages merged add a list the first page lacked): its keys now,
+ * those of the text in their place and any added after them.
+ */
 export function keysAsWritten(value: object): string[] {
-  return orders.get(value) ?? Object.keys(value);
+  const order = orders.get(value);
+  if (!order) return Object.keys(value);
+  const own = Object.keys(value);
+  if (own.length === order.length && order.every((key) => Object.hasOwn(value, key))) return order;
+  const written = new Set(order);
+  return [...order.filter((key) => Object.hasOwn(value, key)), ...own.filter((key) => !written.has(key))];
 }
 
 /** `to`, a copy of some of `from`'s fields (a page without its `next`), keeps their literals and order. */

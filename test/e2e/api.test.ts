@@ -138,3 +138,17 @@ describe('keys made of digits keep their place', () => {
     expect(all.stdout).toMatch(/\],\n {2}"total": 1,\n {2}"7": "seven"\n\}\n$/);
   });
 });
+
+describe('keys made of digits, and pages that bring more fields', () => {
+  it('idm api --paginate keeps a list only a later page has, when the first page\'s keys were kept in order (it was dropped)', async () => {
+    const first = await direct(h.sandbox, '/event-streams?take=50');
+    const cursor = (first.body as { next: string }).next;
+    const page = (body: string) => h.sandbox.addFault({ kind: 'status', status: 200, path: '/api/v2/event-streams', headers: { 'content-type': 'application/json' }, body });
+    page(`{"eventStreams":[{"id":"x"}],"7":"seven","next":"${cursor}"}`);
+    page('{"eventStreams":[{"id":"y"}],"extra":["e"]}');
+    const merged = await idm(['api', 'GET', '/event-streams', '--paginate']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout)).toEqual({ eventStreams: [{ id: 'x' }, { id: 'y' }], 7: 'seven', extra: ['e'] });
+    expect(merged.stdout).toMatch(/"eventStreams": \[[^]*\],\n {2}"7": "seven",\n {2}"extra": \[\n {4}"e"\n {2}\]\n\}\n$/);
+  });
+});
