@@ -194,6 +194,7 @@ describe('a file flag given twice with two files: exit 2, nothing read or sent (
     [['streams', 'create', '--from-file', 'a.json', '--from-file', 'b.json'], '--from-file is given twice (a.json and b.json): give it once.'],
     [['streams', 'create', ...webhook, '--secret-file', 'old-token.txt', '--secret-file', 'new-token.txt'], '--secret-file is given twice: give it once.'],
     [['streams', 'test', 'est_demoInboxBearer0000000', '--event-type', 'user.created', '--data-file', 'a.json', '--data-file', 'b.json'], '--data-file is given twice (a.json and b.json): give it once.'],
+    [['streams', 'test', 'est_demoInboxBearer0000000', '--event-type', 'user.created', '--data', '{"old":1}', '--data', '{"new":2}'], '--data is given twice: give it once.'],
     [['--ca-file', 'a.pem', 'streams', 'list', '--ca-file', 'b.pem'], '--ca-file is given twice: give it once.'],
     [['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'x', '--client-secret-file', 'old.txt', '--client-secret-file', 'new.txt'], '--client-secret-file is given twice: give it once.'],
     [['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'x', '--private-key-file', 'old.pem', '--private-key-file', 'new.pem'], '--private-key-file is given twice: give it once.'],

@@ -42,7 +42,7 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
     .description('Send a test event to an event stream and show the delivery record')
     .addArgument(new Argument('<stream-id>', `the stream's id (${ID_SHAPES.stream.words})`).argParser(parseId('stream')))
     .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below')
-    .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile'))
+    .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile').argParser(once('--data', undefined, { secret: true })))
     .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin', once('--data-file'))
     .option('--wait', 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)')
     .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(parsePositiveSeconds('--wait-timeout')))
