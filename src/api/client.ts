@@ -10,7 +10,7 @@ import { parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
 import { createTransport, type HttpResponse, type TlsMaterial } from './http.js';
-import { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../core/json-depth.js';
 import { Redactor } from './redact.js';
 import { exchange, MAX_ATTEMPTS, retryBudget, send, type SendPolicy, type WaitReporter } from './retry.js';
 

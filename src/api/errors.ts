@@ -6,7 +6,7 @@ import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
 import { parseJsonExact } from '../core/json-numbers.js';
 import { utcSeconds } from '../core/time.js';
-import { nestsDeeper } from './json.js';
+import { nestsDeeper } from '../core/json-depth.js';
 import { isLoopbackHost } from '../core/net.js';
 
 export { ApiError, NetworkError, RateLimitError } from '../core/errors.js';

@@ -5,7 +5,7 @@
 // shown with every string value masked: a token repeated under another key is a token still.
 // A body that cannot be masked (JSON nested too deep to walk) is never shown: a placeholder says why.
 import { MIN_SECRET_LENGTH } from '../core/secrets.js';
-import { MAX_JSON_DEPTH, nestsDeeper } from './json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../core/json-depth.js';
 
 const SECRET_KEYS = new Set([
   'access_token',

@@ -3,6 +3,7 @@
 // {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { nestsDeeper } from '../core/json-depth.js';
 import { LIMITS } from '../schemas/constants.js';
 import { describeIssues } from '../schemas/index.js';
 
@@ -106,8 +107,8 @@ export function parseJsonBody(body: string, contentType: string | undefined): un
   } catch {
     throw apiError(400, 'Invalid request payload JSON format');
   }
-  if (jsonDepth(body) > MAX_JSON_DEPTH) {
-    throw apiError(400, `Payload validation error: 'The payload is nested deeper than ${MAX_JSON_DEPTH} levels'.`, 'invalid_body');
+  if (nestsDeeper(parsed, MAX_BODY_DEPTH)) {
+    throw apiError(400, `Payload validation error: 'The payload is nested deeper than ${MAX_BODY_DEPTH} levels'.`, 'invalid_body');
   }
   return parsed;
 }
@@ -118,24 +119,7 @@ export function parseJsonBody(body: string, contentType: string | undefined): un
  * every later answer that holds it (the delivery, GET /sandbox/deliveries, the --state-dir save) a
  * stack overflow. Far beyond any real event (the sample user is 4 deep).
  */
-export const MAX_JSON_DEPTH = 100;
-
-/** How deeply the arrays and objects of a JSON text nest (counted without recursion; strings skipped). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c) i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x7b || code === 0x5b) deepest = Math.max(deepest, ++depth);
-    else if (code === 0x7d || code === 0x5d) depth--;
-  }
-  return deepest;
-}
+export const MAX_BODY_DEPTH = 100;
 
 /**
  * Parses with a shared schema, or throws the real 400 naming the field, in the service's shape:

@@ -5,7 +5,8 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
-import { closeServer, flatHeaders, isJsonType, json, jsonDepth, MAX_JSON_DEPTH, readBody, writeReply } from './http.js';
+import { nestsDeeper } from '../core/json-depth.js';
+import { closeServer, flatHeaders, isJsonType, json, MAX_BODY_DEPTH, readBody, writeReply } from './http.js';
 
 export interface InboxRecord {
   method: string;
@@ -41,10 +42,11 @@ export async function startInbox(): Promise<Inbox> {
         return;
       }
       let parsed: unknown = body ?? '';
-      // Kept as text when nested too deeply to be answered again (GET /sandbox/inbox would overflow).
-      if (body !== undefined && isJsonType(req.headers['content-type']) && jsonDepth(body) <= MAX_JSON_DEPTH) {
+      // Kept as text when not JSON, or nested too deeply to be answered again (GET /sandbox/inbox would overflow).
+      if (body !== undefined && isJsonType(req.headers['content-type'])) {
         try {
-          parsed = JSON.parse(body);
+          const value: unknown = JSON.parse(body);
+          if (!nestsDeeper(value, MAX_BODY_DEPTH)) parsed = value;
         } catch {
           // kept as text
         }

@@ -5,7 +5,7 @@
 // status keeps its exit code, and with --json its body is printed on stdout too.
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import type { HttpMethod } from '../../api/client.js';
-import { MAX_JSON_DEPTH, nestsDeeper } from '../../api/json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../../core/json-depth.js';
 import type { RawRequest } from '../../api/management/index.js';
 import { RAW_METHODS } from '../../api/management/raw.js';
 import { rawPath } from '../../api/path.js';

@@ -1,8 +1,9 @@
-// How deeply an answer nests, checked before anything walks it recursively: the management
-// client's answers and the error bodies `idm api --json` prints (a hostile answer could overflow the
-// stack of whatever walks it, JSON.stringify included). JSON.parse itself does not recurse, so the
-// check runs on the parsed value: a walk of a page's few thousand values costs far less than
-// scanning its text character by character (--all reads a thousand pages).
+// How deeply parsed JSON nests, checked before anything walks it recursively: the management
+// client's answers and the error bodies `idm api --json` prints, and the request bodies the sandbox
+// keeps (a hostile value could overflow the stack of whatever walks it, JSON.stringify included).
+// JSON.parse itself does not recurse, so the check runs on the parsed value: a walk of a page's few
+// thousand values costs far less than scanning its text character by character (--all reads a
+// thousand pages).
 
 /** No answer of the interface nests deeper than a few levels. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeper } from '../../src/api/json.js';
+import { MAX_JSON_DEPTH, nestsDeeper } from '../../src/core/json-depth.js';
 
 const nested = (levels: number) => JSON.parse(`${'['.repeat(levels)}1${']'.repeat(levels)}`) as unknown;
 
