@@ -146,20 +146,24 @@ export function missingEventbusFlags(flags: DestinationFlags): string[] {
 /** The webhook secret: --secret-file, else IDM_WEBHOOK_SECRET, else a masked prompt at a terminal. */
 export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, deps: Deps): Promise<string | undefined> {
   let secret: string | undefined;
+  // Where a secret idm refuses came from, for the fix: the file, the variable, or what was typed.
+  let fix = 'Put only the secret in the file.';
   if (flags.secretFile !== undefined) {
     secret = (await readFileOrStdin('--secret-file', flags.secretFile, deps.io, 'secret')).replace(/\r?\n$/, '');
     if (secret === '') throw new UsageError(`--secret-file: ${flags.secretFile === '-' ? 'stdin' : 'the file'} is empty.`);
   } else if (deps.io.env.IDM_WEBHOOK_SECRET !== undefined && deps.io.env.IDM_WEBHOOK_SECRET !== '') {
     secret = deps.io.env.IDM_WEBHOOK_SECRET;
+    fix = 'Set IDM_WEBHOOK_SECRET to the secret alone, or give it with --secret-file.';
   } else if (deps.io.canPrompt) {
+    fix = 'Type the secret alone, without spaces around it.';
     const prompter = await deps.prompter();
     secret = await prompter.password(`Webhook ${SECRET_NAME[auth]}`, { validate: (value) => (value === '' ? `Enter the ${SECRET_NAME[auth]}.` : true) });
   }
-  if (secret !== undefined && /[\r\n]/.test(secret)) throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds more than one line.`, 'Put only the secret in the file.');
+  if (secret !== undefined && /[\r\n]/.test(secret)) throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds more than one line.`, fix);
   // A token or header value is sent in an HTTP header as it is: no control character can be, and the
   // receiver drops spaces around it. A basic password travels in Base64 and may hold either.
   if (secret !== undefined && auth !== 'basic' && (/[\x00-\x08\x0a-\x1f\x7f]/.test(secret) || /^[ \t]|[ \t]$/.test(secret))) {
-    throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds a control character or begins or ends with a space, which an HTTP header cannot carry.`, 'Put only the secret in the file.');
+    throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds a control character or begins or ends with a space, which an HTTP header cannot carry.`, fix);
   }
   return secret;
 }
