@@ -277,7 +277,7 @@ function client(context: FailureContext): string {
   return context.clientId ? `client ${context.clientId}` : 'the client';
 }
 
-/** A 2xx answer idm cannot read (not JSON, empty, wrong shape). */
+/** An answer idm cannot read (not JSON, empty, wrong shape; any status once its body cannot be decoded). */
 export function badAnswer(context: FailureContext, status: number, problem: string): ApiError {
   return new ApiError(`Could not ${context.action}: ${context.host} answered ${status} with ${problem}.`, {
     exitCode: ExitCode.Failure,

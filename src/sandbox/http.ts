@@ -145,3 +145,12 @@ export function closeServer(server: { close(done: () => void): unknown; closeAll
     server.closeAllConnections();
   });
 }
+
+/** The request-target as a URL (`base` for a path alone), or undefined when it cannot be read as one (`//[`). */
+export function requestUrl(target: string | undefined, base = 'http://127.0.0.1'): URL | undefined {
+  try {
+    return new URL(target ?? '/', base);
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
 import { nestsDeeper } from '../core/json-depth.js';
-import { closeServer, flatHeaders, isJsonType, json, MAX_BODY_DEPTH, readBody, writeReply } from './http.js';
+import { closeServer, flatHeaders, isJsonType, json, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
 
 export interface InboxRecord {
   method: string;
@@ -32,7 +32,11 @@ export async function startInbox(): Promise<Inbox> {
   const server: Server = createServer({ cert, key }, (req, res) => {
     void (async () => {
       const body = await readBody(req);
-      const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+      const url = requestUrl(req.url, 'https://127.0.0.1');
+      if (!url) {
+        writeReply(res, json(400, { error: 'bad request', message: 'Invalid request URL' }));
+        return;
+      }
       if (url.pathname !== '/inbox' && !url.pathname.startsWith('/inbox/')) {
         writeReply(res, json(404, { error: 'not found', message: 'The inbox is at /inbox' }));
         return;

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, tokenError, writeReply } from './http.js';
+import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -417,15 +417,6 @@ async function handle(
   // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
   finish(reply);
-}
-
-/** The request-target as a URL, or undefined when it cannot be read as one. */
-function requestUrl(target: string | undefined): URL | undefined {
-  try {
-    return new URL(target ?? '/', 'http://127.0.0.1');
-  } catch {
-    return undefined;
-  }
 }
 
 /** With mtls `handshake`: the certificate the client presented, if any, and whether the CA verified it. */

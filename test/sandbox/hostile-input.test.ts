@@ -2,6 +2,7 @@
 // it as an error and stays whole: every later answer, the control endpoints included, still works.
 import { request } from 'node:https';
 import { connect } from 'node:net';
+import { connect as connectTls } from 'node:tls';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS } from '../../src/sandbox/index.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
@@ -17,6 +18,20 @@ function rawRequest(head: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const { port } = new URL(sb().url);
     const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+    socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+/** The same, to the HTTPS inbox (its certificate is the sandbox's own: not checked here, on loopback). */
+function rawInboxRequest(head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(sb().inboxUrl);
+    const socket = connectTls({ port: Number(port), host: '127.0.0.1', rejectUnauthorized: false });
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
@@ -85,6 +100,15 @@ describe('request-targets that are no URL', () => {
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ statusCode: 400, error: 'Bad Request', message: 'Invalid request URL' });
     const target = line.split(' ')[1]!;
     expect(sb().requests.at(-1)).toMatchObject({ method: line.split(' ')[0], url: target, status: 400 });
+  });
+});
+
+describe('the inbox, for a request-target that is no URL', () => {
+  it('answers 400 and keeps taking deliveries (it dropped the connection)', async () => {
+    const answer = await rawInboxRequest('POST //[ HTTP/1.1');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'bad request', message: 'Invalid request URL' });
+    expect(await postToInbox('/after', '{}')).toBe(200);
   });
 });
 
