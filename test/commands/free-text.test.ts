@@ -57,7 +57,7 @@ describe('control and invisible characters in free-text flags: exit 2, nothing s
     h.mark();
     const result = await h.idm(['streams', 'create', '--name', 'badname', '--event-type', 'user.created', '--action', 'ab']);
     expect(result.code).toBe(0);
-    expect(h.calls('POST').map((call) => call.json)).toEqual([{ name: 'badname', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'ab' } } }]);
+    expect(h.calls('POST').map((call) => call.json)).toEqual([{ name: 'badname', subscriptions: [{ event_type: 'user.created' }], status: 'enabled', destination: { type: 'action', configuration: { action_id: 'ab' } } }]);
   });
 });
 

@@ -51,7 +51,10 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const body: Record<string, unknown> = { ...file };
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
+  // Sent always: recent streams are created enabled without it, but early ones were created disabled
+  // (wire-facts.md, Create), and a disabled stream takes no test event (the note below offers one).
   if (options.disabled) body.status = 'disabled';
+  else if (!Object.hasOwn(body, 'status')) body.status = 'enabled';
 
   // Flags name the destination (and override the file's); without them, the file's is kept.
   const destinationFromFlags = kind !== undefined || body.destination === undefined;

@@ -46,6 +46,8 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(posts()[0]!.json).toEqual({
       name: 'orders',
       subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.deleted' }],
+      // Sent, not left to the service: early streams were created disabled without it (wire-facts.md).
+      status: 'enabled',
       destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/idm', webhook_authorization: { method: 'bearer', token } } },
     });
     expect(posts()[0]!.headers['content-type']).toMatch(/^application\/json/);
@@ -111,6 +113,7 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(posts()[0]!.json).toEqual({
       name: 'act',
       subscriptions: [{ event_type: 'group.created' }, { event_type: 'group.deleted' }, { event_type: 'group.updated' }],
+      status: 'enabled',
       destination: { type: 'action', configuration: { action_id: 'act-1' } },
     });
     expect(fields(result.stdout).get('Action')).toBe('act-1');
@@ -127,7 +130,17 @@ describe('idm streams create: the request sent, for each destination', () => {
     writeFileSync(path, JSON.stringify({ name: 'from-file', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'ff' } } }));
     const result = await h.idm(['streams', 'create', '--from-file', path, '--name', 'copy-of-it']);
     expect(result.code).toBe(0);
-    expect(posts()[0]!.json).toEqual({ name: 'copy-of-it', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'ff' } } });
+    expect(posts()[0]!.json).toEqual({ name: 'copy-of-it', subscriptions: [{ event_type: 'user.updated' }], status: 'enabled', destination: { type: 'action', configuration: { action_id: 'ff' } } });
+  });
+
+  it("--from-file: the file's status is kept, and --disabled overrides it", async () => {
+    const path = join(dir, 'body-disabled.json');
+    writeFileSync(path, JSON.stringify({ name: 'file-disabled', status: 'disabled', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'fd' } } }));
+    expect((await h.idm(['streams', 'create', '--from-file', path])).code).toBe(0);
+    expect(posts()[0]!.json).toMatchObject({ status: 'disabled' });
+    writeFileSync(path, JSON.stringify({ name: 'file-enabled', status: 'enabled', subscriptions: [{ event_type: 'user.updated' }], destination: { type: 'action', configuration: { action_id: 'fe' } } }));
+    expect((await h.idm(['streams', 'create', '--from-file', path, '--disabled'])).code).toBe(0);
+    expect(posts()[1]!.json).toMatchObject({ name: 'file-enabled', status: 'disabled' });
   });
 
   it('--from-file - reads the body from stdin', async () => {
@@ -421,6 +434,7 @@ describe.skipIf(!hasTmux && !process.env.CI)('idm streams create at a terminal: 
     expect(posts()[0]!.json).toEqual({
       name: 'asked-auth',
       subscriptions: [{ event_type: 'user.created' }],
+      status: 'enabled',
       destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/asked', webhook_authorization: { method: 'bearer', token: 'typed-token-5b1' } } },
     });
   });

@@ -189,7 +189,9 @@ describe('recorded: streams create', () => {
       expect(result.sent[0]!.method).toBe('POST');
       expect(result.sent[0]!.url).toBe('/api/v2/event-streams');
       expect(result.sent[0]!.headers['content-type']).toMatch(/^application\/json/);
-      expect(body(result.sent[0]!)).toEqual(pair.request.body);
+      // The recorded body, with the status idm always sends (early streams were created disabled without it).
+      const recorded = pair.request.body as Record<string, unknown>;
+      expect(body(result.sent[0]!)).toEqual({ ...recorded, status: recorded.status ?? 'enabled' });
       expect(JSON.parse(result.stdout)).toEqual(pair.response.body);
     },
   );
