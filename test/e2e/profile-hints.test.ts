@@ -98,6 +98,15 @@ describe('with --profile adm, the commands idm prints end with --profile adm', (
     expect(home.received()).toEqual([]);
   });
 
+  it('streams create --disabled: how to enable it', async () => {
+    const result = await idm(['-p', 'adm', 'streams', 'create', '--name', 'hinted-off', '--event-type', 'user.created', '--action', 'a1', '--disabled']);
+    expect(result.code, result.stderr).toBe(0);
+    const id = /est_\w{22}/.exec(result.stdout)![0];
+    expect(result.stderr).toContain(`It is disabled; to enable it: idm streams enable ${id} --profile adm\n`);
+    expect(result.stderr).not.toContain('Try it');
+    expect(home.received()).toEqual([]);
+  });
+
   it('redeliver and provisioning sync: Follow it with', async () => {
     const redeliver = await idm(['-p', 'adm', 'streams', 'redeliver', CLOSED, '--status', 'failed']);
     expect(redeliver.code, redeliver.stderr).toBe(0);

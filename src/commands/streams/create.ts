@@ -89,6 +89,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   // A command only for an id of the stream id's shape: the answer's id is a server's word, and one
   // such as `--profile=prod` would be an option of the command printed.
   const id = text(stream.id);
-  const tryIt = idProblem('stream', id) ? '' : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
-  output.note(`Created stream ${id || '(the service did not say its id)'}.${tryIt}`);
+  // A disabled stream takes no test event (400): what it needs first is to be enabled.
+  const disabled = stream.status === 'disabled';
+  const next = disabled ? ` It is disabled; to enable it: ${deps.command(['idm', 'streams', 'enable', id])}` : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
+  output.note(`Created stream ${id || '(the service did not say its id)'}.${idProblem('stream', id) ? '' : next}`);
 }

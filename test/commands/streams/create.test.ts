@@ -105,6 +105,11 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(f.get('Status')).toBe('disabled');
     expect(f.get('Region')).toBe('us-east-1');
     expect(f.get('Account')).toBe('123456789012');
+    // A disabled stream takes no test event: the note offers to enable it, not a test that fails.
+    expect(result.stderr).toBe(`Created stream ${f.get('ID')}. It is disabled; to enable it: idm streams enable ${f.get('ID')}\n`);
+    const test = await h.idm(['streams', 'test', f.get('ID')!, '--event-type', 'user.created']);
+    expect(test.code).toBe(1);
+    expect(test.stderr).toContain('disabled');
   });
 
   it('action, event types repeated and comma-separated', async () => {
