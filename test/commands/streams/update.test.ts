@@ -185,6 +185,8 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
   const cases: Array<[string, () => string[], RegExp]> = [
     ['nothing to change', () => ['streams', 'update', ids.rename], /Nothing to change\./],
     ['--event-type with --add-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--add-event-type', 'user.deleted'], /--event-type replaces the list: give it alone/],
+    // It was removed without a word (the add was dropped), after the stream was read.
+    ['a type both added and removed', () => ['streams', 'update', ids.rename, '--add-event-type', 'user.updated,user.created', '--remove-event-type', 'user.created'], /^Error: user\.created is given to both --add-event-type and --remove-event-type: nothing sent\.\nGive each event type to one of them\.\n$/],
     ['--event-type with --remove-event-type', () => ['streams', 'update', ids.rename, '--event-type', 'user.created', '--remove-event-type', 'user.deleted'], /--event-type replaces the list/],
     // The file's list was dropped: the stream's list, changed, was sent in its place.
     ['a --from-file body with subscriptions, and --add-event-type', () => ['streams', 'update', ids.rename, '--from-file', file(JSON.stringify({ subscriptions: [{ event_type: 'group.created' }] })), '--add-event-type', 'user.deleted'], /^Error: The --from-file body sets subscriptions, which replaces the list: give it alone, or use --add-event-type \/ --remove-event-type without it\.\n$/],
