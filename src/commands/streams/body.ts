@@ -77,12 +77,13 @@ export async function checkStreamBody(operation: 'create' | 'update', body: Body
 export async function checkWebhookAuthorization(authorization: Record<string, string>): Promise<void> {
   const { webhookAuthorizationInputSchema } = await import('../../schemas/requests.js');
   const parsed = webhookAuthorizationInputSchema().safeParse(authorization);
-  if (parsed.success) return;
-  const problems = parsed.error.issues.map((issue) => ({ ...issue, path: ['destination', 'configuration', 'webhook_authorization', ...issue.path] }));
-  throw invalid('change', problems, flagOf);
+  const problems = parsed.success
+    ? freeTextProblems({ destination: { configuration: { webhook_authorization: parsed.data } } })
+    : parsed.error.issues.map((issue) => ({ ...issue, path: ['destination', 'configuration', 'webhook_authorization', ...issue.path] }));
+  if (problems.length > 0) throw invalid('change', problems, flagOf);
 }
 
-/** The free-text fields of a body, which must hold no control or invisible character (as the flags that set them). */
+/** The free-text fields of a body, which must be neither blank nor hold a control or invisible character (as the flags that set them). */
 const FREE_TEXT: ReadonlyArray<ReadonlyArray<string>> = [
   ['name'],
   ['destination', 'configuration', 'action_id'],
@@ -91,14 +92,22 @@ const FREE_TEXT: ReadonlyArray<ReadonlyArray<string>> = [
   ['destination', 'configuration', 'webhook_authorization', 'header_key'],
 ];
 
-/** What idm refuses although the interface's schema takes it (README, streams create). */
-function idmProblems(body: Body): Problem[] {
+/** The free-text fields of `body` that are blank or hold a control or invisible character. */
+function freeTextProblems(body: Body): Problem[] {
   const problems: Problem[] = [];
   for (const path of FREE_TEXT) {
     const value = path.reduce<unknown>((at, key) => (isPlainObject(at) ? at[key] : undefined), body);
-    const problem = typeof value === 'string' ? unsafeTextProblem(value) : undefined;
+    // Blank: the interface's 1 character is met, but the prompts refuse it ('Enter the user name.'),
+    // and a name or user name of spaces is a slip that the service would keep.
+    const problem = typeof value !== 'string' ? undefined : value !== '' && value.trim() === '' ? 'must not be blank (only spaces)' : unsafeTextProblem(value);
     if (problem) problems.push({ path, message: problem });
   }
+  return problems;
+}
+
+/** What idm refuses although the interface's schema takes it (README, streams create). */
+function idmProblems(body: Body): Problem[] {
+  const problems = freeTextProblems(body);
   const subscriptions = Array.isArray(body.subscriptions) ? body.subscriptions : [];
   const listedAt = new Map<string, number[]>(); // each event type: the indexes that list it
   subscriptions.forEach((subscription: { event_type: string }, index) => {

@@ -370,6 +370,13 @@ describe('idm streams create: a problem names the flag, or the field of the --fr
     expect(await refused(['--name', 'a', '--event-type', 'user.created', '--action', ''])).toContain('Error: Invalid stream: --action: must not be empty.\n');
   });
 
+  it('a blank --name, --username or --action, or a blank name in the body, is refused as the prompts refuse it (it was sent)', async () => {
+    expect(await refused(['--name', '   ', '--event-type', 'user.created', '--action', 'a'])).toContain('Error: Invalid stream: --name: must not be blank (only spaces).\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'basic', '--username', '  ', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --username: must not be blank (only spaces).\n');
+    expect(await refused(['--name', 'a', '--event-type', 'user.created', '--action', ' '])).toContain('Error: Invalid stream: --action: must not be blank (only spaces).\n');
+    expect(await refused(['--from-file', body({ name: '\t ', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a' } } })])).toContain('Error: Invalid stream: name: must not be blank (only spaces).\n');
+  });
+
   it('an empty --username or --header-key is said to be empty, and nothing else', async () => {
     expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'basic', '--username', '', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --username: must not be empty.\n');
     expect(await refused(['--name', 'a', '--event-type', 'user.created', ...webhook, '--auth', 'custom-header', '--header-key', '', '--secret-file', secretFile('s')])).toContain('Error: Invalid stream: --header-key: must not be empty.\n');
