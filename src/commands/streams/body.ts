@@ -63,11 +63,21 @@ export async function readBody(path: string, deps: Deps): Promise<Body> {
 export async function checkStreamBody(operation: 'create' | 'update', body: Body, file: Body, options: { interfaceOnly?: boolean } = {}): Promise<Body> {
   const { eventStreamCreateSchema, eventStreamUpdateSchema } = await import('../../schemas/requests.js');
   const parsed = (operation === 'create' ? eventStreamCreateSchema() : eventStreamUpdateSchema()).safeParse(body);
-  const problems = parsed.success ? (options.interfaceOnly ? [] : idmProblems(parsed.data)) : parsed.error.issues;
+  const problems = parsed.success ? (options.interfaceOnly ? [] : idmProblems(parsed.data)) : parsed.error.issues.map(answerFieldsHint);
   if (parsed.success && problems.length === 0) return parsed.data;
   const fromFile = (field: PropertyKey) => typeof field === 'string' && Object.hasOwn(file, field) && file[field] === body[field];
   const flag = (path: ReadonlyArray<PropertyKey>) => (fromFile(path[0]!) ? undefined : flagOf(path));
   throw operation === 'create' ? invalid('stream', problems, flag, "Run 'idm streams create --help' for the flags.") : invalid('change', problems, flag);
+}
+
+/** The fields of a stream that only the service sets, which an answer holds (`streams show --json`) and a body may not. */
+const ANSWER_ONLY = ['id', 'created_at', 'updated_at'];
+
+/** A body copied from an answer is refused for its unknown fields; the hint says which are the answer's and what to do. */
+function answerFieldsHint(issue: { code: string; path: PropertyKey[]; message: string; keys?: string[] }): Problem {
+  const answerOnly = issue.code === 'unrecognized_keys' && issue.path.length === 0 ? ANSWER_ONLY.filter((key) => issue.keys?.includes(key)) : [];
+  if (answerOnly.length === 0) return issue;
+  return { ...issue, hint: `${answerOnly.join(', ')}: the service sets ${answerOnly.length === 1 ? 'it' : 'them'} (a copy of 'idm streams show --json' holds ${answerOnly.length === 1 ? 'it' : 'them'}); leave ${answerOnly.length === 1 ? 'it' : 'them'} out of the file.` };
 }
 
 /**
