@@ -316,15 +316,25 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
         'a provisioning configuration',
       ),
 
-    /** 204. */
-    delete: async (connectionId: string): Promise<void> => {
-      await request(connectionId, {
-        method: 'DELETE',
-        path: provisioningPath(connectionId),
-        action: `delete the directory provisioning of connection ${connectionId}`,
-        scope: SCOPE.delete,
-        success: 204,
-      });
+    /**
+     * 204. A DELETE is sent again after a lost answer (a timeout, a 5xx: api/retry.ts), and the service
+     * answers a repeat 404 "configuration not found" (not 204, as for streams): after more than one
+     * attempt that 404 means an earlier attempt deleted it, and it is the success (`lostAnswer`).
+     */
+    delete: async (connectionId: string): Promise<{ lostAnswer: boolean }> => {
+      try {
+        await request(connectionId, {
+          method: 'DELETE',
+          path: provisioningPath(connectionId),
+          action: `delete the directory provisioning of connection ${connectionId}`,
+          scope: SCOPE.delete,
+          success: 204,
+        });
+      } catch (error) {
+        if (isNotFound(error) && !isUnknownConnection(error) && error.attempts > 1) return { lostAnswer: true };
+        throw error;
+      }
+      return { lostAnswer: false };
     },
 
     /**

@@ -38,6 +38,7 @@ export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps):
       throw new CancelledError('Cancelled: the configuration was not deleted.');
     }
   }
-  await provisioning.delete(connectionId);
-  deps.output.note(`Deleted the directory provisioning of ${connectionId}.`);
+  const { lostAnswer } = await provisioning.delete(connectionId);
+  // The answer to an earlier attempt was lost, and the one sent again found nothing left to delete.
+  deps.output.note(`Deleted the directory provisioning of ${connectionId}.${lostAnswer ? ' (The answer to the first attempt was lost; the service has no configuration now.)' : ''}`);
 }

@@ -2,6 +2,7 @@
 // --no-input) it refuses and sends nothing; with --yes (or -y) it sends one DELETE and the
 // configuration is gone; the service's 404 and 403; local validation.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, runIdm } from '../../helpers/cli.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 
 const COUNT = 10;
@@ -106,6 +107,33 @@ describe('idm provisioning delete --yes', () => {
     expect(again.stderr).toMatch(new RegExp(`${id}.*Directory provisioning configuration not found.*404`));
     expect(again.stderr).not.toContain('Deleted');
     expect(h.calls('DELETE')).toHaveLength(1);
+  });
+});
+
+describe('idm provisioning delete: a DELETE sent again after a lost answer', () => {
+  // The service answers a repeated DELETE with 404 "configuration not found" (not 204, as for
+  // streams): when idm sent it again (a 502, a timeout), that 404 says an earlier attempt did it.
+  // Here the configuration is gone before the run, and the first DELETE gets a proxy's 502 (what a
+  // lost answer looks like to idm); the built binary runs as a process.
+  it('a 404 to the retried DELETE is the success (exit 0), and the note says the first answer was lost', async () => {
+    const id = configured();
+    expect((await h.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
+    h.sandbox.addFault({ kind: 'status', status: 502, method: 'DELETE', path: path(id), count: 1 });
+    h.mark();
+    const result = await runIdm(['provisioning', 'delete', id, '--yes'], { configDir: h.configDir, env: credentialsEnv(h.sandbox) });
+    expect(result.stderr).not.toContain('Error');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`Deleted the directory provisioning of ${id}. (The answer to the first attempt was lost; the service has no configuration now.)`);
+    expect(h.calls('DELETE').map((call) => call.status)).toEqual([502, 404]);
+    expect(state(id)).toBe('not configured');
+  });
+
+  it('an unknown connection stays an error after a retry (exit 1)', async () => {
+    const id = 'con_doesNotExist0002';
+    h.sandbox.addFault({ kind: 'status', status: 502, method: 'DELETE', path: path(id), count: 1 });
+    const result = await runIdm(['provisioning', 'delete', id, '--yes'], { configDir: h.configDir, env: credentialsEnv(h.sandbox) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/The connection does not exist.*404/);
   });
 });
 
