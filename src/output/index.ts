@@ -2,7 +2,8 @@
 // with --json. stdout carries only data; notes, hints, warnings and errors go to stderr. Every
 // string that came from a server or a file is made safe here (io/safe.ts) before a terminal sees
 // it; cli-table3 is loaded only when a terminal will see a table (./table.ts).
-import { clip } from '../core/text.js';
+import { stringifyJson } from '../core/json-numbers.js';
+import { clip, isPlainObject } from '../core/text.js';
 import type { IdmError, Warning } from '../core/errors.js';
 import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
@@ -63,6 +64,17 @@ export interface Output {
 /** A value of a record as shown: strings as they are, absent as empty, anything else as JSON. */
 export function asText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * `record[key]` as asText shows it, but a number as the server wrote it (core/json-numbers.ts): a
+ * count of 12345678901234567890 or 1e400 is shown so, not as 12345678901234567000 or `null`.
+ */
+export function fieldText(record: unknown, key: string): string {
+  if (!isPlainObject(record)) return '';
+  const value = record[key];
+  if (value === undefined || value === null || typeof value === 'string') return asText(value);
+  return stringifyJson(value, undefined, { holder: record, key }) ?? '';
 }
 
 /** `2026-11-24 09:00` for an ISO time in UTC (the minute is enough in a table); anything else as it is. */

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, runIdm } from '../../helpers/cli.js';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
 const GROUPS = [
@@ -80,6 +81,21 @@ describe('idm provisioning groups list', () => {
     expect(lines[1]).toMatch(new RegExp(`^${ENG}\\s+Engineering\\s+engineering@example\\.com\\s+12$`));
     expect(lines).toHaveLength(4);
     expect(result.stdout).not.toContain('\t');
+  });
+
+  it('a member count a double cannot hold is shown as the service wrote it (piped and in a table), not rounded or null', async () => {
+    const body = `{"groups":[{"id":"${ENG}","name":"Engineering","direct_members_count":12345678901234567890},{"id":"${SALES}","direct_members_count":1e400}]}`;
+    const fault = { kind: 'status', status: 200, body, headers: { 'content-type': 'application/json; charset=utf-8' }, path: groupsPath(LISTED) } as const;
+    const run = (env: Record<string, string> = {}) => runIdm(['provisioning', 'groups', 'list', LISTED], { configDir: h.configDir, env: { ...credentialsEnv(h.sandbox), ...env } });
+    h.sandbox.addFault(fault);
+    const piped = await run();
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(`${ENG}\tEngineering\t\t12345678901234567890\n${SALES}\t\t\t1e400\n`);
+    h.sandbox.addFault(fault);
+    const table = await run(TTY_OUT);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(new RegExp(`^${ENG}\\s+Engineering\\s+12345678901234567890$`, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^${SALES}\\s+1e400$`, 'm'));
   });
 
   it('--json prints the service answer as received', async () => {

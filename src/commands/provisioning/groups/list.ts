@@ -7,7 +7,7 @@ import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../../cli/listing.js';
 import { UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject } from '../../../core/text.js';
-import { asText as text, type Column } from '../../../output/index.js';
+import { asText as text, fieldText, type Column } from '../../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
 export interface GroupsListOptions extends ListingFlags {
@@ -19,7 +19,7 @@ export const GROUP_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
   { header: 'GROUP ID', value: (g) => (isPlainObject(g) ? text(g.id) : text(g)), shrink: 'never' },
   { header: 'NAME', value: (g) => text(g?.name), shrink: 'first' },
   { header: 'EMAIL', value: (g) => text(g?.email), shrink: 'first' },
-  { header: 'MEMBERS', value: (g) => text(g?.direct_members_count) },
+  { header: 'MEMBERS', value: (g) => fieldText(g, 'direct_members_count') },
 ];
 
 export function groupsListCommand(deps: Deps, run = groupsListRun): Command {
