@@ -204,6 +204,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: `list the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.read,
       success: 200,
+      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --search and --take (1-100).' },
       ...ask,
     };
     const { status, body } = await request(connectionId, operation);

@@ -136,6 +136,13 @@ describe('idm provisioning groups list', () => {
     expect(rest.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual([SUPPORT]);
   });
 
+  it('a --from the service refuses (400): the hint names --from, as the other listings do (exit 1)', async () => {
+    const result = await runIdm(['provisioning', 'groups', 'list', LISTED, '--from', 'bogus'], { configDir: h.configDir, env: credentialsEnv(h.sandbox) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid query string paging options');
+    expect(result.stderr).toContain('Check --from: it takes the `next` value of a previous page, as printed.');
+  });
+
   it('--all --take 1 follows every page', async () => {
     const result = await h.idm(['provisioning', 'groups', 'list', LISTED, '--all', '--take', '1']);
     expect(result.code).toBe(0);
