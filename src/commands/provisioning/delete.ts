@@ -40,5 +40,5 @@ export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps):
   }
   const { lostAnswer } = await provisioning.delete(connectionId);
   // The answer to an earlier attempt was lost, and the one sent again found nothing left to delete.
-  deps.output.note(`Deleted the directory provisioning of ${connectionId}.${lostAnswer ? ' (The answer to the first attempt was lost; the service has no configuration now.)' : ''}`);
+  deps.output.note(`Deleted the directory provisioning of ${connectionId}.${lostAnswer ? ' (It was sent more than once; the last attempt found none left.)' : ''}`);
 }

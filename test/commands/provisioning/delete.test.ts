@@ -115,7 +115,7 @@ describe('idm provisioning delete: a DELETE sent again after a lost answer', () 
   // streams): when idm sent it again (a 502, a timeout), that 404 says an earlier attempt did it.
   // Here the configuration is gone before the run, and the first DELETE gets a proxy's 502 (what a
   // lost answer looks like to idm); the built binary runs as a process.
-  it('a 404 to the retried DELETE is the success (exit 0), and the note says the first answer was lost', async () => {
+  it('a 404 to the retried DELETE is the success (exit 0), and the note says it was sent more than once', async () => {
     const id = configured();
     expect((await h.idm(['provisioning', 'delete', id, '--yes'])).code).toBe(0);
     h.sandbox.addFault({ kind: 'status', status: 502, method: 'DELETE', path: path(id), count: 1 });
@@ -123,7 +123,7 @@ describe('idm provisioning delete: a DELETE sent again after a lost answer', () 
     const result = await runIdm(['provisioning', 'delete', id, '--yes'], { configDir: h.configDir, env: credentialsEnv(h.sandbox) });
     expect(result.stderr).not.toContain('Error');
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`Deleted the directory provisioning of ${id}. (The answer to the first attempt was lost; the service has no configuration now.)`);
+    expect(result.stderr).toContain(`Deleted the directory provisioning of ${id}. (It was sent more than once; the last attempt found none left.)`);
     expect(h.calls('DELETE').map((call) => call.status)).toEqual([502, 404]);
     expect(state(id)).toBe('not configured');
   });
