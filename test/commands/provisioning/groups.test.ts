@@ -196,6 +196,7 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     const id = editable();
     const result = await h.idm(['provisioning', 'groups', 'set', id, '--none']);
     expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`${id} synchronizes no group now.\n`); // not 'Set 0 groups as …'
     expect(h.calls('PUT')[0]!.json).toEqual({ groups: [] });
     expect(await listed(id)).toEqual([]);
   });

@@ -63,6 +63,10 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   else if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
   else await provisioning.setGroups(connectionId, entries);
   const count = plural(entries.length, 'group');
+  if (verb === 'set' && entries.length === 0) {
+    deps.output.note(`${connectionId} synchronizes no group now.`);
+    return;
+  }
   const done = verb === 'add' ? `Added ${count} to` : verb === 'remove' ? `Removed ${count} from` : `Set ${count} as`;
   deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
 }
