@@ -190,7 +190,11 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const { status } = answer;
   const tried = retry && retry.attempts > 1 ? `Tried ${retry.attempts} times. ` : '';
   const words = serverWords(answer);
-  if (words.message !== undefined && context.redact) words.message = context.redact(words.message);
+  // A server may quote a secret idm sent in any string it answers, not only its message.
+  if (context.redact) {
+    if (words.message !== undefined) words.message = context.redact(words.message);
+    if (words.code !== undefined) words.code = context.redact(words.code);
+  }
   const code = words.code ?? snake(REASONS[status] ?? `http ${status}`);
   // The server's sentence without its full stop: idm's own sentence goes on after it ("… (404 not_found).").
   const serverMessage = words.message?.replace(/\s*\.+$/, '');
@@ -218,7 +222,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   }
 
   if (status >= 300 && status < 400) {
-    const location = answer.headers.location;
+    const location = answer.headers.location === undefined ? undefined : (context.redact?.(answer.headers.location) ?? answer.headers.location);
     return new ApiError(`Could not ${context.endpoint === 'token' ? 'get an access token' : context.action}: ${context.host} answered ${status}, a redirect${location ? ` to ${location}` : ''}.`, {
       exitCode: ExitCode.Failure,
       status,

@@ -1,0 +1,43 @@
+// Strings of a server's answer that reach a message outside the main tables and its `message`: the
+// error code, a redirect's Location. Each is masked (a secret idm sent, quoted back) and escaped
+// (made safe for a terminal), in text and as JSON. The built idm as a process, against a hostile
+// server on 127.0.0.1; assertions on the bytes it wrote.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIdm, tempConfigDir } from '../helpers/cli.js';
+import { hostileServer, type Answer } from '../helpers/hostile-server.js';
+
+const SECRET = 'hostile-client-secret-0123456789';
+let answer: (url: string) => Answer | undefined = () => undefined;
+let server: Awaited<ReturnType<typeof hostileServer>>;
+const config = tempConfigDir();
+beforeAll(async () => {
+  server = await hostileServer((request) => (request.url.startsWith('/api/v2') ? answer(request.url) : undefined));
+});
+afterAll(async () => {
+  await server.close();
+  config.cleanup();
+});
+const run = (argv: string[]) => runIdm(argv, { configDir: config.dir, env: server.env(config.dir) });
+
+describe('a secret quoted back in a field other than the message is masked', () => {
+  it('the errorCode of a management error, in text and as JSON', async () => {
+    answer = () => ({ status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'Refused', errorCode: `bad_${SECRET}` } });
+    for (const flags of [[], ['--json']]) {
+      const result = await run(['streams', 'list', ...flags]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('[redacted]');
+      expect(result.stderr + result.stdout).not.toContain(SECRET);
+    }
+  });
+
+  it("the Location of a redirect, escaped too", async () => {
+    answer = () => ({ status: 302, headers: { location: `https://elsewhere.example/\u0085?client_secret=${SECRET}` }, body: '' });
+    const text = await run(['streams', 'list']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain('a redirect to https://elsewhere.example/\\x85?client_secret=[redacted].');
+    const json = await run(['streams', 'list', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr.trim()).error.message).toContain('client_secret=[redacted]');
+    for (const result of [text, json]) expect(result.stderr + result.stdout).not.toContain(SECRET);
+  });
+});
