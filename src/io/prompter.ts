@@ -4,6 +4,7 @@
 // Prompts follow the IO's colour decision (--no-color, NO_COLOR), and every text shown in them is
 // made safe (it may name a server's connection or attribute).
 import { InterruptedError, UsageError } from '../core/errors.js';
+import { hasUnsafeCharacters } from '../core/text.js';
 import { CANNOT_ASK, type IO } from './io.js';
 import { safeText } from './safe.js';
 
@@ -102,13 +103,18 @@ export async function createPrompter(io: IO): Promise<Prompter> {
           },
     );
   return {
-    input: (message, options = {}) =>
-      ask(() =>
+    input: (message, options = {}) => {
+      // The prompt writes its default as it is (in the hint, in the line with Tab or prefill, as the
+      // answer): one read from a file (a hand-written config.json's client id) may hold escapes that
+      // drive the terminal. No value idm asks for may hold such characters, so none is offered.
+      const offered = options.default === undefined || hasUnsafeCharacters(options.default) ? undefined : options.default;
+      return ask(() =>
         inquirer.input(
-          { message: safeText(message), default: options.default, prefill: options.prefill ? 'editable' : undefined, validate: checked(options.validate), ...theme },
+          { message: safeText(message), default: offered, prefill: options.prefill && offered !== undefined ? 'editable' : undefined, validate: checked(options.validate), ...theme },
           context,
         ),
-      ),
+      );
+    },
     password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: options.pageSize ?? 12, ...theme }, context)),

@@ -80,6 +80,11 @@ export class Terminal {
     return this.tmux('capture-pane', '-p', '-J', '-t', 'idm', '-S', '-5000');
   }
 
+  /** The window title the program running set (OSC 0 or 2); tmux starts it as the host name. */
+  title(): string {
+    return this.tmux('display-message', '-p', '-t', 'idm', '#{pane_title}').trim();
+  }
+
   /** The terminal's device (`/dev/pts/N`), which idm's stdin, stdout and stderr are. */
   tty(): string {
     return this.tmux('display-message', '-p', '-t', 'idm', '#{pane_tty}').trim();

@@ -1,10 +1,14 @@
-// Strings of a server's answer that reach a message outside the main tables and its `message`: the
-// error code, a redirect's Location. Each is masked (a secret idm sent, quoted back) and escaped
-// (made safe for a terminal), in text and as JSON. The built idm as a process, against a hostile
-// server on 127.0.0.1; assertions on the bytes it wrote.
+// Strings of a server's answer or of a file that reach the terminal outside the main tables: the
+// error code, a redirect's Location, a prompt's default read from config.json. Each is masked (a
+// secret idm sent, quoted back) and escaped or left out (never raw on a terminal), in text and as
+// JSON. The built idm as a process, against a hostile server on 127.0.0.1; assertions on the bytes
+// it wrote, or on what a real terminal (tmux) did with them.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIdm, tempConfigDir } from '../helpers/cli.js';
 import { hostileServer, type Answer } from '../helpers/hostile-server.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 const SECRET = 'hostile-client-secret-0123456789';
 let answer: (url: string) => Answer | undefined = () => undefined;
@@ -39,5 +43,23 @@ describe('a secret quoted back in a field other than the message is masked', () 
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr.trim()).error.message).toContain('client_secret=[redacted]');
     for (const result of [text, json]) expect(result.stderr + result.stdout).not.toContain(SECRET);
+  });
+});
+
+describe.skipIf(!hasTmux && !process.env.CI)('a prompt default read from a file', () => {
+  it("a hand-written config.json's client id with escapes is not offered at idm login's Client ID prompt: the terminal is not retitled or cleared", async () => {
+    const dir = tempConfigDir();
+    const clientId = 'cid\u001b]0;PWNED\u0007\u001b[2Jafter';
+    writeFileSync(join(dir.dir, 'config.json'), JSON.stringify({ defaultProfile: 'default', profiles: { default: { domain: server.url, clientId, authMethod: 'post' } } }), { mode: 0o600 });
+    const term = Terminal.start(['login', '--domain', server.url], { configDir: dir.dir, env: {} });
+    try {
+      const screen = await term.waitFor('? Client ID');
+      expect(term.title()).not.toContain('PWNED');
+      expect(screen.split('\n').find((line) => line.startsWith('? Client ID'))?.trimEnd()).toBe('? Client ID');
+      expect(screen).not.toContain('after');
+    } finally {
+      term.close();
+      dir.cleanup();
+    }
   });
 });
