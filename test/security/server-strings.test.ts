@@ -3,10 +3,10 @@
 // secret idm sent, quoted back) and escaped or left out (never raw on a terminal), in text and as
 // JSON. The built idm as a process, against a hostile server on 127.0.0.1; assertions on the bytes
 // it wrote, or on what a real terminal (tmux) did with them.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIdm, tempConfigDir } from '../helpers/cli.js';
+import { runIdm, startSandboxProcess, tempConfigDir } from '../helpers/cli.js';
 import { hostileServer, type Answer } from '../helpers/hostile-server.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
@@ -59,6 +59,35 @@ describe.skipIf(!hasTmux && !process.env.CI)('a prompt default read from a file'
       expect(screen).not.toContain('after');
     } finally {
       term.close();
+      dir.cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start --json', () => {
+  it("a saved tenant's client id and connection read from state.json: one line of JSON, the same values, nothing a terminal acts on", async () => {
+    const dir = tempConfigDir();
+    const options = { configDir: dir.dir, json: true };
+    try {
+      const first = await startSandboxProcess(['--port', '0', '--state-dir', dir.dir], options);
+      await first.stop();
+      const file = join(dir.dir, 'state.json');
+      const state = JSON.parse(readFileSync(file, 'utf8'));
+      const hostile = 'adm\u009b2J\u202e\u2028x';
+      state.clients.admin.clientId = hostile;
+      state.connections[0].name = `name${hostile}`;
+      writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+      const second = await startSandboxProcess(['--port', '0', '--state-dir', dir.dir], options);
+      try {
+        const line = second.stdout().slice(0, second.stdout().indexOf('\n'));
+        expect(line).toMatch(/^[\x20-\x7e]+$/);
+        expect(line).toContain('"clientId":"adm\\u009b2J\\u202e\\u2028x"');
+        expect(second.info.clients.admin.clientId).toBe(hostile);
+        expect(second.info.connections[0].name).toBe(`name${hostile}`);
+      } finally {
+        await second.stop();
+      }
+    } finally {
       dir.cleanup();
     }
   });

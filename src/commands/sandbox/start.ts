@@ -14,6 +14,7 @@ import { shellCommand } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { once, parseIntegerInRange } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
+import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
@@ -319,7 +320,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       ...(sandbox.edgeKey ? { edgeKey: sandbox.edgeKey } : {}),
     };
     if (json) {
-      // One line, so that a script can read the first line and parse it.
+      // One line, so that a script can read the first line and parse it; made safe as every JSON idm
+      // prints: a saved tenant's names and ids come from state.json, a file.
       const summary = {
         url: sandbox.url,
         apiUrl: sandbox.apiUrl,
@@ -335,7 +337,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
         ...(files.caFile ? { caFile: files.caFile } : {}),
         ...(files.clientCaFile ? { clientCaFile: files.clientCaFile } : {}),
       };
-      deps.io.out(`${JSON.stringify(summary)}\n`);
+      deps.io.out(`${safeJson(summary)}\n`);
     } else {
       // At a terminal, a client's scopes are broken between scopes under the first (the terminal
       // would break one in the middle); piped, one line.
