@@ -169,7 +169,7 @@ describe('broken HTTP from a raw TCP server', () => {
   };
 
   it.each([
-    ['not HTTP at all', (s: Socket) => s.end('hello, this is not HTTP\r\n\r\n'), /Error: Could not list event streams: 127\.0\.0\.1:\d+ answered with something that is not valid HTTP \(HPE_INVALID_CONSTANT\)\.\n(Tried \d times\. )?Check the domain and its port/],
+    ['not HTTP at all', (s: Socket) => s.end('hello, this is not HTTP\r\n\r\n'), /Error: Could not list event streams: 127\.0\.0\.1:\d+ answered with something that is not valid HTTP \(HPE_INVALID_CONSTANT\)\.\n(Tried \d times( within --max-wait \([\d.]+ s\))?\. )?Check the domain and its port/],
     ['a body longer than its Content-Length', (s: Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 5\r\n\r\n{"eventStreams": []}'), /answered with something that is not valid HTTP \(HPE_/],
     ['a Content-Length that is no number', (s: Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: lots\r\n\r\n{"eventStreams": []}'), /answered with something that is not valid HTTP \(HPE_INVALID_CONTENT_LENGTH\)/],
     ['a body shorter than its Content-Length, then closed', (s: Socket) => s.end('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"eventStreams": ['), /the connection (was reset|closed)/],
