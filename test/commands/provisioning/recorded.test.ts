@@ -266,7 +266,7 @@ describe('recorded: provisioning groups set / add / remove', () => {
     const result = await idm(['provisioning', 'groups', verb, id(pair), ...args], pair.response);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`the synchronized groups of ${id(pair)}.`);
+    expect(result.stderr).toContain(args[0] === '--none' ? `${id(pair)} synchronizes no group now.` : `the synchronized groups of ${id(pair)}.`);
     expectSent(pair);
   });
 
