@@ -98,17 +98,24 @@ export function parseJsonExact(text: string): unknown {
  */
 function holdsNumberOrIndexKey(value: object, depth = 64): boolean {
   if (depth === 0) return true;
-  const holds = (child: unknown) => typeof child === 'number' || (typeof child === 'object' && child !== null && holdsNumberOrIndexKey(child, depth - 1));
+  // Loops without a callback: --all walks a thousand pages, and a closure per object is garbage.
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holds(value[i])) return true;
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'number' || (typeof child === 'object' && child !== null && holdsNumberOrIndexKey(child, depth - 1))) return true;
+    }
     return false;
   }
   let first = true;
   for (const key in value) {
     // JavaScript lists keys of digits first: only the first can be one.
-    if (first && key.charCodeAt(0) >= 48 && key.charCodeAt(0) <= 57) return true;
-    first = false;
-    if (holds((value as Record<string, unknown>)[key])) return true;
+    if (first) {
+      const code = key.charCodeAt(0);
+      if (code >= 48 && code <= 57) return true;
+      first = false;
+    }
+    const child: unknown = (value as Record<string, unknown>)[key];
+    if (typeof child === 'number' || (typeof child === 'object' && child !== null && holdsNumberOrIndexKey(child, depth - 1))) return true;
   }
   return false;
 }
