@@ -101,7 +101,9 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // hundred thousand overflows the stack.
   const labelWidth = labels.reduce((most, label) => Math.max(most, displayWidth(label)), 5);
   const padLabel = (label: string) => `${label}${' '.repeat(labelWidth - displayWidth(label))}`;
-  const digits = Math.max(6, String(data.totals.successful).length, String(data.totals.failed).length);
+  // Every count shown sets the column's width: a bucket's count can be wider than the total the
+  // service sent when the two do not add up.
+  const digits = [data.totals.successful, data.totals.failed, ...data.successful, ...data.failed].reduce((most, n) => Math.max(most, String(n).length), 6);
   // The bars take what the columns leave (a row never wraps: at a very narrow terminal, no bars).
   const room = Math.max(0, io.columns - 1 - labelWidth - 2 * (digits + 2) - 2);
   const most = data.buckets.reduce((max, _, i) => Math.max(max, data.successful[i]! + data.failed[i]!), 1);

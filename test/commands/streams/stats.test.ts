@@ -184,6 +184,24 @@ describe('idm streams stats: at a terminal and --json', () => {
     expect(rows.slice(1).map(end)).toEqual(Array(4).fill(width(rows[0]!)));
   });
 
+  it('counts that do not add up (a bucket wider than the window_total sent): every row keeps its columns and fits', async () => {
+    answer(INBOX, { ...RECORDED_HOURLY, metrics: [
+      { name: 'platform.event_streams.successful_deliveries', window_total: 3, type: 'sum', data: [12345678, 0, 1] },
+      { name: 'platform.event_streams.failed_deliveries', window_total: 0, type: 'sum', data: [0, 5, 0] },
+    ] });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '80' } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const header = lines.findIndex((line) => line.startsWith('TIME'));
+    const rows = lines.slice(header, header + 5);
+    expect(rows[1]).toMatch(/^2025-07-29 02:00 +12345678 +0 /);
+    expect(rows[4]).toMatch(/^Total +3 +0/);
+    // Where FAILED ends is the same on every row, the header's too.
+    const end = (line: string) => line.replace(/ {2}(?:[█▒]+|\(.*\))$/u, '').length;
+    expect(rows.map(end)).toEqual(Array(5).fill(end(rows[0]!)));
+    for (const line of lines) expect([...line].length).toBeLessThan(80);
+  });
+
   it('daily: the date alone; no deliveries: says so', async () => {
     answer(INBOX, {
       id: INBOX,
