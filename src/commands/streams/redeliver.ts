@@ -7,7 +7,7 @@ import { examples } from '../../cli/help.js';
 import { checkTimeWindow } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
-import { addDeliveryFilters } from './deliveries/list.js';
+import { addDeliveryFilters, deliveriesListWords } from './deliveries/list.js';
 import { EVENT_ID_ARGUMENT } from './deliveries/show.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
 
@@ -60,5 +60,6 @@ export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promi
             .join(', ')}`
         : 'every failed delivery';
   output.note(`Asked the service to deliver ${what} of stream ${streamId} again; it retries in the background.`);
-  output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : ['idm', 'streams', 'deliveries', 'list', streamId])}`);
+  // The list to follow is the one the filters chose: the same filters, the times as sent.
+  output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : deliveriesListWords(streamId, options))}`);
 }

@@ -115,6 +115,20 @@ describe('idm streams redeliver <stream> with filters', () => {
     expect(result.stderr).toContain('the deliveries matching status failed, event type user.created,user.deleted, since 2026-11-24T00:00:00Z, until 2098-12-31T22:00:00Z');
   });
 
+  it('with filters, the command it names to follow lists what the filters chose: the same filters, the times as sent, and it runs', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--event-type', 'user.created', '--since', '7d', '--until', '2099-01-01T00:00:00Z']);
+    expect(result.code).toBe(0);
+    const { date_from } = posts()[0]!.json as { date_from: string };
+    const follow = `idm streams deliveries list ${CLOSED} --status failed --event-type user.created --since ${date_from} --until 2099-01-01T00:00:00Z`;
+    expect(result.stderr).toContain(`Follow it with: ${follow}\n`);
+    await h.sandbox.idle();
+    h.mark();
+    const listed = await h.idm(follow.split(' ').slice(1));
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(eventId);
+    expect(new URL(h.calls('GET')[0]!.url, 'http://x').searchParams.get('date_from')).toBe(date_from);
+  });
+
   it('--since 7d is sent as a time seven days back', async () => {
     const before = Date.now();
     await h.idm(['streams', 'redeliver', CLOSED, '--since', '7d']);

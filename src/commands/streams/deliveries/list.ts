@@ -31,6 +31,19 @@ export function addDeliveryFilters(command: Command): Command {
     .option('--until <time>', 'up to this time: RFC 3339, or back from now', parseTime('--until'));
 }
 
+/**
+ * The words of `idm streams deliveries list` for these filters (the times as sent, absolute): the
+ * next page's command, and the one `streams redeliver` names to follow what it asked for.
+ */
+export function deliveriesListWords(streamId: string, filters: Pick<DeliveriesListOptions, 'status' | 'eventType' | 'since' | 'until'>): Array<string | number> {
+  const words: Array<string | number> = ['idm', 'streams', 'deliveries', 'list', streamId];
+  if (filters.status?.length) words.push('--status', filters.status.join(','));
+  if (filters.eventType?.length) words.push('--event-type', filters.eventType.join(','));
+  if (filters.since) words.push('--since', filters.since);
+  if (filters.until) words.push('--until', filters.until);
+  return words;
+}
+
 export function deliveriesListCommand(deps: Deps, run = deliveriesListRun): Command {
   return addListingOptions(
     addDeliveryFilters(new Command('list').description("List a stream's failed deliveries (the service keeps no others)").addArgument(STREAM_ID_ARGUMENT())),
@@ -52,11 +65,7 @@ export async function deliveriesListRun(options: DeliveriesListOptions, deps: De
   const { streams } = await deps.api();
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   // The next page's command repeats the filters.
-  const again: Array<string | number> = ['idm', 'streams', 'deliveries', 'list', options.streamId];
-  if (options.status?.length) again.push('--status', options.status.join(','));
-  if (options.eventType?.length) again.push('--event-type', options.eventType.join(','));
-  if (options.since) again.push('--since', options.since);
-  if (options.until) again.push('--until', options.until);
+  const again = deliveriesListWords(options.streamId, options);
   await printListing<DeliveryRecord>(
     options,
     {
