@@ -110,7 +110,7 @@ describe('with --profile adm, the commands idm prints end with --profile adm', (
   it('redeliver and provisioning sync: Follow it with', async () => {
     const redeliver = await idm(['-p', 'adm', 'streams', 'redeliver', CLOSED, '--status', 'failed']);
     expect(redeliver.code, redeliver.stderr).toBe(0);
-    expect(redeliver.stderr).toContain(`Follow it with: idm streams deliveries list ${CLOSED} --profile adm\n`);
+    expect(redeliver.stderr).toContain(`Follow it with: idm streams deliveries list ${CLOSED} --status failed --profile adm\n`);
     const sync = await idm(['-p', 'adm', 'provisioning', 'sync', CONFIGURED]);
     expect(sync.code, sync.stderr).toBe(0);
     expect(sync.stderr).toContain(`Follow it with: idm provisioning show ${CONFIGURED} --profile adm (the last`);
