@@ -92,14 +92,16 @@ function deliveryContext(tenant: Tenant): SecureContext {
 function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string, string>, body: string): Promise<Attempt & { retryable: boolean }> {
   const timestamp = isoAt(tenant);
   const started = performance.now();
-  const seconds = () => Math.round(performance.now() - started) / 1000;
+  // Milliseconds, as the service's recorded attempts are (wire-facts.md says seconds, but its
+  // recording has attempts 1, 2 and 4 s apart whose durations are about 20: reference/recorded-lifecycle.json).
+  const milliseconds = () => Math.round((performance.now() - started) * 1000) / 1000;
   // The receiver's status is only in the message (`404 - …`): the service's attempts carry no other
   // field. Keys in the recorded order: status, error_message, timestamp, duration.
   const failed = (message: string, retryable: boolean) => ({
     status: 'failed' as const,
     error_message: message,
     timestamp,
-    duration: seconds(),
+    duration: milliseconds(),
     retryable,
   });
   let url: URL;
@@ -134,7 +136,7 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
         res.on('data', (chunk: string) => (text = (text + chunk).slice(0, 200)));
         res.on('end', () => {
           const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) finish({ status: 'success', timestamp, duration: seconds(), retryable: false });
+          if (status >= 200 && status < 300) finish({ status: 'success', timestamp, duration: milliseconds(), retryable: false });
           // As the real service words it: `404 - {"error":"..."}`. Only a 5xx is tried again.
           else finish(failed(`${status} - ${text.trim() || (res.statusMessage ?? '')}`.trim(), status >= 500));
         });

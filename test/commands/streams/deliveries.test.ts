@@ -228,7 +228,7 @@ describe('idm streams deliveries show', () => {
     const record = h.sandbox.deliveries().find((d) => d.record.id === id)!.record;
     const attempts = lines.filter((line) => line.startsWith('attempt\t'));
     expect(attempts).toHaveLength(record.attempts.length);
-    for (const line of attempts) expect(line).toMatch(/^attempt\tfailed\t\d{4}-\d\d-\d\dT[^\t]+\tPost "https:[^\t]+\t\d+(\.\d+)?s$/);
+    for (const line of attempts) expect(line).toMatch(/^attempt\tfailed\t\d{4}-\d\d-\d\dT[^\t]+\tPost "https:[^\t]+\t\d+(\.\d+)? ms$/);
     expect(result.stderr).toBe(`The event's data: idm streams deliveries show ${CLOSED} ${id} --json | jq .event.data\n`);
   });
 
@@ -269,7 +269,7 @@ describe('idm streams deliveries show', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toContain('Status\tretrying');
-    expect(lines).toContain('attempt\tfailed\t2025-07-29T04:32:04.491Z\t503 - busy\t177.013s');
+    expect(lines).toContain('attempt\tfailed\t2025-07-29T04:32:04.491Z\t503 - busy\t177 ms');
     expect(lines.filter((line) => line.startsWith('attempt\tretrying\t2025-07-29T04:40:00.000Z'))).toHaveLength(1);
     expect(result.stderr).toBe(''); // no envelope, no data: no hint
   });

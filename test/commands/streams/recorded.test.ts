@@ -360,7 +360,7 @@ describe('recorded: streams deliveries', () => {
     expect(JSON.parse(result.stdout)).toEqual(pair.response.body);
   });
 
-  it('show text: the summary and each attempt with the error as written and the duration in seconds', async () => {
+  it('show text: the summary and each attempt with the error as written and the duration in milliseconds (as recorded)', async () => {
     const pair = pairs('GET /event-streams/{id}/deliveries/{event_id}')[0]!;
     const [, , id, , eventId] = pair.request.path.split('/');
     const result = await run(['streams', 'deliveries', 'show', id!, eventId!], [pair]);
@@ -370,7 +370,7 @@ describe('recorded: streams deliveries', () => {
     expect(lines).toContain('Event type\tuser.updated');
     expect(lines).toContain('Status\tfailed');
     expect(lines).toContain('Event source\turn:platform:');
-    expect(lines).toContain('attempt\tfailed\t2025-07-29T04:32:04.491Z\t404 - {"error":"Debug endpoint not found"}\t177.013s');
+    expect(lines).toContain('attempt\tfailed\t2025-07-29T04:32:04.491Z\t404 - {"error":"Debug endpoint not found"}\t177 ms');
   });
 });
 
