@@ -10,6 +10,7 @@ import { closeSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFi
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
+import { fsProblem } from '../core/errors.js';
 import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
@@ -295,7 +296,17 @@ function alive(pid: number): boolean {
  * running sandbox holds it. Returns the release.
  */
 export function lockStateDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // A file, a read-only place or no room: said in words with the path, not an unexpected error.
+  const unusable = (error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of a directory' : (fsProblem(error) ?? code ?? 'it cannot be made');
+    return new SandboxStateError(`Cannot use ${dir} as the state directory: ${why}${code ? ` (${code})` : ''}.`, 'unwritable');
+  };
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw unusable(error);
+  }
   const lock = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
@@ -304,7 +315,7 @@ export function lockStateDir(dir: string): () => void {
       closeSync(fd);
       return () => rmSync(lock, { force: true });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(error);
       // A pid and a newline: a longer file is no lock of a sandbox (read no further), and is taken over.
       const pid = Number.parseInt(readFileCappedSync(lock, 64)?.toString('utf8') ?? '', 10);
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {

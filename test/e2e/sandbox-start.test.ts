@@ -218,6 +218,17 @@ describe('idm sandbox start: what cannot start says why and exits', () => {
     expect(result.stderr).not.toContain('undefined');
   });
 
+  it('a --state-dir that is a file (or under one): exit 1 naming the path and the cause, not an unexpected error', async () => {
+    const dir = configDir();
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'not a directory');
+    for (const stateDir of [file, join(file, 'below')]) {
+      const result = await runIdm(['sandbox', 'start', '--state-dir', stateDir], { configDir: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(new RegExp(`^Error: Cannot use ${stateDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} as the state directory: a file is in the way of a directory \\((EEXIST|ENOTDIR)\\)\\.\nCheck the space and permissions of --state-dir\\.\n$`));
+    }
+  });
+
   it('a seed giving two clients one id: exit 2 naming the field', async () => {
     const dir = configDir();
     writeFileSync(join(dir, 'seed.json'), JSON.stringify({ clients: { admin: { clientId: 'one-client-id' }, reader: { clientId: 'one-client-id' } } }));
