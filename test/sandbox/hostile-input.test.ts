@@ -13,25 +13,14 @@ beforeAll(async () => {
   token = await getToken(sb());
 });
 
-/** Sends a raw HTTP/1.1 request (what fetch would refuse to send) and reads the whole answer. */
-function rawRequest(head: string): Promise<string> {
+/**
+ * Sends a raw HTTP/1.1 request (what fetch would refuse to send) and reads the whole answer: to the
+ * tenant, or to the HTTPS inbox (its certificate is the sandbox's own: not checked here, on loopback).
+ */
+function rawRequest(head: string, to: 'tenant' | 'inbox' = 'tenant'): Promise<string> {
   return new Promise((resolve, reject) => {
-    const { port } = new URL(sb().url);
-    const socket = connect(Number(port), '127.0.0.1');
-    let text = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-    socket.write(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  });
-}
-
-/** The same, to the HTTPS inbox (its certificate is the sandbox's own: not checked here, on loopback). */
-function rawInboxRequest(head: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const { port } = new URL(sb().inboxUrl);
-    const socket = connectTls({ port: Number(port), host: '127.0.0.1', rejectUnauthorized: false });
+    const port = Number(new URL(to === 'inbox' ? sb().inboxUrl : sb().url).port);
+    const socket = to === 'inbox' ? connectTls({ port, host: '127.0.0.1', rejectUnauthorized: false }) : connect(port, '127.0.0.1');
     let text = '';
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
@@ -105,7 +94,7 @@ describe('request-targets that are no URL', () => {
 
 describe('the inbox, for a request-target that is no URL', () => {
   it('answers 400 and keeps taking deliveries (it dropped the connection)', async () => {
-    const answer = await rawInboxRequest('POST //[ HTTP/1.1');
+    const answer = await rawRequest('POST //[ HTTP/1.1', 'inbox');
     expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'bad request', message: 'Invalid request URL' });
     expect(await postToInbox('/after', '{}')).toBe(200);
