@@ -109,7 +109,15 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     const types = new Set([...had, ...(options.addEventType ?? [])]);
     for (const type of options.removeEventType ?? []) types.delete(type);
     if (types.size === 0) throw new UsageError('That would leave the stream with no event types; a stream needs at least one.');
-    body.subscriptions = [...types].map((type) => ({ event_type: type }));
+    // Adding a type the stream has already changes nothing: not sent (an add is idempotent).
+    const unchanged = types.size === had.length && had.every((type) => types.has(type));
+    if (!unchanged) body.subscriptions = [...types].map((type) => ({ event_type: type }));
+    else if (Object.keys(body).length === 0 && !authorization) {
+      output.note(`Stream ${streamId} subscribes to ${options.addEventType!.join(', ')} already: nothing to change, nothing sent.`);
+      if (output.json) return output.printJson(before);
+      output.printFields(streamFields(before!));
+      return;
+    }
   }
   if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.

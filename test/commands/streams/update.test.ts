@@ -91,6 +91,20 @@ describe('idm streams update: the PATCH sent', () => {
     expect(f.get('Event types')).toBe('user.created');
   });
 
+  it('--add-event-type of a type the stream has: read, nothing sent, the stream printed as it is, exit 0', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--add-event-type', 'user.created']);
+    expect(result.code).toBe(0);
+    expect(gets()).toHaveLength(1);
+    expect(patches()).toEqual([]);
+    expect(result.stderr).toBe(`Stream ${ids.rename} subscribes to user.created already: nothing to change, nothing sent.\n`);
+    expect(fields(result.stdout).get('ID')).toBe(ids.rename);
+    const json = await h.idm(['--json', 'streams', 'update', ids.rename, '--add-event-type', 'user.created']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: ids.rename });
+    expect(json.stderr).toBe('');
+    expect(patches()).toEqual([]);
+  });
+
   it('--event-type replaces the list', async () => {
     const result = await h.idm(['streams', 'update', ids.replace, '--event-type', 'group.created,group.deleted']);
     expect(result.code).toBe(0);
