@@ -49,9 +49,29 @@ export function refuseMappingConflicts(given: { mapping?: unknown; mappingFile?:
   }
 }
 
+/** The fields that --mapping, --mapping-file and the sync flags give, after refusing conflicting flags. */
+export async function bodyFields(
+  given: { mapping?: string[]; mappingFile?: string; addMapping?: unknown; removeMapping?: unknown; syncAutomatically?: boolean; syncGroups?: string },
+  io: IO,
+): Promise<Record<string, unknown>> {
+  refuseMappingConflicts(given);
+  const body: Record<string, unknown> = {};
+  if (given.mapping !== undefined) body.mapping = given.mapping.map((value) => parseMappingFlag(value));
+  if (given.mappingFile !== undefined) body.mapping = await readMappingFile(given.mappingFile, io);
+  if (given.syncAutomatically !== undefined) body.synchronize_automatically = given.syncAutomatically;
+  if (given.syncGroups !== undefined) body.synchronize_groups = given.syncGroups;
+  return body;
+}
+
+/** Where the mapping came from, as problems with it name it. */
+export function mappingSource(given: { mapping?: unknown; mappingFile?: string }, otherwise = '--mapping'): string {
+  if (given.mappingFile !== undefined) return given.mappingFile === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${given.mappingFile}`;
+  return given.mapping !== undefined ? '--mapping' : otherwise;
+}
+
 /** --mapping-file: a JSON array of rows, from a file or stdin. */
 export async function readMappingFile(path: string, io: IO): Promise<unknown[]> {
-  const source = path === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${path}`;
+  const source = mappingSource({ mappingFile: path });
   const value = parseJson(source, await readFileOrStdin('--mapping-file', path, io, 'json', { hint: 'Pipe the JSON in, or give --mapping-file a path.' }));
   if (!Array.isArray(value)) {
     // What `default-mapping --json` and `show --json` print: the mapping is the array under its key.

@@ -10,7 +10,7 @@ import { once, parseChoice, parseId, refuseBothSwitches } from '../../cli/parse.
 import { UsageError } from '../../core/errors.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
-import { checkProvisioningBody, parseMappingFlag, readMappingFile, refuseMappingConflicts } from './body.js';
+import { bodyFields, checkProvisioningBody, mappingSource } from './body.js';
 import { printConfiguration } from './format.js';
 
 export interface ProvisioningCreateOptions {
@@ -68,11 +68,5 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
 
 /** The request body the flags describe, checked against the shared schema. */
 async function bodyFromFlags(options: ProvisioningCreateOptions, deps: Deps): Promise<ProvisioningBody> {
-  refuseMappingConflicts(options);
-  const body: Record<string, unknown> = {};
-  if (options.mapping !== undefined) body.mapping = options.mapping.map((value) => parseMappingFlag(value));
-  if (options.mappingFile !== undefined) body.mapping = await readMappingFile(options.mappingFile, deps.io);
-  if (options.syncAutomatically !== undefined) body.synchronize_automatically = options.syncAutomatically;
-  if (options.syncGroups !== undefined) body.synchronize_groups = options.syncGroups;
-  return checkProvisioningBody(body, options.mappingFile !== undefined ? (options.mappingFile === '-' ? '--mapping-file - (stdin)' : `--mapping-file ${options.mappingFile}`) : '--mapping');
+  return checkProvisioningBody(await bodyFields(options, deps.io), mappingSource(options));
 }

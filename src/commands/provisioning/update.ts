@@ -12,7 +12,7 @@ import { IdmError, UsageError } from '../../core/errors.js';
 import { plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
-import { checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, parseMappingFlag, readMappingFile, refuseMappingConflicts } from './body.js';
+import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, mappingSource } from './body.js';
 import { printConfiguration } from './format.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -54,12 +54,7 @@ export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command 
 export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps): Promise<void> {
   const { connectionId } = options;
   // Every check of the flags comes before the first request: exit 2 means nothing was sent.
-  refuseMappingConflicts(options);
-  const body: Record<string, unknown> = {};
-  if (options.mapping !== undefined) body.mapping = options.mapping.map((value) => parseMappingFlag(value));
-  if (options.mappingFile !== undefined) body.mapping = await readMappingFile(options.mappingFile, deps.io);
-  if (options.syncAutomatically !== undefined) body.synchronize_automatically = options.syncAutomatically;
-  if (options.syncGroups !== undefined) body.synchronize_groups = options.syncGroups;
+  const body = await bodyFields(options, deps.io);
   const removing = (options.removeMapping ?? []).map((value) => checkedPlatformAttribute(value, '--remove-mapping'));
   const adding = (options.addMapping ?? []).map((value) => checkedMappingRow(value, '--add-mapping'));
   for (const [index, row] of adding.entries()) {
@@ -97,7 +92,7 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
     if (changed === undefined) return deps.output.note('Nothing changed: nothing was sent.');
     checked = changed;
   } else {
-    checked = await checkProvisioningBody(body, options.mappingFile !== undefined ? '--mapping-file' : options.mapping !== undefined ? '--mapping' : 'the mapping');
+    checked = await checkProvisioningBody(body, mappingSource(options, 'the mapping'));
   }
   await printConfiguration(await provisioning.update(connectionId, checked), deps, 'Updated');
 }
