@@ -3,7 +3,7 @@
 // when `from` or `take` is sent, and a bare list otherwise: both are read.
 import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
-import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
+import { pageRequestHint, paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 
 export interface ConnectionsQuery {
   strategy?: string[];
@@ -20,7 +20,7 @@ export function connectionsApi(client: ApiClient) {
       action: 'list connections',
       scope: SCOPES.listConnections,
       success: 200,
-      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --strategy and --take (1-100).' },
+      hints: { 400: pageRequestHint(query, 'Check --strategy and --take (1-100).') },
       ...ask,
     };
     const { status, body } = await client.request(operation);

@@ -6,7 +6,7 @@ import { asText } from '../../output/index.js';
 import { LIMITS, PROVISIONING_STRATEGIES, SCOPES } from '../../schemas/constants.js';
 import type { ApiClient, Operation } from '../client.js';
 import { isForbidden, isNotFound } from '../errors.js';
-import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
+import { pageRequestHint, paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, type ApiRecord } from './records.js';
 
@@ -183,7 +183,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: 'list directory provisioning configurations',
       scope: SCOPE.read,
       success: 200,
-      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
+      hints: { 400: pageRequestHint(query, 'Check --take (1-100).') },
       ...ask,
     };
     let answer;
@@ -204,7 +204,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: `list the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.read,
       success: 200,
-      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --search and --take (1-100).' },
+      hints: { 400: pageRequestHint(query, 'Check --search and --take (1-100).') },
       ...ask,
     };
     const { status, body } = await request(connectionId, operation);

@@ -5,7 +5,7 @@ import { LIMITS, SCOPES } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import type { ApiClient, Operation } from '../client.js';
 import { ApiError, isForbidden, isNotFound } from '../errors.js';
-import { paginate, readPage, type Page, type PageAsk } from '../paginate.js';
+import { pageRequestHint, paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
 import { requestRecord, unlessAbsent, type ApiRecord } from './records.js';
 
@@ -62,7 +62,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       action: 'list event streams',
       scope: SCOPE.list,
       success: 200,
-      hints: { 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check --take (1-100).' },
+      hints: { 400: pageRequestHint(query, 'Check --take (1-100).') },
       ...ask,
     };
     const { status, body } = await client.request(operation);
@@ -77,7 +77,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       action: `list the deliveries of stream ${id}`,
       scope: SCOPE.deliveries,
       success: 200,
-      hints: { ...streamNotFound, 400: query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : 'Check the filters (--status, --event-type, --since, --until) and --take.' },
+      hints: { ...streamNotFound, 400: pageRequestHint(query, 'Check the filters (--status, --event-type, --since, --until) and --take.') },
       ...ask,
     };
     const { status, body } = await client.request(operation);
