@@ -14,6 +14,9 @@ import { BIN, cliEnv } from './cli.js';
  */
 export const WAIT_MS = 60_000;
 
+/** The pane's title once idm has ended and tmux has drawn all it wrote (then the exit code). */
+const EXITED_TITLE = 'idm-test-exited-';
+
 export const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 
 let counter = 0;
@@ -61,7 +64,11 @@ export class Terminal {
         ...unsets,
         ...exports,
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
-        `echo "EXIT:$?" > ${shellQuote(terminal.exitFile)}`,
+        'code=$?',
+        // The pane's title set after all that idm wrote (OSC 2, read by exited()): tmux reads the
+        // terminal's output in order, so once the title shows, the screen has all of idm's output.
+        `printf '\\033]2;${EXITED_TITLE}%s\\033\\\\' "$code"`,
+        `echo "EXIT:$code" > ${shellQuote(terminal.exitFile)}`,
         'exec cat > /dev/null',
         '',
       ].join('\n'),
@@ -129,22 +136,30 @@ export class Terminal {
     const deadline = Date.now() + timeoutMs;
     const pattern = typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'g') : new RegExp(text.source, 'g');
     for (;;) {
+      // Exited first: then the screen read after it holds all that idm wrote.
+      const exited = this.exited() !== undefined;
       const screen = this.screen();
       if ((screen.match(pattern) ?? []).length >= count) return screen;
-      if (this.exited() !== undefined || Date.now() > deadline) {
+      if (exited || Date.now() > deadline) {
         throw new Error(`Timed out waiting for ${String(text)} (x${count}). The screen:\n${screen}`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
 
+  /**
+   * idm's exit code once it has ended and the terminal shows all it wrote (the shell sets the pane's
+   * title after idm, then writes the code to a file: a screen read after this is complete).
+   */
   exited(): number | undefined {
+    let code: number | undefined;
     try {
       const match = /EXIT:(\d+)/.exec(readFileSync(this.exitFile, 'utf8'));
-      return match ? Number(match[1]) : undefined;
+      code = match ? Number(match[1]) : undefined;
     } catch {
       return undefined;
     }
+    return code !== undefined && this.title() === `${EXITED_TITLE}${code}` ? code : undefined;
   }
 
   /** The exit code of idm, once it has ended. */
