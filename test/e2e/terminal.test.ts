@@ -216,19 +216,23 @@ describe.skipIf(!run)('progress in a real terminal', () => {
     }
   });
 
-  it('piped, there is no spinner: stderr stays empty while waiting', async () => {
+  it('piped, there is no spinner: a request that stalls past the spinner\'s delay leaves only its error on stderr', async () => {
     const server = await hostileServer((request) => (request.url.startsWith('/api/v2/event-streams') ? 'stall' : { body: tokenBody() }));
     try {
-      const { child, done } = spawnIdm(['streams', 'list'], { configDir: h.configDir, env: server.env(h.configDir) });
-      for (let i = 0; i < 600 && server.stalledCount() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      let stderr = '';
+      // The spinner's delay (a third of a second) and --timeout (1 s) both run on idm's own clock, from
+      // the start of the request, the spinner's first: at a terminal it would show before the timeout,
+      // however busy the machine. No sleep here, and nothing waited for but idm's exit.
+      // A ready token: the one request is the stalled list (a token request cannot meet the timeout).
+      const env = { ...server.env(h.configDir), IDM_ACCESS_TOKEN: tokenBody().access_token as string };
+      const { child, done } = spawnIdm(['streams', 'list', '--timeout', '1', '--max-wait', '0.001'], { configDir: h.configDir, env });
+      let stderr = ''; // as it comes: spawnIdm's result has the spinner taken out
       child.stderr.on('data', (chunk: string) => (stderr += chunk));
-      await new Promise((resolve) => setTimeout(resolve, 500)); // longer than the spinner's delay
-      server.release({ body: { eventStreams: [] } });
       const result = await done;
-      expect(result.code).toBe(0);
-      expect(stderr).toBe('');
-      expect(result.stderr).toBe('');
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(server.stalledCount()).toBeGreaterThan(0);
+      expect(stderr).toMatch(/(^|\n)Error: Could not list event streams: 127\.0\.0\.1:\d+ did not answer within 1 s\.\n/);
+      expect(stderr).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏\r\x1b]/);
     } finally {
       await server.close();
     }
