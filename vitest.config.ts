@@ -12,6 +12,9 @@ export default defineConfig({
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     // Fails the run when a secret shows up in any idm output of the suite (test/helpers/secrets-sweep.ts).
     globalSetup: ['test/helpers/secrets-sweep.ts'],
+    // Refuses, and fails the test for, any connection beyond loopback, in the workers and every
+    // process they start (test/helpers/loopback-guard.mjs).
+    setupFiles: ['test/helpers/loopback-guard-setup.ts'],
     // The machine has 2 cores; end-to-end tests spawn processes and servers.
     maxWorkers: 2,
     // Above the longest limit of the harnesses (a spawned idm is killed after 120 s, helpers/cli.ts
