@@ -1,7 +1,7 @@
 // The retry policy end to end, faults: 5xx, resets and stalls from the sandbox on GET and POST, the
 // --timeout bound, a test event never sent twice, and provisioning create meeting 409 after its own
 // retried attempt. Through the built binary; what the sandbox received is asserted.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { call, getToken } from '../helpers/sandbox.js';
 import { gappsId } from '../helpers/harness.js';
 import { INBOX, runCold, statuses, useHarness } from '../helpers/retry-harness.js';
@@ -54,6 +54,8 @@ describe('faults', () => {
       h().sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/test`, method: 'POST', ...fault });
       const result = await h().idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--timeout', '1']);
       expect(result.code).toBe(1);
+      // A stalled POST may be recorded by the sandbox (in this process) only after idm gave up on it.
+      await vi.waitFor(() => expect(h().calls('POST').length).toBeGreaterThan(0), { timeout: 30_000 });
       expect(h().calls('POST')).toHaveLength(1);
     }
     expect(h().sandbox.deliveries().length).toBe(deliveries);
@@ -65,13 +67,17 @@ describe('--timeout', () => {
     h().sandbox.addFault({ path: '/api/v2/event-streams', kind: 'stall', count: 3 });
     const result = await h().idm(['streams', 'list', '--take', '1'], { env: { IDM_TIMEOUT: '0.5' } });
     expect(result.code).toBe(1);
+    // The last stalled request may be recorded by the sandbox (in this process) only after idm gave up on it.
+    await vi.waitFor(() => expect(statuses(h(), '/api/v2/event-streams').length).toBeGreaterThanOrEqual(3), { timeout: 30_000 });
     expect(statuses(h(), '/api/v2/event-streams')).toEqual([0, 0, 0]);
     expect(result.stderr).toContain(`Error: Could not list event streams: ${new URL(h().sandbox.url).host} did not answer within 0.5 s.`);
   });
 
   it('--timeout on a stalled token request, then the answer on the next attempt', async () => {
     h().sandbox.addFault({ path: '/oauth/token', kind: 'stall' });
-    const result = await runCold(h(), ['streams', 'list', '--take', '1', '--timeout', '0.5']);
+    // --timeout bounds every request of the run, the token's second attempt and the list too, which
+    // answer at once: 3 s, so that only the stalled one meets it, however busy the machine.
+    const result = await runCold(h(), ['streams', 'list', '--take', '1', '--timeout', '3']);
     expect(result.code).toBe(0);
     expect(statuses(h(), '/oauth/token', 'POST')).toEqual([0, 200]);
     expect(result.stderr).toMatch(/^No answer in time at .*\(get an access token\): trying again in 1 s, attempt 2 of 3\.\n$/);
