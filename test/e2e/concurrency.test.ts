@@ -57,7 +57,7 @@ describe('parallel runs', () => {
 
   it('parallel logins into one config directory lose no profile and leave valid files', async () => {
     const dir = configDir();
-    const secret = join(dir, '..', `${dir.split('/').pop()}-secret`);
+    const secret = join(configDir(), 'secret'); // outside the config directory, removed with the others
     writeFileSync(secret, sandbox().clients.reader.clientSecret);
     const names = Array.from({ length: 8 }, (_, i) => `p${i}`);
     const runs = await Promise.all(

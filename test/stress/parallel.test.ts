@@ -28,8 +28,8 @@ function expectCleanConfigDir(dir: string): void {
   expect(readdirSync(dir).filter((f) => !['config.json', 'credentials', 'tokens', 'cache'].includes(f))).toEqual([]);
 }
 
-function secretFile(dir: string): string {
-  const path = join(dir, '..', `${dir.split('/').pop()}-secret`);
+function secretFile(): string {
+  const path = join(configDir(), 'secret'); // outside the config directory, removed with the others
   writeFileSync(path, sandbox().clients.reader.clientSecret);
   return path;
 }
@@ -43,7 +43,7 @@ const login = (dir: string, secret: string, name: string) =>
 describe('parallel runs at scale', () => {
   it('100 logins to distinct profiles at once: every one exits 0 and every one is in config.json', async () => {
     const dir = configDir();
-    const secret = secretFile(dir);
+    const secret = secretFile();
     const names = Array.from({ length: 100 }, (_, i) => `p${String(i).padStart(3, '0')}`);
     const runs = await Promise.all(names.map((name) => login(dir, secret, name)));
     for (const run of runs) expect(run.code, run.stderr).toBe(0);
@@ -68,7 +68,7 @@ describe('parallel runs at scale', () => {
 
   it('200 runs, 40 at a time (logins to 60 profiles, 140 listings through the token cache), leave every file valid JSON and lose no profile', async () => {
     const dir = configDir();
-    const secret = secretFile(dir);
+    const secret = secretFile();
     const names = Array.from({ length: 60 }, (_, i) => `p${String(i).padStart(2, '0')}`);
     const list = () => runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentialsEnv(sandbox(), 'reader'), ...LIMIT });
     // Interleaved: three logins in every ten runs.

@@ -1,5 +1,5 @@
 // `idm auth login` and `idm auth logout` are `idm login` and `idm logout` (as in the GitHub CLI).
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -8,7 +8,10 @@ const sandbox = useSandbox();
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempConfigDir()));
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  rmSync(`${dir}-secret`, { force: true }); // the secret file a test writes beside the config directory
+});
 
 describe('idm auth login / auth logout', () => {
   it('log in, list, log out, as the top-level commands do', async () => {

@@ -1,7 +1,7 @@
 // login / logout / auth status run functions against the sandbox: every client authentication
 // method by flags, secrets from a file and from stdin, prompts (with a scripted Prompter) for what
 // flags leave out, what is stored where and with which modes, and what status shows.
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginRun, type LoginOptions } from '../../../src/commands/auth/login.js';
@@ -17,15 +17,20 @@ const sandbox = useSandbox();
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempConfigDir()));
-afterEach(() => cleanup());
+afterEach(() => {
+  cleanup();
+  rmSync(secretPath(), { force: true }); // secretFile() writes beside the config directory
+});
 
 const run = (fn: Parameters<typeof runCommand>[0], setup: RunSetup = {}) => runCommand(fn, { ...setup, env: { IDM_CONFIG_DIR: dir, ...setup.env } });
 
 const login = (opts: LoginOptions, setup: RunSetup = {}) => run((deps) => loginRun(opts, deps), setup);
 const status = (setup: RunSetup = {}) => run((deps) => authStatusRun({}, deps), setup);
 
+const secretPath = () => join(dir, '..', `${dir.split('/').pop()}-secret.txt`);
+
 function secretFile(content: string): string {
-  const file = join(dir, '..', `${dir.split('/').pop()}-secret.txt`);
+  const file = secretPath();
   writeFileSync(file, content);
   return file;
 }

@@ -1,6 +1,6 @@
 // idm profiles list / use / remove, and idm auth status over every profile: against real settings
 // written by real logins to the sandbox, through main() in process.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
@@ -12,7 +12,11 @@ let dir: string;
 beforeEach(() => {
   const made = tempConfigDir();
   dir = made.dir;
-  return made.cleanup;
+  return () => {
+    made.cleanup();
+    // The secret files threeProfiles() writes beside the config directory.
+    for (const client of ['admin', 'reader']) rmSync(`${made.dir}-${client}.secret`, { force: true });
+  };
 });
 
 const idm = (args: string[], env: Record<string, string> = {}) => runInProcess(args, { configDir: dir, env });
