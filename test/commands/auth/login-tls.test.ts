@@ -20,15 +20,21 @@ import { recordSandboxSecrets } from '../../helpers/sandbox.js';
 
 let dir: string;
 let cleanup: () => void;
+/** The files file() wrote during the test: beside the config directory, so removed apart from it. */
+const written: string[] = [];
 beforeEach(() => {
   ({ dir, cleanup } = tempConfigDir());
-  return () => cleanup();
+  return () => {
+    cleanup();
+    for (const path of written.splice(0)) rmSync(path, { force: true });
+  };
 });
 
 /** A PEM file beside the config directory. */
 function file(name: string, text: string): string {
   const path = `${dir}-${name}`;
   writeFileSync(path, text, { mode: 0o600 });
+  written.push(path);
   return path;
 }
 
