@@ -31,7 +31,8 @@ trap cleanup EXIT
 # deliveries are retried after 0.2, 0.4 and 0.8 s (the service waits 1, 2 and 4 s).
 node bin/idm.js sandbox start --json --streams 1200 --retry-delays 200,400,800 > "$work/sandbox.json" &
 sandbox_pid=$!
-for _ in $(seq 200); do [ -s "$work/sandbox.json" ] && break; sleep 0.05; done
+# Waits for that line, not for a time (a busy machine starts it slowly): until it is there, or the sandbox has ended.
+while [ ! -s "$work/sandbox.json" ] && kill -0 "$sandbox_pid" 2>/dev/null; do sleep 0.05; done
 field() { node -e 'const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8").split("\n")[0]); console.log(process.argv[2].split(".").reduce((o, k) => o[k], s))' "$work/sandbox.json" "$1"; }
 url="$(field url)"
 inbox="$(field inboxUrl)"
