@@ -1,5 +1,5 @@
 // Fault injection: status, reset, stall, latency; count, path and method matching; runtime control.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
@@ -104,15 +104,25 @@ describe('faults', () => {
   it('stall never answers (the client gives up)', async () => {
     const token = await getToken(sb());
     sb().addFault({ kind: 'stall', path: '/api/v2' });
-    const res = fetch(`${sb().url}/api/v2/event-streams`, { headers: { Authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(300) });
-    await expect(res).rejects.toThrow(/abort|timeout/i);
+    const before = sb().requests.length;
+    const stop = new AbortController();
+    let settled = false;
+    const res = fetch(`${sb().url}/api/v2/event-streams`, { headers: { Authorization: `Bearer ${token}` }, signal: stop.signal }).finally(() => (settled = true));
+    // Given up once the sandbox has the request (a state, not a time): unanswered until then.
+    await vi.waitFor(() => expect(sb().requests.length).toBeGreaterThan(before), { timeout: 30_000 });
+    expect(settled).toBe(false);
+    stop.abort();
+    await expect(res).rejects.toThrow(/abort/i);
     expect(sb().requests.at(-1)).toMatchObject({ path: '/api/v2/event-streams', status: 0 });
   });
 
   it('latency delays the answer and then answers normally', async () => {
     const token = await getToken(sb());
-    sb().addFault({ kind: 'latency', ms: 50, path: '/api/v2' });
+    sb().addFault({ kind: 'latency', ms: 500, path: '/api/v2' });
+    const before = Date.now();
     expect((await streams(token)).status).toBe(200);
+    // A lower bound only (a busy machine makes it longer, never shorter); 10 ms for clock rounding.
+    expect(Date.now() - before).toBeGreaterThanOrEqual(490);
     expect((await call(sb(), 'GET', '/sandbox/faults')).body).toEqual({ faults: [] });
   });
 
