@@ -183,6 +183,9 @@ describe('a lock file far longer than a lock (a line of about 80 bytes)', () => 
   it('a recent one is a live (torn) lock: the wait ends as held, nothing removed', async () => {
     writeFileSync(path, '');
     truncateSync(path, 1024 ** 3);
+    // Recent however long this takes: a torn lock is stale 2 s after its time, here a minute ahead.
+    const soon = new Date(Date.now() + 60_000);
+    utimesSync(path, soon, soon);
     const result = await acquireLock(path, { waitMs: 50, staleMs: HOUR, pollMs: 10 });
     expect(result).toEqual({ held: true, holderPid: undefined });
     expect(readdirSync(dir)).toEqual(['x.lock']);
