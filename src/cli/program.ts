@@ -79,7 +79,7 @@ export function withGlobals(command: Command, flags: readonly GlobalFlag[]): Com
 /** `idm global` (hidden; what `idm help global` shows): the global flags in full. */
 export function globalFlagsCommand(): Command {
   return new Command('global')
-    .description('Flags every command accepts, before or after its name (each may also come from an IDM_* variable)')
+    .description('Flags every command accepts, before or after its name (one marked env: may also come from that variable)')
     .addHelpText('after', () => examples(['idm streams list --json --profile prod', 'IDM_PROFILE=prod IDM_TIMEOUT=10 idm streams list', 'idm --no-color --debug streams show est_2mNwzVbDq8sXe4RtY6uJkL']))
     .action(function (this: Command) {
       this.outputHelp();

@@ -94,6 +94,27 @@ describe('help layout', () => {
     }
   });
 
+  it('idm help global says which flags come from a variable, and only those do', async () => {
+    const help = (await run(['help', 'global'])).stdout;
+    expect(help).not.toMatch(/each may also come from/);
+    // Each flag's block: its name, then its description up to the next flag.
+    const blocks = help.slice(help.indexOf('Global Options:')).split(/\n(?= {2}-)/).slice(1);
+    const flags = blocks.map((block) => ({ flag: /--[a-z-]+/.exec(block)![0], env: /\(env:\s+(IDM_[A-Z_]+)\)/.exec(block)?.[1] }));
+    expect(flags.filter((f) => f.env).map((f) => f.flag)).toEqual(['--timeout', '--max-wait', '--ca-file', '--client-cert', '--client-key']);
+    for (const { flag, env } of flags.filter((f) => f.env)) {
+      // A value of the variable that the flag would refuse is refused, naming the variable.
+      // (Credentials that would reach nothing: the check comes before any request.)
+      const value = flag === '--timeout' || flag === '--max-wait' ? 'soon' : '/nonexistent/x.pem';
+      const result = await runInProcess(['streams', 'list'], { configDir: '/nonexistent-idm-config', env: { IDM_DOMAIN: 'http://127.0.0.1:9', IDM_ACCESS_TOKEN: 'abcd', [env!]: value } });
+      expect(result.code, env).toBe(2);
+      expect(result.stderr, env).toContain(env);
+    }
+    // A flag without the mark takes nothing from IDM_<FLAG>: IDM_JSON does not make the error JSON.
+    const plain = await runInProcess(['streams', 'list'], { configDir: '/nonexistent-idm-config', env: { IDM_JSON: '1', IDM_DEBUG: '1' } });
+    expect(plain.code).toBe(4);
+    expect(plain.stderr).toMatch(/^Error: /);
+  });
+
   it('idm help streams list shows the help of streams list (and idm streams help list too)', async () => {
     for (const args of [['help', 'streams', 'list'], ['streams', 'help', 'list'], ['streams', 'list', '--help']]) {
       const result = await run(args);
