@@ -1,6 +1,9 @@
-// README.md is the user's reference: its exit-code table must say what the code does, and its
-// command reference must cover every command the program has.
-import { readFileSync } from 'node:fs';
+// README.md is the user's reference: its exit-code table must say what the code does, its
+// command reference must cover every command the program has, and its table of environment
+// variables every IDM_* variable the code reads.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../src/core/exit-codes.js';
 import { buildProgram } from '../src/commands/index.js';
@@ -39,5 +42,19 @@ describe('README.md', () => {
     walk(program, ['idm']);
     expect(leaves.length).toBeGreaterThanOrEqual(8);
     for (const leaf of leaves) expect(readme, leaf).toContain(`\`${leaf}`);
+  });
+
+  it('lists every IDM_* variable the code reads in its table of environment variables', () => {
+    const start = readme.indexOf('#### Environment variables');
+    const table = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| Variable |', start)));
+    const source = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? source(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [readFileSync(join(dir, entry.name), 'utf8')] : []));
+    const read = new Set<string>();
+    for (const text of [...source(fileURLToPath(new URL('../src', import.meta.url))), readFileSync(new URL('../bin/idm.js', import.meta.url), 'utf8')]) {
+      // IDM_VERSION is the build's constant, not a variable of the environment.
+      for (const [name] of text.matchAll(/\bIDM_[A-Z][A-Z_]*[A-Z]\b/g)) if (name !== 'IDM_VERSION') read.add(name);
+    }
+    expect(read.size).toBeGreaterThanOrEqual(15);
+    for (const name of read) expect(table, name).toMatch(new RegExp(`^\\| [^|]*\`${name}[\`=]`, 'm'));
+    for (const name of ['CI', 'NO_COLOR', 'FORCE_COLOR']) expect(table, name).toContain(`\`${name}\``);
   });
 });
