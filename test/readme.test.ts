@@ -13,6 +13,13 @@ import type { Command } from 'commander';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
+/** The text of every source file of idm (src/, without the sandbox's own program). */
+function sourceFiles(dir = fileURLToPath(new URL('../src', import.meta.url))): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? (join(dir, entry.name).endsWith('/src/sandbox') ? [] : sourceFiles(join(dir, entry.name))) : entry.name.endsWith('.ts') ? [readFileSync(join(dir, entry.name), 'utf8')] : [],
+  );
+}
+
 describe('README.md', () => {
   it('opens with the install-and-demo command and the test command', () => {
     const firstBlock = readme.slice(readme.indexOf('```sh'), readme.indexOf('```', readme.indexOf('```sh') + 5));
@@ -47,14 +54,27 @@ describe('README.md', () => {
   it('lists every IDM_* variable the code reads in its table of environment variables', () => {
     const start = readme.indexOf('#### Environment variables');
     const table = readme.slice(start, readme.indexOf('\n\n', readme.indexOf('| Variable |', start)));
-    const source = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? source(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [readFileSync(join(dir, entry.name), 'utf8')] : []));
     const read = new Set<string>();
-    for (const text of [...source(fileURLToPath(new URL('../src', import.meta.url))), readFileSync(new URL('../bin/idm.js', import.meta.url), 'utf8')]) {
+    for (const text of [...sourceFiles(), readFileSync(new URL('../bin/idm.js', import.meta.url), 'utf8')]) {
       // IDM_VERSION is the build's constant, not a variable of the environment.
       for (const [name] of text.matchAll(/\bIDM_[A-Z][A-Z_]*[A-Z]\b/g)) if (name !== 'IDM_VERSION') read.add(name);
     }
     expect(read.size).toBeGreaterThanOrEqual(15);
     for (const name of read) expect(table, name).toMatch(new RegExp(`^\\| [^|]*\`${name}[\`=]`, 'm'));
     for (const name of ['CI', 'NO_COLOR', 'FORCE_COLOR']) expect(table, name).toContain(`\`${name}\``);
+  });
+
+  it("names every code of idm's own that an error object can carry", () => {
+    const row = readme.split('\n').find((line) => line.startsWith('| `code` |'))!;
+    const codes = new Set<string>();
+    for (const text of sourceFiles()) {
+      for (const [, code] of text.matchAll(/\bcode: (?:options\.code \?\? )?'([a-z_]+)'/g)) codes.add(code!);
+      for (const [, one, other] of text.matchAll(/\bcode: [^,\n]*\? '([a-z_]+)' : '([a-z_]+)'/g)) codes.add(one!).add(other!);
+    }
+    // zod's issue code, and the quiet end of a closed stdout (exit 0, nothing reported), are no error objects.
+    codes.delete('custom');
+    codes.delete('stdout_closed');
+    expect(codes.size).toBeGreaterThanOrEqual(20);
+    for (const code of codes) expect(row, code).toContain(`\`${code}\``);
   });
 });
