@@ -77,4 +77,33 @@ describe('README.md', () => {
     expect(codes.size).toBeGreaterThanOrEqual(20);
     for (const code of codes) expect(row, code).toContain(`\`${code}\``);
   });
+
+  it("documents every flag of a command in that command's section (or, without one, somewhere)", async () => {
+    const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
+    const program = await buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
+    const help = program.createHelp();
+    const lines = readme.split('\n');
+    /** The text under each heading that names the command, down to the next heading of its level or above. */
+    const sections = (path: string): string[] =>
+      lines.flatMap((line, at) => {
+        const level = /^(#+) /.exec(line)?.[1]!.length;
+        if (level === undefined || !(line.includes(`\`${path}\``) || line.includes(`\`${path} `))) return [];
+        const end = lines.findIndex((next, i) => i > at && /^#+ /.test(next) && /^#+/.exec(next)![0].length <= level);
+        return [lines.slice(at, end === -1 ? undefined : end).join('\n')];
+      });
+    let checked = 0;
+    const walk = (command: Command, path: string[]) => {
+      const name = path.join(' ');
+      const own = path.length === 1 ? [] : sections(name); // the global flags: anywhere
+      for (const option of help.visibleOptions(command)) {
+        if (option.long === '--help' || option.long === '--version') continue;
+        const where = own.length > 0 ? own.join('\n') : readme;
+        expect(where, `${name} ${option.long}`).toContain(`\`${option.long}`);
+        checked++;
+      }
+      for (const sub of help.visibleCommands(command).filter((c) => c.name() !== 'help')) walk(sub, [...path, sub.name()]);
+    };
+    walk(program, ['idm']);
+    expect(checked).toBeGreaterThanOrEqual(100);
+  });
 });
