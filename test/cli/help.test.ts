@@ -25,6 +25,8 @@ async function everyCommand(): Promise<Array<[string, Command]>> {
     for (const sub of help.visibleCommands(command).filter((c) => c.name() !== 'help')) walk(sub, [...path, sub.name()]);
   };
   walk(program, ['idm']);
+  // idm help global: a hidden command, with examples of its own.
+  found.push(['idm global', program.commands.find((c) => c.name() === 'global')!]);
   return found;
 }
 
@@ -67,6 +69,36 @@ describe('--help of every command', () => {
       .filter((line) => line.startsWith('  $ '))
       .map((line) => line.replace(/'[^']*'|"[^"]*"/g, "''").replace(/\s+#\s.*$/, ''));
     expect(pasted.filter((line) => /<[A-Za-z]/.test(line)), path).toEqual([]);
+  });
+
+  it.each(commands.map(([path, command]) => [path, command] as const))('%s: examples run a command that exists, with flags it takes', (path, command) => {
+    const root = commands[0]![1];
+    const help = root.createHelp();
+    const runs = helpOf(command)
+      .replace(/ \\\n {6}/g, ' ')
+      .split('\n')
+      .filter((line) => line.startsWith('  $ '))
+      // Each idm run of the line (a pipe's other side is another program), without quoted strings.
+      .flatMap((line) => line.slice(4).replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''").replace(/\s+#\s.*$/, '').split(/[|;&>]/))
+      .map((run) => run.trim().split(/\s+/).filter((word) => !/^[A-Z_]+=/.test(word)))
+      .filter((words) => words[0] === 'idm');
+    expect(runs.length, path).toBeGreaterThan(0);
+    const flagsOf = (c: Command) => c.options.flatMap((option) => [option.long, option.short]).filter(Boolean);
+    for (const words of runs) {
+      let target = root;
+      const operands: string[] = [];
+      for (const word of words.slice(1)) {
+        if (word.startsWith('-')) continue;
+        const sub = operands.length === 0 ? target.commands.find((c) => c.name() === word || c.aliases().includes(word)) : undefined;
+        if (sub) target = sub;
+        else operands.push(word);
+      }
+      const example = words.join(' ');
+      expect(help.visibleCommands(target).filter((c) => c.name() !== 'help'), `${path}: ${example}: no such command (a typo, or a group without its command)`).toEqual([]);
+      for (const word of words.filter((w) => w.startsWith('-') && w !== '-')) {
+        expect([...flagsOf(target), ...flagsOf(root)], `${path}: ${example}`).toContain(word.split('=')[0]);
+      }
+    }
   });
 });
 
