@@ -306,6 +306,16 @@ describe('idm sandbox start: which CA is for what', () => {
     expect(stderr).toMatch(/ {2}or: idm login .* --auth-method tls_client_auth .* --ca-file \S+\/ca\.pem\n/);
   });
 
+  it('--https in a --state-dir with a space: the Node line, pasted into a shell, hands node the CA file', async () => {
+    const state = join(configDir(), 'my sandbox');
+    const { stdout } = await printed(['--https', '--state-dir', state]);
+    const line = /^ {2}Node {9}(.*) node app\.js$/m.exec(stdout)?.[1];
+    expect(line).toBe(`NODE_EXTRA_CA_CERTS='${state}/ca.pem'`);
+    const pasted = spawnSync('sh', ['-c', `${line} node -e 'console.log(process.env.NODE_EXTRA_CA_CERTS)'`], { encoding: 'utf8', timeout: KILL_AFTER_MS });
+    expect(pasted.stderr).toBe('');
+    expect(pasted.stdout).toBe(`${join(state, 'ca.pem')}\n`);
+  });
+
   it('--json: caFile only when the sandbox signed the tenant certificate, clientCaFile with an mtls client', async () => {
     const line = async (args: string[]) => JSON.parse((await printed(args, true)).stdout.split('\n')[0]!);
     const own = await line(['--tls-cert', join(files, 'server.crt'), '--tls-key', join(files, 'server.key'), '--mtls']);

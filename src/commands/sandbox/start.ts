@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
-import { shellCommand } from '../../core/text.js';
+import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { once, parseIntegerInRange } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
@@ -232,7 +232,8 @@ function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable'
 function trustLines(caFile: string): string[] {
   return [
     `  idm          ${shellCommand(['--ca-file', caFile])}   (or IDM_CA_FILE)`,
-    `  Node         ${shellCommand([`NODE_EXTRA_CA_CERTS=${caFile}`])} node app.js`,
+    // The value quoted, not the assignment: a quoted 'NAME=value' is a command's name to the shell.
+    `  Node         NODE_EXTRA_CA_CERTS=${shellQuote(caFile)} node app.js`,
     `  curl         ${shellCommand(['--cacert', caFile])}`,
   ];
 }
