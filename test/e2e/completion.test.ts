@@ -1,11 +1,16 @@
-// The bash completion in a real bash, through COMP_WORDS / COMPREPLY, and the fish one in a real fish
-// (complete -C): the scripts call `idm` on PATH (here the built binary) for profile names and the
-// ids of the last listings.
+// The bash completion in a real bash, through COMP_WORDS / COMPREPLY, the fish one in a real fish
+// (complete -C) and the zsh one in a real zsh (a zpty): every command's flags, fixed values, file
+// names; the scripts call `idm` on PATH (here the built binary) for profile names and the ids of
+// the last listings.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createDeps } from '../../src/cli/factory.js';
+import { buildProgram } from '../../src/commands/index.js';
+import { createIO } from '../../src/io/io.js';
 import { cliEnv, credentialsEnv, idmOnPath, runInProcess, tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -16,9 +21,29 @@ afterAll(cleanup);
 
 const sandbox = useSandbox();
 
+/** Every command that runs (not a group), with the long flags it takes and the global ones (--version is the root's alone), sorted. */
+async function leafCommands(): Promise<Array<[string, string[]]>> {
+  const io = createIO({ stdin: process.stdin, stdout: process.stdout, stderr: process.stderr }, {});
+  const program = await buildProgram(createDeps(io, () => ({ json: false, color: false, input: false, debug: false })));
+  const help = program.createHelp();
+  const longs = (command: Command) => help.visibleOptions(command).map((option) => option.long!).filter((flag) => flag !== '--version');
+  const globals = longs(program);
+  const leaves: Array<[string, string[]]> = [];
+  const walk = (command: Command, path: string[]) => {
+    const subs = help.visibleCommands(command).filter((c) => c.name() !== 'help');
+    if (subs.length === 0) leaves.push([path.join(' '), [...new Set([...longs(command), '--help', ...globals])].sort()]);
+    for (const sub of subs) walk(sub, [...path, sub.name()]);
+  };
+  walk(program, ['idm']);
+  expect(leaves.length).toBeGreaterThanOrEqual(30);
+  return leaves;
+}
+
 function has(program: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${program}`]).status === 0;
 }
+
+const LEAVES = await leafCommands();
 
 describe('the bash completion in a real bash', () => {
   // `idm` on PATH as the script calls it (for profile names), backed by the built binary.
@@ -196,6 +221,18 @@ describe('the bash completion in a real bash', () => {
     expect(flags).toEqual(expect.arrayContaining(['--event-type', '--data', '--data-file', '--json', '--profile', '--no-input']));
     expect(flags).not.toContain('--take');
     expect(flags).not.toContain('--mapping');
+  });
+
+  // Every command of the tree, and every flag it takes (its own and the global ones, no other), in
+  // each shell: a command or flag added without `npm run completions` fails here, not at a user's TAB.
+  it.each(LEAVES)('bash: %s --<TAB> offers its flags and the global ones', (path, flags) => {
+    expect(complete([...path.split(' '), '--'])).toEqual(flags);
+  });
+  it.skipIf(!has('fish') && !process.env.CI).each(LEAVES)('fish: %s --<TAB> offers its flags and the global ones', (path, flags) => {
+    expect(completeFish([...path.split(' '), '--'])).toEqual(flags);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(LEAVES)('zsh: %s --<TAB> offers its flags and the global ones', (path, flags) => {
+    expect(completeZsh(`${path} --`)).toEqual(flags);
   });
 
   it('completes --sync-groups values of provisioning create', () => {
