@@ -64,10 +64,10 @@ export function refuseBothSwitches(command: Command, name: string): Command {
   });
 }
 
-/** A file path: not empty. Whether it can be read is checked where it is used. */
-export function parsePath(flag: string) {
+/** A file (or directory) path: not empty. Whether it can be read is checked where it is used. */
+export function parsePath(flag: string, what: 'file' | 'directory' = 'file') {
   return (value: string): string => {
-    if (value.trim() === '') throw new InvalidArgumentError(`${flag} must be the path of a file.`);
+    if (value.trim() === '') throw new InvalidArgumentError(`${flag} must be the path of a ${what}.`);
     return value;
   };
 }

@@ -12,7 +12,7 @@ import type { Deps } from '../../cli/factory.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
-import { once, parseIntegerInRange } from '../../cli/parse.js';
+import { once, parseIntegerInRange, parsePath } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
@@ -51,7 +51,8 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--tls-key <path>', 'the PEM private key of --tls-cert', once('--tls-key', undefined, { secret: true }))
     .option('--mtls', 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)')
     .addOption(new Option('--mtls-edge', 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake').conflicts('mtls'))
-    .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start')
+    // Not empty: '' would be the current directory, which would get the clients' secrets and keys.
+    .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start', parsePath('--state-dir', 'directory'))
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)', once('--seed'))
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))

@@ -59,6 +59,8 @@ describe('idm sandbox start: flags', () => {
     [['--fault', 'not json']],
     [['--fault', '[1]']],
     [['--mtls', '--mtls-edge']],
+    [['--state-dir', '']],
+    [['--state-dir', '  ']],
   ])('refuses %j', (args) => {
     expect(() => parseFlags(args)).toThrow();
   });
@@ -80,6 +82,8 @@ describe('idm sandbox start: usage errors (exit 2, nothing on stdout)', () => {
     [['--mtls'], '--mtls needs --https: the client certificate is asked for in the TLS handshake.'],
     [['--tls-cert', 'c.pem'], '--tls-cert needs --tls-key too.'],
     [['--https', '--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], '--tls-cert: cannot read /nonexistent/c.pem'],
+    // Not the current directory, which would get the clients' secrets and keys.
+    [['--state-dir', ''], '--state-dir must be the path of a directory.'],
   ])('%j', async (args, message) => {
     const result = await runInProcess(['sandbox', 'start', ...args], { configDir: configDir() });
     expect(result.code).toBe(2);
