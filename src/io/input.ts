@@ -212,6 +212,8 @@ export function typedPath(value: string, env: NodeJS.ProcessEnv): string {
  * that is a key or secret pasted in place of its file, and no file is named so.
  */
 export async function readTextFile(flag: string, path: string, kind: InputKind, options: { hint?: string; signal?: AbortSignal } = {}): Promise<string> {
+  // An empty path (an unset variable: --from-file "$FILE") is a missing value, not a file not found.
+  if (path.trim() === '') throw new UsageError(`${flag} must be the path of a file.`, options.hint);
   if (looksLikePem(path) || /[\r\n]/.test(path)) {
     throw new UsageError(
       `${flag}: ${describeSecretValue(path)}.`,

@@ -51,3 +51,24 @@ describe('JSON from a user that does not parse', () => {
     expect(h.calls()).toEqual([]);
   });
 });
+
+describe('a file flag given an empty path (an unset variable: --from-file "$FILE")', () => {
+  const cases: Array<[string, string[]]> = [
+    ['--from-file', ['streams', 'create', '--from-file', '']],
+    ['--from-file', ['streams', 'update', STREAM, '--from-file', ' ']],
+    ['--data-file', ['streams', 'test', STREAM, '--event-type', 'user.created', '--data-file', '']],
+    ['--mapping-file', ['provisioning', 'create', CONNECTION, '--mapping-file', '']],
+    ['--groups-file', ['provisioning', 'groups', 'set', CONNECTION, '--groups-file', '']],
+    ['--secret-file', ['streams', 'create', '--name', 'x', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/a', '--auth', 'bearer', '--secret-file', '']],
+    ['--client-secret-file', ['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'abc', '--client-secret-file', '']],
+    ['--private-key-file', ['login', '--domain', 'http://127.0.0.1:9', '--client-id', 'abc', '--private-key-file', '']],
+  ];
+
+  it.each(cases)('%s "": exit 2 saying the path is missing (not "cannot read : no such file"), nothing sent', async (flag, args) => {
+    const result = await h.idm(args);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^Error: ${flag} must be the path of a file\\.\\n`));
+    expect(h.received()).toEqual([]);
+  });
+});
