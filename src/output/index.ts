@@ -3,7 +3,7 @@
 // string that came from a server or a file is made safe here (io/safe.ts) before a terminal sees
 // it; cli-table3 is loaded only when a terminal will see a table (./table.ts).
 import { stringifyJson } from '../core/json-numbers.js';
-import { clip, isPlainObject } from '../core/text.js';
+import { clip } from '../core/text.js';
 import type { IdmError, Warning } from '../core/errors.js';
 import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
@@ -67,14 +67,16 @@ export function asText(value: unknown): string {
 }
 
 /**
- * `record[key]` as asText shows it, but a number as the server wrote it (core/json-numbers.ts): a
- * count of 12345678901234567890 or 1e400 is shown so, not as 12345678901234567000 or `null`.
+ * `holder[key]` as asText shows it, but every number in it as the server wrote it
+ * (core/json-numbers.ts): a count of 12345678901234567890 or 1e400 is shown so, not as
+ * 12345678901234567000 or `null`. The one way a table cell or a record's field shows a value it reads
+ * from an answer; `holder` is the object (or array) that holds it, anything else shows as empty.
  */
-export function fieldText(record: unknown, key: string): string {
-  if (!isPlainObject(record)) return '';
-  const value = record[key];
+export function fieldText(holder: unknown, key: string | number): string {
+  if (typeof holder !== 'object' || holder === null) return '';
+  const value = (holder as Record<string, unknown>)[key];
   if (value === undefined || value === null || typeof value === 'string') return asText(value);
-  return stringifyJson(value, undefined, { holder: record, key }) ?? '';
+  return stringifyJson(value, undefined, { holder, key: String(key) }) ?? '';
 }
 
 /** `2026-11-24 09:00` for an ISO time in UTC (the minute is enough in a table); anything else as it is. */

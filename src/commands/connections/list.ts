@@ -10,7 +10,7 @@ import { collectList } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import type { ApiError } from '../../core/errors.js';
 import { isFeatureDisabled } from '../../api/management/provisioning.js';
-import { asText as text, type Column } from '../../output/index.js';
+import { asText as text, fieldText, type Column } from '../../output/index.js';
 import { PROVISIONING_STRATEGIES } from '../../schemas/constants.js';
 
 export interface ConnectionsListOptions extends ListingFlags {
@@ -58,9 +58,9 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
     return configured.has(text(connection.id)) ? 'configured' : 'not configured';
   };
   const columns: ReadonlyArray<Column<ApiRecord>> = [
-    { header: 'ID', value: (c) => (isPlainObject(c) ? text(c.id) : text(c)), shrink: 'never' },
-    { header: 'NAME', value: (c) => text(c?.name), shrink: 'first' },
-    { header: 'STRATEGY', value: (c) => text(c?.strategy) },
+    { header: 'ID', value: (c) => (isPlainObject(c) ? fieldText(c, 'id') : text(c)), shrink: 'never' },
+    { header: 'NAME', value: (c) => fieldText(c, 'name'), shrink: 'first' },
+    { header: 'STRATEGY', value: (c) => fieldText(c, 'strategy') },
     { header: 'PROVISIONING', value: provisioningOf },
   ];
   const strategy = options.strategy;

@@ -2,33 +2,36 @@
 import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { isPlainObject, plural } from '../../core/text.js';
-import { asText as text, toMinute, type Column } from '../../output/index.js';
+import { asText as text, fieldText, toMinute, type Column } from '../../output/index.js';
 
-const yesNo = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : text(value));
+const yesNo = (record: unknown, key: string) => {
+  const value = isPlainObject(record) ? record[key] : undefined;
+  return value === true ? 'yes' : value === false ? 'no' : fieldText(record, key);
+};
 
 /**
  * The last synchronization in a few words: its time and status. `time` shortens the time (at a
  * terminal: to the minute, so that the status fits a 120-column table); scripts get it whole.
  */
 export function lastSync(record: ApiRecord, time: (at: string) => string = (at) => at): string {
-  const at = text(record.last_synchronization_at);
-  const status = text(record.last_synchronization_status);
+  const at = fieldText(record, 'last_synchronization_at');
+  const status = fieldText(record, 'last_synchronization_status');
   return [at && time(at), status].filter(Boolean).join(' ') || 'never';
 }
 
 export const PROVISIONING_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
-  { header: 'CONNECTION', value: (r) => (isPlainObject(r) ? text(r.connection_id) : text(r)), shrink: 'never' },
-  { header: 'NAME', value: (r) => text(r?.connection_name), shrink: 'first' },
-  { header: 'STRATEGY', value: (r) => text(r?.strategy) },
+  { header: 'CONNECTION', value: (r) => (isPlainObject(r) ? fieldText(r, 'connection_id') : text(r)), shrink: 'never' },
+  { header: 'NAME', value: (r) => fieldText(r, 'connection_name'), shrink: 'first' },
+  { header: 'STRATEGY', value: (r) => fieldText(r, 'strategy') },
   { header: 'MAPPED', value: (r) => (isPlainObject(r) && Array.isArray(r.mapping) ? String(r.mapping.length) : '') },
-  { header: 'AUTO SYNC', value: (r) => yesNo(r?.synchronize_automatically) },
-  { header: 'GROUPS', value: (r) => text(r?.synchronize_groups) },
+  { header: 'AUTO SYNC', value: (r) => yesNo(r, 'synchronize_automatically') },
+  { header: 'GROUPS', value: (r) => fieldText(r, 'synchronize_groups') },
   { header: 'LAST SYNC', value: (r) => (isPlainObject(r) ? lastSync(r) : ''), display: (r) => (isPlainObject(r) ? lastSync(r, toMinute) : ''), shrink: 'first' },
 ];
 
 export const MAPPING_COLUMNS: ReadonlyArray<Column<Record<string, unknown>>> = [
-  { header: 'Platform attribute', value: (row) => text(row.platform), shrink: 'first' },
-  { header: 'Identity-provider attribute', value: (row) => text(row.idp), shrink: 'first' },
+  { header: 'Platform attribute', value: (row) => fieldText(row, 'platform'), shrink: 'first' },
+  { header: 'Identity-provider attribute', value: (row) => fieldText(row, 'idp'), shrink: 'first' },
 ];
 
 /** A configuration as received with --json; otherwise its settings and its mapping table. */
@@ -36,24 +39,24 @@ export async function printConfiguration(record: ApiRecord, deps: Deps, done?: s
   const { output } = deps;
   if (output.json) return output.printJson(record);
   const fields: Array<[string, string]> = [
-    ['Connection', text(record.connection_id)],
-    ['Name', text(record.connection_name)],
-    ['Strategy', text(record.strategy)],
-    ['Synchronize automatically', yesNo(record.synchronize_automatically)],
-    ['Synchronize groups', text(record.synchronize_groups)],
-    ['Created', text(record.created_at)],
-    ['Updated', text(record.updated_at)],
+    ['Connection', fieldText(record, 'connection_id')],
+    ['Name', fieldText(record, 'connection_name')],
+    ['Strategy', fieldText(record, 'strategy')],
+    ['Synchronize automatically', yesNo(record, 'synchronize_automatically')],
+    ['Synchronize groups', fieldText(record, 'synchronize_groups')],
+    ['Created', fieldText(record, 'created_at')],
+    ['Updated', fieldText(record, 'updated_at')],
   ];
   for (const [key, label] of [
     ['last_synchronization_at', 'Last synchronization'],
     ['last_synchronization_status', 'Last synchronization status'],
     ['last_synchronization_error', 'Last synchronization error'],
   ] as const) {
-    if (record[key] !== undefined) fields.push([label, text(record[key])]);
+    if (record[key] !== undefined) fields.push([label, fieldText(record, key)]);
   }
   output.printFields(fields.filter(([label, value]) => value !== '' || label === 'Connection'));
 
   const mapping = (Array.isArray(record.mapping) ? record.mapping : []).filter(isPlainObject);
   await output.printRows(MAPPING_COLUMNS, mapping, { label: 'mapping' });
-  if (done) output.note(`${done} directory provisioning for ${text(record.connection_id)} with ${plural(mapping.length, 'mapped attribute')}.`);
+  if (done) output.note(`${done} directory provisioning for ${fieldText(record, 'connection_id')} with ${plural(mapping.length, 'mapped attribute')}.`);
 }

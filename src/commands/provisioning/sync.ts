@@ -6,7 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { isSyncTooSoon } from '../../api/errors.js';
 import { utcSeconds } from '../../core/time.js';
-import { asText as text } from '../../output/index.js';
+import { asText as text, fieldText } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
 /** The service allows one synchronization per connection in this long (wire-facts.md). */
@@ -33,9 +33,9 @@ export async function syncRun(options: { connectionId: string }, deps: Deps): Pr
   }
   if (output.json) return output.printJson(answer);
   output.printFields([
-    ['Connection', text(answer.connection_id)],
-    ['Synchronization', text(answer.synchronization_id)],
-    ['Status', text(answer.status)],
+    ['Connection', fieldText(answer, 'connection_id')],
+    ['Synchronization', fieldText(answer, 'synchronization_id')],
+    ['Status', fieldText(answer, 'status')],
   ]);
   output.note(`Follow it with: ${deps.command(['idm', 'provisioning', 'show', connectionId])} (the last synchronization's time, status and error).`);
 }

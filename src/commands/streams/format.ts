@@ -1,7 +1,7 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
 import { withoutUrlPassword } from '../../core/secrets.js';
 import { isPlainObject } from '../../core/text.js';
-import { asText as text, toMinute, type Column } from '../../output/index.js';
+import { asText as text, fieldText, toMinute, type Column } from '../../output/index.js';
 import { LIMITS } from '../../schemas/constants.js';
 
 /** A stream as received: every field may be missing or unexpected, and is shown as it is. */
@@ -13,20 +13,22 @@ export function describeDestination(destination: unknown): string {
   const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
   const config = configuration && typeof configuration === 'object' ? configuration : {};
   let where: string;
-  if (type === 'webhook') where = withoutUrlPassword(text(config.webhook_endpoint));
-  else if (type === 'eventbus') where = [text(config.cloud_region), config.cloud_account_id ? `(${text(config.cloud_account_id)})` : ''].filter(Boolean).join(' ');
-  else if (type === 'action') where = text(config.action_id);
+  if (type === 'webhook') where = withoutUrlPassword(fieldText(config, 'webhook_endpoint'));
+  else if (type === 'eventbus') where = [fieldText(config, 'cloud_region'), config.cloud_account_id ? `(${fieldText(config, 'cloud_account_id')})` : ''].filter(Boolean).join(' ');
+  else if (type === 'action') where = fieldText(config, 'action_id');
   else where = text(Object.values(config).find((value) => typeof value === 'string'));
-  return [text(type), where].filter(Boolean).join(' ');
+  return [fieldText(destination, 'type'), where].filter(Boolean).join(' ');
 }
 
 // An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
 const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
+/** A field of an entry as shown (fieldText: numbers as written); an entry that is not an object, as it is in the ID column. */
+const cell = (s: unknown, key: string): string => (s !== null && typeof s === 'object' ? fieldText(s, key) : key === 'id' ? text(s) : '');
 
 /** The event types a stream subscribes to, as received. */
 export function eventTypesOf(stream: StreamRecord): string[] {
   const subscriptions = stream.subscriptions;
-  return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)) : [];
+  return Array.isArray(subscriptions) ? subscriptions.map((sub) => fieldText(sub, 'event_type')) : [];
 }
 
 const KNOWN = new Set(['id', 'name', 'status', 'subscriptions', 'destination', 'created_at', 'updated_at']);
@@ -39,26 +41,26 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
   const destination = isPlainObject(stream.destination) ? stream.destination : {};
   const config = isPlainObject(destination.configuration) ? destination.configuration : {};
   const fields: Array<[string, string]> = [
-    ['ID', text(stream.id)],
-    ['Name', text(stream.name)],
-    ['Status', text(stream.status)],
-    ['Destination', text(destination.type)],
+    ['ID', fieldText(stream, 'id')],
+    ['Name', fieldText(stream, 'name')],
+    ['Status', fieldText(stream, 'status')],
+    ['Destination', fieldText(destination, 'type')],
   ];
   if (destination.type === 'webhook') {
     const auth = isPlainObject(config.webhook_authorization) ? config.webhook_authorization : {};
-    fields.push(['Webhook URL', withoutUrlPassword(text(config.webhook_endpoint))], ['Authorization', text(auth.method)]);
-    if (auth.username !== undefined) fields.push(['Username', text(auth.username)]);
-    if (auth.header_key !== undefined) fields.push(['Header', text(auth.header_key)]);
+    fields.push(['Webhook URL', withoutUrlPassword(fieldText(config, 'webhook_endpoint'))], ['Authorization', fieldText(auth, 'method')]);
+    if (auth.username !== undefined) fields.push(['Username', fieldText(auth, 'username')]);
+    if (auth.header_key !== undefined) fields.push(['Header', fieldText(auth, 'header_key')]);
   } else if (destination.type === 'eventbus') {
-    fields.push(['Region', text(config.cloud_region)], ['Account', text(config.cloud_account_id)]);
-    if (config.cloud_partner_event_source !== undefined) fields.push(['Partner event source', text(config.cloud_partner_event_source)]);
+    fields.push(['Region', fieldText(config, 'cloud_region')], ['Account', fieldText(config, 'cloud_account_id')]);
+    if (config.cloud_partner_event_source !== undefined) fields.push(['Partner event source', fieldText(config, 'cloud_partner_event_source')]);
   } else if (destination.type === 'action') {
-    fields.push(['Action', text(config.action_id)]);
+    fields.push(['Action', fieldText(config, 'action_id')]);
   } else if (Object.keys(config).length > 0) {
-    fields.push(['Configuration', JSON.stringify(config)]);
+    fields.push(['Configuration', fieldText(destination, 'configuration')]);
   }
-  fields.push(['Event types', eventTypesOf(stream).join(', ')], ['Created', text(stream.created_at)], ['Updated', text(stream.updated_at)]);
-  for (const [key, value] of Object.entries(stream)) if (!KNOWN.has(key)) fields.push([key, text(value)]);
+  fields.push(['Event types', eventTypesOf(stream).join(', ')], ['Created', fieldText(stream, 'created_at')], ['Updated', fieldText(stream, 'updated_at')]);
+  for (const key of Object.keys(stream)) if (!KNOWN.has(key)) fields.push([key, fieldText(stream, key)]);
   return fields;
 }
 
@@ -68,16 +70,16 @@ const destinationDisplay = (s: StreamRecord) => describeDestination(field(s, 'de
 /** The stream's event types, comma-separated. */
 const eventTypes = (s: StreamRecord) => {
   const subscriptions = field(s, 'subscriptions');
-  return Array.isArray(subscriptions) ? subscriptions.map((sub) => text((sub as { event_type?: unknown })?.event_type)).join(',') : text(subscriptions);
+  return Array.isArray(subscriptions) ? subscriptions.map((sub) => fieldText(sub, 'event_type')).join(',') : cell(s, 'subscriptions');
 };
 
 // At a narrow terminal CREATED goes first, then EVENT TYPES becomes a count, then the free-text
 // columns are cut (the widest first), then EVENT TYPES goes, then DESTINATION, then names are cut
 // down to NAME: whether a stream is enabled matters more than a cut URL or name. The id is never cut.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
-  { header: 'ID', value: (s) => text(field(s, 'id')), shrink: 'never' },
-  { header: 'NAME', value: (s) => text(field(s, 'name')), shrink: 'first', narrow: { toHeader: true } },
-  { header: 'STATUS', value: (s) => text(field(s, 'status')), width: LIMITS.streamStatusMax },
+  { header: 'ID', value: (s) => cell(s, 'id'), shrink: 'never' },
+  { header: 'NAME', value: (s) => cell(s, 'name'), shrink: 'first', narrow: { toHeader: true } },
+  { header: 'STATUS', value: (s) => cell(s, 'status'), width: LIMITS.streamStatusMax },
   { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
   {
     header: 'EVENT TYPES',
@@ -87,9 +89,9 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   },
   {
     header: 'CREATED',
-    value: (s) => text(field(s, 'created_at')),
+    value: (s) => cell(s, 'created_at'),
     // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
-    display: (s) => toMinute(text(field(s, 'created_at'))),
+    display: (s) => toMinute(cell(s, 'created_at')),
     narrow: { drop: 1 },
   },
 ];

@@ -9,7 +9,7 @@ import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { safeText } from '../../io/safe.js';
-import { asText as text, toMinute } from '../../output/index.js';
+import { asText as text, fieldText, toMinute } from '../../output/index.js';
 import { cut, displayWidth } from '../../output/width.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -44,7 +44,15 @@ export interface Series {
   successful: number[];
   failed: number[];
   totals: { successful: number; failed: number };
+  /** The counts as shown: a count a double cannot hold (12345678901234567890, 1e400) as the service wrote it. */
+  shown: { successful: string[]; failed: string[]; totals: { successful: string; failed: string } };
   scale?: number;
+}
+
+/** `holder[key]` as shown when the service sent a number there (fieldText: as written), else `count`. */
+function countText(holder: unknown, key: string | number, count: number): string {
+  const value = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'number' ? fieldText(holder, key) : String(count);
 }
 
 /** The two metrics per bucket, read tolerantly (a missing metric or count is 0). */
@@ -63,9 +71,16 @@ export function series(stats: ApiRecord): Series {
   };
   const successful = counts(SUCCESSFUL);
   const failed = counts(FAILED);
+  const totals = { successful: total(SUCCESSFUL, successful), failed: total(FAILED, failed) };
+  const shownCounts = (name: string, data: number[]) => data.map((count, i) => countText(metric(name)?.data, i, count));
+  const shown = {
+    successful: shownCounts(SUCCESSFUL, successful),
+    failed: shownCounts(FAILED, failed),
+    totals: { successful: countText(metric(SUCCESSFUL), 'window_total', totals.successful), failed: countText(metric(FAILED), 'window_total', totals.failed) },
+  };
   const window = isPlainObject(stats.window) ? stats.window : {};
   const interval = isPlainObject(window.bucket_interval) ? window.bucket_interval.scale_factor : undefined;
-  return { buckets, successful, failed, totals: { successful: total(SUCCESSFUL, successful), failed: total(FAILED, failed) }, scale: typeof interval === 'number' ? interval : undefined };
+  return { buckets, successful, failed, totals, shown, scale: typeof interval === 'number' ? interval : undefined };
 }
 
 /** `2026-11-24` for daily buckets, `2026-11-24 09:00` for hourly ones (UTC, as the service counts). */
@@ -88,8 +103,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     await output.printRows(
       [
         { header: 'BUCKET', value: (i: number) => data.buckets[i]! },
-        { header: 'SUCCESSFUL', value: (i: number) => String(data.successful[i]) },
-        { header: 'FAILED', value: (i: number) => String(data.failed[i]) },
+        { header: 'SUCCESSFUL', value: (i: number) => data.shown.successful[i]! },
+        { header: 'FAILED', value: (i: number) => data.shown.failed[i]! },
       ],
       data.buckets.map((_, i) => i),
     );
@@ -103,7 +118,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   const padLabel = (label: string) => `${label}${' '.repeat(labelWidth - displayWidth(label))}`;
   // Every count shown sets the column's width: a bucket's count can be wider than the total the
   // service sent when the two do not add up.
-  const digits = [data.totals.successful, data.totals.failed, ...data.successful, ...data.failed].reduce((most, n) => Math.max(most, String(n).length), 6);
+  const { shown } = data;
+  const digits = [shown.totals.successful, shown.totals.failed, ...shown.successful, ...shown.failed].reduce((most, count) => Math.max(most, count.length), 6);
   // The bars take what the columns leave (a row never wraps: at a very narrow terminal, no bars).
   const room = Math.max(0, io.columns - 1 - labelWidth - 2 * (digits + 2) - 2);
   const most = data.buckets.reduce((max, _, i) => Math.max(max, data.successful[i]! + data.failed[i]!), 1);
@@ -113,7 +129,7 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     const width = Math.round((count / most) * room);
     return width > 0 ? Math.min(width, room) : count > 0 && room > 0 ? 1 : 0;
   };
-  const counts = (ok: number, failed: number) => `  ${String(ok).padStart(digits)}  ${String(failed).padStart(digits)}`;
+  const counts = (ok: string, failed: string) => `  ${ok.padStart(digits)}  ${failed.padStart(digits)}`;
   const window = isPlainObject(stats.window) ? stats.window : {};
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
   // The title fits the terminal: the window to the minute, and the stream's name cut when long.
@@ -134,13 +150,15 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     // Each rounded on its own, the two could take one column more than there is.
     const okBar = bar(ok);
     const failedBar = Math.min(bar(failed), room - okBar);
-    output.line([`${padLabel(label)}${counts(ok, failed)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
+    output.line([`${padLabel(label)}${counts(shown.successful[i]!, shown.failed[i]!)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
   });
   const all = data.totals.successful + data.totals.failed;
-  const share = all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
-  const totals = counts(data.totals.successful, data.totals.failed);
-  const shareFits = displayWidth(`${'Total'.padEnd(labelWidth)}${totals}  (${share})`) < io.columns;
-  output.line([['bold', 'Total'.padEnd(labelWidth)], shareFits ? `${totals}  (${share})` : totals]);
+  // A total beyond any number (1e400) is shown as the service wrote it, without a share.
+  const beyond = [shown.totals.successful, shown.totals.failed].some((total) => !Number.isFinite(Number(total)));
+  const share = beyond ? undefined : all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
+  const totals = counts(shown.totals.successful, shown.totals.failed);
+  const shareFits = share === undefined || displayWidth(`${'Total'.padEnd(labelWidth)}${totals}  (${share})`) < io.columns;
+  output.line([['bold', 'Total'.padEnd(labelWidth)], shareFits && share !== undefined ? `${totals}  (${share})` : totals]);
   if (!shareFits) output.line(share);
   output.note('█ successful  ▒ failed');
 }

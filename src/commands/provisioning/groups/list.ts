@@ -16,9 +16,9 @@ export interface GroupsListOptions extends ListingFlags {
 }
 
 export const GROUP_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
-  { header: 'GROUP ID', value: (g) => (isPlainObject(g) ? text(g.id) : text(g)), shrink: 'never' },
-  { header: 'NAME', value: (g) => text(g?.name), shrink: 'first' },
-  { header: 'EMAIL', value: (g) => text(g?.email), shrink: 'first' },
+  { header: 'GROUP ID', value: (g) => (isPlainObject(g) ? fieldText(g, 'id') : text(g)), shrink: 'never' },
+  { header: 'NAME', value: (g) => fieldText(g, 'name'), shrink: 'first' },
+  { header: 'EMAIL', value: (g) => fieldText(g, 'email'), shrink: 'first' },
   { header: 'MEMBERS', value: (g) => fieldText(g, 'direct_members_count') },
 ];
 

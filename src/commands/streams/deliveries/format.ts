@@ -1,6 +1,6 @@
 // How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
 import { isPlainObject } from '../../../core/text.js';
-import { asText as text, toMinute, toTimeOfDay, type Column, type Field, type Style } from '../../../output/index.js';
+import { asText as text, fieldText, toMinute, toTimeOfDay, type Column, type Field, type Style } from '../../../output/index.js';
 
 export type DeliveryRecord = Record<string, unknown>;
 
@@ -17,10 +17,13 @@ const last = (delivery: DeliveryRecord): Attempt | undefined => attemptsOf(deliv
 /**
  * An attempt's duration: milliseconds (a float). wire-facts.md says seconds, but the recorded
  * attempts (reference/recorded-lifecycle.json) start 1, 2 and 4 s apart, as the retries are, with
- * durations of about 20: 20 seconds could not fit. Shown to a tenth of a millisecond.
+ * durations of about 20: 20 seconds could not fit. Shown to a tenth of a millisecond; one a double
+ * cannot hold (1e400, 12345678901234567890) as the service wrote it.
  */
-export function duration(value: unknown): string {
-  return typeof value === 'number' && Number.isFinite(value) ? `${Math.round(value * 10) / 10} ms` : text(value);
+export function duration(attempt: Attempt): string {
+  const value = attempt.duration;
+  if (typeof value === 'number' && Math.abs(value) < Number.MAX_SAFE_INTEGER) return `${Math.round(value * 10) / 10} ms`;
+  return typeof value === 'number' ? `${fieldText(attempt, 'duration')} ms` : fieldText(attempt, 'duration');
 }
 
 /** A failed delivery or attempt looks failed: its status in red at a colour terminal. */
@@ -28,43 +31,45 @@ export const statusStyle = (status: unknown): Style | undefined => (status === '
 
 // An entry that is not an object is shown as it is in the first column, never a crash.
 const field = (delivery: unknown, key: string): unknown => (isPlainObject(delivery) ? delivery[key] : key === 'id' ? delivery : undefined);
+/** A field of an entry as shown (fieldText: numbers as written); an entry that is not an object, as it is in the first column. */
+const cell = (delivery: unknown, key: string): string => (isPlainObject(delivery) ? fieldText(delivery, key) : key === 'id' ? text(delivery) : '');
 
 export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
-  { header: 'EVENT ID', value: (d) => text(field(d, 'id')), shrink: 'never' },
-  { header: 'EVENT TYPE', value: (d) => text(field(d, 'event_type')) },
-  { header: 'STATUS', value: (d) => text(field(d, 'status')), style: (d) => statusStyle(field(d, 'status')) },
+  { header: 'EVENT ID', value: (d) => cell(d, 'id'), shrink: 'never' },
+  { header: 'EVENT TYPE', value: (d) => cell(d, 'event_type') },
+  { header: 'STATUS', value: (d) => cell(d, 'status'), style: (d) => statusStyle(field(d, 'status')) },
   { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
   {
     header: 'LAST ATTEMPT',
-    value: (d) => (isPlainObject(d) ? text(last(d)?.timestamp) : ''),
+    value: (d) => (isPlainObject(d) ? fieldText(last(d), 'timestamp') : ''),
     // At a terminal the minute is enough, and at a narrow one the last error matters more.
-    display: (d) => (isPlainObject(d) ? toMinute(text(last(d)?.timestamp)) : ''),
+    display: (d) => (isPlainObject(d) ? toMinute(fieldText(last(d), 'timestamp')) : ''),
     narrow: { drop: 1 },
   },
-  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? text(last(d)?.error_message) : ''), shrink: 'first', cut: 'middle' },
+  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? fieldText(last(d), 'error_message') : ''), shrink: 'first', cut: 'middle' },
 ];
 
 // At a narrow terminal the error matters most: TIME shows the time of day first (the date is in the
 // record above), then DURATION is left out, and only then is the error cut (its cause, the end, kept).
 export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
-  { header: 'STATUS', value: (a) => text(a.status), style: (a) => statusStyle(a.status) },
-  { header: 'TIME', value: (a) => text(a.timestamp), narrow: { compact: 1, compactValue: (a) => toTimeOfDay(text(a.timestamp)) } },
-  { header: 'ERROR', value: (a) => text(a.error_message), shrink: 'first', cut: 'middle' },
-  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a.duration), narrow: { drop: 2 } }] : []),
+  { header: 'STATUS', value: (a) => fieldText(a, 'status'), style: (a) => statusStyle(a.status) },
+  { header: 'TIME', value: (a) => fieldText(a, 'timestamp'), narrow: { compact: 1, compactValue: (a) => toTimeOfDay(fieldText(a, 'timestamp')) } },
+  { header: 'ERROR', value: (a) => fieldText(a, 'error_message'), shrink: 'first', cut: 'middle' },
+  ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a), narrow: { drop: 2 } }] : []),
 ];
 
 /** A delivery's summary as label/value pairs (the envelope's id, source and time when present), a failed status in red. */
 export function deliveryFields(delivery: DeliveryRecord): Field[] {
   const fields: Field[] = [
-    ['Delivery', text(delivery.id)],
-    ['Stream', text(delivery.event_stream_id)],
-    ['Event type', text(delivery.event_type)],
-    ['Status', text(delivery.status), statusStyle(delivery.status)],
+    ['Delivery', fieldText(delivery, 'id')],
+    ['Stream', fieldText(delivery, 'event_stream_id')],
+    ['Event type', fieldText(delivery, 'event_type')],
+    ['Status', fieldText(delivery, 'status'), statusStyle(delivery.status)],
   ];
   const event = isPlainObject(delivery.event) ? delivery.event : undefined;
   if (event) {
-    fields.push(['Event id', text(event.id)], ['Event source', text(event.source)], ['Event time', text(event.time)]);
-    if (text(event.type) !== text(delivery.event_type)) fields.push(['Event envelope type', text(event.type)]);
+    fields.push(['Event id', fieldText(event, 'id')], ['Event source', fieldText(event, 'source')], ['Event time', fieldText(event, 'time')]);
+    if (fieldText(event, 'type') !== fieldText(delivery, 'event_type')) fields.push(['Event envelope type', fieldText(event, 'type')]);
   }
   return fields;
 }
