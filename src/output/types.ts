@@ -15,7 +15,7 @@ export interface Column<Row> {
   shrink?: 'first' | 'never';
   /**
    * How a value too long for the column is cut: at its end (default); `host`, keeping a URL's host and
-   * the end of its path (destinations); `middle`, keeping its start and end (errors: the cause is last).
+   * the end of its path (destinations), or a host's start and its port (a profile's domain); `middle`, keeping its start and end (errors: the cause is last).
    */
   cut?: 'end' | 'host' | 'middle';
   /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput, type Column } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
+import { cutKeepingHost } from '../../src/output/width.js';
 import { captureIO } from '../helpers/deps.js';
 
 interface Row {
@@ -145,5 +146,28 @@ describe('fitWidths', () => {
     // 96 too many: the free-text columns down to 8 (84), then 12 from the other one.
     expect(fitWidths([26, 40, 24, 60], ['never', 'first', undefined, 'first'], 60)).toEqual([26, 8, 12, 8]);
     expect(fitWidths([50, 40], ['never', 'first'], 20)).toEqual([50, 8]);
+  });
+});
+
+describe('a host cut to its column (cut: host)', () => {
+  it('an http:// host alone keeps its start and its port, never cut inside the scheme\'s slashes', () => {
+    expect(cutKeepingHost('http://127.0.0.1:44369', 18)).toBe('http://127.…:44369');
+    // No room for the host beside the scheme: the scheme gives way, a `…` in its place.
+    expect(cutKeepingHost('http://127.0.0.1:44369', 14)).toBe('…127.0.…:44369');
+    expect(cutKeepingHost('http://127.0.0.1:44369', 16)).toBe('…127.0.0.1:44369');
+    expect(cutKeepingHost('http://127.0.0.1:44369', 7)).toBe('…:44369');
+    for (let width = 7; width < 22; width++) {
+      const shown = cutKeepingHost('http://127.0.0.1:44369', width);
+      expect(shown.length).toBeLessThanOrEqual(width);
+      expect(shown).toContain('…');
+      expect(shown).not.toMatch(/^https?:\/?…/);
+      expect(shown.endsWith(':44369')).toBe(true);
+    }
+  });
+
+  it('a host without a scheme or port is cut at its end; a path keeps the host and its end', () => {
+    expect(cutKeepingHost('tenant-name.eu.example.com', 14)).toBe('tenant-name.e…');
+    expect(cutKeepingHost('hooks.example.com/receivers/1/events/incoming', 30)).toBe('hooks.example.com/…ts/incoming');
+    expect(cutKeepingHost('http://hooks.example.com/receivers/1/events/incoming', 36)).toBe('http://hooks.example.com/…s/incoming');
   });
 });

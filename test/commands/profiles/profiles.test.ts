@@ -59,6 +59,26 @@ describe('idm profiles list', () => {
     expect(json[0]).toMatchObject({ name: 'default', default: true, domain: sandbox().url, authMethod: 'post', secret: true, token: { state: 'valid' } });
   });
 
+  it('at 80 columns, a long-named profile on http://127.0.0.1:PORT: the domain keeps its host\'s start and its port, the cut marked', async () => {
+    const secret = `${dir}-admin.secret`;
+    writeFileSync(secret, sandbox().clients.admin.clientSecret);
+    for (const name of ['staging-environment-eu', 'production-tenant-west']) {
+      const login = await idm(['login', '--profile', name, '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', secret]);
+      expect(login.code, login.stderr).toBe(0);
+    }
+    const table = await idm(['profiles', 'list'], { ...TTY_OUT, COLUMNS: '80' });
+    expect(table.code).toBe(0);
+    const port = new URL(sandbox().url).port;
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+DEFAULT\s+DOMAIN\s+CLIENT$/);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
+    for (const line of lines.slice(1)) {
+      // It was `http:/…:PORT`: cut inside the scheme's slashes, the host gone.
+      const domain = line.split(/\s{2,}/).find((cell) => cell.includes('…'));
+      expect(domain).toMatch(new RegExp(`^(…|http://)127\\.[0-9.]*…?:${port}$`));
+    }
+  });
+
   it('no profiles: nothing on stdout, how to add one on stderr, exit 0', async () => {
     const result = await idm(['profiles', 'list']);
     expect(result).toMatchObject({ code: 0, stdout: '' });
