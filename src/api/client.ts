@@ -5,7 +5,7 @@
 import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
-import type { ApiError, Warning } from '../core/errors.js';
+import { NetworkError, type ApiError, type Warning } from '../core/errors.js';
 import { parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
@@ -68,6 +68,12 @@ export interface Operation {
   success?: number | readonly number[];
   /** Advice for particular statuses, e.g. `{ 400: 'Check --from ...' }`. */
   hints?: Partial<Record<number, string>>;
+  /**
+   * A POST or PATCH that was sent and got no answer (the connection reset, the time ran out) may have
+   * taken effect: how to check, with the command that shows it, before running it again (a second
+   * create makes a second stream). Replaces the network error's "try again".
+   */
+  unanswered?: string;
   /** See retry.ts exchange(): a retried POST answered 409 is read back and compared. */
   readBack?: () => Promise<unknown | undefined>;
   /**
@@ -240,7 +246,10 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       attempt: (token) => {
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
         if (body !== undefined) headers['content-type'] = 'application/json';
-        return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy);
+        return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy).catch((error: unknown) => {
+          if (error instanceof NetworkError && error.requestSent && !sendPolicy.idempotent) error.hint = unansweredHint(operation, error);
+          throw error;
+        });
       },
     });
     if ('readBack' in result) return { status: 200, headers: {}, body: result.readBack };
@@ -265,6 +274,12 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       transport.close();
     },
   };
+}
+
+/** What to do about a POST or PATCH that was sent and never answered: check what it did, then run it again. */
+function unansweredHint(operation: Operation, error: NetworkError): string {
+  const check = operation.unanswered ?? 'It was sent, so it may have taken effect: check before running the command again.';
+  return error.code === 'timeout' ? `${check} If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).` : check;
 }
 
 /**

@@ -1,7 +1,10 @@
 // The retry policy end to end, faults: 5xx, resets and stalls from the sandbox on GET and POST, the
 // --timeout bound, a test event never sent twice, and provisioning create meeting 409 after its own
 // retried attempt. Through the built binary; what the sandbox received is asserted.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken } from '../helpers/sandbox.js';
 import { gappsId } from '../helpers/harness.js';
 import { INBOX, runCold, statuses, useHarness } from '../helpers/retry-harness.js';
@@ -135,3 +138,64 @@ describe('provisioning create after its own retried attempt', () => {
   });
 });
 
+
+describe('a POST sent and never answered: its outcome is unknown', () => {
+  it('streams create, the connection reset once sent: sent once, exit 1, the hint says to check with the exact listing command, not just "try again"', async () => {
+    h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'reset' });
+    const result = await h().idm(['streams', 'create', '--name', 'unknown-outcome', '--event-type', 'user.created', '--action', 'act_unknownOutcome']);
+    expect(result.code).toBe(1);
+    expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([0]);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^Error: Could not create an event stream: .*the connection was reset \(ECONNRESET\)\.$/);
+    expect(lines[1]).toBe("The stream may have been created all the same: check with 'idm streams list' before running this again (a second create makes a second stream).");
+    expect(lines).toHaveLength(2);
+  });
+
+  it('with --profile, through the built binary: the command to check names the profile', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const { clientId, clientSecret } = h().sandbox.clients.admin;
+      const secretFile = join(dir, 'admin.secret');
+      writeFileSync(secretFile, clientSecret);
+      const login = await runIdm(['login', '--profile', 'stage-eu', '--domain', h().sandbox.url, '--client-id', clientId, '--client-secret-file', secretFile], { configDir: dir });
+      expect(login.code, login.stderr).toBe(0);
+      h().mark();
+      h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'reset' });
+      const result = await runIdm(['streams', 'create', '--profile', 'stage-eu', '--name', 'unknown-outcome-2', '--event-type', 'user.created', '--action', 'act_unknownOutcome'], { configDir: dir });
+      expect(result.code).toBe(1);
+      expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([0]);
+      expect(result.stderr).toContain("check with 'idm streams list --profile stage-eu' before running this again");
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('streams create timed out once sent: the same check, and --timeout for a slow service', async () => {
+    h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'stall' });
+    const result = await h().idm(['streams', 'create', '--name', 'unknown-outcome-3', '--event-type', 'user.created', '--action', 'act_unknownOutcome', '--timeout', '0.5']);
+    expect(result.code).toBe(1);
+    expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([0]);
+    expect(result.stderr).toContain(`did not answer within 0.5 s.\nThe stream may have been created all the same: check with 'idm streams list' before running this again (a second create makes a second stream). If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).\n`);
+  });
+
+  it('provisioning create and sync, reset once sent: check with idm provisioning show CONNECTION', async () => {
+    const id = gappsId(4);
+    h().sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'POST', kind: 'reset' });
+    const created = await h().idm(['provisioning', 'create', id, '--mapping', 'email=primaryEmail']);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain(`Provisioning may have been created on ${id} all the same: check with 'idm provisioning show ${id}' before running this again.`);
+    h().sandbox.addFault({ path: `/api/v2/connections/con_takenTaken000001/directory-provisioning/synchronizations`, method: 'POST', kind: 'reset' });
+    const sync = await h().idm(['provisioning', 'sync', 'con_takenTaken000001']);
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toContain("A synchronization may have started all the same: check with 'idm provisioning show con_takenTaken000001' (the last synchronization) before asking again.");
+  });
+
+  it('a GET reset three times keeps "try again": reading makes nothing', async () => {
+    h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'GET', kind: 'reset', count: 3 });
+    const result = await h().idm(['streams', 'list']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Check the domain and your network connection, then try again.');
+    expect(result.stderr).not.toContain('may have');
+  });
+});

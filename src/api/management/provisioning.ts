@@ -220,6 +220,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       scope: SCOPE.update,
       success: 204,
       hints: { 400: `Check the group ids ('${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' shows them).` },
+      unanswered: `The groups may have been changed all the same: check with '${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' before running this again.`,
     });
   };
 
@@ -313,6 +314,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
           action: `change the directory provisioning of connection ${connectionId}`,
           scope: SCOPE.update,
           success: 200,
+          unanswered: `The change may have been made all the same: check with '${command(['idm', 'provisioning', 'show', connectionId])}' before running this again.`,
         },
         'a provisioning configuration',
       ),
@@ -353,6 +355,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
           scope: SCOPE.synchronize,
           success: 201,
           hints: { 409: `Wait for it to finish: '${command(['idm', 'provisioning', 'show', connectionId])}' shows the last synchronization.` },
+          unanswered: `A synchronization may have started all the same: check with '${command(['idm', 'provisioning', 'show', connectionId])}' (the last synchronization) before asking again.`,
         },
         'a synchronization',
       ),
@@ -383,6 +386,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
           hints: {
             409: `Provisioning already exists on ${connectionId}: see it with '${command(['idm', 'provisioning', 'show', connectionId])}', change it with '${command(['idm', 'provisioning', 'update', connectionId])}'.`,
           },
+          unanswered: `Provisioning may have been created on ${connectionId} all the same: check with '${command(['idm', 'provisioning', 'show', connectionId])}' before running this again.`,
           readBack: async () => {
             const existing = await get(connectionId);
             return holdsSettings(existing, body) ? existing : undefined;

@@ -123,6 +123,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       ...streamNotFound,
       400: `A disabled stream takes no test events: '${command(['idm', 'streams', 'show', id])}' shows its status, and '${command(['idm', 'streams', 'enable', id])}' enables it.`,
     },
+    unanswered: `The test event may have been sent all the same ('${command(['idm', 'streams', 'deliveries', 'list', id])}' lists it if its delivery failed); running this again sends another.`,
   });
 
   return {
@@ -150,6 +151,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           scope: SCOPE.create,
           success: 201,
           hints: { 409: 'The name is taken, or the tenant has as many streams as its plan allows: choose another --name, or delete a stream you no longer need.' },
+          unanswered: `The stream may have been created all the same: check with '${command(['idm', 'streams', 'list'])}' before running this again (a second create makes a second stream).`,
         },
         'a stream',
       ),
@@ -158,7 +160,16 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     update: (id: string, body: Record<string, unknown>): Promise<ApiRecord> =>
       requestRecord(
         client,
-        { method: 'PATCH', path: streamPath(id), body, action: `change stream ${id}`, scope: SCOPE.update, success: 200, hints: { ...streamNotFound, 409: 'Another stream has that name: choose another --name.' } },
+        {
+          method: 'PATCH',
+          path: streamPath(id),
+          body,
+          action: `change stream ${id}`,
+          scope: SCOPE.update,
+          success: 200,
+          hints: { ...streamNotFound, 409: 'Another stream has that name: choose another --name.' },
+          unanswered: `The change may have been made all the same: check with '${command(['idm', 'streams', 'show', id])}' before running this again.`,
+        },
         'a stream',
       ),
 
