@@ -118,7 +118,11 @@ export function createOutput(io: IO): Output {
         return;
       }
       const palette = io.palette('stdout');
-      const width = Math.max(...fields.map(([label]) => label.length));
+      // Labels measured as shown: a field the server named (a stream's unknown field) may be wide
+      // (CJK) or hold escaped control characters, which take more columns than its length says.
+      const labels = fields.map(([label]) => safeText(label));
+      const width = Math.max(...labels.map(displayWidth));
+      const padded = (label: string) => `${label}${' '.repeat(width - displayWidth(label))}`;
       // A long value with spaces (event types, scopes, an error) is broken between its words, its
       // lines under its first: the terminal would break it inside a word, under the labels. Not one
       // with a run of spaces, which the lines would not keep.
@@ -126,9 +130,9 @@ export function createOutput(io: IO): Output {
       const lines = (value: string) => (displayWidth(value) > room && room >= 20 && / /.test(value) && !/  /.test(value) ? wrapWords(value, room) : [value]);
       io.out(
         fields
-          .map(([label, value, style]) =>
+          .map(([, value, style], i) =>
             lines(safeText(value))
-              .map((line, index) => `${index === 0 ? palette.bold(safeText(label).padEnd(width)) : ' '.repeat(width)}  ${style && line !== '' ? palette[style](line) : line}\n`)
+              .map((line, index) => `${index === 0 ? palette.bold(padded(labels[i]!)) : ' '.repeat(width)}  ${style && line !== '' ? palette[style](line) : line}\n`)
               .join(''),
           )
           .join(''),

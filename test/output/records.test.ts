@@ -1,0 +1,45 @@
+// Records (label/value pairs) and tables at a terminal with what a server may send: fields it names
+// itself, wide (CJK) or holding control characters, values with emoji. Through the sandbox, which
+// answers such a stream for a path (a fault of kind `status` with a body), over loopback HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, TTY_OUT, type Harness } from '../helpers/harness.js';
+import { displayWidth } from '../../src/output/width.js';
+
+const STREAM = 'est_demoClosedPort00000000';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+beforeEach(() => {
+  h.sandbox.clearFaults();
+  h.mark();
+});
+
+const answer = (path: string, body: unknown) =>
+  h.sandbox.addFault({ path, method: 'GET', kind: 'status', status: 200, body: JSON.stringify(body), headers: { 'content-type': 'application/json; charset=utf-8' } });
+
+describe('a record at a terminal', () => {
+  it('fields the server named, wide or with control characters: every value starts in the same column', async () => {
+    answer(`/api/v2/event-streams/${STREAM}`, {
+      id: STREAM,
+      name: 'orders',
+      status: 'enabled',
+      destination: { type: 'action', configuration: { action_id: 'act_1' } },
+      名前: 'wide',
+      '\u001b\u001b\u001b\u001b': 'escaped',
+    });
+    const result = await h.idm(['streams', 'show', STREAM], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toContain('名前              wide');
+    expect(lines).toContain('\\x1b\\x1b\\x1b\\x1b  escaped');
+    // The column where each value starts, as a terminal shows it: the same for every field.
+    const column = (value: string) => {
+      const line = lines.find((text) => text.endsWith(`  ${value}`))!;
+      return displayWidth(line.slice(0, line.length - value.length));
+    };
+    expect(new Set([STREAM, 'orders', 'enabled', 'act_1', 'wide', 'escaped'].map(column))).toEqual(new Set([18]));
+  });
+});
