@@ -1,12 +1,15 @@
 // How many terminal columns text takes, and cutting it to a width: what a table needs, fast (a
 // table of 10,000 rows measures every cell). Text here has been made safe (no control characters);
-// combining marks take no column, East Asian wide and fullwidth characters and emoji take two.
+// combining marks take no column, East Asian wide and fullwidth characters and emoji take two
+// (also the emoji among the older symbols, ✅ ⭐ ⌚, which terminals draw wide).
 
 import { onFirstUse } from '../core/text.js';
 
 const ASCII = /^[\x20-\x7e]*$/;
 const zero = onFirstUse(() => /[\p{Mn}\p{Me}\u200b-\u200f\u2060-\u2064\ufe00-\ufe0f]/u);
 const emoji = onFirstUse(() => /\p{Extended_Pictographic}/u);
+/** Emoji below U+1F000 that terminals show two columns wide (East Asian Width W): ✅ ❌ ⭐ ⌚. */
+const wideSymbol = onFirstUse(() => /\p{Emoji_Presentation}/u);
 
 function charWidth(code: number, char: string): number {
   if (zero().test(char)) return 0;
@@ -22,6 +25,7 @@ function charWidth(code: number, char: string): number {
   ) {
     return 2;
   }
+  if (code >= 0x231a && code <= 0x2b55 && wideSymbol().test(char)) return 2;
   return code >= 0x1f000 && emoji().test(char) ? 2 : 1;
 }
 

@@ -43,3 +43,23 @@ describe('a record at a terminal', () => {
     expect(new Set([STREAM, 'orders', 'enabled', 'act_1', 'wide', 'escaped'].map(column))).toEqual(new Set([18]));
   });
 });
+
+describe('a table at a terminal', () => {
+  it('names with emoji that terminals draw two columns wide (✅ ⭐, ⌚): the columns after them line up', async () => {
+    const stream = (id: string, name: string) => ({ id, name, status: 'enabled', destination: { type: 'action', configuration: { action_id: 'act_1' } }, subscriptions: [] });
+    answer('/api/v2/event-streams', {
+      eventStreams: [stream('est_emojiName000000000001', '✅ orders ⭐'), stream('est_emojiName000000000002', '⌚ watch'), stream('est_emojiName000000000003', 'plain-name-12')],
+    });
+    const result = await h.idm(['streams', 'list'], { env: { ...TTY_OUT, COLUMNS: '160' } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    // As a terminal draws them: ✅, ⭐ and ⌚ take two columns each, so STATUS starts at column 43 on every line.
+    expect(lines.map((line) => line.replace(/\s+action act_1$|\s+DESTINATION.*$/, ''))).toEqual([
+      'ID                         NAME           STATUS',
+      'est_emojiName000000000001  ✅ orders ⭐   enabled',
+      'est_emojiName000000000002  ⌚ watch       enabled',
+      'est_emojiName000000000003  plain-name-12  enabled',
+    ]);
+  });
+});
