@@ -132,7 +132,10 @@ export function createOutput(io: IO): Output {
         fields
           .map(([, value, style], i) =>
             lines(safeText(value))
-              .map((line, index) => `${index === 0 ? palette.bold(padded(labels[i]!)) : ' '.repeat(width)}  ${style && line !== '' ? palette[style](line) : line}\n`)
+              // An empty value leaves its label alone on the line, without the spaces that would pad it.
+              .map((line, index) =>
+                line === '' ? `${palette.bold(labels[i]!)}\n` : `${index === 0 ? palette.bold(padded(labels[i]!)) : ' '.repeat(width)}  ${style ? palette[style](line) : line}\n`,
+              )
               .join(''),
           )
           .join(''),

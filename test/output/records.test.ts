@@ -44,6 +44,16 @@ describe('a record at a terminal', () => {
   });
 });
 
+describe('a record at a terminal, empty values', () => {
+  it('a field without a value is its label alone: no trailing spaces on any line', async () => {
+    answer(`/api/v2/event-streams/${STREAM}`, { id: STREAM, name: 'orders', status: '', destination: { type: 'action', configuration: { action_id: 'act_1' } } });
+    const result = await h.idm(['streams', 'show', STREAM], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toEqual(['ID           ' + STREAM, 'Name         orders', 'Status', 'Destination  action', 'Action       act_1', 'Event types', 'Created', 'Updated']);
+  });
+});
+
 describe('a table at a terminal', () => {
   it('names with emoji that terminals draw two columns wide (✅ ⭐, ⌚): the columns after them line up', async () => {
     const stream = (id: string, name: string) => ({ id, name, status: 'enabled', destination: { type: 'action', configuration: { action_id: 'act_1' } }, subscriptions: [] });
