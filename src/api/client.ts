@@ -69,8 +69,8 @@ export interface Operation {
   /** Advice for particular statuses, e.g. `{ 400: 'Check --from ...' }`. */
   hints?: Partial<Record<number, string>>;
   /**
-   * A POST or PATCH that was sent and got no answer (the connection reset, the time ran out) may have
-   * taken effect: how to check, with the command that shows it, before running it again (a second
+   * A POST or PATCH that was sent and got no answer (the connection reset, the time ran out), or that
+   * the service failed on (500, 502, 504), may have taken effect: how to check, with the command that shows it, before running it again (a second
    * create makes a second stream). Replaces the network error's "try again".
    */
   unanswered?: string;
@@ -254,7 +254,15 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     });
     if ('readBack' in result) return { status: 200, headers: {}, body: result.readBack };
     const { response } = result;
-    if (response.status < 200 || response.status >= 300) throw errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
+    if (response.status < 200 || response.status >= 300) {
+      const error = errorFromAnswer(response, context, { attempts: response.attempts ?? 1 });
+      // A POST or PATCH the service failed on (500, a gateway's 502 or 504) may have been acted on
+      // before it failed, as one never answered: check before running it again (retry.ts sends it once).
+      if (!sendPolicy.idempotent && mayHaveActed(response) && operation.hints?.[response.status] === undefined) {
+        error.hint = `${(response.attempts ?? 1) > 1 ? `Tried ${response.attempts} times. ` : ''}${unansweredHint(operation)}`;
+      }
+      throw error;
+    }
     const documented = operation.success === undefined ? [] : [operation.success].flat();
     if (documented.length > 0 && !documented.includes(response.status)) {
       settings.debug?.(`(${response.status} where ${documented.join(' or ')} is documented for ${operation.method} ${redactor.text(operation.path.split('?')[0]!)}: read as a success)\n`);
@@ -276,10 +284,20 @@ export function createApiClient(settings: ApiSettings): ApiClient {
   };
 }
 
-/** What to do about a POST or PATCH that was sent and never answered: check what it did, then run it again. */
-function unansweredHint(operation: Operation, error: NetworkError): string {
+/**
+ * What to do about a POST or PATCH that was sent and never answered, or that the service failed on:
+ * check what it did, then run it again. `error`: the network failure, whose "Tried N times." is kept.
+ */
+function unansweredHint(operation: Operation, error?: NetworkError): string {
+  const tried = /^Tried \d+ times[^.]*\. /.exec(error?.hint ?? '')?.[0] ?? '';
   const check = operation.unanswered ?? 'It was sent, so it may have taken effect: check before running the command again.';
-  return error.code === 'timeout' ? `${check} If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).` : check;
+  return `${tried}${check}${error?.code === 'timeout' ? ' If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).' : ''}`;
+}
+
+/** A failure answered after the service may have acted: a 5xx, but not 501 or a 503 that says when to come back (surely not processed). */
+function mayHaveActed(response: HttpResponse): boolean {
+  const { status } = response;
+  return status >= 500 && status !== 501 && !(status === 503 && response.headers['retry-after'] !== undefined);
 }
 
 /**

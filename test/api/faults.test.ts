@@ -191,6 +191,23 @@ describe('a POST sent and never answered: its outcome is unknown', () => {
     expect(sync.stderr).toContain("A synchronization may have started all the same: check with 'idm provisioning show con_takenTaken000001' (the last synchronization) before asking again.");
   });
 
+  it('streams create answered 500 or a gateway\'s 504: sent once, the same check; a 503 with Retry-After three times was surely not processed: no check', async () => {
+    for (const status of [500, 504]) {
+      h().mark();
+      h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'status', status });
+      const result = await h().idm(['streams', 'create', '--name', `unknown-outcome-${status}`, '--event-type', 'user.created', '--action', 'act_unknownOutcome']);
+      expect(result.code).toBe(1);
+      expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([status]);
+      expect(result.stderr.trimEnd().split('\n')[1]).toBe("The stream may have been created all the same: check with 'idm streams list' before running this again (a second create makes a second stream).");
+    }
+    h().mark();
+    h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'status', status: 503, headers: { 'Retry-After': '0' }, count: 3 });
+    const refused = await h().idm(['streams', 'create', '--name', 'unknown-outcome-503', '--event-type', 'user.created', '--action', 'act_unknownOutcome']);
+    expect(refused.code).toBe(1);
+    expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([503, 503, 503]);
+    expect(refused.stderr).not.toContain('may have been created');
+  });
+
   it('a GET reset three times keeps "try again": reading makes nothing', async () => {
     h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'GET', kind: 'reset', count: 3 });
     const result = await h().idm(['streams', 'list']);
