@@ -6,10 +6,11 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
+import { makeDirectories } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
@@ -296,14 +297,15 @@ function alive(pid: number): boolean {
  * running sandbox holds it. Returns the release.
  */
 export function lockStateDir(dir: string): () => void {
-  // A file, a read-only place or no room: said in words with the path, not an unexpected error.
+  // A file, a read-only place, no room, or a place where no directory can be made (/proc): said in
+  // words with the path, not an unexpected error.
   const unusable = (error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of a directory' : (fsProblem(error) ?? code ?? 'it cannot be made');
+    const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of a directory' : (fsProblem(error) ?? 'it cannot be made there');
     return new SandboxStateError(`Cannot use ${dir} as the state directory: ${why}${code ? ` (${code})` : ''}.`, 'unwritable');
   };
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirectories(dir, 0o700);
   } catch (error) {
     throw unusable(error);
   }

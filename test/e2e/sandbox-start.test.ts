@@ -229,6 +229,14 @@ describe('idm sandbox start: what cannot start says why and exits', () => {
     }
   });
 
+  it.skipIf(!existsSync('/proc/self'))('a --state-dir under /proc (no directory can be made there): exit 1 at once naming the path, not a start that never returns', async () => {
+    // Node 20's recursive mkdir loops forever on it; the process is killed after 20 s if it does.
+    const result = await runIdm(['sandbox', 'start', '--state-dir', '/proc/idm-state'], { configDir: configDir(), timeoutMs: 20_000 });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('Error: Cannot use /proc/idm-state as the state directory: it cannot be made there (ENOENT).\nCheck the space and permissions of --state-dir.\n');
+  });
+
   it('a seed giving two clients one id: exit 2 naming the field', async () => {
     const dir = configDir();
     writeFileSync(join(dir, 'seed.json'), JSON.stringify({ clients: { admin: { clientId: 'one-client-id' }, reader: { clientId: 'one-client-id' } } }));
