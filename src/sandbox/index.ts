@@ -8,6 +8,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
+import { removeMade } from '../core/dirs.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, writeReply } from './http.js';
@@ -173,11 +174,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new SeedError('Invalid seed: clients.mtls needs mutual TLS: start with --https --mtls, or --mtls-edge');
   }
   const { stateDir } = options;
-  const release = stateDir === undefined ? undefined : lockStateDir(stateDir);
+  const lock = stateDir === undefined ? undefined : lockStateDir(stateDir);
   try {
-    return await open(options, seed, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: release! });
+    return await open(options, seed, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: lock!.release });
   } catch (error) {
-    release?.();
+    // A failed start leaves no directory it made (one that holds something, such as state.json, stays).
+    lock?.release();
+    if (lock) removeMade(lock.made);
     throw error;
   }
 }

@@ -10,7 +10,7 @@ import { closeSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, wri
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
-import { makeDirectories } from '../core/dirs.js';
+import { makeDirectories, removeMade } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
@@ -294,9 +294,10 @@ function alive(pid: number): boolean {
 
 /**
  * Makes `dir` (0700) and takes its lock for this process; throws SandboxStateError when another
- * running sandbox holds it. Returns the release.
+ * running sandbox holds it. Returns the release, and the directories it made: a start that fails
+ * after removes them again (removeMade), so that it leaves no empty directory behind.
  */
-export function lockStateDir(dir: string): () => void {
+export function lockStateDir(dir: string): { release: () => void; made: string[] } {
   // A file, a read-only place, no room, or a place where no directory can be made (/proc): said in
   // words with the path, not an unexpected error.
   const unusable = (error: unknown) => {
@@ -304,29 +305,35 @@ export function lockStateDir(dir: string): () => void {
     const why = code === 'EEXIST' || code === 'ENOTDIR' ? 'a file is in the way of a directory' : (fsProblem(error) ?? 'it cannot be made there');
     return new SandboxStateError(`Cannot use ${dir} as the state directory: ${why}${code ? ` (${code})` : ''}.`, 'unwritable');
   };
+  let made: string[];
   try {
-    makeDirectories(dir, 0o700);
+    made = makeDirectories(dir, 0o700);
   } catch (error) {
     throw unusable(error);
   }
   const lock = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return () => rmSync(lock, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(error);
-      // A pid and a newline: a longer file is no lock of a sandbox (read no further), and is taken over.
-      const pid = Number.parseInt(readFileCappedSync(lock, 64)?.toString('utf8') ?? '', 10);
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
+  try {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(lock, 'wx', 0o600);
+        writeSync(fd, `${process.pid}\n`);
+        closeSync(fd);
+        return { release: () => rmSync(lock, { force: true }), made };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(error);
+        // A pid and a newline: a longer file is no lock of a sandbox (read no further), and is taken over.
+        const pid = Number.parseInt(readFileCappedSync(lock, 64)?.toString('utf8') ?? '', 10);
+        if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+          throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
+        }
+        unlinkSync(lock); // left by a sandbox that is gone
       }
-      unlinkSync(lock); // left by a sandbox that is gone
     }
+    throw new SandboxStateError(`Cannot take the lock ${lock}.`);
+  } catch (error) {
+    removeMade(made);
+    throw error;
   }
-  throw new SandboxStateError(`Cannot take the lock ${lock}.`);
 }
 
 /** Webhook endpoints under a previous run's inbox (or refusing port) moved to this run's. */

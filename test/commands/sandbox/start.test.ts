@@ -1,7 +1,7 @@
 // idm sandbox start: its flags (builder with a spy run), and the usage errors and a port in use run in
 // process. The running sandbox as a real process (its printed line, SIGINT, a restart) is in
 // test/e2e/sandbox-start.test.ts.
-import { writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -124,6 +124,40 @@ describe('idm sandbox start: a port in use', () => {
     } finally {
       cleanup();
       await taken.close();
+    }
+  });
+
+  it('with a new --state-dir: leaves no directory it made; one that was there stays, as it was', async () => {
+    const { startSandbox } = await import('../../../src/sandbox/index.js');
+    const taken = await startSandbox({ seed: {} });
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const port = new URL(taken.url).port;
+      const result = await runInProcess(['sandbox', 'start', '--port', port, '--state-dir', join(dir, 'new', 'state')], { configDir: dir });
+      expect([result.code, result.stderr]).toEqual([1, `Error: Port ${port} on 127.0.0.1 is already in use.\nChoose another with --port, or --port 0 for a free one.\n`]);
+      expect(existsSync(join(dir, 'new'))).toBe(false);
+      mkdirSync(join(dir, 'empty'));
+      expect((await runInProcess(['sandbox', 'start', '--port', port, '--state-dir', join(dir, 'empty')], { configDir: dir })).code).toBe(1);
+      expect(readdirSync(join(dir, 'empty'))).toEqual([]);
+    } finally {
+      cleanup();
+      await taken.close();
+    }
+  });
+});
+
+describe('idm sandbox start: a seed refused once the --state-dir is made', () => {
+  it('a stream id used twice: exit 2 naming it, and the new directory is gone again', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const stream = { id: 'est_sameIdTwice00000000000', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } };
+      writeFileSync(join(dir, 'seed.json'), JSON.stringify({ streams: [stream, stream] }));
+      const result = await runInProcess(['sandbox', 'start', '--seed', join(dir, 'seed.json'), '--state-dir', join(dir, 'state')], { configDir: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Invalid seed: streams.1.id: est_sameIdTwice00000000000 is used twice');
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+    } finally {
+      cleanup();
     }
   });
 });
