@@ -22,9 +22,13 @@ const SPINNER_TICK_MS = 100;
 const live = new WeakMap<IO, { others: number; countdowns: number; spinner?: symbol; status?: () => void }>();
 const liveState = (io: IO) => live.get(io) ?? live.set(io, { others: 0, countdowns: 0 }).get(io)!;
 
-/** `text` cut to fit in `columns - 1` characters (the last column would make some terminals wrap). */
+/**
+ * `text` cut to fit in `columns - 3` characters: the last column would make some terminals wrap, and
+ * the `^C` the terminal echoes after the line when Ctrl-C stops the wait must fit on its row too (it
+ * would wrap, and the erase before the message would clear only the row it wrapped to).
+ */
 export function fitLine(text: string, columns: number): string {
-  const room = Math.max(10, columns - 1);
+  const room = Math.max(10, columns - 3);
   const chars = [...text];
   return chars.length <= room ? text : `${chars.slice(0, room - 1).join('')}…`;
 }

@@ -419,6 +419,27 @@ describe.skipIf(!run)('streams test in a terminal', () => {
   });
 });
 
+describe.skipIf(!run)('streams test --wait in a terminal', () => {
+  let h: Harness;
+  // The first attempt fails at once; the retry waits an hour: idm is waiting when Ctrl-C comes.
+  beforeAll(async () => {
+    h = await startHarness({ retryDelaysMs: [3_600_000, 3_600_000, 3_600_000] });
+  });
+  afterAll(() => h.close());
+
+  it('Ctrl-C while waiting (the status line cut to 80 columns): exit 130 and the status line gone, the echoed ^C with it', async () => {
+    terminal = Terminal.start(['streams', 'test', 'est_demoClosedPort00000000', '--event-type', 'user.created', '--wait'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 80 });
+    const t = terminal;
+    await t.waitFor(/failed 1 time.*waited \d+ s of 60 s/);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    const rows = t.rows();
+    expect(rows.join('\n')).not.toContain('Delivery of');
+    expect(rows.filter((row) => row.includes('^'))).toEqual([]);
+    expect(rows.slice(-2)).toEqual([expect.stringMatching(/^Event time /), 'Error: Interrupted.']);
+  });
+});
+
 describe.skipIf(!run)('provisioning update in a terminal', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -162,8 +162,8 @@ describe('the status line', () => {
     line.clear();
   });
 
-  it('fitLine cuts to one less than the width', () => {
-    expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(18)}…`);
+  it('fitLine cuts to three less than the width (room for the echoed ^C before the last column)', () => {
+    expect(fitLine('x'.repeat(100), 20)).toBe(`${'x'.repeat(16)}…`);
     expect(fitLine('short', 20)).toBe('short');
   });
 });
