@@ -6,6 +6,7 @@ import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers
 import { credentialsEnv } from '../helpers/cli.js';
 import { PROVISIONING_STRATEGIES } from '../../src/sandbox/samples.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
+import { displayWidth } from '../../src/output/width.js';
 
 const DEFAULT_ROWS = PROVISIONING_STRATEGIES['google-apps']!.length;
 
@@ -369,6 +370,26 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
   });
+
+  for (const columns of [80, 60]) {
+    it(`at ${columns} columns each connection is still one line: a configured one says so in fewer words (then without the strategy), its id whole`, async () => {
+      terminal = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns });
+      const t = terminal;
+      await t.waitFor('navigate');
+      const rows = t.rows();
+      const at = rows.findIndex((row) => row.includes('Connection to set up'));
+      const list = rows.slice(at + 1, at + 6);
+      const strategy = columns === 80 ? '  \\(google-apps\\)' : ' ';
+      expect(list[0]).toMatch(new RegExp(`^❯ directory-x+…  ${LONG}  \\(google-apps\\)$`));
+      expect(list[2]).toBe('  short  con_shortName0000001  (google-apps)');
+      expect(list[3]).toMatch(new RegExp(`^- taken-y+…  con_takenTaken000001${strategy} configured already$`));
+      expect(list[4]).toMatch(new RegExp(`^- one-row-z+…  con_oneRow0000000001${strategy} configured already$`));
+      for (const row of list) expect(displayWidth(row), row).toBeLessThan(columns);
+      expect(rows.slice(at + 6, at + 8).join('\n')).toContain('navigate'); // nothing pushed below the list
+      t.keys('C-c');
+      expect(await t.exitCode()).toBe(130);
+    });
+  }
 
   it('provisioning delete asks with at most 80 characters of the name and counts one mapped attribute in the singular; no sends nothing', async () => {
     h.mark();

@@ -87,10 +87,7 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const configured = (await api.provisioning.configuredConnections()) ?? new Set<string>();
   const choices = connections
     .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
-    .map((connection) => {
-      const disabled = configured.has(text(connection.id)) ? 'configured already: idm provisioning update' : false;
-      return { value: text(connection.id), name: connectionChoice(connection, disabled, deps.io.stderrColumns), disabled };
-    });
+    .map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns) }));
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
@@ -106,15 +103,24 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   }
 }
 
+/** Why a configured connection cannot be chosen: with the command to run instead, or in fewer words. */
+const CONFIGURED = ['configured already: idm provisioning update', 'configured already'] as const;
+
 /**
  * A connection as one line of the list (`name  id  (strategy)`, after the cursor and before why it
  * cannot be chosen): the name is the server's free text, made safe and cut to the room the terminal
  * leaves, so that a long one neither wraps nor pushes the id and the other connections off the screen.
+ * Where that would leave the name less than 12 columns, a configured one says why in fewer words,
+ * then the strategy is left out (every connection listed has one that supports provisioning).
  */
-function connectionChoice(connection: ApiRecord, disabled: string | false, columns: number): string {
-  const tail = `  ${text(connection.id)}  (${cut(safeText(text(connection.strategy)), 24)})`;
-  const room = columns - 3 - displayWidth(tail) - (disabled ? displayWidth(disabled) + 1 : 0);
-  return `${cut(safeText(text(connection.name)), Math.max(room, 12))}${tail}`;
+function connectionChoice(connection: ApiRecord, configured: boolean, columns: number): { name: string; disabled: string | false } {
+  const id = `  ${text(connection.id)}`;
+  const strategy = `  (${cut(safeText(text(connection.strategy)), 24)})`;
+  const layouts = (configured ? CONFIGURED : [false as const]).map((disabled) => ({ tail: `${id}${strategy}`, disabled }));
+  layouts.push(configured ? { tail: `${id} `, disabled: CONFIGURED[1] } : { tail: id, disabled: false });
+  const room = ({ tail, disabled }: (typeof layouts)[number]) => columns - 3 - displayWidth(tail) - (disabled ? displayWidth(disabled) + 1 : 0);
+  const layout = layouts.find((candidate) => room(candidate) >= 12) ?? layouts.at(-1)!;
+  return { name: `${cut(safeText(text(connection.name)), Math.max(room(layout), 12))}${layout.tail}`, disabled: layout.disabled };
 }
 
 /** The id, typed and checked; asked again when the service does not know it or it cannot be set up. */
