@@ -16,9 +16,9 @@ const cleanups: Array<() => void> = [];
 afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
 
 /** `idm login` in a new terminal with an empty config directory; returns it and the directory. */
-function login(env: Record<string, string> = {}): { term: Terminal; dir: string } {
+function login(env: Record<string, string> = {}, columns?: number): { term: Terminal; dir: string } {
   const { dir, cleanup } = tempConfigDir();
-  const term = Terminal.start(['login'], { configDir: dir, env });
+  const term = Terminal.start(['login'], { configDir: dir, env, columns });
   cleanups.push(() => term.close(), cleanup);
   return { term, dir };
 }
@@ -121,6 +121,22 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(await term.exitCode()).toBe(130);
     expect(term.screen()).not.toContain('Client certificate file');
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
+  it('at 80 columns the methods are one line each: why tls_client_auth cannot be chosen is said in fewer words', async () => {
+    const { term } = login({}, 80);
+    await upToMethod(term);
+    const rows = term.rows();
+    const at = rows.findIndex((row) => row.includes('How does the client authenticate?'));
+    expect(rows.slice(at + 1, at + 6)).toEqual([
+      '❯ Client secret, sent in the request body (post)',
+      '  Client secret, sent as HTTP Basic (basic)',
+      '  Private key: a signed JWT assertion (private_key_jwt)',
+      '- Client certificate: mutual TLS (tls_client_auth) needs an https:// domain',
+      '',
+    ]);
+    term.keys('C-c');
+    expect(await term.exitCode()).toBe(130);
   });
 
   it('Ctrl-C while a prompt checks a FIFO typed at it (no writer yet): exit 130 at once, not when a writer comes', async () => {

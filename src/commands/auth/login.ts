@@ -18,6 +18,7 @@ import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
 import type { Prompter } from '../../io/prompter.js';
+import { displayWidth } from '../../output/width.js';
 
 export interface LoginOptions {
   domain?: string;
@@ -215,9 +216,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   if (prompter) {
     // A client certificate is presented in the TLS handshake: not offered for a plain-HTTP tenant.
-    const choices = METHOD_CHOICES.map((choice) =>
-      choice.value === 'tls_client_auth' && tenant.base.startsWith('http:') ? { ...choice, disabled: `needs an https:// domain, and ${tenant.host} is plain HTTP` } : choice,
-    );
+    // Why, on the choice's one line (the cursor's two columns, a space, and never the last column):
+    // without the host when the whole reason would wrap.
+    const plainHttp = (name: string) =>
+      [`needs an https:// domain, and ${tenant.host} is plain HTTP`, 'needs an https:// domain'].find((why) => 3 + displayWidth(`${name} ${why}`) < deps.io.stderrColumns) ?? 'needs https://';
+    const choices = METHOD_CHOICES.map((choice) => (choice.value === 'tls_client_auth' && tenant.base.startsWith('http:') ? { ...choice, disabled: plainHttp(choice.name) } : choice));
     const usable = choices.find((choice) => choice.value === existing?.authMethod && !('disabled' in choice));
     method ??= await prompter.select('How does the client authenticate?', choices, { default: usable?.value ?? 'post' });
     if (method === 'private_key_jwt' && keyPem === undefined) {
