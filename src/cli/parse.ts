@@ -8,7 +8,7 @@ import { PROFILE_NAME } from '../config/paths.js';
 import { unsafeTextProblem } from '../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
-import { didYouMean, notOneOf } from './suggest.js';
+import { didYouMean, notOneOf, suggest } from './suggest.js';
 
 export function parseIntegerInRange(flag: string, min: number, max: number) {
   return (value: string): number => {
@@ -199,6 +199,19 @@ export function collectList(flag: string, check: (item: string) => string = (ite
 export function notAnEventType(flag: string, value: string): string {
   const near = didYouMean(value, EVENT_TYPES);
   return near ? `${flag} "${value}" is not an event type.${near}` : `${flag} is not one of the ${EVENT_TYPES.length} event types (idm streams test --help lists them).`;
+}
+
+/**
+ * A delivery status of a filter. The interface lists `failed` only, and a service may know others, so
+ * any other value is sent as it is; but a near miss of `failed` (`faild`, `Failed`, `fail`) is a
+ * usage error with the suggestion: sent, it would match nothing, and "No failed deliveries." would
+ * hide the ones there are.
+ */
+export function checkDeliveryStatus(flag: string) {
+  return (value: string): string => {
+    if (value === 'failed' || suggest(value, ['failed']).length === 0) return value;
+    throw new InvalidArgumentError(`${flag} "${value}" is not a delivery status.${didYouMean(value, ['failed'])}`);
+  };
 }
 
 /** One event type of the interface's list, or a usage error with "did you mean". */

@@ -42,4 +42,20 @@ describe('the same through the built binary (a sample)', () => {
     expect(sandbox().requests.length).toBe(before);
     expect(existsSync(join(config.dir, 'config.json'))).toBe(false);
   });
+
+  it('--status near a delivery status (faild, Failed, fail): exit 2 with the suggestion, nothing sent; another value is sent as it is', async () => {
+    const closed = 'est_demoClosedPort00000000';
+    const before = sandbox().requests.length;
+    for (const [command, value] of [['deliveries list', 'faild'], ['deliveries list', 'Failed'], ['redeliver', 'fail'], ['redeliver', 'failed,faild']] as const) {
+      const result = await runIdm(['streams', ...command.split(' '), closed, '--status', value], { configDir: config.dir, env: credentialsEnv(sandbox()) });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: --status "${value.split(',').at(-1)}" is not a delivery status. Did you mean failed?\nRun 'idm streams ${command} --help' for usage.\n`);
+    }
+    expect(sandbox().requests.length).toBe(before);
+    const other = await runIdm(['streams', 'deliveries', 'list', closed, '--status', 'pending'], { configDir: config.dir, env: credentialsEnv(sandbox()) });
+    expect(other.code, other.stderr).toBe(0);
+    const sent = sandbox().requests.slice(before).filter((request) => request.path === `/api/v2/event-streams/${closed}/deliveries`);
+    expect(sent.map((request) => new URL(request.url, 'http://x').searchParams.get('statuses'))).toEqual(['pending']);
+  });
 });
