@@ -91,6 +91,12 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       // A refusal may quote what was typed or pasted: made safe, as every text on the terminal.
       return io.signal.aborted ? new Promise<never>(() => {}) : verdict === true ? true : safeText(verdict);
     });
+  // A list taller than the terminal scrolls its question away, and each redraw then leaves a copy
+  // behind: the page is cut to the rows left by the question, a description, an error, the keys' help.
+  const page = (pageSize = 12) => {
+    const rows = (io.stderr as { rows?: unknown }).rows;
+    return typeof rows === 'number' && rows > 0 ? Math.max(3, Math.min(pageSize, rows - 6)) : pageSize;
+  };
   const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
     choices.map((choice) =>
       'separator' in choice
@@ -117,9 +123,9 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     },
     password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
-      ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: options.pageSize ?? 12, ...theme }, context)),
+      ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: page(options.pageSize), ...theme }, context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>
-      ask(() => inquirer.checkbox<T>({ message: safeText(message), choices: choicesOf(choices), pageSize: options.pageSize ?? 12, required: options.required, ...theme }, context)),
+      ask(() => inquirer.checkbox<T>({ message: safeText(message), choices: choicesOf(choices), pageSize: page(options.pageSize), required: options.required, ...theme }, context)),
     confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
   };
 }

@@ -431,6 +431,19 @@ describe.skipIf(!run)('streams test in a terminal', () => {
     expect(t.screen()).toMatch(/Status\s+success/);
   });
 
+  it('in a terminal of 12 rows the list of event types is paged to fit: moving through it redraws in place, the question shown once', async () => {
+    terminal = Terminal.start(['streams', 'test', STREAM], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), rows: 12 });
+    const t = terminal;
+    await t.waitFor('Event type to send');
+    for (let i = 0; i < 14; i++) t.keys('Down');
+    await t.waitFor('❯ organization.group.role.deleted');
+    expect(t.screen().match(/Event type to send/g)).toHaveLength(1);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen().match(/Event type to send/g)).toHaveLength(1);
+    expect(h.calls('POST')[0]!.json).toEqual({ event_type: 'organization.group.role.deleted' });
+  });
+
   it('Ctrl-C at the event-type prompt exits 130 and sends no test event', async () => {
     const t = open(h, ['streams', 'test', STREAM]);
     await t.waitFor('Event type to send');

@@ -37,10 +37,10 @@ export class Terminal {
   }
 
   /**
-   * Starts `idm <args>` in a new terminal (200x50 unless `columns`) with a hermetic environment plus
-   * `env`; without colour (NO_COLOR) unless `color`.
+   * Starts `idm <args>` in a new terminal (200x50 unless `columns` or `rows`) with a hermetic
+   * environment plus `env`; without colour (NO_COLOR) unless `color`.
    */
-  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; color?: boolean }): Terminal {
+  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; rows?: number; color?: boolean }): Terminal {
     const dir = mkdtempSync(join(tmpdir(), 'idm-tty-'));
     const terminal = new Terminal(`idm-test-${process.pid}-${++counter}`, dir);
     const env = cliEnv(options.configDir, { ...options.env, ...(options.color ? {} : { NO_COLOR: '1' }) });
@@ -73,7 +73,7 @@ export class Terminal {
         '',
       ].join('\n'),
     );
-    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', '50', `sh ${shellQuote(script)}`);
+    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', String(options.rows ?? 50), `sh ${shellQuote(script)}`);
     terminal.tmux('set-option', '-t', 'idm', 'history-limit', '5000');
     return terminal;
   }
