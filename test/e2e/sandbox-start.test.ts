@@ -92,7 +92,7 @@ describe('idm sandbox start for people', () => {
 });
 
 describe.skipIf(!hasTmux && !process.env.CI)('idm sandbox start in an 80-column terminal', () => {
-  it("a client's scopes are broken between scopes, under the first, and Ctrl-C ends it", async () => {
+  it("a client's scopes are broken between scopes, under the first, and Ctrl-C ends it, saying so on a line of its own", async () => {
     const t = Terminal.start(['sandbox', 'start'], { configDir: configDir(), env: {}, columns: 80 });
     cleanups.push(() => t.close());
     await t.waitFor('Running until Ctrl-C.');
@@ -107,6 +107,8 @@ describe.skipIf(!hasTmux && !process.env.CI)('idm sandbox start in an 80-column 
     expect(scopes.join(' ').split(' ')).toContain('delete:directory_provisionings');
     t.keys('C-c');
     expect(await t.exitCode()).toBe(0);
+    // The ^C the terminal echoed is not left in front of it.
+    expect(t.rows().slice(-2)).toEqual(['Running until Ctrl-C.', 'Sandbox stopped.']);
   });
 });
 

@@ -405,5 +405,9 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       if (!tls.stateDir) rmSync(dir, { recursive: true, force: true });
     }
   }
-  if (!json) output.note('Sandbox stopped.');
+  if (!json) {
+    // Ctrl-C is how it ends: the ^C the terminal echoed is cleared, not left in front of the note.
+    deps.io.restoreTerminal();
+    output.note('Sandbox stopped.');
+  }
 }
