@@ -276,8 +276,9 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
     restoreTerminal() {
       const { stdin } = streams;
       if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
-      // Clears a progress line and shows the cursor (a prompt or spinner may have hidden it).
-      if (io.stderrIsTTY && !json) io.err('\r\x1b[K\x1b[?25h');
+      // Clears a progress line and shows the cursor (a prompt or spinner may have hidden it). Not at
+      // TERM=dumb: no live line was drawn there, and the terminal would show the escapes as text.
+      if (io.stderrIsTTY && !json && env.TERM !== 'dumb') io.err('\r\x1b[K\x1b[?25h');
     },
     handleSignals(source) {
       const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {

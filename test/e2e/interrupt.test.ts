@@ -113,4 +113,13 @@ describe('Ctrl-C during a request', () => {
     expect(result.stderr).toMatch(/^(?:\r\x1b\[K(?:[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] [^\r\n]*)?)*\r\x1b\[KRate limited \(429\) at .* \(Ctrl-C to stop\)/);
     expect(result.stderr.endsWith('\r\x1b[K\x1b[?25hError: Interrupted.\n')).toBe(true);
   });
+
+  it('at TERM=dumb (a terminal that cannot erase or hide the cursor, as Emacs\' shell): the wait is a plain line and the interrupt writes no escape sequence', async () => {
+    const dir = configDir();
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 20) } });
+    const result = await interrupt(['streams', 'list'], dir, { ...credentials(), IDM_FORCE_TTY: 'stderr', TERM: 'dumb', COLUMNS: '200' }, (stderr) => stderr.includes('Rate limited'));
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/^Rate limited \(429\) at [^\n]*\nError: Interrupted\.\n$/);
+    expect(result.stderr).not.toContain('\x1b');
+  });
 });
