@@ -120,6 +120,15 @@ describe.skipIf(!run)('list tables in a real terminal', () => {
       expect(rows.find((row) => row.startsWith('Total'))).toMatch(/^Total\s+0\s+4\s+\(0% delivered\)$/);
     });
   }
+
+  it('profiles list at 80 columns: a domain cut to fit loses its http:// first, never its host', async () => {
+    const t = open(h, ['profiles', 'list'], { columns: 80 });
+    expect(await t.exitCode()).toBe(0);
+    const [header, ...records] = t.rows().filter((row) => row.trim() !== '');
+    const [from, to] = [header!.indexOf('DOMAIN'), header!.indexOf('CLIENT')];
+    expect(records).toHaveLength(3);
+    for (const row of records) expect(row.slice(from, to).trim(), row).toMatch(/^(http:\/\/)?127\.0\.0\.1:?\d*…?$/);
+  });
 });
 
 describe.skipIf(!run)('records in a real terminal', () => {
