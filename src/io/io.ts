@@ -55,7 +55,13 @@ export interface IO extends Streams {
   /** Throws the reason the run was stopped, if it was. */
   throwIfStopped(): void;
   out(text: string): void;
+  /** Text on stderr; whole lines written while a live line shows go above it (it is drawn again after them). */
   err(text: string): void;
+  /**
+   * The live line on stderr (a spinner, a countdown, a status), drawn over the one before; '' erases
+   * it. Only where liveStderr allows it.
+   */
+  live(text: string): void;
   /** A line for people on stderr, or `{"<kind>": value}` with --json. */
   notice(kind: NoticeKind, value: unknown, text: string): void;
   /** Raw mode off, cursor shown, a half-written progress line cleared (after a signal). */
@@ -129,6 +135,9 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+/** Back to the start of the row, erased: what a live line is drawn after. */
+const ERASE_LINE = '\r\x1b[K';
+
 /** Why idm cannot ask, in the words every refusal uses (canPrompt is false). */
 export const CANNOT_ASK = 'not a terminal, --no-input, or CI';
 
@@ -179,6 +188,14 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
     streams.stderr.on('error', stderrFailed);
   };
   const width = (stream: Streams['stdout' | 'stderr']) => positive(stream.columns) ?? positive(Number(env.COLUMNS)) ?? 80;
+  /** The live line shown now ('' when none). */
+  let liveLine = '';
+  const writeErr = (text: string) => {
+    if (stderrGone) return;
+    watchStderr();
+    streams.stderr.write(text);
+    if (streams.stderr.errored) stderrFailed(streams.stderr.errored as NodeJS.ErrnoException);
+  };
 
   const io: IO = {
     get stdin() {
@@ -264,10 +281,13 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       }
     },
     err(text) {
-      if (stderrGone) return;
-      watchStderr();
-      streams.stderr.write(text);
-      if (streams.stderr.errored) stderrFailed(streams.stderr.errored as NodeJS.ErrnoException);
+      // Lines written while a live line shows (a --debug trace, a note during a wait) take its place
+      // and it is drawn again below them, rather than following its text on its row.
+      writeErr(liveLine !== '' && text.endsWith('\n') ? `${ERASE_LINE}${text}${liveLine}` : text);
+    },
+    live(text) {
+      liveLine = text;
+      writeErr(`${ERASE_LINE}${text}`);
     },
     notice(kind, value, text) {
       // Values may quote a server (a debug trace, a warning): JSON that is inert on a terminal too.
@@ -278,7 +298,8 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
       // Clears a progress line and shows the cursor (a prompt or spinner may have hidden it). Not at
       // TERM=dumb: no live line was drawn there, and the terminal would show the escapes as text.
-      if (io.stderrIsTTY && !json && env.TERM !== 'dumb') io.err('\r\x1b[K\x1b[?25h');
+      liveLine = '';
+      if (io.stderrIsTTY && !json && env.TERM !== 'dumb') writeErr(`${ERASE_LINE}\x1b[?25h`);
     },
     handleSignals(source) {
       const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {

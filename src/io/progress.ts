@@ -8,8 +8,6 @@ import { secondsText, sleep } from '../core/time.js';
 import type { IO } from './io.js';
 import { safeText } from './safe.js';
 
-const ERASE_LINE = '\r\x1b[K';
-
 /** How long work may take before a spinner shows (a shorter one would only flicker). */
 export const SPINNER_DELAY_MS = 333;
 const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -44,7 +42,7 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
     return;
   }
   const until = Date.now() + ms;
-  const show = () => io.err(`${ERASE_LINE}${fitLine(safeText(`${words(until - Date.now())} (Ctrl-C to stop)`), io.stderrColumns)}`);
+  const show = () => io.live(`${fitLine(safeText(`${words(until - Date.now())} (Ctrl-C to stop)`), io.stderrColumns)}`);
   const state = liveState(io);
   state.others++;
   state.countdowns++;
@@ -56,7 +54,7 @@ export async function countdown(io: IO, ms: number, words: (leftMs: number) => s
     clearInterval(ticker);
     state.others--;
     state.countdowns--;
-    io.err(ERASE_LINE);
+    io.live('');
     // A status line the countdown stood in for comes back.
     if (state.countdowns === 0) state.status?.();
   }
@@ -78,7 +76,7 @@ export function spinner(io: IO, label: string): () => void {
   const draw = () => {
     if (state.spinner !== self || state.others > 0) return;
     drawn = true;
-    io.err(`${ERASE_LINE}${fitLine(safeText(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${label}`), io.stderrColumns)}`);
+    io.live(`${fitLine(safeText(`${SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length]} ${label}`), io.stderrColumns)}`);
   };
   let ticker: ReturnType<typeof setInterval> | undefined;
   const start = setTimeout(() => {
@@ -89,7 +87,7 @@ export function spinner(io: IO, label: string): () => void {
     clearTimeout(start);
     clearInterval(ticker);
     if (state.spinner === self) state.spinner = outer;
-    if (drawn && state.others === 0) io.err(ERASE_LINE);
+    if (drawn && state.others === 0) io.live('');
   };
 }
 
@@ -126,7 +124,7 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
     const waited = deadline ? ` (waited ${seconds(now() - (deadline.until - deadline.ms))} of ${secondsText(deadline.ms)})` : '';
     // The time waited stays whole: the text before it is what a narrow terminal cuts.
     const room = io.stderrColumns - [...waited].length;
-    io.err(`${ERASE_LINE}${room >= 20 ? `${fitLine(shown, room)}${waited}` : fitLine(shown + waited, io.stderrColumns)}`);
+    io.live(`${room >= 20 ? `${fitLine(shown, room)}${waited}` : fitLine(shown + waited, io.stderrColumns)}`);
   };
   const stopTicking = () => {
     clearInterval(ticker);
@@ -155,7 +153,7 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
       stopTicking();
       state.others--;
       if (state.status === draw) state.status = undefined;
-      if (io.liveStderr) io.err(ERASE_LINE);
+      if (io.liveStderr) io.live('');
       shown = '';
       deadline = undefined;
     },

@@ -225,6 +225,21 @@ describe.skipIf(!run)('progress in a real terminal', () => {
     }
   });
 
+  it('--debug while a spinner shows: the answer\'s trace is written above the spinner, not after it on its line, and nothing of it is left', async () => {
+    const server = await hostileServer((request) => (request.url.startsWith('/api/v2/event-streams') ? 'stall' : { body: tokenBody() }));
+    try {
+      terminal = Terminal.start(['streams', 'list', '--debug'], { configDir: h.configDir, env: server.env(h.configDir) as Record<string, string>, columns: 80 });
+      await terminal.waitFor(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] List event streams…/);
+      server.release({ body: { eventStreams: [] } });
+      expect(await terminal.exitCode()).toBe(0);
+      const rows = terminal.rows();
+      expect(rows.filter((row) => row.startsWith('< 200'))).toHaveLength(2); // the token, then the list
+      expect(rows.join('\n')).not.toContain('List event streams…');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('piped, there is no spinner: a request that stalls past the spinner\'s delay leaves only its error on stderr', async () => {
     const server = await hostileServer((request) => (request.url.startsWith('/api/v2/event-streams') ? 'stall' : { body: tokenBody() }));
     try {
