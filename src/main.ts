@@ -26,6 +26,7 @@ export async function main(
   let program: Command | undefined;
   const globals = () => readGlobals(program!, env);
   const deps = createDeps(io, globals);
+  const stopWarnings = streams === process ? sayNodeWarnings(deps.output) : () => {};
   program = await buildProgram(deps, argv);
   // The command whose parsing failed, so that a usage error names its --help.
   let failed: Command = program;
@@ -58,7 +59,37 @@ export async function main(
   } finally {
     stopHandling();
     await deps.close();
+    stopWarnings();
   }
+}
+
+/**
+ * Node's own warnings (process.emitWarning), said by idm as its other warnings are: `Warning: ...`,
+ * or a {"warning"} line with --json, whose stderr is JSON lines only; Node would print its
+ * `(node:PID) Warning: ...` line. NODE_TLS_REJECT_UNAUTHORIZED=0 (set by CI runners for everything)
+ * turns nothing off in idm, which asks for verification on every connection: Node's words, that
+ * certificate verification is disabled, would be untrue. With --no-warnings, Node has no printer
+ * of its own, and none is added.
+ */
+function sayNodeWarnings(output: Output): () => void {
+  const printers = process.listeners('warning');
+  if (printers.length === 0) return () => {};
+  const say = (warning: Error) => {
+    if (warning.message.includes('NODE_TLS_REJECT_UNAUTHORIZED')) {
+      output.warn({
+        message: 'NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: idm verifies every certificate.',
+        hint: 'Unset it. For a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS).',
+      });
+      return;
+    }
+    output.warn({ message: `Node.js ${warning.name}: ${warning.message}` });
+  };
+  for (const printer of printers) process.off('warning', printer);
+  process.on('warning', say);
+  return () => {
+    process.off('warning', say);
+    for (const printer of printers) process.on('warning', printer);
+  };
 }
 
 /**

@@ -43,3 +43,33 @@ describe('NODE_EXTRA_CA_CERTS', () => {
     expect(result.stdout).toMatch(/^est_\w{22}\t/);
   });
 });
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (a CI runner that sets it for everything)', () => {
+  const list = (args: string[], env: Record<string, string>) =>
+    runIdm(['streams', 'list', '--take', '1', ...args], { configDir: config.dir, env: { ...credentialsEnv(tenant), NODE_TLS_REJECT_UNAUTHORIZED: '0', ...env } });
+
+  it('turns nothing off: an unknown CA is still refused, and the note says it is ignored (not that verification is off)', async () => {
+    const refused = await list([], {});
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('could not be verified');
+    expect(refused.stderr).toContain('Warning: NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: idm verifies every certificate.');
+    expect(refused.stderr).not.toContain('(node:');
+    expect(refused.stderr).not.toContain('insecure');
+  });
+
+  it('with --json, stderr stays JSON lines: the note is a {"warning"} line, the error last', async () => {
+    const trusted = await list(['--json'], { IDM_CA_FILE: ca.caFile });
+    expect(trusted.code).toBe(0);
+    expect(JSON.parse(trusted.stdout).eventStreams).toHaveLength(1);
+    const lines = trusted.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, { message: string; hint?: string }>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.warning!.message).toBe('NODE_TLS_REJECT_UNAUTHORIZED=0 is ignored: idm verifies every certificate.');
+    expect(lines[0]!.warning!.hint).toContain('--ca-file');
+    const refused = await list(['--json'], {});
+    expect(refused.code).toBe(1);
+    const last = refused.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Object.keys(last.at(-1)!)).toEqual(['error']);
+    expect(last.some((line) => 'warning' in line)).toBe(true);
+  });
+});
