@@ -121,10 +121,13 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
       resolve(attempt);
     };
     // secureContext reaches tls.connect, though @types/node leaves it out of https.RequestOptions.
+    // rejectUnauthorized is said, not left to Node's default, which NODE_TLS_REJECT_UNAUTHORIZED=0
+    // turns off: the service verifies a webhook's certificate whatever the sandbox's environment.
     const options: RequestOptions & { secureContext: SecureContext } = {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'User-Agent': 'idm-sandbox', ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
       secureContext: deliveryContext(tenant),
+      rejectUnauthorized: true,
       agent: false,
       signal: tenant.closing,
     };

@@ -1,8 +1,10 @@
 // NODE_EXTRA_CA_CERTS, which Node reads when a process starts: the built idm trusts a tenant whose
 // certificate that CA signed, and refuses it without. The rest of HTTPS is in test/api/tls.test.ts.
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { credentialsEnv, runIdm, startSandboxProcess, tempConfigDir } from '../helpers/cli.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
 
@@ -71,5 +73,30 @@ describe('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment (a CI runner that se
     const last = refused.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(Object.keys(last.at(-1)!)).toEqual(['error']);
     expect(last.some((line) => 'warning' in line)).toBe(true);
+  });
+});
+
+describe('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment of `idm sandbox start`', () => {
+  it('its deliveries still verify the webhook certificate, as the service does: an endpoint of an unknown CA receives nothing', async () => {
+    let received = 0;
+    const endpoint = createServer(other.server, (request, response) => {
+      received++;
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
+    const sandbox = await startSandboxProcess(['--delivery', 'sync'], { configDir: config.dir, json: true, env: { NODE_TLS_REJECT_UNAUTHORIZED: '0' } });
+    try {
+      const env = { IDM_DOMAIN: sandbox.info.url, IDM_CLIENT_ID: sandbox.info.clients.admin.clientId, IDM_CLIENT_SECRET: sandbox.info.clients.admin.clientSecret, IDM_WEBHOOK_SECRET: 'webhook-token-0123' };
+      const webhook = `https://127.0.0.1:${(endpoint.address() as AddressInfo).port}/hook`;
+      const created = await runIdm(['streams', 'create', '--name', 'foreign-ca', '--webhook', webhook, '--auth', 'bearer', '--event-type', 'user.created', '--json'], { configDir: config.dir, env });
+      expect(created.code).toBe(0);
+      const tested = await runIdm(['streams', 'test', JSON.parse(created.stdout).id, '--event-type', 'user.created', '--json'], { configDir: config.dir, env });
+      expect(JSON.parse(tested.stdout).status).toBe('failed');
+      expect(tested.code).toBe(3);
+      expect(received).toBe(0);
+    } finally {
+      await sandbox.stop();
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
   });
 });
