@@ -27,9 +27,16 @@ const uid = () => (typeof process.getuid === 'function' ? process.getuid() : und
  * take idm's writes elsewhere. Refused with the fix (exit 2).
  */
 export function checkWritableDir(dir: string): void {
-  let stats = lstatSync(dir, { throwIfNoEntry: false });
-  if (!stats) return; // idm creates it, 0700
   const refuse = (problem: string, fix: string) => new ConfigError(`idm will not write into ${dir}: ${problem}.`, `Run: ${fix}`);
+  let stats;
+  try {
+    stats = lstatSync(dir, { throwIfNoEntry: false });
+  } catch (error) {
+    const blocker = (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? fileInTheWay(dir) : undefined;
+    if (blocker === undefined) throw error;
+    throw refuse(`${blocker} is a file, not a directory`, `mv ${shellQuote(blocker)} ${shellQuote(`${blocker}.bak`)}, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)`);
+  }
+  if (!stats) return; // idm creates it, 0700
   if (stats.isSymbolicLink()) stats = statSync(dir, { throwIfNoEntry: false }) ?? stats;
   if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
   const me = uid();
@@ -118,6 +125,23 @@ export function removeIfExists(path: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
+}
+
+/**
+ * What is in the way when a path inside the settings directory cannot be opened with ENOTDIR: the
+ * nearest ancestor that exists and is not a directory (`IDM_CONFIG_DIR=$(mktemp)`, a file), if any.
+ */
+export function fileInTheWay(path: string): string | undefined {
+  for (let at = dirname(path); at !== dirname(at); at = dirname(at)) {
+    let stats;
+    try {
+      stats = statSync(at, { throwIfNoEntry: false });
+    } catch {
+      continue; // ENOTDIR: what is in the way is further up
+    }
+    if (stats && !stats.isDirectory()) return at;
+  }
+  return undefined;
 }
 
 /** Whether `path` is a symlink (a settings file never is: idm writes regular files only). */

@@ -6,7 +6,7 @@ import { ConfigError, IdmError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { shellCommand } from '../core/text.js';
 import { checkDomain } from './domain.js';
-import { readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
+import { fileInTheWay, readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from './methods.js';
 import { configFile, credentialsFile, PROFILE_NAME } from './paths.js';
 
@@ -54,11 +54,23 @@ function corrupt(file: string, problem: string): ConfigError {
 export function unreadable(file: string, error: unknown, exitCode: typeof ExitCode.Usage | typeof ExitCode.Auth = ExitCode.Usage, profile?: string): ConfigError {
   const login = shellCommand(profile === undefined ? ['idm', 'login'] : ['idm', 'login', '--profile', profile]);
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code === TOO_LARGE ? tooLargeWhy : (code ?? 'it cannot be read');
+  const blocker = code === 'ENOTDIR' ? fileInTheWay(file) : undefined;
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'EISDIR'
+        ? 'it is a directory'
+        : blocker !== undefined
+          ? `${blocker} is a file, not a directory`
+          : code === TOO_LARGE
+            ? tooLargeWhy
+            : (code ?? 'it cannot be read');
   const hint =
     code === 'EISDIR'
       ? 'Move it away: idm keeps a file there.'
-      : code === TOO_LARGE
+      : blocker !== undefined
+        ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', blocker, `${blocker}.bak`])}`
+        : code === TOO_LARGE
         ? `idm never writes one that large: move it away and run '${login}' again to recreate it.`
         : 'Check its owner and permissions (idm makes it 0600, owned by you).';
   return new ConfigError(`Cannot read ${file}: ${why}.`, hint, {

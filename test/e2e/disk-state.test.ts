@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runIdm } from '../helpers/cli.js';
+import { credentialsEnv, runIdm } from '../helpers/cli.js';
 import { useConfigDirs } from '../helpers/deps.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -209,6 +209,25 @@ describe('a file flag given twice with two files: exit 2, nothing read or sent (
     expect(result.stderr).toContain(message);
     expect(result.stderr).not.toMatch(/old|new/);
     expect(result.stdout).toBe('');
+    expect(sandbox().requests.length).toBe(before);
+  });
+});
+
+describe('IDM_CONFIG_DIR naming a file (`IDM_CONFIG_DIR=$(mktemp)`, where mktemp -d was meant)', () => {
+  it('exit 2 naming the file in the way and the fix, not "ENOTDIR. Check its owner and permissions"; nothing sent', async () => {
+    const file = join(configDir(), 'tmp.Ab12Cd');
+    writeFileSync(file, '');
+    const before = sandbox().requests.length;
+    for (const dir of [file, join(file, 'idm')]) {
+      const result = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentialsEnv(sandbox()) });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Cannot read ${join(dir, 'config.json')}: ${file} is a file, not a directory.\nSet IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: mv ${file} ${file}.bak\n`);
+    }
+    const { url, clients } = sandbox();
+    const login = await runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: join(file, 'idm'), input: `${clients.admin.clientSecret}\n` });
+    expect(login.code, login.stderr).toBe(2);
+    expect(login.stderr).toBe(`Error: idm will not write into ${join(file, 'idm')}: ${file} is a file, not a directory.\nRun: mv ${file} ${file}.bak, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)\n`);
     expect(sandbox().requests.length).toBe(before);
   });
 });
