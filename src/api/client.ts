@@ -190,6 +190,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     holdMs: MAX_ATTEMPTS * settings.timeoutMs + settings.maxWaitMs,
     signal,
     onCacheProblem: settings.onCacheProblem,
+    // The wait for another process's token comes out of the same budget as every other wait.
+    onLockWait: (ms) => (budget.waitedMs = Math.min(budget.maxWaitMs, budget.waitedMs + ms)),
   });
 
   const contextOf = (operation: Operation): FailureContext => ({

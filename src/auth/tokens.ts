@@ -138,6 +138,8 @@ export interface TokenSourceOptions {
   signal?: AbortSignal;
   /** Called once when the cache cannot be used (an unwritable directory, a full disk). */
   onCacheProblem?: (warning: Warning) => void;
+  /** How long this run waited for the token lock (another process fetching): counted as waiting (--max-wait). */
+  onLockWait?: (ms: number) => void;
   now?: () => number;
 }
 
@@ -240,6 +242,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
    * undefined when it was not had, and then nothing may be written.
    */
   async function lockCache(until?: () => boolean): Promise<Lock | undefined> {
+    const started = now();
     try {
       const lock = await acquireLock(lockFileOf(file), { waitMs: options.holdMs + 5_000, staleMs: options.holdMs + 10_000, until, signal: options.signal });
       return isLock(lock) ? lock : undefined;
@@ -247,6 +250,10 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       if (options.signal?.aborted) throw error;
       cacheProblem(error); // the lock cannot even be created: no cache this run
       return undefined;
+    } finally {
+      // Waiting for a holder that waits out a rate limit is waiting too: without this, each of N
+      // parallel runs would wait for the one before it and then for itself, N times --max-wait.
+      options.onLockWait?.(now() - started);
     }
   }
 

@@ -75,3 +75,35 @@ describe('parallel runs', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.tmp') || f.endsWith('.lock'))).toEqual([]);
   });
 });
+
+describe('the token lock and --max-wait', () => {
+  it('the time a run waited for another process to fetch the token counts against its --max-wait: behind a rate limit it stops at once (exit 5), not after a --max-wait of its own', async () => {
+    const dir = configDir();
+    sandbox().addFault({ path: '/oauth/token', kind: 'stall', count: 1 });
+    const seen = sandbox().requests.length;
+    const tokenRequests = () => sandbox().requests.slice(seen).filter((r) => r.path === '/oauth/token').length;
+    const holder = spawnIdm(['streams', 'list'], { configDir: dir, env: credentials() });
+    const tokens = join(dir, 'tokens');
+    const holding = () => existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock')) && tokenRequests() === 1;
+    for (let i = 0; i < 1200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(holding()).toBe(true);
+    const waiter = spawnIdm(['streams', 'list', '--max-wait', '5', '--json'], { configDir: dir, env: credentials() });
+    // At least its whole --max-wait goes by while it waits for the holder (a lower bound, whatever the machine's speed).
+    await new Promise((r) => setTimeout(r, 5_500));
+    expect(tokenRequests()).toBe(1);
+    // The token endpoint is rate limited from now on; the holder ends (its lock released).
+    sandbox().addFault({ path: '/oauth/token', kind: 'status', status: 429, count: Infinity });
+    holder.child.kill('SIGTERM');
+    expect((await holder.done).code).toBe(143);
+    const result = await waiter.done;
+    expect(result.code, result.stderr).toBe(5);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+    expect(lines.filter((line) => 'wait' in line)).toEqual([]);
+    expect(lines.at(-1)!.error).toMatchObject({ status: 429, exitCode: 5 });
+    expect(lines.at(-1)!.error!.hint).toContain('--max-wait');
+    // One token request of its own, no retry: its waiting was spent behind the holder.
+    expect(tokenRequests()).toBe(2);
+    expect(readdirSync(tokens).filter((f) => f.endsWith('.lock'))).toEqual([]);
+  });
+});
