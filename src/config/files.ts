@@ -1,8 +1,8 @@
 // File primitives for idm's settings directory: private directories, atomic writes that never
 // follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
-import { dirname } from 'node:path';
+import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
@@ -44,6 +44,31 @@ export function checkWritableDir(dir: string): void {
     throw refuse(`it belongs to another user (uid ${stats.uid})`, `sudo chown ${me} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
   }
   if ((stats.mode & 0o022) !== 0) throw refuse(`other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, `chmod 700 ${shellQuote(dir)}`);
+}
+
+/**
+ * That idm can create files in `dir`, or create `dir` under its nearest existing parent: a read-only
+ * directory or file system is found before anything is asked or sent (login would otherwise spend a
+ * token, and a person's typing, on settings it cannot save), as the error the write would give.
+ */
+export function checkCanWrite(dir: string): void {
+  let missing: string | undefined; // the first directory idm would create
+  let at = dir;
+  while (!existsSync(at) && dirname(at) !== at) {
+    missing = at;
+    at = dirname(at);
+  }
+  try {
+    accessSync(at, constants.W_OK | constants.X_OK);
+  } catch (error) {
+    const failure = writeFailure(missing ?? join(dir, 'config.json'), error);
+    const code = (error as NodeJS.ErrnoException).code;
+    // Not a directory of idm's (a read-only home): idm keeps no mode there.
+    if (missing !== undefined && failure instanceof ConfigError && (code === 'EACCES' || code === 'EPERM')) {
+      failure.hint = `Make ${at} writable by you, or set IDM_CONFIG_DIR to a directory of your own.`;
+    }
+    throw failure;
+  }
 }
 
 /** A settings write that the file system refused, as a clear error naming the file (exit 2). */

@@ -2,9 +2,10 @@
 // credentials files. Every write happens while holding config.json.lock, after re-reading the file
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
+import { existsSync } from 'node:fs';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
-import { acquireLock, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
+import { acquireLock, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
 import { configFile, credentialsDir, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
 
@@ -32,6 +33,8 @@ export interface UpdateOptions {
 export function checkSettingsWritable(dir: string): void {
   checkWritableDir(dir);
   checkWritableDir(credentialsDir(dir)); // the secrets go there: the same rules, through a symlink too
+  checkCanWrite(dir);
+  if (existsSync(credentialsDir(dir))) checkCanWrite(credentialsDir(dir));
   const file = configFile(dir);
   if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
 }

@@ -231,3 +231,37 @@ describe('IDM_CONFIG_DIR naming a file (`IDM_CONFIG_DIR=$(mktemp)`, where mktemp
     expect(sandbox().requests.length).toBe(before);
   });
 });
+
+describe.skipIf(!isRoot)('login into a settings directory it cannot write (a read-only home, as another user)', () => {
+  const NOBODY = 65534;
+  const readOnly = (exists: boolean) => {
+    const root = configDir();
+    chmodSync(root, 0o755);
+    const home = join(root, 'home');
+    mkdirSync(home, { mode: 0o500 });
+    chownSync(home, NOBODY, NOBODY);
+    if (!exists) return join(home, '.config', 'idm');
+    const dir = join(home, 'idm');
+    mkdirSync(dir, { mode: 0o500 });
+    chownSync(dir, NOBODY, NOBODY);
+    return dir;
+  };
+
+  it.each([
+    ['its own directory, mode 0500', true],
+    ['a directory it would create under one it cannot write', false],
+  ])('%s: exit 2 naming the directory before the secret is sent (no token spent on a login that cannot be saved)', async (_name, exists) => {
+    const dir = readOnly(exists);
+    const { url, clients } = sandbox();
+    const issued = sandbox().tokensIssued();
+    const result = await runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: dir, uid: NOBODY, input: `${clients.admin.clientSecret}\n` });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      exists
+        ? `Error: Could not write ${join(dir, 'config.json')}: permission denied; nothing was changed.\nMake ${dir} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.\n`
+        : `Error: Could not write ${join(dir, '..')}: permission denied; nothing was changed.\nMake ${join(dir, '..', '..')} writable by you, or set IDM_CONFIG_DIR to a directory of your own.\n`,
+    );
+    expect(sandbox().tokensIssued()).toBe(issued);
+  });
+});
