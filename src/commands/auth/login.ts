@@ -17,6 +17,7 @@ import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
+import { CANNOT_ASK } from '../../io/io.js';
 import type { Prompter } from '../../io/prompter.js';
 import { displayWidth } from '../../output/width.js';
 
@@ -184,7 +185,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     ].filter(Boolean);
     if (missing.length) {
       const proof = needsKey ? 'the key from a file or stdin' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file or stdin';
-      throw new UsageError(`Missing ${missing.join(', ')}.`, `idm login asks for them only at a terminal; in scripts pass the flags (${proof}).`);
+      throw new UsageError(`Missing ${missing.join(', ')}.`, `idm login cannot ask here (${CANNOT_ASK}): pass the flags (${proof}).`);
     }
   } else {
     domain ??= await prompter.input('Tenant domain (host or https:// URL)', {

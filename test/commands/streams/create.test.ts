@@ -451,3 +451,28 @@ describe.skipIf(!hasTmux && !process.env.CI)('idm streams create at a terminal: 
     });
   });
 });
+
+// A CI runner that hands its job a terminal: idm does not ask (CI is set), and must not say that it
+// asks "only at a terminal" to someone at one.
+describe.skipIf(!hasTmux && !process.env.CI)('idm streams create and idm login at a terminal with CI set', () => {
+  let terminal: Terminal | undefined;
+  afterEach(() => {
+    terminal?.close();
+    terminal = undefined;
+  });
+
+  it.each([
+    [['streams', 'create', '--name', 'in-ci'], 'Missing --event-type, a destination'],
+    [['login', '--profile', 'in-ci', '--domain', 'http://127.0.0.1:9'], 'Missing --client-id'],
+  ])('idm %j: the usage error says why idm cannot ask (CI), nothing sent', async (args, missing) => {
+    const { clientId, clientSecret } = h.sandbox.clients.admin;
+    const env: Record<string, string> = { CI: 'true', ...(args[0] === 'login' ? {} : { IDM_DOMAIN: h.sandbox.url, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: clientSecret }) };
+    const t = (terminal = Terminal.start(args, { configDir: h.configDir, env }));
+    expect(await t.exitCode()).toBe(2);
+    const screen = t.screen().replace(/\s*\n\s*/g, ' ');
+    expect(screen).toContain(missing);
+    expect(screen).toContain('cannot ask here (not a terminal, --no-input, or CI)');
+    expect(screen).not.toContain('only at a terminal');
+    expect(posts()).toHaveLength(0);
+  });
+});
