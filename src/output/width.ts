@@ -77,39 +77,36 @@ export function cut(text: string, width: number): string {
 }
 
 /**
- * A URL-like text (`host/path`, also after a scheme: `http://host/path`, `webhook http://host/path`)
- * cut to `width` keeping both ends: the host and the end of the path (`hooks.example.com/…/orders`),
- * or, with no room for the whole host, the start of the host and the end of the path
- * (`hooks.ex…/orders`). Streams on one host differ by their paths' ends. A host alone keeps its start
- * and its port (`http://127.0…:44369`): tenants on one machine differ by their ports. The host starts
- * after a scheme's `://`, never at its slashes; when the host would not show beside the scheme, the
- * scheme gives way first, a `…` in its place (`…127.0.…:44369`).
+ * A URL-like text (`host/path`, also after a word: `webhook host/path`) cut to `width` keeping both
+ * ends: the host and the end of the path (`hooks.example.com/…/orders`), or, with no room for the
+ * whole host, the start of the host and the end of the path (`hooks.ex…/orders`). Streams on one host
+ * differ by their paths' ends. A scheme says least: it gives way first, a `…` in its place
+ * (`http://127.0.0.1:44369` → `…127.0.0.1:44369`). A host alone keeps its start and its port
+ * (`…127.0.…:44369`): tenants on one machine differ by their ports.
  */
 export function cutKeepingHost(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (!ASCII.test(text) || width < 7) return cut(text, width);
-  const scheme = text.indexOf('://');
-  const start = scheme < 0 ? 0 : scheme + 3;
-  const slash = text.indexOf('/', start);
-  if (slash < 0) return cutHostAlone(text, start, width);
+  const scheme = /(^|\s)[a-z][a-z\d+.-]*:\/\//i.exec(text);
+  if (scheme) {
+    const before = text.slice(0, scheme.index + scheme[1]!.length);
+    const rest = text.slice(scheme.index + scheme[0].length);
+    const room = width - before.length - 1;
+    // Too narrow for the start of the host beside its port: the end alone (`…:44369`).
+    if (room < Math.max(7, rest.includes('/') ? 0 : (/:\d+$/.exec(rest)?.[0].length ?? 0) + 4)) return `…${text.slice(text.length - (width - 1))}`;
+    return `${before}…${cutKeepingHost(rest, room)}`;
+  }
+  const slash = text.indexOf('/');
+  if (slash < 0) {
+    const port = /:\d+$/.exec(text)?.[0] ?? '';
+    const room = width - port.length - 1;
+    return room >= 3 ? `${text.slice(0, room)}…${port}` : cut(text, width);
+  }
   const host = text.slice(0, slash + 1);
   const room = width - host.length - 1;
   if (room >= 6) return `${host}…${text.slice(text.length - room)}`;
   const head = Math.ceil((width - 1) / 2);
-  if (start === 0 || head - start >= 4) return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
-  return `…${cutKeepingHost(text.slice(start), width - 1)}`;
-}
-
-/** A host without a path (`http://127.0.0.1:44369`, `tenant.example.com`), from `start` on after its scheme, cut to `width` (at least 7). */
-function cutHostAlone(text: string, start: number, width: number): string {
-  const port = /:\d+$/.exec(text.slice(start))?.[0] ?? '';
-  const name = text.slice(start, text.length - port.length);
-  const room = width - start - port.length - 1;
-  if (room >= 3 || start === 0) return room > 0 ? `${text.slice(0, start)}${name.slice(0, room)}…${port}` : cut(text, width);
-  // The scheme gives way to the host, a `…` in its place; the host's name is cut too when it must.
-  if (1 + name.length + port.length <= width) return `…${name}${port}`;
-  const left = width - 2 - port.length;
-  return left >= 3 ? `…${name.slice(0, left)}…${port}` : `…${text.slice(text.length - (width - 1))}`;
+  return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
 }
 
 /** Text cut in its middle, keeping its start and (more of) its end: an error's cause is at its end. */

@@ -151,8 +151,8 @@ describe('fitWidths', () => {
 
 describe('a host cut to its column (cut: host)', () => {
   it('an http:// host alone keeps its start and its port, never cut inside the scheme\'s slashes', () => {
-    expect(cutKeepingHost('http://127.0.0.1:44369', 18)).toBe('http://127.…:44369');
-    // No room for the host beside the scheme: the scheme gives way, a `…` in its place.
+    // The scheme gives way first, a `…` in its place.
+    expect(cutKeepingHost('http://127.0.0.1:44369', 18)).toBe('…127.0.0.1:44369');
     expect(cutKeepingHost('http://127.0.0.1:44369', 14)).toBe('…127.0.…:44369');
     expect(cutKeepingHost('http://127.0.0.1:44369', 16)).toBe('…127.0.0.1:44369');
     expect(cutKeepingHost('http://127.0.0.1:44369', 7)).toBe('…:44369');
@@ -168,6 +168,7 @@ describe('a host cut to its column (cut: host)', () => {
   it('a host without a scheme or port is cut at its end; a path keeps the host and its end', () => {
     expect(cutKeepingHost('tenant-name.eu.example.com', 14)).toBe('tenant-name.e…');
     expect(cutKeepingHost('hooks.example.com/receivers/1/events/incoming', 30)).toBe('hooks.example.com/…ts/incoming');
-    expect(cutKeepingHost('http://hooks.example.com/receivers/1/events/incoming', 36)).toBe('http://hooks.example.com/…s/incoming');
+    expect(cutKeepingHost('http://hooks.example.com/receivers/1/events/incoming', 36)).toBe('…hooks.example.com/…/events/incoming');
+    expect(cutKeepingHost('webhook https://hooks.example.com/receivers/1/events/incoming', 40)).toBe('webhook …hooks.example.com/…nts/incoming');
   });
 });
