@@ -71,8 +71,8 @@ export function unreadable(file: string, error: unknown, exitCode: typeof ExitCo
       : blocker !== undefined
         ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', blocker, `${blocker}.bak`])}`
         : code === TOO_LARGE
-        ? `idm never writes one that large: move it away and run '${login}' again to recreate it.`
-        : 'Check its owner and permissions (idm makes it 0600, owned by you).';
+          ? `idm never writes one that large: move it away and run '${login}' again to recreate it.`
+          : 'Check its owner and permissions (idm makes it 0600, owned by you).';
   return new ConfigError(`Cannot read ${file}: ${why}.`, hint, {
     exitCode,
     code: exitCode === ExitCode.Auth ? 'bad_credentials' : 'bad_config',
