@@ -178,14 +178,21 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     // Re-login of a known profile (a rotated secret): the rest comes from the profile.
     domain ??= existing?.domain;
     clientId ??= existing?.clientId;
-    const missing = [
-      domain ? undefined : '--domain',
-      clientId ? undefined : '--client-id',
-      proven() ? undefined : needsKey ? '--private-key-file' : method === 'tls_client_auth' ? '--client-cert and --client-key' : '--client-secret-file (or --private-key-file)',
-    ].filter(Boolean);
+    // Each missing flag beside the variable that gives the same (CI sets variables).
+    const missing: Array<[flag: string, variable: string]> = [];
+    if (!domain) missing.push(['--domain', 'IDM_DOMAIN']);
+    if (!clientId) missing.push(['--client-id', 'IDM_CLIENT_ID']);
+    if (!proven()) {
+      if (needsKey) missing.push(['--private-key-file', 'IDM_PRIVATE_KEY']);
+      else if (method === 'tls_client_auth') missing.push(['--client-cert and --client-key', 'IDM_CLIENT_CERT and IDM_CLIENT_KEY']);
+      else missing.push(['--client-secret-file (or --private-key-file)', 'IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY)']);
+    }
     if (missing.length) {
       const proof = needsKey ? 'the key from a file or stdin' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file or stdin';
-      throw new UsageError(`Missing ${missing.join(', ')}.`, `idm login cannot ask here (${CANNOT_ASK}): pass the flags (${proof}).`);
+      throw new UsageError(
+        `Missing ${missing.map(([flag]) => flag).join(', ')}.`,
+        `idm login cannot ask here (${CANNOT_ASK}): pass the flags (${proof}), or set ${missing.map(([, variable]) => variable).join(', ')}.`,
+      );
     }
   } else {
     domain ??= await prompter.input('Tenant domain (host or https:// URL)', {
