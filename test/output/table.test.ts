@@ -170,5 +170,7 @@ describe('a host cut to its column (cut: host)', () => {
     expect(cutKeepingHost('hooks.example.com/receivers/1/events/incoming', 30)).toBe('hooks.example.com/…ts/incoming');
     expect(cutKeepingHost('http://hooks.example.com/receivers/1/events/incoming', 36)).toBe('…hooks.example.com/…/events/incoming');
     expect(cutKeepingHost('webhook https://hooks.example.com/receivers/1/events/incoming', 40)).toBe('webhook …hooks.example.com/…nts/incoming');
+    // A `://` in the path is not a scheme: the host is still the text's start.
+    expect(cutKeepingHost('hooks.example.com/redirect/to?u=https://x.example/inbox/orders', 30)).toBe('hooks.example.com/…nbox/orders');
   });
 });
