@@ -77,42 +77,72 @@ export function cut(text: string, width: number): string {
 }
 
 /**
- * A URL-like text (`host/path`, also after a word: `webhook host/path`) cut to `width` keeping both
- * ends: the host and the end of the path (`hooks.example.com/…/orders`), or, with no room for the
+ * A URL-like text (`host/path`, also after a word: `webhook host/path`) cut to `width` columns keeping
+ * both ends: the host and the end of the path (`hooks.example.com/…/orders`), or, with no room for the
  * whole host, the start of the host and the end of the path (`hooks.ex…/orders`). Streams on one host
- * differ by their paths' ends. A scheme says least: it gives way first, a `…` in its place
- * (`http://127.0.0.1:44369` → `…127.0.0.1:44369`). A host alone keeps its start and its port
- * (`…127.0.…:44369`): tenants on one machine differ by their ports.
+ * differ by their paths' ends. A scheme (only before the host: a `://` in the path is the path's)
+ * says least and gives way first, a `…` in its place (`http://127.0.0.1:44369` → `…127.0.0.1:44369`).
+ * A host alone keeps its start and its port (`…127.0.…:44369`): tenants on one machine differ by
+ * their ports.
  */
 export function cutKeepingHost(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  if (!ASCII.test(text) || width < 7) return cut(text, width);
+  if (width < 7) return cut(text, width);
   const scheme = /(^|\s)[a-z][a-z\d+.-]*:\/\//i.exec(text);
   if (scheme) {
     const before = text.slice(0, scheme.index + scheme[1]!.length);
     const rest = text.slice(scheme.index + scheme[0].length);
-    const room = width - before.length - 1;
+    const room = width - displayWidth(before) - 1;
     // Too narrow for the start of the host beside its port: the end alone (`…:44369`).
-    if (room < Math.max(7, rest.includes('/') ? 0 : (/:\d+$/.exec(rest)?.[0].length ?? 0) + 4)) return `…${text.slice(text.length - (width - 1))}`;
+    if (room < Math.max(7, rest.includes('/') ? 0 : (/:\d+$/.exec(rest)?.[0].length ?? 0) + 4)) return `…${lastColumns(text, width - 1)}`;
     return `${before}…${cutKeepingHost(rest, room)}`;
   }
   const slash = text.indexOf('/');
   if (slash < 0) {
     const port = /:\d+$/.exec(text)?.[0] ?? '';
     const room = width - port.length - 1;
-    return room >= 3 ? `${text.slice(0, room)}…${port}` : cut(text, width);
+    return room >= 3 ? `${firstColumns(text, room)}…${port}` : cut(text, width);
   }
   const host = text.slice(0, slash + 1);
-  const room = width - host.length - 1;
-  if (room >= 6) return `${host}…${text.slice(text.length - room)}`;
-  const head = Math.ceil((width - 1) / 2);
-  return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
+  const room = width - displayWidth(host) - 1;
+  if (room >= 6) return `${host}…${lastColumns(text, room)}`;
+  const shown = firstColumns(text, Math.ceil((width - 1) / 2));
+  return `${shown}…${lastColumns(text, width - 1 - displayWidth(shown))}`;
 }
 
-/** Text cut in its middle, keeping its start and (more of) its end: an error's cause is at its end. */
+/** The start of `text` that fits in `width` columns, whole characters. */
+function firstColumns(text: string, width: number): string {
+  return ASCII.test(text) ? text.slice(0, Math.max(0, width)) : columnsFrom(Array.from(text), width, false);
+}
+
+/** The end of `text` that fits in `width` columns, whole characters. */
+function lastColumns(text: string, width: number): string {
+  return ASCII.test(text) ? text.slice(text.length - Math.max(0, width)) : columnsFrom(Array.from(text), width, true);
+}
+
+/**
+ * Text cut in its middle, keeping its start and (more of) its end: an error's cause is at its end,
+ * also when the text is not ASCII (`503 – Service Unavailable`, a wide name), measured in columns.
+ */
 export function cutMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
-  if (!ASCII.test(text) || width < 7) return cut(text, width);
-  const head = Math.floor((width - 1) / 3);
-  return `${text.slice(0, head)}…${text.slice(text.length - (width - 1 - head))}`;
+  if (width < 7) return cut(text, width);
+  const start = firstColumns(text, Math.floor((width - 1) / 3));
+  return `${start}…${lastColumns(text, width - 1 - displayWidth(start))}`;
+}
+
+/** The whole characters of `chars` that fit in `width` columns, from its start or (`fromEnd`) its end; an end does not start with a mark that belonged to a character left out. */
+function columnsFrom(chars: readonly string[], width: number, fromEnd: boolean): string {
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[fromEnd ? chars.length - 1 - i : i]!;
+    const w = charWidth(char.codePointAt(0)!, char);
+    if (used + w > width) break;
+    kept.push(char);
+    used += w;
+  }
+  if (!fromEnd) return kept.join('');
+  while (kept.length > 0 && charWidth(kept.at(-1)!.codePointAt(0)!, kept.at(-1)!) === 0) kept.pop();
+  return kept.reverse().join('');
 }

@@ -73,3 +73,42 @@ describe('a table at a terminal', () => {
     ]);
   });
 });
+
+describe('an error cut in its middle (cut: middle)', () => {
+  it('not ASCII (an en dash, wide characters): its start and its end are kept, the cause that is last still shows', async () => {
+    const EVENT = 'evt_0000000000000000000000';
+    const error = 'Connection to hooks.example.com failed after 30 s: 503 – Service Unavailable (the receiver is overloaded)';
+    answer(`/api/v2/event-streams/${STREAM}/deliveries/${EVENT}`, {
+      id: EVENT,
+      event_stream_id: STREAM,
+      event_type: 'user.created',
+      status: 'failed',
+      attempts: [{ status: 'failed', timestamp: '2025-07-29T04:32:04.491Z', error_message: error }],
+    });
+    const result = await h.idm(['streams', 'deliveries', 'show', STREAM, EVENT], { env: { ...TTY_OUT, COLUMNS: '60' } });
+    expect(result.code).toBe(0);
+    const row = result.stdout.split('\n').find((line) => line.startsWith('failed  '))!;
+    expect(row.length).toBeLessThanOrEqual(60);
+    expect(row).toBe('failed  04:32:04.491Z  Connection t… receiver is overloaded)');
+  });
+});
+
+describe('a destination cut to its column (cut: host)', () => {
+  it('a path that is not ASCII: the host and the end of the path are kept, as for any other', async () => {
+    answer('/api/v2/event-streams', {
+      eventStreams: [
+        {
+          id: 'est_unicodePath00000000001',
+          name: 'orders',
+          status: 'enabled',
+          destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/événements/commandes-importantes-du-jour', webhook_authorization: { method: 'bearer' } } },
+          subscriptions: [{ event_type: 'user.created' }],
+        },
+      ],
+    });
+    const result = await h.idm(['streams', 'list'], { env: { ...TTY_OUT, COLUMNS: '80' } });
+    expect(result.code).toBe(0);
+    const row = result.stdout.split('\n')[1]!;
+    expect(row).toMatch(/^est_unicodePath00000000001  orders  enabled +hooks\.example\.com\/…[^ ]*-du-jour  /);
+  });
+});
