@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput, type Column } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
-import { cutKeepingHost } from '../../src/output/width.js';
+import { cutKeepingHost, cutMiddle, displayWidth } from '../../src/output/width.js';
 import { captureIO } from '../helpers/deps.js';
 
 interface Row {
@@ -172,5 +172,14 @@ describe('a host cut to its column (cut: host)', () => {
     expect(cutKeepingHost('webhook https://hooks.example.com/receivers/1/events/incoming', 40)).toBe('webhook …hooks.example.com/…nts/incoming');
     // A `://` in the path is not a scheme: the host is still the text's start.
     expect(cutKeepingHost('hooks.example.com/redirect/to?u=https://x.example/inbox/orders', 30)).toBe('hooks.example.com/…nbox/orders');
+  });
+});
+
+describe('an error cut in its middle (cut: middle)', () => {
+  it('wide characters and marks: measured in columns, whole characters, the end kept, no mark without its letter', () => {
+    expect(cutMiddle('接続に失敗しました: サーバーが応答しません (503)', 12)).toBe('接…ん (503)');
+    expect(cutMiddle(`${'e\u0301'.repeat(10)} and the end`, 12)).toBe(`${'e\u0301'.repeat(3)}… the end`);
+    expect(cutMiddle('start-e\u0301abcdefgh', 12)).toBe('sta…abcdefgh'); // not `…\u0301abcdefgh`: the mark's letter is cut
+    for (let width = 7; width < 30; width++) expect(displayWidth(cutMiddle('接続に失敗しました: サーバーが応答しません (503)', width))).toBeLessThanOrEqual(width);
   });
 });
