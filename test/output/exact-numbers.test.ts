@@ -92,6 +92,22 @@ describe('numbers a double cannot hold are shown as the service wrote them', () 
     expect(lines).toContain(`mapping\temail\t${BIG}`);
   });
 
+  it('outside cells too: a destination that is such a number, the stats title, the state a stream was left in', async () => {
+    answer('/api/v2/event-streams', `{"eventStreams":[{"id":"${STREAM}","name":"n","status":"enabled","destination":${BIG}}]}`);
+    const list = await h.idm(['streams', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toBe(`${STREAM}\tn\tenabled\t${BIG}\t\t\n`);
+    h.sandbox.clearFaults(); // the list's answer would also be the answer to every path under it
+    answer(`/api/v2/event-streams/${STREAM}/stats`, `{"name":${BIG},"window":{},"buckets":[],"metrics":[]}`);
+    const stats = await h.idm(['streams', 'stats', STREAM], { env: TTY_OUT });
+    expect(stats.code).toBe(0);
+    expect(stats.stdout.split('\n')[0]).toMatch(new RegExp(`^${BIG}  `));
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${STREAM}`, method: 'PATCH', kind: 'status', status: 200, body: `{"id":"${STREAM}","status":${HUGE}}`, headers: { 'content-type': 'application/json' } });
+    const enable = await h.idm(['streams', 'enable', STREAM]);
+    expect(enable.code).toBe(0);
+    expect(enable.stderr).toContain(`The service answered that stream ${STREAM} is ${HUGE}, not enabled.`);
+  });
+
   it('--json still prints them as received', async () => {
     answer(`/api/v2/event-streams/${STREAM}`, `{"id":"${STREAM}","retries":${HUGE},"n":${BIG}}`);
     const result = await h.idm(['streams', 'show', STREAM, '--json']);

@@ -5,7 +5,7 @@ import { CANNOT_ASK } from '../../io/io.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
-import { asText as text } from '../../output/index.js';
+import { fieldText } from '../../output/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { describeDestination } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -38,7 +38,7 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
     gone = stream === undefined;
     if (stream) {
       const prompter = await deps.prompter();
-      const what = `${text(stream.name)} (${describeDestination(stream.destination)})`;
+      const what = `${fieldText(stream, 'name')} (${describeDestination(stream)})`;
       if (!(await prompter.confirm(`Delete stream ${streamId}, ${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
     }
   }

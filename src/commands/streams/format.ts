@@ -7,9 +7,10 @@ import { LIMITS } from '../../schemas/constants.js';
 /** A stream as received: every field may be missing or unexpected, and is shown as it is. */
 export type StreamRecord = Record<string, unknown>;
 
-/** type plus where events go: the endpoint, the region (and account), or the action. */
-export function describeDestination(destination: unknown): string {
-  if (!destination || typeof destination !== 'object') return text(destination);
+/** A stream's destination: type plus where events go (the endpoint, the region and account, or the action); not an object, as it came. */
+export function describeDestination(stream: unknown): string {
+  const destination = isPlainObject(stream) ? stream.destination : undefined;
+  if (!destination || typeof destination !== 'object') return fieldText(stream, 'destination');
   const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
   const config = configuration && typeof configuration === 'object' ? configuration : {};
   let where: string;
@@ -65,7 +66,7 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
 }
 
 /** For people: a webhook as its host and path (no `webhook https://`: a URL says what it is); the others with their kind. */
-const destinationDisplay = (s: StreamRecord) => describeDestination(field(s, 'destination')).replace(/^webhook https:\/\//, '');
+const destinationDisplay = (s: StreamRecord) => describeDestination(s).replace(/^webhook https:\/\//, '');
 
 /** The stream's event types, comma-separated. */
 const eventTypes = (s: StreamRecord) => {
@@ -80,7 +81,7 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   { header: 'ID', value: (s) => cell(s, 'id'), shrink: 'never' },
   { header: 'NAME', value: (s) => cell(s, 'name'), shrink: 'first', narrow: { toHeader: true } },
   { header: 'STATUS', value: (s) => cell(s, 'status'), width: LIMITS.streamStatusMax },
-  { header: 'DESTINATION', value: (s) => describeDestination(field(s, 'destination')), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
+  { header: 'DESTINATION', value: (s) => describeDestination(s), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
   {
     header: 'EVENT TYPES',
     shrink: 'first',

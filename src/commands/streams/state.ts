@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { asText as text } from '../../output/index.js';
+import { fieldText } from '../../output/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { streamFields } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -30,6 +30,6 @@ export async function stateRun(options: StateOptions, deps: Deps): Promise<void>
   // The answer is the stream after the change: one in another state than asked is said, not hidden
   // behind a note that reads as success (an answer without a status is tolerated).
   if (stream.status !== undefined && stream.status !== options.status) {
-    output.warn({ message: `The service answered that stream ${text(stream.id)} is ${text(stream.status)}, not ${options.status}.`, hint: `See it with '${deps.command(['idm', 'streams', 'show', options.streamId])}'.` });
-  } else output.note(`Stream ${text(stream.id)} is ${text(stream.status)}.`);
+    output.warn({ message: `The service answered that stream ${fieldText(stream, 'id')} is ${fieldText(stream, 'status')}, not ${options.status}.`, hint: `See it with '${deps.command(['idm', 'streams', 'show', options.streamId])}'.` });
+  } else output.note(`Stream ${fieldText(stream, 'id')} is ${fieldText(stream, 'status')}.`);
 }

@@ -135,7 +135,7 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // The title fits the terminal: the window to the minute, and the stream's name cut when long.
   const span = `  ${toMinute(text(window.date_from))} → ${toMinute(text(window.date_to))}, ${every} (UTC)`;
   // Measured as shown: a server's name with control characters is made safe (escaped) first.
-  const name = safeText(text(stats.name) || options.streamId);
+  const name = safeText(fieldText(stats, 'name') || options.streamId);
   const shownSpan = safeText(span);
   if (displayWidth(shownSpan) + 9 < io.columns) output.line([['bold', cut(name, io.columns - displayWidth(shownSpan) - 1)], shownSpan]);
   else {
