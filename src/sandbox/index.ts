@@ -19,7 +19,7 @@ import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
 import { defaultMapping } from './samples.js';
 import { createCa, fingerprintOf, issueCertificate, normalizeFingerprint, type Pem } from './pki.js';
-import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, SeedError, type Seed } from './seed.js';
+import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, SeedError, StreamLimitError, type Seed } from './seed.js';
 import { lockStateDir, loadState, rebase, StateSaver, type SavedState } from './state.js';
 import { StreamStore } from './store.js';
 import type { EventStream } from '../schemas/index.js';
@@ -28,7 +28,7 @@ import { ALL_SCOPES, tokenEndpoint, type TokenRequest } from './tokens.js';
 import type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from './types.js';
 
 export type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
-export { DEFAULT_SEED, DEMO_IDS, SeedError } from './seed.js';
+export { DEFAULT_SEED, DEMO_IDS, SeedError, StreamLimitError } from './seed.js';
 export { SandboxStateError } from './state.js';
 // For `idm sandbox start`, which checks --fault values before starting one.
 export { FaultSpecSchema } from './faults.js';
@@ -176,7 +176,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const { stateDir } = options;
   const lock = stateDir === undefined ? undefined : lockStateDir(stateDir);
   try {
-    return await open(options, seed, stateDir === undefined ? undefined : { dir: stateDir, saved: loadState(stateDir), release: lock!.release });
+    const saved = stateDir === undefined ? undefined : loadState(stateDir);
+    // A tenant over its limit from the start is a contradiction (every create would be refused until
+    // streams are deleted), not a plan: refused before anything is generated.
+    const maxStreams = options.maxStreams ?? seed.maxStreams ?? saved?.maxStreams;
+    const streams = saved ? { saved: saved.streams.length } : { seeded: seed.streams?.length ?? 0, generated: options.streams ?? 0 };
+    const count = saved ? saved.streams.length : (seed.streams?.length ?? 0) + (options.streams ?? 0);
+    if (maxStreams !== undefined && count > maxStreams) throw new StreamLimitError(maxStreams, streams);
+    return await open(options, seed, stateDir === undefined ? undefined : { dir: stateDir, saved, release: lock!.release });
   } catch (error) {
     // A failed start leaves no directory it made (one that holds something, such as state.json, stays).
     lock?.release();

@@ -116,6 +116,26 @@ export class SeedError extends Error {
   override name = 'SeedError';
 }
 
+/**
+ * The tenant would start with more streams than its `maxStreams` (the option's, else the seed's, else
+ * the saved tenant's): over its limit before any create. `seeded` and `generated` count a new
+ * tenant's streams, `saved` a saved one's.
+ */
+export class StreamLimitError extends Error {
+  override name = 'StreamLimitError';
+  /** How many streams the tenant would start with. */
+  readonly count: number;
+  constructor(
+    readonly maxStreams: number,
+    readonly streams: { seeded: number; generated: number } | { saved: number },
+  ) {
+    const count = 'saved' in streams ? streams.saved : streams.seeded + streams.generated;
+    const what = 'saved' in streams ? 'the saved tenant\'s' : `${streams.seeded} seeded, ${streams.generated} generated`;
+    super(`maxStreams ${maxStreams} is less than the ${count} streams the tenant would start with (${what})`);
+    this.count = count;
+  }
+}
+
 /** Fixed ids, so that the demo and the docs can name them. */
 export const DEMO_IDS = {
   inboxBearer: 'est_demoInboxBearer0000000',

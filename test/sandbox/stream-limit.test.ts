@@ -1,7 +1,7 @@
 // The service's limit on the number of streams (wire-facts, Create: 409 "You have reached the
 // maximum number of event streams for your account OR Event stream name already in use.", the number
 // not published): off by default; `maxStreams` (seed, option, --max-streams) sets it. Seeded streams
-// count; a delete makes room again.
+// count; a delete makes room again; a tenant that would start over it is refused.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,26 @@ describe('without a limit (the default), and the option over the seed', () => {
       const again = await startSandbox({ stateDir: dir });
       sandboxes.push(again);
       expect((await create(again, 'over')).body).toEqual(CONFLICT);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a tenant that would start over its limit is refused, from the option, the seed or a restart, before anything is generated', async () => {
+    // Started at the limit is allowed (above); over it, every create would be refused from the start.
+    await expect(startSandbox({ maxStreams: 3, streams: 10 })).rejects.toThrow(
+      expect.objectContaining({ name: 'StreamLimitError', maxStreams: 3, count: 16, streams: { seeded: 6, generated: 10 } }),
+    );
+    await expect(startSandbox({ seed: { streams: [action('one'), action('two')], maxStreams: 1 } })).rejects.toThrow(
+      'maxStreams 1 is less than the 2 streams the tenant would start with (2 seeded, 0 generated)',
+    );
+    // A million would take seconds to make: refused at once.
+    await expect(startSandbox({ seed: {}, maxStreams: 1, streams: 1_000_000 })).rejects.toThrow(expect.objectContaining({ count: 1_000_000 }));
+    const dir = mkdtempSync(join(tmpdir(), 'idm-limit-'));
+    try {
+      await (await startSandbox({ seed: { streams: [action('one'), action('two')] }, stateDir: dir })).close();
+      await expect(startSandbox({ stateDir: dir, maxStreams: 1 })).rejects.toThrow(expect.objectContaining({ name: 'StreamLimitError', streams: { saved: 2 } }));
+      await (await startSandbox({ stateDir: dir, maxStreams: 2 })).close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

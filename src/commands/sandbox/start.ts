@@ -16,6 +16,7 @@ import { once, parseIntegerInRange, parsePath } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
+import type { StreamLimitError } from '../../sandbox/index.js';
 import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
@@ -229,6 +230,25 @@ function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable'
   }
 }
 
+/**
+ * --max-streams (or the seed's maxStreams) below the streams the tenant would start with: named with
+ * where those streams come from (the seed, --streams, the saved tenant) and what to change (exit 2).
+ */
+function streamLimitError(error: StreamLimitError, options: SandboxStartOptions, stateDir: string | undefined): UsageError {
+  const { maxStreams, streams, count } = error;
+  const limit = options.maxStreams === undefined ? `The seed's maxStreams ${maxStreams}` : `--max-streams ${maxStreams}`;
+  const seed = options.seedFile === undefined ? 'the demo seed' : `--seed ${options.seedFile}`;
+  const from =
+    'saved' in streams
+      ? [`saved in ${stateDir}`]
+      : [...(streams.seeded > 0 ? [`${streams.seeded} of ${seed}`] : []), ...(streams.generated > 0 ? [`${streams.generated} of --streams`] : [])];
+  const fewer = 'saved' in streams ? ' (or start without it and delete streams first)' : streams.generated > 0 ? ', or fewer --streams' : ', or a --seed with fewer streams';
+  return new UsageError(
+    `${limit} is less than the ${count} streams the tenant would start with (${from.join(', ')}): it would be over its limit before any create.`,
+    `Give --max-streams ${count} or more${fewer}.`,
+  );
+}
+
 /** Where each kind of client trusts the sandbox's CA. */
 function trustLines(caFile: string): string[] {
   return [
@@ -263,7 +283,7 @@ function dataLines(sandbox: Sandbox): string[] {
 export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps): Promise<void> {
   const seed = options.seedFile === undefined ? undefined : await readSeed(options.seedFile, deps.io.signal);
   // The sandbox is a program of its own (its own bundle, with its own copy of the schemas).
-  const { startSandbox, SeedError, SandboxStateError, FaultSpecSchema, describeIssues } = await import('../../sandbox/index.js');
+  const { startSandbox, SeedError, SandboxStateError, StreamLimitError, FaultSpecSchema, describeIssues } = await import('../../sandbox/index.js');
   const faults = options.faults.map((raw, index) => {
     const result = FaultSpecSchema.safeParse(raw);
     if (!result.success) throw new UsageError(`--fault number ${index + 1} is not valid: ${describeIssues(result.error)}.`, 'See README: Sandbox (faults).');
@@ -295,6 +315,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   } catch (error) {
     if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
     if (error instanceof SandboxStateError) throw stateError(error, tls.stateDir!);
+    if (error instanceof StreamLimitError) throw streamLimitError(error, options, tls.stateDir);
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       throw new IdmError(`Port ${options.port ?? (error as { port?: number }).port} on 127.0.0.1 is already in use.`, { hint: 'Choose another with --port, or --port 0 for a free one.', code: 'port_in_use' });
     }

@@ -1,7 +1,7 @@
 // idm sandbox start: its flags (builder with a spy run), and the usage errors and a port in use run in
 // process. The running sandbox as a real process (its printed line, SIGINT, a restart) is in
 // test/e2e/sandbox-start.test.ts.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -156,6 +156,62 @@ describe('idm sandbox start: a seed refused once the --state-dir is made', () =>
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('Invalid seed: streams.1.id: est_sameIdTwice00000000000 is used twice');
       expect(existsSync(join(dir, 'state'))).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start: a tenant that would start over its --max-streams', () => {
+  it.each([
+    [
+      ['--max-streams', '3', '--streams', '10'],
+      'Error: --max-streams 3 is less than the 16 streams the tenant would start with (6 of the demo seed, 10 of --streams): it would be over its limit before any create.\nGive --max-streams 16 or more, or fewer --streams.\n',
+    ],
+    [
+      ['--max-streams', '5'],
+      'Error: --max-streams 5 is less than the 6 streams the tenant would start with (6 of the demo seed): it would be over its limit before any create.\nGive --max-streams 6 or more, or a --seed with fewer streams.\n',
+    ],
+  ])('%j: exit 2 naming both, nothing started', async (args, stderr) => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const result = await runInProcess(['sandbox', 'start', ...args, '--state-dir', join(dir, 'state')], { configDir: dir });
+      expect([result.code, result.stdout, result.stderr]).toEqual([2, '', stderr]);
+      expect(existsSync(join(dir, 'state'))).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('a restart with a --max-streams below the saved tenant\'s streams: exit 2 naming the directory; the tenant is kept as it was', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const state = join(dir, 'state');
+      const { startSandbox } = await import('../../../src/sandbox/index.js');
+      await (await startSandbox({ stateDir: state })).close();
+      const before = readFileSync(join(state, 'state.json'), 'utf8');
+      const result = await runInProcess(['sandbox', 'start', '--state-dir', state, '--max-streams', '2'], { configDir: dir });
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        `Error: --max-streams 2 is less than the 6 streams the tenant would start with (saved in ${state}): it would be over its limit before any create.\nGive --max-streams 6 or more (or start without it and delete streams first).\n`,
+      ]);
+      expect(readFileSync(join(state, 'state.json'), 'utf8')).toBe(before);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('the seed\'s maxStreams below its own streams and --streams: named as the seed\'s', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const stream = (name: string) => ({ name, subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } });
+      const seed = join(dir, 'seed.json');
+      writeFileSync(seed, JSON.stringify({ streams: [stream('one'), stream('two')], maxStreams: 2 }));
+      const result = await runInProcess(['sandbox', 'start', '--seed', seed, '--streams', '1'], { configDir: dir });
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        `Error: The seed's maxStreams 2 is less than the 3 streams the tenant would start with (2 of --seed ${seed}, 1 of --streams): it would be over its limit before any create.\nGive --max-streams 3 or more, or fewer --streams.\n`,
+      ]);
     } finally {
       cleanup();
     }
