@@ -4,12 +4,12 @@
 // `idm login --client-secret-file` can take them. They live in a temporary directory removed at the
 // end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
 // JSON object on one line, for scripts that read the first line.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
-import { IdmError, UsageError } from '../../core/errors.js';
+import { fsProblem, IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { once, parseIntegerInRange, parsePath } from '../../cli/parse.js';
@@ -156,11 +156,19 @@ interface SandboxFiles {
   mtls?: { certFile: string; keyFile: string };
 }
 
-/** Each client's secret and private key, the CA and the mtls client's certificate and key, in 0600 files of `dir`. */
-function writeSandboxFiles(sandbox: Sandbox, dir: string): SandboxFiles {
+/**
+ * Each client's secret and private key, the CA and the mtls client's certificate and key, in 0600
+ * files of `dir`; one that cannot be written (a directory in its place, no room) is said with its path.
+ */
+function writeSandboxFiles(sandbox: Sandbox, dir: string, hint: string): SandboxFiles {
   const write = (name: string, text: string) => {
     const path = join(dir, name);
-    writeFileSync(path, text, { mode: 0o600 });
+    try {
+      writeFileSync(path, text, { mode: 0o600 });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new IdmError(`Cannot write ${path}: ${fsProblem(error) ?? 'the write failed'}${code ? ` (${code})` : ''}.`, { hint, code: 'state_unwritable', cause: error });
+    }
     return path;
   };
   // The secret alone, no newline: `curl --data-urlencode client_secret@FILE` sends the file as it is.
@@ -326,10 +334,12 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     output.note(`The tenant saved in ${tls.stateDir} is used as it was: --seed and --streams apply only to a new one.`);
   }
   // Beside the saved tenant with --state-dir (kept), else in a fresh 0700 directory (removed at the end).
-  const dir = tls.stateDir ?? mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
-  if (tls.stateDir) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const files = writeSandboxFiles(sandbox, dir);
+  let temporary: string | undefined;
   try {
+    // Inside the try: a file that cannot be written (or a temporary directory that cannot be made)
+    // stops the sandbox, as an interrupt does.
+    const dir = tls.stateDir ?? (temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-')));
+    const files = writeSandboxFiles(sandbox, dir, tls.stateDir ? 'Move what is in the way out of --state-dir, or check its space and permissions.' : 'Check the space and permissions of the temporary directory (TMPDIR).');
     const stats = sandbox.stats();
     const client = (name: 'admin' | 'reader') => {
       const { clientId, clientSecret, scopes, signingAlg } = sandbox.clients[name];
@@ -420,10 +430,10 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     try {
       await sandbox.close();
     } catch (error) {
-      if (error instanceof SandboxStateError) throw stateError(error, dir);
+      if (error instanceof SandboxStateError) throw stateError(error, tls.stateDir!);
       throw error;
     } finally {
-      if (!tls.stateDir) rmSync(dir, { recursive: true, force: true });
+      if (temporary) rmSync(temporary, { recursive: true, force: true });
     }
   }
   if (!json) {

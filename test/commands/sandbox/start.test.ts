@@ -217,3 +217,22 @@ describe('idm sandbox start: a tenant that would start over its --max-streams', 
     }
   });
 });
+
+describe('idm sandbox start: a key file that cannot be written once the sandbox runs', () => {
+  it('a directory where --state-dir\'s admin.secret goes: exit 1 naming the file, the sandbox stopped (its lock released), not an unexpected error and a process that never ends', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const state = join(dir, 'state');
+      mkdirSync(join(state, 'admin.secret'), { recursive: true });
+      const result = await runInProcess(['sandbox', 'start', '--state-dir', state], { configDir: dir });
+      expect([result.code, result.stdout, result.stderr]).toEqual([
+        1,
+        '',
+        `Error: Cannot write ${join(state, 'admin.secret')}: a directory is in the way (EISDIR).\nMove what is in the way out of --state-dir, or check its space and permissions.\n`,
+      ]);
+      expect(readdirSync(state).sort()).toEqual(['admin.secret', 'state.json']);
+    } finally {
+      cleanup();
+    }
+  });
+});
