@@ -179,7 +179,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const saved = stateDir === undefined ? undefined : loadState(stateDir);
     // A tenant over its limit from the start is a contradiction (every create would be refused until
     // streams are deleted), not a plan: refused before anything is generated.
-    const maxStreams = options.maxStreams ?? seed.maxStreams ?? saved?.maxStreams;
+    const maxStreams = options.maxStreams ?? (saved ? saved.maxStreams : seed.maxStreams);
     const streams = saved ? { saved: saved.streams.length } : { seeded: seed.streams?.length ?? 0, generated: options.streams ?? 0 };
     const count = saved ? saved.streams.length : (seed.streams?.length ?? 0) + (options.streams ?? 0);
     if (maxStreams !== undefined && count > maxStreams) throw new StreamLimitError(maxStreams, streams);
@@ -220,9 +220,11 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     const faults = new Faults();
     const inboxUrl = inbox.url;
     const closedUrl = `https://127.0.0.1:${refusedPort}`;
-    const rateLimit = options.rateLimit ?? seed.rateLimit ?? DEFAULT_RATE_LIMIT;
+    // A saved tenant is used as it was: the seed's settings apply only to a new one (README), the flags to both.
+    const settings: Pick<Seed, 'tokenLifetime' | 'rateLimit' | 'maxStreams' | 'delivery'> = saved ? {} : seed;
+    const rateLimit = options.rateLimit ?? settings.rateLimit ?? DEFAULT_RATE_LIMIT;
     // The plan's limit is the tenant's, kept by --state-dir as its token lifetime is.
-    const maxStreams = options.maxStreams ?? seed.maxStreams ?? saved?.maxStreams;
+    const maxStreams = options.maxStreams ?? settings.maxStreams ?? saved?.maxStreams;
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     const tenant: Tenant = {
       url: '', // set once listening
@@ -231,7 +233,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       clients: new Map(clients.map((client) => [client.clientId, client])),
       ...(options.mtls === 'handshake' ? { mtls: { mode: 'handshake' as const } } : edgeKey ? { mtls: { mode: 'edge' as const, edgeKey } } : {}),
       signing: { ...signingKeys, kid: saved?.signingKey.kid ?? randomAlphanumeric(16) },
-      tokenLifetime: options.tokenLifetime ?? seed.tokenLifetime ?? saved?.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
+      tokenLifetime: options.tokenLifetime ?? settings.tokenLifetime ?? saved?.tokenLifetime ?? DEFAULT_TOKEN_LIFETIME,
       ...(maxStreams === undefined ? {} : { maxStreams }),
       tokensIssued: 0,
       usedAssertionIds: new Map(),
@@ -245,7 +247,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       closing: closing.signal,
       now: options.now ?? Date.now,
       timing: {
-        delivery: options.delivery ?? seed.delivery ?? 'async',
+        delivery: options.delivery ?? settings.delivery ?? 'async',
         retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
         syncDurationMs: options.syncDurationMs ?? 2_000,
       },

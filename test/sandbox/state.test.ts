@@ -223,6 +223,24 @@ describe('sandbox --state-dir', () => {
     expect(again.edgeKey).toBe(edgeKey);
   });
 
+  it('a restart with a seed uses the saved tenant as it was: none of the seed applies (its token lifetime and stream limit neither), the flags do', async () => {
+    const dir = stateDir();
+    await stop(await start({ stateDir: dir, seed: { streams: [STREAM], tokenLifetime: 60 } }));
+    const other = { streams: [], tokenLifetime: 3_600, maxStreams: 1, delivery: 'sync' };
+    const again = await start({ stateDir: dir, seed: other });
+    expect(again.restored).toBe(true);
+    const { clientId, clientSecret } = again.clients.admin;
+    const token = await tokenRequest(again, { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${again.apiUrl}/` });
+    expect(token.body.expires_in).toBe(60);
+    // The seed's maxStreams 1 would refuse this create (one stream is saved).
+    const created = await call(again, 'POST', '/api/v2/event-streams', { token: token.body.access_token, body: { ...STREAM, name: 'second' } });
+    expect(created.status).toBe(201);
+    await stop(again);
+    const flags = await start({ stateDir: dir, seed: other, tokenLifetime: 120 });
+    const third = await tokenRequest(flags, { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${flags.apiUrl}/` });
+    expect(third.body.expires_in).toBe(120);
+  });
+
   it('without --state-dir, every start is a new tenant', async () => {
     const a = await start({});
     const b = await start({});
