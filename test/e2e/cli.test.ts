@@ -155,6 +155,13 @@ describe('idm as a process against the sandbox', () => {
     expect(jsonError(result)).toMatchObject({ code: 'no_credentials', exitCode: 4 });
   });
 
+  it('logout with no profile at all: exit 0 and it says so, naming no profile that is not there', async () => {
+    const result = await idm(['logout'], { dir: configDir() });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe('No profiles yet: nothing to log out of.\n');
+  });
+
   it('CI without a profile: IDM_DOMAIN, IDM_CLIENT_ID and IDM_PRIVATE_KEY (a path), or IDM_ACCESS_TOKEN', async () => {
     const ci = configDir();
     const keyFile = join(ci, 'key.pem');

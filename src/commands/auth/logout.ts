@@ -33,9 +33,15 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const removedToken = profile ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
 
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken });
+  // Without --profile and without a default, the name is `default`, which may be no profile at all.
+  const known = Object.keys(store.profiles).sort();
   output.say(
     removedSecret || removedToken
       ? `Logged out of profile "${name}": removed its ${[removedSecret && 'secret', removedToken && 'cached token'].filter(Boolean).join(' and ')}.`
-      : `Profile "${name}" had no stored secret or cached token.`,
+      : profile
+        ? `Profile "${name}" had no stored secret or cached token.`
+        : known.length === 0
+          ? 'No profiles yet: nothing to log out of.'
+          : `No default profile: nothing to log out of. Name one with --profile (${known.join(', ')}).`,
   );
 }
