@@ -39,6 +39,8 @@ export interface IO extends Streams {
    * not CI (CI set): a job whose runner gives it a terminal must fail on a missing value, not hang.
    */
   readonly canPrompt: boolean;
+  /** Why idm cannot ask here, for the message that says so: `--no-input`, `CI is set`, `stdin is not a terminal`. */
+  readonly cannotAsk: string;
   /** Running in CI (CI set): one line per change instead of live updates. */
   readonly isCI: boolean;
   /** Live, redrawn lines (countdowns, spinners) may be drawn on stderr. */
@@ -138,8 +140,6 @@ function writeAll(fd: number, text: string): void {
 /** Back to the start of the row, erased: what a live line is drawn after. */
 const ERASE_LINE = '\r\x1b[K';
 
-/** Why idm cannot ask, in the words every refusal uses (canPrompt is false). */
-export const CANNOT_ASK = 'not a terminal, --no-input, or CI';
 
 export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env): IO {
   // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
@@ -229,6 +229,12 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
     },
     get canPrompt() {
       return inputFlag && !io.isCI && stdoutIsTTY && io.stdinIsTTY && io.stderrIsTTY;
+    },
+    get cannotAsk() {
+      if (!inputFlag) return '--no-input';
+      if (io.isCI) return 'CI is set';
+      const not = (['stdin', 'stdout', 'stderr'] as const).filter((name) => !(name === 'stdin' ? io.stdinIsTTY : name === 'stdout' ? stdoutIsTTY : io.stderrIsTTY));
+      return not.length === 1 ? `${not[0]} is not a terminal` : `${not.slice(0, -1).join(', ')} and ${not.at(-1)} are not terminals`;
     },
     isCI: Boolean(env.CI) && env.CI !== 'false' && env.CI !== '0',
     get liveStderr() {

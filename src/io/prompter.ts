@@ -5,7 +5,7 @@
 // made safe (it may name a server's connection or attribute).
 import { InterruptedError, UsageError } from '../core/errors.js';
 import { hasUnsafeCharacters } from '../core/text.js';
-import { CANNOT_ASK, type IO } from './io.js';
+import type { IO } from './io.js';
 import { safeText } from './safe.js';
 
 export interface Choice<T> {
@@ -58,7 +58,7 @@ const PLAIN_THEME = {
 
 export async function createPrompter(io: IO): Promise<Prompter> {
   if (!io.canPrompt) {
-    throw new UsageError(`Cannot prompt (${CANNOT_ASK}).`, 'Pass the values as flags.');
+    throw new UsageError(`Cannot prompt (${io.cannotAsk}).`, 'Pass the values as flags.');
   }
   const inquirer = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal } as const;

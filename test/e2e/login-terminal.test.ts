@@ -161,10 +161,20 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     const screen = term.screen();
     expect(screen).not.toContain('Tenant domain');
     expect(screen).toContain('Missing --domain, --client-id, --client-secret-file (or --private-key-file).');
+    // At a terminal, "only at a terminal" alone would puzzle: the reason is named.
+    expect(screen.replace(/\n/g, '')).toContain('idm login cannot ask here (CI is set):');
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
     // CI=false is not CI: the prompt comes.
     const { term: local } = login({ CI: 'false' });
     await local.waitFor('Tenant domain');
+  });
+
+  it('--no-input at a terminal: the usage error names --no-input as why nothing was asked', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    const term = Terminal.start(['streams', 'delete', 'est_demoInboxBearer0000000', '--no-input'], { configDir: dir, env: {} });
+    cleanups.push(() => term.close(), cleanup);
+    expect(await term.exitCode()).toBe(2);
+    expect(term.screen().replace(/\n/g, '')).toContain('Deleting stream est_demoInboxBearer0000000 needs --yes when idm cannot ask (--no-input).');
   });
 
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {

@@ -17,7 +17,6 @@ import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
-import { CANNOT_ASK } from '../../io/io.js';
 import type { Prompter } from '../../io/prompter.js';
 import { displayWidth } from '../../output/width.js';
 
@@ -191,7 +190,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       const proof = needsKey ? 'the key from a file or stdin' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file or stdin';
       throw new UsageError(
         `Missing ${missing.map(([flag]) => flag).join(', ')}.`,
-        `idm login cannot ask here (${CANNOT_ASK}): pass the flags (${proof}), or set ${missing.map(([, variable]) => variable).join(', ')}.`,
+        `idm login cannot ask here (${io.cannotAsk}): pass the flags (${proof}), or set ${missing.map(([, variable]) => variable).join(', ')}.`,
       );
     }
   } else {

@@ -2,7 +2,6 @@
 // (asks first at a terminal; --yes in scripts). The settings change under the settings lock, the
 // token under the token lock, as logout does.
 import { Argument, Command } from 'commander';
-import { CANNOT_ASK } from '../../io/io.js';
 import { removeCachedToken } from '../../auth/tokens.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
@@ -38,7 +37,7 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
   if (!profile) throw unknownProfile(store, name, { removing: true });
   if (!options.yes) {
     if (!io.canPrompt) {
-      throw new UsageError(`Removing profile "${name}" needs --yes when idm cannot ask (${CANNOT_ASK}).`, `Run '${shellCommand(['idm', 'profiles', 'remove', name, '--yes'])}'.`);
+      throw new UsageError(`Removing profile "${name}" needs --yes when idm cannot ask (${io.cannotAsk}).`, `Run '${shellCommand(['idm', 'profiles', 'remove', name, '--yes'])}'.`);
     }
     const prompter = await deps.prompter();
     const what = `client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host}`;

@@ -1,6 +1,5 @@
 // idm provisioning delete <connection-id>: asks at a terminal, needs --yes without one.
 import { Command } from 'commander';
-import { CANNOT_ASK } from '../../io/io.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -24,7 +23,7 @@ export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command 
 export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps): Promise<void> {
   const { connectionId } = options;
   if (!options.yes && !deps.io.canPrompt) {
-    throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (${CANNOT_ASK}).`, `Run '${deps.command(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
+    throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (${deps.io.cannotAsk}).`, `Run '${deps.command(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
   }
   const { provisioning } = await deps.api();
   if (!options.yes) {

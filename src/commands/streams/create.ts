@@ -6,7 +6,6 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { CANNOT_ASK } from '../../io/io.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { asText as text } from '../../output/index.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
@@ -64,7 +63,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   else if (kind === 'eventbus') missing.push(...missingEventbusFlags(options));
   else if (kind === undefined && body.destination === undefined) missing.push('a destination (--webhook with --auth, --eventbus-account with --eventbus-region, or --action)');
   if (missing.length > 0 && !io.canPrompt) {
-    throw new UsageError(`Missing ${missing.join(', ')}.`, `idm cannot ask here (${CANNOT_ASK}): run 'idm streams create --help' for the flags.`);
+    throw new UsageError(`Missing ${missing.join(', ')}.`, `idm cannot ask here (${io.cannotAsk}): run 'idm streams create --help' for the flags.`);
   }
 
   // At a terminal, whatever is missing is asked for, in this order.

@@ -1,7 +1,6 @@
 // idm streams delete <stream-id>: asks at a terminal (showing the stream's name and destination),
 // needs --yes without one. The service answers 204 also for a stream that is already gone.
 import { Command } from 'commander';
-import { CANNOT_ASK } from '../../io/io.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -28,7 +27,7 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
   const { io, output } = deps;
   const { streamId } = options;
   if (!options.yes && !io.canPrompt) {
-    throw new UsageError(`Deleting stream ${streamId} needs --yes when idm cannot ask (${CANNOT_ASK}).`, `Run '${deps.command(['idm', 'streams', 'delete', streamId, '--yes'])}'.`);
+    throw new UsageError(`Deleting stream ${streamId} needs --yes when idm cannot ask (${io.cannotAsk}).`, `Run '${deps.command(['idm', 'streams', 'delete', streamId, '--yes'])}'.`);
   }
   const { streams } = await deps.api();
   let gone = false;

@@ -169,7 +169,7 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
     const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.mtls!.clientId, '--ca-file', files.ca]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Missing --client-cert and --client-key.\nidm login cannot ask here (not a terminal, --no-input, or CI): pass the flags (the certificate and its key as files), or set IDM_CLIENT_CERT and IDM_CLIENT_KEY.\n');
+    expect(result.stderr).toContain('Missing --client-cert and --client-key.\nidm login cannot ask here (stdin, stdout and stderr are not terminals): pass the flags (the certificate and its key as files), or set IDM_CLIENT_CERT and IDM_CLIENT_KEY.\n');
     expect(result.stderr).not.toContain('secret');
   });
 });

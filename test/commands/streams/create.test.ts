@@ -471,7 +471,7 @@ describe.skipIf(!hasTmux && !process.env.CI)('idm streams create and idm login a
     expect(await t.exitCode()).toBe(2);
     const screen = t.screen().replace(/\s*\n\s*/g, ' ');
     expect(screen).toContain(missing);
-    expect(screen).toContain('cannot ask here (not a terminal, --no-input, or CI)');
+    expect(screen).toContain('cannot ask here (CI is set)');
     expect(screen).not.toContain('only at a terminal');
     expect(posts()).toHaveLength(0);
   });

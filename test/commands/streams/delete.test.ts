@@ -33,7 +33,7 @@ describe('idm streams delete: refuses without --yes when it cannot ask (exit 2, 
     const result = await h.idm(['streams', 'delete', ids.refuse]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`Deleting stream ${ids.refuse} needs --yes when idm cannot ask (not a terminal, --no-input, or CI).`);
+    expect(result.stderr).toContain(`Deleting stream ${ids.refuse} needs --yes when idm cannot ask (stdin, stdout and stderr are not terminals).`);
     expect(result.stderr).toContain(`Run 'idm streams delete ${ids.refuse} --yes'.`);
     expect(h.received()).toEqual([]);
     expect(exists(ids.refuse)).toBe(true);
