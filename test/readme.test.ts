@@ -49,6 +49,10 @@ describe('README.md', () => {
     walk(program, ['idm']);
     expect(leaves.length).toBeGreaterThanOrEqual(8);
     for (const leaf of leaves) expect(readme, leaf).toContain(`\`${leaf}`);
+    // ... and a row of the table of commands that opens the reference.
+    const start = readme.indexOf('| Command | What it does |');
+    const table = readme.slice(start, readme.indexOf('\n\n', start));
+    for (const leaf of leaves) expect(table, leaf).toMatch(new RegExp(`^\\|.*\`${leaf.replace(/[-]/g, '\\$&')}[\` ]`, 'm'));
   });
 
   it('lists every IDM_* variable the code reads in its table of environment variables', () => {
