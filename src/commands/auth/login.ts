@@ -54,7 +54,7 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin', once('--client-secret-file', undefined, { secret: true }))
     .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin', once('--private-key-file', undefined, { secret: true }))
     .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS))
-    .addOption(new Option('--auth-method <method>', 'client authentication (default: post, or private_key_jwt with a key)').choices(AUTH_METHODS))
+    .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
     .addOption(new Option('--client-secret <secret>').hideHelp())
     .addOption(new Option('--private-key <pem>').hideHelp())

@@ -9,7 +9,7 @@ import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { credentialsEnv, tempConfigDir } from '../../helpers/cli.js';
+import { credentialsEnv, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
 
@@ -76,6 +76,18 @@ describe('idm login by flags', () => {
     expect(token!.headers.authorization).toBe(`Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`);
     expect(token!.body).not.toContain(clientSecret);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.ci.authMethod).toBe('basic');
+  });
+
+  it('basic, then a new secret without --auth-method: the profile stays basic, as --help says', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: '-', authMethod: 'basic' }, { stdin: `${clientSecret}\n`, profile: 'kept' })).error).toBeUndefined();
+    const before = sandbox().requests.length;
+    const { error, stderr } = await login({ domain: sandbox().url, clientId, clientSecretFile: '-' }, { stdin: `${clientSecret}\n`, profile: 'kept' });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain(`(profile "kept", the default; basic)`);
+    expect(tokenBodies(before)[0]!.headers.authorization).toMatch(/^Basic /);
+    const help = (await runInProcess(['login', '--help'], { configDir: dir })).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('(default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)');
   });
 
   it('private_key_jwt: signs a fresh assertion per token request and stores the key, not a secret', async () => {
