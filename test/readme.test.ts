@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODE_TABLE } from '../src/core/exit-codes.js';
+import { duration } from '../src/commands/streams/deliveries/format.js';
 import { buildProgram } from '../src/commands/index.js';
 import { createDeps } from '../src/cli/factory.js';
 import { createIO } from '../src/io/io.js';
@@ -109,5 +110,17 @@ describe('README.md', () => {
     };
     walk(program, ['idm']);
     expect(checked).toBeGreaterThanOrEqual(100);
+  });
+
+  it("shows a delivery's attempts as idm prints them: the DURATION column in idm's format", () => {
+    const tables = [...readme.matchAll(/^STATUS +TIME +ERROR +DURATION\n((?:failed|retrying).*\n)+/gm)].map(([table]) => table);
+    expect(tables.length).toBeGreaterThanOrEqual(1);
+    for (const table of tables) {
+      for (const row of table.split('\n').slice(1).filter(Boolean)) {
+        const cell = / {2}(\S+(?: ms)?)$/.exec(row)![1]!;
+        // What the attempts table prints for the number of milliseconds the cell shows.
+        expect(duration(Number.parseFloat(cell)), row).toBe(cell);
+      }
+    }
   });
 });
