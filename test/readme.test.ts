@@ -11,6 +11,7 @@ import { buildProgram } from '../src/commands/index.js';
 import { createDeps } from '../src/cli/factory.js';
 import { createIO } from '../src/io/io.js';
 import type { Command } from 'commander';
+import { runInProcess } from './helpers/cli.js';
 
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
@@ -121,6 +122,17 @@ describe('README.md', () => {
         // What the attempts table prints for the number of milliseconds the cell shows.
         expect(duration(Number.parseFloat(cell)), row).toBe(cell);
       }
+    }
+  });
+
+  it('idm completion --help installs the scripts where the README says, in a directory of your own', async () => {
+    const help = (await runInProcess(['completion', '--help'], { configDir: '/nonexistent-idm-config' })).stdout;
+    const installs = [...help.matchAll(/^ {2}\$ (idm completion \w+ > \S+)/gm)].map(([, line]) => line!);
+    expect(installs.map((line) => line.split(' ')[2])).toEqual(['bash', 'zsh', 'fish']);
+    const section = readme.slice(readme.indexOf('## Shell completion'), readme.indexOf('\n## ', readme.indexOf('## Shell completion') + 3));
+    for (const line of installs) {
+      expect(section, line).toContain(line);
+      expect(line, 'a path that is there outside zsh, and the user may write').toMatch(/> ~\//);
     }
   });
 });

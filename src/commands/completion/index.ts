@@ -22,11 +22,14 @@ export function completionCommand(deps: Deps, program: Command): Command {
     .addOption(new Option('--profiles', 'the same as --values profiles').hideHelp())
     .addHelpText(
       'after',
-      () => examples([
-        'idm completion bash > ~/.local/share/bash-completion/completions/idm',
-        'idm completion zsh > "${fpath[1]}/_idm"',
-        'idm completion fish > ~/.config/fish/completions/idm.fish',
-      ]),
+      // The README's installation (a directory of the user's own for zsh: the first of fpath is
+      // usually a system one, not writable, and empty outside zsh, which would write /_idm).
+      () =>
+        examples([
+          'idm completion bash > ~/.local/share/bash-completion/completions/idm',
+          'idm completion zsh > ~/.zfunc/_idm  # with fpath=(~/.zfunc $fpath) before compinit',
+          'idm completion fish > ~/.config/fish/completions/idm.fish',
+        ]) + '\nMake the directory first (mkdir -p). README: Shell completion, for the rest.\n',
     )
     .action(async (shell: Shell | undefined, flags: { profiles?: boolean; values?: AskKind }) => {
       const values = flags.profiles ? 'profiles' : flags.values;
