@@ -122,6 +122,9 @@ describe('idm provisioning default-mapping: errors of the service', () => {
         `It has no directory provisioning yet, and the service shows the default mapping only once it has: 'idm provisioning create ${FRESH}' sets it up with the strategy's default mapping (no mapping flag), and 'idm provisioning show ${FRESH}' then prints it.\n`,
     );
     expect(h.calls().map((call) => `${call.method} ${call.url}`)).toEqual([`GET /api/v2/connections/${FRESH}/directory-provisioning/default-mapping`]);
+    // --help says so before anyone runs into it.
+    const help = (await h.idm(['provisioning', 'default-mapping', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('The service shows it only for a connection that has directory provisioning already (a 404 before)');
   });
 
   it.each([DB, SAML])('%s: a strategy without provisioning answers 400 with the service message (exit 1)', async (id) => {
