@@ -120,7 +120,7 @@ describe('README.md', () => {
       for (const row of table.split('\n').slice(1).filter(Boolean)) {
         const cell = / {2}(\S+(?: ms)?)$/.exec(row)![1]!;
         // What the attempts table prints for the number of milliseconds the cell shows.
-        expect(duration(Number.parseFloat(cell)), row).toBe(cell);
+        expect(duration({ duration: Number.parseFloat(cell) } as Parameters<typeof duration>[0]), row).toBe(cell);
       }
     }
   });
