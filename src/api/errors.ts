@@ -361,12 +361,15 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     });
   }
   const known = NETWORK_CAUSES[codeName];
-  return new NetworkError(`Could not ${context.action}: could not reach ${context.host}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
+  // Refused, DNS, unreachable: nothing can have reached the server, whatever the socket said.
+  const requestSent = known?.sent === false ? false : (err?.requestSent ?? known?.sent ?? true);
+  // A connection that was reset or closed once the request went out did reach the host.
+  const where = requestSent && known?.sent ? `no answer from ${context.host}` : `could not reach ${context.host}`;
+  return new NetworkError(`Could not ${context.action}: ${where}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
     exitCode: ExitCode.Failure,
     code: 'network',
     hint: 'Check the domain and your network connection, then try again.',
-    // Refused, DNS, unreachable: nothing can have reached the server, whatever the socket said.
-    requestSent: known?.sent === false ? false : (err?.requestSent ?? known?.sent ?? true),
+    requestSent,
     what: known?.what ?? 'a network failure',
     cause: error,
   });
