@@ -72,7 +72,7 @@ _idm_flags() {
     'connections list') REPLY='--strategy --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'api') REPLY='--data --query --paginate -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'sandbox') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --max-streams --delivery --retry-delays --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'sandbox start') REPLY='--port --https --tls-cert --tls-key --mtls --mtls-edge --state-dir --seed --streams --token-lifetime --rate-limit --max-streams --delivery --retry-delays --delivery-timeout --fault -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'completion') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     *) REPLY='' ;;
   esac
@@ -170,6 +170,7 @@ _idm_flag_value() {
     'sandbox start|--max-streams') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
+    'sandbox start|--delivery-timeout') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac

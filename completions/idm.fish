@@ -131,7 +131,7 @@ function __idm_flag_takes_value
       return 0
     case 'sandbox|-p' 'sandbox|--profile' 'sandbox|--timeout' 'sandbox|--max-wait' 'sandbox|--ca-file' 'sandbox|--client-cert' 'sandbox|--client-key'
       return 0
-    case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--max-streams' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
+    case 'sandbox start|--port' 'sandbox start|--tls-cert' 'sandbox start|--tls-key' 'sandbox start|--state-dir' 'sandbox start|--seed' 'sandbox start|--streams' 'sandbox start|--token-lifetime' 'sandbox start|--rate-limit' 'sandbox start|--max-streams' 'sandbox start|--delivery' 'sandbox start|--retry-delays' 'sandbox start|--delivery-timeout' 'sandbox start|--fault' 'sandbox start|-p' 'sandbox start|--profile' 'sandbox start|--timeout' 'sandbox start|--max-wait' 'sandbox start|--ca-file' 'sandbox start|--client-cert' 'sandbox start|--client-key'
       return 0
     case 'completion|-p' 'completion|--profile' 'completion|--timeout' 'completion|--max-wait' 'completion|--ca-file' 'completion|--client-cert' 'completion|--client-key'
       return 0
@@ -406,6 +406,7 @@ complete -c idm -n '__idm_in "sandbox start"' -l rate-limit -x -d 'token bucket:
 complete -c idm -n '__idm_in "sandbox start"' -l max-streams -x -d 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)'
 complete -c idm -n '__idm_in "sandbox start"' -l delivery -x -a 'async sync' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
 complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
+complete -c idm -n '__idm_in "sandbox start"' -l delivery-timeout -x -d 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'

@@ -907,6 +907,7 @@ _idm_flags() {
       '--max-streams:the most streams the tenant holds: a create beyond it answers 409, as on a plan'\''s limit (default: no limit)'
       '--delivery:test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
       '--retry-delays:waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
+      '--delivery-timeout:how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)'
       '--fault:inject a fault, e.g. '\''{"kind":"status","status":503,"count":2}'\'' (repeatable)'
       '-h:show help'
       '--help:show help'
@@ -1033,6 +1034,7 @@ _idm_flag_value() {
     'sandbox start|--max-streams') REPLY='none' ;;
     'sandbox start|--delivery') REPLY='list:async sync' ;;
     'sandbox start|--retry-delays') REPLY='none' ;;
+    'sandbox start|--delivery-timeout') REPLY='none' ;;
     'sandbox start|--fault') REPLY='none' ;;
     *) return 1 ;;
   esac

@@ -17,6 +17,8 @@ import { inBackground, isoAt, type Tenant } from './tenant.js';
 
 /** Bounds of one webhook attempt, and of the synchronous mode. */
 export const DELIVERY = { timeoutMs: 3000, syncGapMs: 250 } as const;
+/** The longest attempt timeout a sandbox may be given (`--delivery-timeout`): ten minutes. */
+export const MAX_DELIVERY_TIMEOUT_MS = 600_000;
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const LOOPBACK_ONLY = 'sandbox delivers only to loopback addresses (127.0.0.1, ::1, localhost)';
 
@@ -153,9 +155,9 @@ function attemptWebhook(tenant: Tenant, endpoint: string, headers: Record<string
       return;
     }
     const timer = setTimeout(() => {
-      finish(failed(`Post "${endpoint}": no answer within ${DELIVERY.timeoutMs / 1000} s`, true));
+      finish(failed(`Post "${endpoint}": no answer within ${tenant.timing.deliveryTimeoutMs / 1000} s`, true));
       req.destroy();
-    }, DELIVERY.timeoutMs);
+    }, tenant.timing.deliveryTimeoutMs);
     req.on('error', (error) => finish(failed(`Post "${endpoint}": ${error.message}`, true)));
     req.end(body);
   });

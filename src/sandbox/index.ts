@@ -13,7 +13,7 @@ import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
-import { DEFAULT_RETRY_DELAYS_MS } from './delivery.js';
+import { DEFAULT_RETRY_DELAYS_MS, DELIVERY, MAX_DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
@@ -112,6 +112,9 @@ function checkOptions(options: SandboxOptions): void {
   }
   if (maxStreams !== undefined && (!Number.isInteger(maxStreams) || maxStreams <= 0)) throw new RangeError('maxStreams must be a positive whole number');
   if (options.retryDelaysMs !== undefined && !options.retryDelaysMs.every((ms) => Number.isFinite(ms) && ms >= 0)) throw new RangeError('retryDelaysMs must be milliseconds >= 0');
+  if (options.deliveryTimeoutMs !== undefined && !(Number.isInteger(options.deliveryTimeoutMs) && options.deliveryTimeoutMs > 0 && options.deliveryTimeoutMs <= MAX_DELIVERY_TIMEOUT_MS)) {
+    throw new RangeError(`deliveryTimeoutMs must be whole milliseconds from 1 to ${MAX_DELIVERY_TIMEOUT_MS}`);
+  }
   if (options.syncDurationMs !== undefined && !(Number.isFinite(options.syncDurationMs) && options.syncDurationMs >= 0)) throw new RangeError('syncDurationMs must be milliseconds >= 0');
   if (options.mtls === 'handshake' && !options.https && !options.tls) throw new RangeError('mtls handshake needs https (or tls)');
 }
@@ -249,6 +252,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       timing: {
         delivery: options.delivery ?? settings.delivery ?? 'async',
         retryDelaysMs: options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+        deliveryTimeoutMs: options.deliveryTimeoutMs ?? DELIVERY.timeoutMs,
         syncDurationMs: options.syncDurationMs ?? 2_000,
       },
       background: new Set(),

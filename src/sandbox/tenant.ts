@@ -56,6 +56,8 @@ export interface Timing {
   delivery: 'async' | 'sync';
   /** Waits before the 2nd, 3rd and 4th attempt after a connection error (real: 1, 2, 4 s). */
   retryDelaysMs: readonly number[];
+  /** How long one webhook attempt waits for the receiver's answer before it fails as a timeout (real: 3 s). */
+  deliveryTimeoutMs: number;
   /** How long a simulated synchronization runs. */
   syncDurationMs: number;
 }

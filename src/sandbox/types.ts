@@ -118,6 +118,8 @@ export interface SandboxOptions {
   delivery?: 'async' | 'sync';
   /** Waits before the 2nd, 3rd and 4th attempt after a connection error (default 1000, 2000, 4000 ms; tests: 0). */
   retryDelaysMs?: readonly number[];
+  /** How long one webhook attempt waits for an answer before it fails as a timeout (default 3000 ms, as the service; tests: generous, so a loaded machine cannot fail a delivery). */
+  deliveryTimeoutMs?: number;
   /** How long a simulated directory synchronization runs (default 2000 ms; tests: 0). */
   syncDurationMs?: number;
   /** The tenant's clock (default Date.now): timestamps, statistics windows, the 30-minute rule. */

@@ -12,6 +12,7 @@ import { main } from '../../src/main.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { Capture, stdinOf } from './capture.js';
 import { recordConfigDirSecrets, recordRun, recordSecrets } from './sweep.js';
+import { TEST_DELIVERY_TIMEOUT_MS } from './timeouts.js';
 
 export const BIN = fileURLToPath(new URL('../../bin/idm.js', import.meta.url));
 
@@ -154,10 +155,11 @@ export interface SandboxProcess {
 /**
  * `idm sandbox start ARGS` as a process (spawnIdm), once it runs: with `json`, after its first line;
  * for people, after 'Running until Ctrl-C.' on stderr. One that ends before is a failure naming its
- * exit code and stderr.
+ * exit code and stderr. Webhook attempts wait TEST_DELIVERY_TIMEOUT_MS unless ARGS say --delivery-timeout.
  */
 export async function startSandboxProcess(args: readonly string[], options: SpawnOptions & { json?: boolean }): Promise<SandboxProcess> {
-  const { child, done } = spawnIdm(['sandbox', 'start', ...(options.json ? ['--json'] : []), ...args], options);
+  const timeout = args.includes('--delivery-timeout') ? [] : ['--delivery-timeout', String(TEST_DELIVERY_TIMEOUT_MS)];
+  const { child, done } = spawnIdm(['sandbox', 'start', ...(options.json ? ['--json'] : []), ...timeout, ...args], options);
   let stdout = '';
   let stderr = '';
   try {

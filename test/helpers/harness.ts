@@ -3,6 +3,7 @@
 import type { RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
 import { credentialsEnv, runInProcess, tempConfigDir, type InProcessOptions, type RunResult } from './cli.js';
 import { recordSandboxSecrets } from './sandbox.js';
+import { TEST_DELIVERY_TIMEOUT_MS } from './timeouts.js';
 
 export interface Harness {
   sandbox: Sandbox;
@@ -19,7 +20,7 @@ export interface Harness {
 
 export async function startHarness(options: SandboxOptions = {}): Promise<Harness> {
   const { startSandbox } = await import('../../src/sandbox/index.js');
-  const sandbox = await startSandbox({ port: 0, ...options });
+  const sandbox = await startSandbox({ port: 0, deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS, ...options });
   recordSandboxSecrets(sandbox, options.seed);
   const { dir: configDir, cleanup } = tempConfigDir();
   let from = 0;

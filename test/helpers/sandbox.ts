@@ -8,6 +8,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { DEFAULT_SEED, startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { signJwt } from '../../src/sandbox/jwt.js';
 import { recordSecrets } from './sweep.js';
+import { TEST_DELIVERY_TIMEOUT_MS } from './timeouts.js';
 
 export type { Sandbox };
 export { recordSecrets };
@@ -16,7 +17,7 @@ export { recordSecrets };
 export function useSandbox(options: SandboxOptions = {}): () => Sandbox {
   let sandbox: Sandbox | undefined;
   beforeAll(async () => {
-    sandbox = await startSandbox(options);
+    sandbox = await startSandbox({ deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS, ...options });
     recordSandboxSecrets(sandbox, options.seed);
   });
   afterAll(async () => {

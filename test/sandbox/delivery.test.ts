@@ -1,7 +1,9 @@
 // POST /event-streams/{id}/test in the synchronous mode (`delivery: 'sync'`: delivered before the
 // answer): real HTTPS deliveries to the inbox, failures, simulated receivers, request errors. The
 // asynchronous default, deliveries, redelivery and statistics: ./lifecycle.test.ts.
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { TestDeliverySchema } from '../../src/schemas/index.js';
 import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken, useSandbox } from '../helpers/sandbox.js';
@@ -173,5 +175,40 @@ describe('test request errors', () => {
     expect(res.body.errorCode).toBe('invalid_body');
     expect(res.body.message).toContain(field);
     expect(sb().deliveries().length).toBe(before);
+  });
+});
+
+describe('the attempt timeout (deliveryTimeoutMs, --delivery-timeout)', () => {
+  it('a receiver that accepts and never answers: each attempt fails after the timeout given, naming it', async () => {
+    // Accepts the connection and says nothing (not even the TLS handshake): only the timeout ends an attempt.
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const own = await startSandbox({ delivery: 'sync', deliveryTimeoutMs: 200 });
+    try {
+      const ownToken = await getToken(own);
+      const created = await call(own, 'POST', '/api/v2/event-streams', {
+        token: ownToken,
+        body: {
+          name: 'silent-hook',
+          subscriptions: [{ event_type: 'user.created' }],
+          destination: { type: 'webhook', configuration: { webhook_endpoint: `https://127.0.0.1:${(silent.address() as AddressInfo).port}/hook`, webhook_authorization: { method: 'bearer', token: 't' } } },
+        },
+      });
+      expect(created.status).toBe(201);
+      const res = await call(own, 'POST', `/api/v2/event-streams/${created.body.id}/test`, { token: ownToken, body: { event_type: 'user.created' } });
+      expect(res.body.status).toBe('failed');
+      expect(res.body.attempts.map((a: { error_message: string }) => a.error_message)).toEqual(Array(4).fill(expect.stringMatching(/: no answer within 0\.2 s$/)));
+    } finally {
+      await own.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it('is whole milliseconds from 1 to 600000', async () => {
+    for (const deliveryTimeoutMs of [0, -1, 1.5, 600_001, Number.NaN]) {
+      await expect(startSandbox({ deliveryTimeoutMs })).rejects.toThrow('deliveryTimeoutMs must be whole milliseconds from 1 to 600000');
+    }
   });
 });

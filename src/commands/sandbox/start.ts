@@ -33,6 +33,8 @@ export interface SandboxStartOptions {
   delivery?: 'async' | 'sync';
   /** Waits before the retries of a delivery after a connection error (ms). */
   retryDelays?: number[];
+  /** How long one webhook attempt waits for an answer (ms). */
+  deliveryTimeout?: number;
   seedFile?: string;
   streams?: number;
   tokenLifetime?: number;
@@ -61,6 +63,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', parseIntegerInRange('--max-streams', 1, 1_000_000))
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
+    .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', parseIntegerInRange('--delivery-timeout', 1, 600_000))
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
@@ -93,6 +96,7 @@ See README: Sandbox, for the seed format, control endpoints and fault switches.
           stateDir: flags.stateDir,
           delivery: flags.delivery,
           retryDelays: flags.retryDelays,
+          deliveryTimeout: flags.deliveryTimeout,
           seedFile: flags.seed,
           streams: flags.streams,
           tokenLifetime: flags.tokenLifetime,
@@ -315,6 +319,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       faults,
       delivery: options.delivery,
       retryDelaysMs: options.retryDelays,
+      deliveryTimeoutMs: options.deliveryTimeout,
       onStateError: (error) => output.warn({ message: error.message, hint: 'It is tried again at the next change, and when the sandbox stops.' }),
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
       // A line for people, or a {"debug"} line with --json (stderr is JSON lines then); the target as received, made safe.

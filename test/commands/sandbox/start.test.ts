@@ -29,7 +29,7 @@ describe('idm sandbox start: flags', () => {
     const options = parseFlags([
       '--port', '4010', '--seed', 'seed.json', '--streams', '10000', '--token-lifetime', '60', '--rate-limit', '50/2.5', '--max-streams', '20',
       '--fault', '{"kind":"status","status":503}', '--fault', '{"kind":"reset","path":"/oauth/token"}',
-      '--https', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--mtls', '--state-dir', 'state',
+      '--https', '--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--mtls', '--state-dir', 'state', '--delivery-timeout', '60000',
     ]);
     expect(options).toEqual({
       port: 4010,
@@ -43,6 +43,7 @@ describe('idm sandbox start: flags', () => {
       tokenLifetime: 60,
       rateLimit: { limit: 50, refillPerSecond: 2.5 },
       maxStreams: 20,
+      deliveryTimeout: 60_000,
       faults: [{ kind: 'status', status: 503 }, { kind: 'reset', path: '/oauth/token' }],
     });
   });
@@ -61,6 +62,9 @@ describe('idm sandbox start: flags', () => {
     [['--mtls', '--mtls-edge']],
     [['--state-dir', '']],
     [['--state-dir', '  ']],
+    [['--delivery-timeout', '0']],
+    [['--delivery-timeout', '600001']],
+    [['--delivery-timeout', '1.5']],
   ])('refuses %j', (args) => {
     expect(() => parseFlags(args)).toThrow();
   });
