@@ -1,21 +1,30 @@
 // Fault injection: status, reset, stall, latency; count, path and method matching; runtime control.
-import { describe, expect, it, vi } from 'vitest';
+// Each test arms the faults it needs on a sandbox without any (they are disarmed after every test),
+// so that any one of them runs alone (-t) as in the file; the faults armed at start have a sandbox
+// of their own.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
-import { call, getToken, useSandbox } from '../helpers/sandbox.js';
+import { call, getToken, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 
-const sb = useSandbox({ faults: [{ kind: 'status', status: 503, path: '/api/v2/event-streams', method: 'GET', count: 1 }] });
-const streams = (token: string) => call(sb(), 'GET', '/api/v2/event-streams?take=1', { token });
+const sb = useSandbox();
+afterEach(() => sb().clearFaults());
+const streams = (token: string, sandbox: Sandbox = sb()) => call(sandbox, 'GET', '/api/v2/event-streams?take=1', { token });
 
 describe('faults', () => {
   it('a fault set at start answers the next matching request, then the sandbox behaves again', async () => {
-    const token = await getToken(sb()); // POST /oauth/token does not match
-    const first = await streams(token);
-    expect(first.status).toBe(503);
-    expect(first.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' });
-    expect((await streams(token)).status).toBe(200);
-    // Recorded like any request.
-    expect(sb().requests.filter((r) => r.path === '/api/v2/event-streams').map((r) => r.status).slice(0, 2)).toEqual([503, 200]);
+    const own = await startSandbox({ faults: [{ kind: 'status', status: 503, path: '/api/v2/event-streams', method: 'GET', count: 1 }] });
+    try {
+      const token = await getToken(own); // POST /oauth/token does not match
+      const first = await streams(token, own);
+      expect(first.status).toBe(503);
+      expect(first.body).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Service Unavailable' });
+      expect((await streams(token, own)).status).toBe(200);
+      // Recorded like any request.
+      expect(own.requests.filter((r) => r.path === '/api/v2/event-streams').map((r) => r.status)).toEqual([503, 200]);
+    } finally {
+      await own.close();
+    }
   });
 
   it('a raw body and extra headers (an HTML 502 from a proxy), for N requests', async () => {
