@@ -1,7 +1,7 @@
 // The management client against a scripted server on loopback: headers, the token cache, the one
 // retry after a 401, and the mapping of every kind of failure to a message and exit code.
 import { readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { refusingPort } from '../helpers/ports.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
@@ -230,12 +230,9 @@ describe('management client', () => {
   });
 
   it('reports a closed port as a network failure naming the host (exit 1)', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const refusing = await refusingPort();
+    cleanups.push(() => refusing.close());
+    const { port } = refusing;
     const { client } = await setup(standard, { IDM_DOMAIN: `http://127.0.0.1:${port}` });
     const error = await failure((await client()).request({ method: 'GET', path: '/event-streams', action: 'list event streams' }));
     expect(error.exitCode).toBe(1);

@@ -1,7 +1,7 @@
 // The retry policy of src/api/retry.ts, through real HTTP on loopback (a scripted server) with a
 // recorded wait instead of a sleep: which answers are tried again, for how long idm waits, and when
 // it gives up. The waits for real, through the built binary, are in ./retries-e2e.test.ts.
-import { createServer } from 'node:net';
+import { refusingPort } from '../helpers/ports.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { errorFromNetwork, NetworkError, RateLimitError, type FailureContext } from '../../src/api/errors.js';
 import { createTransport } from '../../src/api/http.js';
@@ -224,12 +224,9 @@ describe('faults', () => {
   });
 
   it('a refused connection: even a POST is tried again (nothing reached the server), then exit 1', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const refusing = await refusingPort();
+    cleanups.push(() => refusing.close());
+    const { port } = refusing;
     const transport = createTransport({ redactor: new Redactor() });
     cleanups.push(() => transport.close());
     const waits: number[] = [];
