@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { KILL_AFTER_MS, runIdm, startSandboxProcess, tempConfigDir, type SandboxProcess } from '../helpers/cli.js';
 import { call, direct, getToken, tokenRequest } from '../helpers/sandbox.js';
+import { retryWhilePortTaken } from '../helpers/ports.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
@@ -113,7 +114,8 @@ describe.skipIf(!hasTmux && !process.env.CI)('idm sandbox start in an 80-column 
 });
 
 describe('idm sandbox start --https --state-dir as a process', () => {
-  it('a profile logged in with the printed CA file still works after a restart (same port, clients, CA)', async () => {
+  // The restart binds the saved port again: run again from the start if another process took it meanwhile.
+  it('a profile logged in with the printed CA file still works after a restart (same port, clients, CA)', () => retryWhilePortTaken(async () => {
     const dir = configDir();
     const state = `${dir}-state`;
     cleanups.push(() => rmSync(state, { recursive: true, force: true }));
@@ -138,7 +140,7 @@ describe('idm sandbox start --https --state-dir as a process', () => {
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^est_demoInboxBearer0000000\t/);
     expect((await sandbox.stop()).code).toBe(0);
-  });
+  }));
 
   it('with --mtls prints the mtls client (certificate, key, fingerprint) and the CA; a login by certificate works', async () => {
     const dir = configDir();

@@ -26,3 +26,24 @@ export async function refusingPort(): Promise<RefusingPort> {
     },
   };
 }
+
+/** Whether `error` says a port was in use: EADDRINUSE from startSandbox, or `idm sandbox start`'s exit 1 for it. */
+export function portTaken(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE' || /Port \d+ on 127\.0\.0\.1 is already in use\./.test(String((error as Error | undefined)?.message));
+}
+
+/**
+ * For a test that restarts a sandbox from its --state-dir, which binds the saved port again: between
+ * the stop and the restart another process on the machine may be given that port. Then the whole
+ * test is run again from the start (a fresh state directory, so a fresh port), up to `tries` times;
+ * any other failure is the test's. The port is what the test is about, so it is not given up.
+ */
+export async function retryWhilePortTaken(test: () => Promise<void>, tries = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await test();
+    } catch (error) {
+      if (attempt >= tries || !portTaken(error)) throw error;
+    }
+  }
+}

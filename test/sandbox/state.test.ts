@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxStateError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { retryWhilePortTaken } from '../helpers/ports.js';
 import { call, getToken, recordSandboxSecrets, tokenRequest } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
@@ -34,10 +35,13 @@ async function stop(sandbox: Sandbox): Promise<void> {
   await sandbox.close();
 }
 
+/** A test that restarts a sandbox on its saved port: run again from the start if another process took that port meanwhile. */
+const itRestarts = (name: string, test: () => Promise<void>) => it(name, () => retryWhilePortTaken(test));
+
 const STREAM = { name: 'kept', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } };
 
 describe('sandbox --state-dir', () => {
-  it('a restart keeps the clients, the port, the data, and tokens issued before it', async () => {
+  itRestarts('a restart keeps the clients, the port, the data, and tokens issued before it', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, delivery: 'sync' });
     expect(first.restored).toBe(false);
@@ -67,7 +71,7 @@ describe('sandbox --state-dir', () => {
     expect((await getToken(second)).split('.')).toHaveLength(3);
   });
 
-  it('moves webhooks of the previous inbox to this run’s: a delivery to the inbox still succeeds after a restart', async () => {
+  itRestarts('moves webhooks of the previous inbox to this run’s: a delivery to the inbox still succeeds after a restart', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, delivery: 'sync' });
     const before = first.inboxUrl;
@@ -81,7 +85,7 @@ describe('sandbox --state-dir', () => {
     expect(test.body.status).toBe('success');
   });
 
-  it('keeps the HTTPS CA and certificate, and the mtls client', async () => {
+  itRestarts('keeps the HTTPS CA and certificate, and the mtls client', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, https: true, mtls: 'handshake' });
     const { caPem, clients } = first;
@@ -102,7 +106,7 @@ describe('sandbox --state-dir', () => {
     expect(JSON.parse(readFileSync(join(dir, 'state.json'), 'utf8')).version).toBe(1);
   });
 
-  it('a second sandbox on the same directory is refused while the first runs; a lock whose process is gone is taken over', async () => {
+  itRestarts('a second sandbox on the same directory is refused while the first runs; a lock whose process is gone is taken over', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
     await expect(startSandbox({ stateDir: dir })).rejects.toThrow(new SandboxStateError(`Another sandbox (pid ${process.pid}) is using ${dir}.`, 'in_use'));
@@ -139,7 +143,7 @@ describe('sandbox --state-dir', () => {
     expect(existsSync(join(dir, 'state.lock'))).toBe(false);
   });
 
-  it('a state.lock far longer than a pid is no live sandbox: read no further, and taken over', async () => {
+  itRestarts('a state.lock far longer than a pid is no live sandbox: read no further, and taken over', async () => {
     const dir = stateDir();
     await stop(await start({ stateDir: dir }));
     writeFileSync(join(dir, 'state.lock'), `${process.pid}\n`);
@@ -175,7 +179,7 @@ describe('sandbox --state-dir', () => {
     });
   });
 
-  it('a write answered just before a stop is there after the restart; a loaded tenant nobody changed is not written again', async () => {
+  itRestarts('a write answered just before a stop is there after the restart; a loaded tenant nobody changed is not written again', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir });
     const token = await getToken(first);
@@ -192,7 +196,7 @@ describe('sandbox --state-dir', () => {
     expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
   });
 
-  it('keeps the mtls client through a run without --mtls: the same client and certificate, still accepted', async () => {
+  itRestarts('keeps the mtls client through a run without --mtls: the same client and certificate, still accepted', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, https: true, mtls: 'handshake' });
     const mtls = first.clients.mtls!;
@@ -213,7 +217,7 @@ describe('sandbox --state-dir', () => {
     expect(answer).toBe(200);
   });
 
-  it('keeps the edge key through a run without --mtls-edge', async () => {
+  itRestarts('keeps the edge key through a run without --mtls-edge', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, mtls: 'edge' });
     const { edgeKey } = first;
