@@ -4,7 +4,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -88,16 +88,39 @@ function registered(client: SandboxClient | SandboxCertificateClient): Registere
     : { name, clientId, scopes, certificateFingerprints: client.certificateFingerprints };
 }
 
-/** A loopback port that refuses connections: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
+interface RefusingPort {
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback port that refuses connections for as long as the sandbox runs (the demo's closed-port
+ * webhook). Not one bound and released: any process on the machine may be given that one next, and
+ * then answer the deliveries meant to fail. This is the local end of a connection the sandbox keeps
+ * to a server of its own: bound and not listening, so the kernel refuses every connection to it, and
+ * no one else can bind it until close().
+ */
+async function holdRefusingPort(): Promise<RefusingPort> {
+  const accepted: Socket[] = [];
+  const server = createNetServer((socket) => void accepted.push(socket.on('error', () => {})));
+  const close = async (holder?: Socket) => {
+    holder?.destroy();
+    for (const socket of accepted) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const holder = connect((server.address() as AddressInfo).port, '127.0.0.1');
+  try {
+    await new Promise<void>((resolve, reject) => holder.once('connect', resolve).once('error', reject));
+  } catch (error) {
+    await close(holder);
+    throw error;
+  }
+  holder.on('error', () => {});
+  return { port: holder.localPort!, close: () => close(holder) };
 }
 
 function checkOptions(options: SandboxOptions): void {
@@ -205,15 +228,16 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
   const ca = saved?.ca ?? (issuesServer || wantsMtls ? await createCa() : undefined);
   // Whatever fails from here on closes what was started (a started inbox would keep the process alive).
   const inboxStarting = startInbox();
+  const refusingStarting = holdRefusingPort();
   let inbox: Inbox | undefined;
   let httpServer: HttpServer | HttpsServer | undefined;
   try {
-    const [started, signingKeys, admin, reader, refusedPort, server, mtlsClient] = await Promise.all([
+    const [started, signingKeys, admin, reader, refusing, server, mtlsClient] = await Promise.all([
       inboxStarting,
       saved ? keyPairFromPem(saved.signingKey.pem) : options.signingKeyPem === undefined ? rsaKeyPair() : keyPairFromPem(options.signingKeyPem),
       saved?.clients.admin ?? makeSecretClient('admin', ALL_SCOPES, seedClients.admin),
       saved?.clients.reader ?? makeSecretClient('reader', ['read:event_streams'], seedClients.reader),
-      closedPort(),
+      refusingStarting,
       issuesServer ? (saved?.server ?? issueCertificate(ca, 'server')) : undefined,
       wantsMtls ? (saved?.clients.mtls ?? makeCertificateClient(ca!, seedClients.mtls)) : undefined,
     ]);
@@ -222,7 +246,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     const closing = new AbortController();
     const faults = new Faults();
     const inboxUrl = inbox.url;
-    const closedUrl = `https://127.0.0.1:${refusedPort}`;
+    const closedUrl = `https://127.0.0.1:${refusing.port}`;
     // A saved tenant is used as it was: the seed's settings apply only to a new one (README), the flags to both.
     const settings: Pick<Seed, 'tokenLifetime' | 'rateLimit' | 'maxStreams' | 'delivery'> = saved ? {} : seed;
     const rateLimit = options.rateLimit ?? settings.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -355,7 +379,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       close: () =>
         (closed ??= (async () => {
           closing.abort();
-          await Promise.all([closeServer(listening), opened.close()]);
+          await Promise.all([closeServer(listening), opened.close(), refusing.close()]);
           // Aborted work ends at once; what it recorded is saved with the rest.
           await Promise.allSettled([...tenant.background]);
           if (state) {
@@ -369,7 +393,8 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     };
   } catch (error) {
     const started = inbox ?? (await inboxStarting.catch(() => undefined));
-    await Promise.all([started?.close(), httpServer?.listening ? closeServer(httpServer) : undefined]);
+    const held = await refusingStarting.catch(() => undefined);
+    await Promise.all([started?.close(), held?.close(), httpServer?.listening ? closeServer(httpServer) : undefined]);
     throw error;
   }
 }

@@ -90,6 +90,17 @@ describe('failed webhook deliveries', () => {
     expect(sb().inbox().length).toBe(inboxBefore);
   });
 
+  it("the closed port stays closed while the sandbox runs: no other process can be given it and answer the deliveries meant to fail", async () => {
+    const stream = await call(sb(), 'GET', '/api/v2/event-streams/est_demoClosedPort00000000', { token });
+    const port = Number(new URL(stream.body.destination.configuration.webhook_endpoint).port);
+    const taker = createServer();
+    const outcome = await new Promise<string>((resolve) => {
+      taker.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+      taker.listen(port, '127.0.0.1', () => taker.close(() => resolve('listening')));
+    });
+    expect(outcome).toBe('EADDRINUSE');
+  });
+
   it('idm streams test --wait reads a failed answer as final: exit 3 at once, not "retries to come"', async () => {
     const work = tempConfigDir();
     try {
