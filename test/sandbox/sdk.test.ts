@@ -35,6 +35,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
+import { TEST_DELIVERY_TIMEOUT_MS } from '../helpers/timeouts.js';
 
 /** One line the SDK child printed for an operation. */
 interface OpLine {
@@ -110,7 +111,7 @@ function spawnSdk(extraCa: string | undefined, target: { url: string; clientId: 
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ https: true, retryDelaysMs: [0, 0, 0], syncDurationMs: 0 });
+  sandbox = await startSandbox({ https: true, retryDelaysMs: [0, 0, 0], syncDurationMs: 0, deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS });
   recordSandboxSecrets(sandbox);
   recordSecrets([WEBHOOK_TOKEN]);
   dir = mkdtempSync(join(tmpdir(), 'idm-sdk-'));

@@ -8,6 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxStateError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { retryWhilePortTaken } from '../helpers/ports.js';
+import { TEST_DELIVERY_TIMEOUT_MS } from '../helpers/timeouts.js';
 import { call, getToken, recordSandboxSecrets, tokenRequest } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
@@ -24,7 +25,7 @@ function stateDir(): string {
 }
 
 async function start(options: Parameters<typeof startSandbox>[0]): Promise<Sandbox> {
-  const sandbox = await startSandbox(options);
+  const sandbox = await startSandbox({ deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS, ...options });
   recordSandboxSecrets(sandbox, options?.seed);
   open.push(sandbox);
   return sandbox;
