@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { runIdm, tempConfigDir } from '../helpers/cli.js';
 import { call, getToken } from '../helpers/sandbox.js';
 import { gappsId } from '../helpers/harness.js';
-import { INBOX, runCold, statuses, useHarness } from '../helpers/retry-harness.js';
+import { INBOX, runCold, statuses, useHarness, warmToken } from '../helpers/retry-harness.js';
 
 const h = useHarness();
 
@@ -46,6 +46,7 @@ describe('faults', () => {
   });
 
   it('POST test event: a 503 without Retry-After, a 500, a reset or a stall may have been processed: sent once', async () => {
+    await warmToken(h()); // --timeout 1 is for the POST alone
     const deliveries = h().sandbox.deliveries().length;
     for (const fault of [
       { kind: 'status' as const, status: 503 },
@@ -67,6 +68,7 @@ describe('faults', () => {
 
 describe('--timeout', () => {
   it('bounds each request when the server accepts and never answers; the message names the host (IDM_TIMEOUT)', async () => {
+    await warmToken(h()); // the 0.5 s are for the stalled list alone
     h().sandbox.addFault({ path: '/api/v2/event-streams', kind: 'stall', count: 3 });
     const result = await h().idm(['streams', 'list', '--take', '1'], { env: { IDM_TIMEOUT: '0.5' } });
     expect(result.code).toBe(1);
@@ -172,6 +174,7 @@ describe('a POST sent and never answered: its outcome is unknown', () => {
   });
 
   it('streams create timed out once sent: the same check, and --timeout for a slow service', async () => {
+    await warmToken(h()); // the 0.5 s are for the stalled create alone
     h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'stall' });
     const result = await h().idm(['streams', 'create', '--name', 'unknown-outcome-3', '--event-type', 'user.created', '--action', 'act_unknownOutcome', '--timeout', '0.5']);
     expect(result.code).toBe(1);

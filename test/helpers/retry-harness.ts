@@ -37,3 +37,14 @@ export async function runCold(h: Harness, args: string[]): Promise<RunResult> {
     cleanup();
   }
 }
+
+/**
+ * Puts a token in the harness's cache (a run without a short --timeout), then marks the request
+ * log: for a test whose short --timeout is meant for one request, so that it never also bounds the
+ * token request, which a loaded machine may answer late. Call it before arming the test's faults.
+ */
+export async function warmToken(h: Harness): Promise<void> {
+  const result = await h.idm(['streams', 'list', '--take', '1']);
+  if (result.code !== 0) throw new Error(`warmToken: streams list exited ${result.code}: ${result.stderr}`);
+  h.mark();
+}
