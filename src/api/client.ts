@@ -192,6 +192,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     onCacheProblem: settings.onCacheProblem,
     // The wait for another process's token comes out of the same budget as every other wait.
     onLockWait: (ms) => (budget.waitedMs = Math.min(budget.maxWaitMs, budget.waitedMs + ms)),
+    onLockWaiting: () => settings.debug?.('(waiting for the access token another idm run is fetching: its lock is held)\n'),
   });
 
   const contextOf = (operation: Operation): FailureContext => ({

@@ -140,6 +140,8 @@ export interface TokenSourceOptions {
   onCacheProblem?: (warning: Warning) => void;
   /** How long this run waited for the token lock (another process fetching): counted as waiting (--max-wait). */
   onLockWait?: (ms: number) => void;
+  /** Once, when the lock is found held and the wait for its holder begins (the --debug trace says so). */
+  onLockWaiting?: () => void;
   now?: () => number;
 }
 
@@ -243,8 +245,17 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
    */
   async function lockCache(until?: () => boolean): Promise<Lock | undefined> {
     const started = now();
+    let waiting = false;
+    // acquireLock asks `until` only once the lock was found held: the wait for its holder begins.
+    const held = () => {
+      if (!waiting) {
+        waiting = true;
+        options.onLockWaiting?.();
+      }
+      return until?.() ?? false;
+    };
     try {
-      const lock = await acquireLock(lockFileOf(file), { waitMs: options.holdMs + 5_000, staleMs: options.holdMs + 10_000, until, signal: options.signal });
+      const lock = await acquireLock(lockFileOf(file), { waitMs: options.holdMs + 5_000, staleMs: options.holdMs + 10_000, until: held, signal: options.signal });
       return isLock(lock) ? lock : undefined;
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -87,8 +87,14 @@ describe('the token lock and --max-wait', () => {
     const holding = () => existsSync(tokens) && readdirSync(tokens).some((f) => f.endsWith('.lock')) && tokenRequests() === 1;
     for (let i = 0; i < 1200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
     expect(holding()).toBe(true);
-    const waiter = spawnIdm(['streams', 'list', '--max-wait', '5', '--json'], { configDir: dir, env: credentials() });
-    // At least its whole --max-wait goes by while it waits for the holder (a lower bound, whatever the machine's speed).
+    const waiter = spawnIdm(['streams', 'list', '--max-wait', '5', '--json', '--debug'], { configDir: dir, env: credentials() });
+    // Its --debug trace says when it found the lock held, which is after its wait for the holder began:
+    // 5.5 s from then, at least its whole --max-wait went by waiting (a lower bound, however slowly
+    // the waiter started; a fixed pause from its spawn was not, as its start-up came out of it).
+    let waiterErr = '';
+    waiter.child.stderr.on('data', (chunk: string) => (waiterErr += chunk));
+    for (let i = 0; i < 1200 && !waiterErr.includes('its lock is held'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(waiterErr).toContain('its lock is held');
     await new Promise((r) => setTimeout(r, 5_500));
     expect(tokenRequests()).toBe(1);
     // The token endpoint is rate limited from now on; the holder ends (its lock released).
@@ -98,7 +104,7 @@ describe('the token lock and --max-wait', () => {
     const result = await waiter.done;
     expect(result.code, result.stderr).toBe(5);
     expect(result.stdout).toBe('');
-    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>);
+    const lines = result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, Record<string, unknown>>).filter((line) => !('debug' in line));
     expect(lines.filter((line) => 'wait' in line)).toEqual([]);
     expect(lines.at(-1)!.error).toMatchObject({ status: 429, exitCode: 5 });
     expect(lines.at(-1)!.error!.hint).toContain('--max-wait');
