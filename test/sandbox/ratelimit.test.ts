@@ -1,9 +1,20 @@
 // The token bucket: headers on every answer, the real 429 bodies, and its default.
-import { describe, expect, it } from 'vitest';
-import { call, getToken, tokenRequest, useSandbox } from '../helpers/sandbox.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { call, getToken, recordSandboxSecrets, tokenRequest, useSandbox, type Sandbox } from '../helpers/sandbox.js';
 
-// Refilling one request every ~17 minutes: nothing refills during the test.
-const sb = useSandbox({ rateLimit: { limit: 3, refillPerSecond: 0.001 } });
+// Refilling one request every ~17 minutes: nothing refills during the test. A sandbox of its own for
+// each test, so that each one spends the buckets itself and runs alone (-t) as in the file.
+let limited: Sandbox | undefined;
+beforeEach(async () => {
+  limited = await startSandbox({ rateLimit: { limit: 3, refillPerSecond: 0.001 } });
+  recordSandboxSecrets(limited);
+});
+afterEach(async () => {
+  await limited?.close();
+  limited = undefined;
+});
+const sb = () => limited!;
 
 describe('rate limiting', () => {
   it('sends X-RateLimit-* on every management answer, then 429 with the real body when empty', async () => {
@@ -23,13 +34,16 @@ describe('rate limiting', () => {
   });
 
   it('once empty, refuses even unauthenticated requests, with the headers', async () => {
+    const token = await getToken(sb());
+    for (let n = 0; n < 3; n++) expect((await call(sb(), 'GET', '/api/v2/event-streams?take=1', { token })).status).toBe(200);
     const res = await call(sb(), 'GET', '/api/v2/event-streams');
     expect(res.status).toBe(429);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
   it('the token endpoint has its own bucket and answers 429 too_many_requests with Retry-After', async () => {
-    // getToken above took one; two more succeed, the fourth is refused.
+    // getToken takes one; two more succeed, the fourth is refused.
+    await getToken(sb());
     const { clientId, clientSecret } = sb().clients.admin;
     const params = { grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret, audience: `${sb().url}/api/v2/` };
     const statuses = [];
