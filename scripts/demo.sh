@@ -28,8 +28,10 @@ cleanup() {
 trap cleanup EXIT
 
 # The sandbox prints one JSON line first: its URLs and the clients' credential files. Its failed
-# deliveries are retried after 0.2, 0.4 and 0.8 s (the service waits 1, 2 and 4 s).
-node bin/idm.js sandbox start --json --streams 1200 --retry-delays 200,400,800 > "$work/sandbox.json" &
+# deliveries are retried after 0.2, 0.4 and 0.8 s (the service waits 1, 2 and 4 s), and an attempt
+# waits up to 30 s for the inbox's answer (the service: 3 s), so that a busy machine does not turn
+# the delivery the demo shows succeeding into a timeout.
+node bin/idm.js sandbox start --json --streams 1200 --retry-delays 200,400,800 --delivery-timeout 30000 > "$work/sandbox.json" &
 sandbox_pid=$!
 # Waits for that line, not for a time (a busy machine starts it slowly): until it is there, or the sandbox has ended.
 while [ ! -s "$work/sandbox.json" ] && kill -0 "$sandbox_pid" 2>/dev/null; do sleep 0.05; done
