@@ -221,11 +221,12 @@ describe('bad values always give exit 2, the flag named, nothing sent', () => {
     );
   });
 
-  it('sandbox start --port, --streams, --token-lifetime, --rate-limit, --fault, --seed', async () => {
+  it('sandbox start --port, --streams, --token-lifetime, --delivery-timeout, --rate-limit, --fault, --seed', async () => {
     const flags = fc.oneof(
       notA(wholeInRange(0, 65_535)).map((v) => ['--port', v] as const),
       notA(wholeInRange(0, 1_000_000)).map((v) => ['--streams', v] as const),
       notA(wholeInRange(1, 2_592_000)).map((v) => ['--token-lifetime', v] as const),
+      notA(wholeInRange(1, 600_000)).map((v) => ['--delivery-timeout', v] as const),
       notA((v) => {
         const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(v);
         return Boolean(m && Number(m[1]) >= 1 && Number(m[2]) > 0);
