@@ -6,7 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { notAnEventType, once, parseId } from '../../cli/parse.js';
 import { isForbidden } from '../../api/errors.js';
-import { IdmError, UsageError } from '../../core/errors.js';
+import { IdmError, InterruptedError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { isPlainObject, jsonKind, plural } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
@@ -113,6 +113,11 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   let outcome: Outcome;
   try {
     outcome = await waitForOutcome({ api, sent: record, streamId, eventId, baseline, timeoutMs, signal: deps.io.signal, status, note });
+  } catch (error) {
+    // Stopped while waiting (Ctrl-C): the event was sent all the same, and goes on; say where to see how it went.
+    const stop = deps.io.signal.reason;
+    if (deps.io.signal.aborted && stop instanceof InterruptedError) stop.hint ??= `The test event was sent; see how it went with '${followUp(streamId, eventId, false, deps).seeIt}'.`;
+    throw error;
   } finally {
     status.clear();
   }
