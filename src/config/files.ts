@@ -1,8 +1,9 @@
 // File primitives for idm's settings directory: private directories, atomic writes that never
 // follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
-import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeDirectories } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
@@ -16,7 +17,8 @@ function unique(): string {
 
 /** Creates `dir` (and parents) readable by the user only; an existing one is left as it is. */
 export function ensurePrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // One level at a time: Node 20's recursive mkdirSync never returns under /proc (see core/dirs.ts).
+  makeDirectories(dir, 0o700);
 }
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
@@ -74,7 +76,8 @@ export function checkCanWrite(dir: string): void {
 /** A settings write that the file system refused, as a clear error naming the file (exit 2). */
 export function writeFailure(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  const problem = fsProblem(error);
+  // ENOENT from a write: a directory on the way cannot be made there (IDM_CONFIG_DIR=/proc/idm).
+  const problem = code === 'ENOENT' ? 'a directory on the way cannot be made there (ENOENT)' : fsProblem(error);
   if (!problem) return error;
   const hint =
     code === 'ENOSPC' || code === 'EDQUOT'
