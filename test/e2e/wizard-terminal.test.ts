@@ -507,6 +507,18 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(patches[0]!.json).toEqual({ synchronize_automatically: true });
   });
 
+  it('at 40 columns the mapping is not padded into a column that would wrap every row: a short row stays one line', async () => {
+    terminal = Terminal.start(['provisioning', 'update', gappsId(1)], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 40 });
+    const t = terminal;
+    await t.waitFor('What next?');
+    const rows = t.rows();
+    expect(rows).toContain('   2. email = primaryEmail');
+    expect(rows).toContain('   1. app_metadata.external_id = id');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('every row removed: continuing is not offered (PATCH applies no default); a row added, the whole mapping is sent and nobody is told nothing changed', async () => {
     const t = open(h, ['provisioning', 'update', gappsId(2)]);
     await t.waitFor('Mapping: 1 row. What next?');

@@ -167,7 +167,7 @@ async function askSettings(
   from: { mapping: MappingRow[]; what: string; synchronizeAutomatically: boolean; synchronizeGroups: SyncGroups; emptyMeans: EmptyMapping },
 ) {
   const say = (line = '') => deps.output.say(line);
-  const mapping = await editMapping(prompter, from.mapping, from.what, from.emptyMeans, say);
+  const mapping = await editMapping(prompter, from.mapping, from.what, from.emptyMeans, say, deps.io.stderrColumns);
   const synchronizeAutomatically = await prompter.confirm('Synchronize users automatically (every 30 minutes)?', { default: from.synchronizeAutomatically });
   const synchronizeGroups = await prompter.select<SyncGroups>(
     'Group synchronization',
@@ -286,10 +286,17 @@ export function mappingSummary(mapping: readonly MappingRow[] | undefined, initi
   ];
 }
 
-function mappingLines(mapping: readonly MappingRow[]): string[] {
-  const width = Math.max(...mapping.map((row) => row.platform.length), 'platform'.length);
+/**
+ * The rows numbered, the platform attributes padded to one column when the widest row then fits the
+ * terminal (`columns`, after the two spaces they are said with); else as they are, so that a narrow
+ * terminal does not wrap every row for the sake of the longest attribute.
+ */
+function mappingLines(mapping: readonly MappingRow[], columns: number): string[] {
+  const width = Math.max(...mapping.map((row) => displayWidth(row.platform)), 'platform'.length);
   const number = String(mapping.length).length;
-  return mapping.map((row, index) => `${String(index + 1).padStart(number)}. ${row.platform.padEnd(width)} = ${row.idp}`);
+  const aligned = 2 + number + 2 + width + 3 + Math.max(...mapping.map((row) => displayWidth(row.idp))) < columns;
+  const pad = (text: string) => (aligned ? text + ' '.repeat(width - displayWidth(text)) : text);
+  return mapping.map((row, index) => `${String(index + 1).padStart(number)}. ${pad(row.platform)} = ${row.idp}`);
 }
 
 type Action = 'done' | 'edit' | 'remove' | 'add' | 'show' | 'restart';
@@ -297,14 +304,14 @@ type Action = 'done' | 'edit' | 'remove' | 'add' | 'show' | 'restart';
 /** The choice that leaves the row list of Edit a row or Remove a row. */
 const BACK = -1;
 
-async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, emptyMeans: EmptyMapping, say: (line?: string) => void): Promise<MappingRow[]> {
+async function editMapping(prompter: Prompter, initial: MappingRow[], what: string, emptyMeans: EmptyMapping, say: (line?: string) => void, columns: number): Promise<MappingRow[]> {
   const rows = initial.map((row) => ({ ...row }));
   const show = () => {
     if (rows.length === 0) {
       say(emptyMeans === 'default' ? "The mapping is empty (the service would apply the strategy's default)." : 'The mapping is empty: a configuration needs at least one row.');
     } else {
       say(`Mapping (platform attribute = identity-provider attribute), ${plural(rows.length, 'row')}:`);
-      for (const line of mappingLines(rows)) say(`  ${line}`);
+      for (const line of mappingLines(rows, columns)) say(`  ${line}`);
     }
   };
   // An empty start says no more: the note before it (or the empty mapping shown next) tells why.
