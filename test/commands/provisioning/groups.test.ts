@@ -40,7 +40,7 @@ beforeAll(async () => {
         },
         { id: EMPTY, name: 'groups-empty', strategy: 'google-apps', provisioning: { synchronize_groups: 'selected' }, groups: GROUPS },
         { id: FRESH, name: 'groups-fresh', strategy: 'google-apps', groups: GROUPS },
-        ...Array.from({ length: 12 }, (_, i) => ({
+        ...Array.from({ length: 16 }, (_, i) => ({
           id: conn(i + 1),
           name: `groups-edit-${i + 1}`,
           strategy: 'google-apps',
@@ -158,9 +158,10 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`Added 2 groups to the synchronized groups of ${id}. See them: idm provisioning groups list ${id}\n`);
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`POST ${groupsPath(id)}`]);
-    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: SALES }, { id: SUPPORT }] });
-    expect(h.calls()[0]!.headers['content-type']).toMatch(/^application\/json/);
+    // The list is read first: only what it does not hold is sent.
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`]);
+    expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }, { id: SUPPORT }] });
+    expect(h.calls('POST')[0]!.headers['content-type']).toMatch(/^application\/json/);
     expect(await listed(id)).toEqual([ENG, SALES, SUPPORT]);
   });
 
@@ -170,6 +171,27 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.code).toBe(0);
     expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }, { id: EVERYONE }] });
     expect(result.stderr).toMatch(/^Added 2 groups/);
+  });
+
+  it('add of a group the list holds already: nothing sent, and the note says nothing changed (not "Added 1 group")', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, ENG]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Nothing to add to the synchronized groups of ${id}: group ${ENG} was there already; nothing sent.\n`);
+    expect(h.calls('POST')).toEqual([]);
+    // The stored entry keeps its name and email (a bare {id} sent would have replaced it).
+    const shown = await h.idm(['provisioning', 'groups', 'list', id]);
+    expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\n`);
+  });
+
+  it('add of a new group and one the list holds: counts and sends the new one only', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, ENG, SALES]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Added 1 group to the synchronized groups of ${id} (group ${ENG} was there already: not sent). See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls('POST').map((call) => call.json)).toEqual([{ groups: [{ id: SALES }] }]);
+    expect(await listed(id)).toEqual([ENG, SALES]);
   });
 
   it('remove: DELETE {groups: [{id}]}; the group is gone', async () => {
@@ -224,8 +246,8 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     const result = await h.idm(['provisioning', 'groups', 'add', id, '--groups-file', file('add.json', [PLATFORM, { id: SALES }])]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`^Added 2 groups to the synchronized groups of ${id}\\.`));
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`POST ${groupsPath(id)}`]);
-    expect(h.calls()[0]!.json).toEqual({ groups: [PLATFORM, { id: SALES }] });
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`]);
+    expect(h.calls('POST')[0]!.json).toEqual({ groups: [PLATFORM, { id: SALES }] });
     const shown = await h.idm(['provisioning', 'groups', 'list', id]);
     expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\ngroup1abc\tPlatform\tplatform@example.com\t9\n${SALES}\t\t\t\n`);
   });
@@ -278,7 +300,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
   ];
   for (const [name, value, message] of bad) {
     it(`${name}: exit 2, nothing sent`, async () => {
-      const result = await h.idm(['provisioning', 'groups', 'add', conn(12), '--groups-file', file('bad.json', value)]);
+      const result = await h.idm(['provisioning', 'groups', 'add', conn(16), '--groups-file', file('bad.json', value)]);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(message);
@@ -288,7 +310,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
 });
 
 describe('idm provisioning groups: local validation sends nothing (exit 2)', () => {
-  const id = conn(12); // never changed by a test
+  const id = conn(16); // never changed by a test
   const cases: Array<[string, string[], RegExp]> = [
     ['set without group ids or --none', ['set', id], /Give the group ids, --groups-file, or --none to synchronize no group\./],
     ['set with group ids and --none', ['set', id, ENG, '--none'], /--none means no group: give group ids or --none, not both\./],
@@ -360,7 +382,7 @@ describe('idm provisioning groups: errors of the service', () => {
   });
 
   it('set with the reader client: 403 naming update:directory_provisionings (exit 4); the list is unchanged', async () => {
-    const id = conn(12);
+    const id = conn(16);
     const result = await h.idm(['provisioning', 'groups', 'set', id, '--none'], { client: 'reader' });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('update:directory_provisionings');

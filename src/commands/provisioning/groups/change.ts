@@ -59,16 +59,47 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   const entries = options.groupsFile === undefined ? ids.map((id) => ({ id })) : await readGroupsFile(options.groupsFile, verb, connectionId, deps);
   if (verb === 'add' && entries.length === 0) throw new UsageError(`--groups-file ${options.groupsFile} holds no group: nothing to add.`);
   const { provisioning } = await deps.api();
-  if (verb === 'add') await provisioning.addGroups(connectionId, entries);
-  else if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
+  if (verb === 'add') return add(connectionId, entries, deps);
+  if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
   else await provisioning.setGroups(connectionId, entries);
   const count = plural(entries.length, 'group');
   if (verb === 'set' && entries.length === 0) {
     deps.output.note(`${connectionId} synchronizes no group now.`);
     return;
   }
-  const done = verb === 'add' ? `Added ${count} to` : verb === 'remove' ? `Removed ${count} from` : `Set ${count} as`;
+  const done = verb === 'remove' ? `Removed ${count} from` : `Set ${count} as`;
   deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+}
+
+/** The fields of an entry the service keeps, in one order: two entries that say the same compare equal. */
+const entryText = (entry: Record<string, unknown>) => JSON.stringify(['id', 'name', 'email', 'direct_members_count'].map((field) => entry[field] ?? null));
+
+/**
+ * add: only what changes the list is sent, and counted. A group the list holds already (an id alone,
+ * or an entry as the list holds it) is not sent: the service would replace its stored entry, with
+ * the bare id dropping its name and email. An entry of --groups-file that differs from the stored one
+ * replaces it (updated). Nothing new: nothing sent, and the note says so (exit 0).
+ */
+async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Promise<void> {
+  const { provisioning } = await deps.api();
+  const stored = new Map<string, string>();
+  for await (const page of provisioning.groupPages(connectionId, {})) {
+    for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
+  }
+  const fresh = entries.filter((entry) => !stored.has(entry.id));
+  const updated = entries.filter((entry) => stored.has(entry.id) && Object.keys(entry).length > 1 && stored.get(entry.id) !== entryText({ ...entry }));
+  const already = entries.filter((entry) => !fresh.includes(entry) && !updated.includes(entry)).map((entry) => entry.id);
+  const see = `See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`;
+  const there = already.length === 0 ? '' : `${already.length === 1 ? 'group' : 'groups'} ${already.join(', ')} ${already.length === 1 ? 'was' : 'were'} there already`;
+  if (fresh.length + updated.length === 0) {
+    deps.output.note(`Nothing to add to the synchronized groups of ${connectionId}: ${there}; nothing sent.`);
+    return;
+  }
+  await provisioning.addGroups(connectionId, entries.filter((entry) => fresh.includes(entry) || updated.includes(entry)));
+  const added = `Added ${plural(fresh.length, 'group')}`;
+  const changed = `${plural(updated.length, 'entry', 'entries')} of`;
+  const done = updated.length === 0 ? `${added} to` : fresh.length === 0 ? `Updated ${changed}` : `${added} to, and updated ${changed},`;
+  deps.output.note(`${done} the synchronized groups of ${connectionId}${there ? ` (${there}: not sent)` : ''}. ${see}`);
 }
 
 /**
