@@ -327,7 +327,7 @@ complete -c idm -n '__idm_in "streams redeliver"' -l since -x -d 'from this time
 complete -c idm -n '__idm_in "streams redeliver"' -l until -x -d 'up to this time: RFC 3339, or back from now'
 complete -c idm -n '__idm_arg "streams redeliver" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_in "streams stats"' -l since -x -d 'from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days'
-complete -c idm -n '__idm_in "streams stats"' -l until -x -d 'up to this time: RFC 3339, or back from now; default: now'
+complete -c idm -n '__idm_in "streams stats"' -l until -x -d 'up to this time: RFC 3339, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)'
 complete -c idm -n '__idm_arg "streams stats" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams help" 0' -a 'list show create update enable disable delete test deliveries redeliver stats'
 complete -c idm -n '__idm_at "provisioning"' -a 'list' -d 'List the connections that have directory provisioning, with their settings and last synchronization'

@@ -591,7 +591,7 @@ _idm_flags() {
     ) ;;
     'streams stats') reply=(
       '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days'
-      '--until:up to this time: RFC 3339, or back from now; default: now'
+      '--until:up to this time: RFC 3339, or back from now; default: now (with neither flag, the service'\''s window: to the next full hour)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
