@@ -19,8 +19,10 @@ export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
       'after',
       () =>
         '\nExit 4 when the credentials a command would use are missing (the default profile\n' +
-        'logged out, say), every profile listed all the same. With --json: one object,\n' +
-        "those credentials; 'idm profiles list --json' has every profile.\n" +
+        'logged out, say): without --profile and --json, every profile is listed on\n' +
+        'stdout all the same (a single one too), the error on stderr. With --json: one\n' +
+        "object, those credentials (on exit 4 the error object); 'idm profiles list\n" +
+        "--json' has every profile.\n" +
         examples(['idm auth status', 'idm auth status --profile prod --json | jq .token.scopes']),
     )
     .action(() => run({}, deps));
@@ -56,7 +58,7 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
 
   // Every profile: without --profile, without credentials in the environment, for people.
   const everyProfile = !globals.json && globals.profile === undefined && !fromEnvironment && names.length > 1;
-  if (everyProfile) {
+  const listProfiles = () =>
     names.forEach((name, index) => {
       const profile = store.profiles[name]!;
       const token = cachedTokenState(dir, parseDomain(profile.domain, `The domain of profile "${name}"`), profile.clientId, now);
@@ -72,11 +74,18 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promi
         ['Scopes', scopesWords(token)],
       ]);
     });
-  }
+  if (everyProfile) listProfiles();
 
   // What a command would use, as one view shows it: missing (the default logged out, or no default)
   // is exit 4 in every view, so that a script learns from the exit whether idm can run.
-  const resolved = await resolveCredentials(io.env, globals.profile, io.signal);
+  let resolved: Resolved;
+  try {
+    resolved = await resolveCredentials(io.env, globals.profile, io.signal);
+  } catch (error) {
+    // A single profile, logged out: listed all the same, as several are (the error on stderr, exit 4).
+    if (!everyProfile && !globals.json && globals.profile === undefined && !fromEnvironment && names.length === 1) listProfiles();
+    throw error;
+  }
   if (everyProfile) return;
   for (const warning of resolved.warnings) output.warn(warning);
   const given = resolved.accessToken !== undefined;

@@ -225,6 +225,20 @@ describe('idm auth status over every profile', () => {
     expect(JSON.parse(prod.stdout)).toMatchObject({ profile: 'prod', source: 'profile', authMethod: 'basic' });
   });
 
+  it('a single profile, logged out: listed all the same (as the help says), the error on stderr, exit 4', async () => {
+    const file = `${dir}-admin.secret`;
+    writeFileSync(file, sandbox().clients.admin.clientSecret);
+    expect((await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', file])).code).toBe(0);
+    expect((await idm(['logout'])).code).toBe(0);
+    const result = await idm(['auth', 'status']);
+    expect(result.code).toBe(4);
+    expect(result.stdout).toMatch(/^Profile\tdefault \(the default\)\nDomain\thttp:\/\/127\.0\.0\.1:\d+\n(.*\n)*Secret\tnone \(logged out\)\nToken\tnone cached\n/);
+    expect(result.stdout).not.toContain('\n\n');
+    expect(result.stderr).toBe('Error: Profile "default" has no stored secret (logged out?).\nRun \'idm login\' to store one.\n');
+    const help = (await idm(['auth', 'status', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('every profile is listed on stdout all the same (a single one too), the error on stderr.');
+  });
+
   it('credentials from the environment: the Secret line names the variable, never the value', async () => {
     const { admin } = sandbox().clients;
     const result = await idm(['auth', 'status'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId, IDM_CLIENT_SECRET: admin.clientSecret });
