@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Warning } from '../core/errors.js';
-import type { Tenant } from '../config/domain.js';
+import { parseDomain, type Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
@@ -121,6 +121,26 @@ export async function removeCachedToken(dir: string, tenant: Tenant, clientId: s
   } finally {
     lock.release();
   }
+}
+
+/**
+ * The other profiles (not `name`) that would use the cached token of `profile` (the same domain,
+ * client and audience: the same cache file) and can still fetch with it (a secret stored). While
+ * there is one, logout and profiles remove keep the token: removing it would cost that profile a
+ * new, metered token.
+ */
+export function profilesSharingToken(dir: string, profiles: Readonly<Record<string, { domain: string; clientId: string }>>, name: string, profile: { domain: string; clientId: string }, hasSecret: (name: string) => boolean): string[] {
+  const fileOf = (entry: { domain: string; clientId: string }) => {
+    try {
+      return tokenCacheFile(dir, parseDomain(entry.domain, 'The profile domain'), entry.clientId);
+    } catch {
+      return undefined; // a profile whose domain cannot be read shares nothing
+    }
+  };
+  const file = fileOf(profile);
+  return Object.keys(profiles)
+    .filter((other) => other !== name && fileOf(profiles[other]!) === file && hasSecret(other))
+    .sort();
 }
 
 /** A cached token refused for a missing scope is replaced once it is this old (README, "The token cache"). */

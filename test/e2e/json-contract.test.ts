@@ -136,11 +136,12 @@ describe("--json objects of idm's own", () => {
       expect((await login('one')).code).toBe(0);
       expect((await login('two')).code).toBe(0);
       const logout = await runIdm(['logout', '--profile', 'one', '--json'], { configDir: dir });
-      expect(JSON.parse(logout.stdout)).toEqual({ profile: 'one', removedSecret: true, removedToken: true });
-      // two's secret is still stored; the token both shared is gone with one's logout.
+      // two's secret is still stored: the token both share stays for two.
+      expect(JSON.parse(logout.stdout)).toEqual({ profile: 'one', removedSecret: true, removedToken: false });
+      // two was the last with a secret (one is logged out): the token goes with it.
       const removed = await runIdm(['profiles', 'remove', 'two', '--yes', '--json'], { configDir: dir });
       expect(removed.code).toBe(0);
-      expect(JSON.parse(removed.stdout)).toEqual({ profile: 'two', removedSecret: true, removedToken: false, default: 'one' });
+      expect(JSON.parse(removed.stdout)).toEqual({ profile: 'two', removedSecret: true, removedToken: true, default: 'one' });
       const again = await runIdm(['profiles', 'remove', 'one', '--yes', '--json'], { configDir: dir });
       expect(JSON.parse(again.stdout)).toEqual({ profile: 'one', removedSecret: false, removedToken: false, default: null });
     } finally {

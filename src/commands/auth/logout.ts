@@ -1,7 +1,7 @@
 // idm logout: remove a profile's stored secret and its cached tokens. The profile's settings
 // (domain, client id, method) stay, so `idm login` can store a new secret for it.
 import { Command } from 'commander';
-import { removeCachedToken } from '../../auth/tokens.js';
+import { profilesSharingToken, removeCachedToken } from '../../auth/tokens.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { parseDomain } from '../../config/domain.js';
@@ -30,7 +30,10 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const removedSecret = existsSync(credentialsFile(dir, name));
   if (removedSecret) await updateSettings(dir, ({ removeSecret }) => removeSecret(name), { signal: io.signal });
   // Under the token lock: a run fetching a token right now cannot write it back after us.
-  const removedToken = profile ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
+  // Kept while another profile with a secret uses it (the same domain and client): its next command
+  // would otherwise need a new, metered token.
+  const sharedBy = profile ? profilesSharingToken(dir, readProfiles(dir).profiles, name, profile, (other) => existsSync(credentialsFile(dir, other))) : [];
+  const removedToken = profile && sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
 
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken });
   // Without --profile and without a default, the name is `default`, which may be no profile at all.
@@ -44,4 +47,10 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
           ? 'No profiles yet: nothing to log out of.'
           : `No default profile: nothing to log out of. Name one with --profile (${known.join(', ')}).`,
   );
+  if (sharedBy.length > 0) output.note(`Kept the cached token: ${sharingWords(sharedBy)} it too.`);
+}
+
+/** `profile "a" uses` / `profiles "a", "b" use`: who shares a cached token. */
+export function sharingWords(names: readonly string[]): string {
+  return `${names.length === 1 ? 'profile' : 'profiles'} ${names.map((n) => `"${n}"`).join(', ')} ${names.length === 1 ? 'uses' : 'use'}`;
 }

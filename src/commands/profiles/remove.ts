@@ -2,7 +2,8 @@
 // (asks first at a terminal; --yes in scripts). The settings change under the settings lock, the
 // token under the token lock, as logout does.
 import { Argument, Command } from 'commander';
-import { removeCachedToken } from '../../auth/tokens.js';
+import { profilesSharingToken, removeCachedToken } from '../../auth/tokens.js';
+import { sharingWords } from '../auth/logout.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
@@ -62,10 +63,13 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
     },
     { signal: io.signal },
   );
-  // Shared by the profiles of the same client at the same tenant, as logout does.
-  const removedToken = await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal);
+  // Shared by the profiles of the same client at the same tenant: kept while one of those that are
+  // left can use it (a secret stored), as logout does.
+  const sharedBy = profilesSharingToken(dir, readProfiles(dir).profiles, name, profile, (other) => existsSync(credentialsFile(dir, other)));
+  const removedToken = sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
   output.say(`Removed profile "${name}".`);
+  if (sharedBy.length > 0) output.note(`Kept its cached token: ${sharingWords(sharedBy)} it too.`);
   if (newDefault) output.note(`Profile "${newDefault}" is the default now.`);
   else if (wasDefault && left.length > 0) output.note(`There is no default profile now: ${shellCommand(['idm', 'profiles', 'use', left[0]!])} makes one.`);
 }

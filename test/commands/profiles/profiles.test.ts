@@ -114,11 +114,11 @@ describe('idm profiles use', () => {
 });
 
 describe('idm profiles remove', () => {
-  it('with --yes: the settings, the secret file and the cached token go; another profile of the same client keeps working', async () => {
+  it('with --yes: the settings and the secret file go; the cached token another profile of the same client uses stays, and that one keeps working', async () => {
     await threeProfiles();
     const result = await idm(['profiles', 'remove', 'prod', '--yes']);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toBe('Removed profile "prod".\n');
+    expect(result.stderr).toBe('Removed profile "prod".\nKept its cached token: profile "default" uses it too.\n');
     expect(Object.keys(config().profiles).sort()).toEqual(['default', 'ro']);
     expect(existsSync(join(dir, 'credentials', 'prod.json'))).toBe(false);
     const list = await idm(['streams', 'list', '--take', '1']);
@@ -161,6 +161,36 @@ describe('idm profiles remove', () => {
     await threeProfiles();
     const result = await idm(['profiles', 'remove', 'ro', '--yes', '--json']);
     expect(JSON.parse(result.stdout)).toEqual({ profile: 'ro', removedSecret: true, removedToken: true, default: 'default' });
+  });
+});
+
+describe('a cached token shared by two profiles (the same domain and client)', () => {
+  const tokenFiles = () => (existsSync(join(dir, 'tokens')) ? readdirSync(join(dir, 'tokens')).filter((file) => file.endsWith('.json')) : []);
+
+  it('profiles remove of one keeps the token the other uses (removedToken false): the other needs no new token', async () => {
+    await threeProfiles(); // default and prod: the admin client at the sandbox, one cached token
+    expect(tokenFiles()).toHaveLength(2); // admin's and reader's
+    const result = await idm(['profiles', 'remove', 'prod', '--yes', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ profile: 'prod', removedSecret: true, removedToken: false, default: 'default' });
+    expect(tokenFiles()).toHaveLength(2);
+    const people = await idm(['profiles', 'remove', 'ro', '--yes']);
+    expect(people.stderr).toBe('Removed profile "ro".\n'); // no one else uses the reader's token: gone
+    expect(tokenFiles()).toHaveLength(1);
+    const before = sandbox().requests.filter((request) => request.path === '/oauth/token').length;
+    expect((await idm(['streams', 'list'])).code).toBe(0);
+    expect(sandbox().requests.filter((request) => request.path === '/oauth/token').length).toBe(before);
+  });
+
+  it('logout of one keeps it too, and says who uses it; the last one with a secret removes it', async () => {
+    await threeProfiles();
+    const first = await idm(['logout', '--profile', 'prod']);
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe('Logged out of profile "prod": removed its secret.\nKept the cached token: profile "default" uses it too.\n');
+    expect(tokenFiles()).toHaveLength(2);
+    const last = await idm(['logout', '--json']);
+    expect(JSON.parse(last.stdout)).toEqual({ profile: 'default', removedSecret: true, removedToken: true });
+    expect(tokenFiles()).toHaveLength(1);
   });
 });
 
@@ -212,7 +242,8 @@ describe('idm auth status over every profile', () => {
     const people = await idm(['auth', 'status']);
     // The same exit as --json, as one profile alone, and as the next command: a script can check first.
     expect(people.code).toBe(4);
-    expect(people.stdout).toMatch(/^Profile\tdefault \(the default\)\n(.*\n)*Secret\tnone \(logged out\)\nToken\tnone cached\n/);
+    // The token stays: prod (the same client, a secret stored) uses it.
+    expect(people.stdout).toMatch(/^Profile\tdefault \(the default\)\n(.*\n)*Secret\tnone \(logged out\)\nToken\tcached, valid until /);
     expect(people.stdout.trimEnd().split('\n\n')).toHaveLength(3);
     expect(people.stderr).toBe('Error: Profile "default" has no stored secret (logged out?).\nRun \'idm login\' to store one.\n');
     expect((await idm(['streams', 'list'])).code).toBe(4);
