@@ -1,9 +1,11 @@
 // Making a directory and its missing parents, one level at a time. Node 20's
 // mkdirSync(path, { recursive: true }) never returns for a path that cannot be made although its
 // parent exists (/proc/x: ENOENT, the parent is there, so it tries again, forever); here that ENOENT
-// is thrown. Only node:fs and node:path.
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+// is thrown. Also: whether a directory is one only its user can write into, and a write that never
+// follows a symlink. Only node:fs and node:path.
+import { closeSync, constants, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { shellQuote } from './text.js';
 
 /**
  * `mkdir -p` with `mode` for each directory made: an existing directory is left as it is, a file in
@@ -47,5 +49,44 @@ export function removeMade(made: readonly string[]): void {
     } catch {
       return; // something was put in it: it stays, and so do its parents
     }
+  }
+}
+
+/**
+ * What makes `dir` unsafe to write secrets into, in words with the fix (a hint), or undefined: it belongs to
+ * another user, or others can write into it (a planted symlink or swapped file would take the
+ * writes elsewhere). Where there are no user ids (Windows), only the mode is checked.
+ */
+export function foreignDirProblem(dir: string): { problem: string; fix: string } | undefined {
+  const stats = statSync(dir, { throwIfNoEntry: false });
+  if (!stats?.isDirectory()) return undefined; // the caller's own check says what is in the way
+  const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  if (me !== undefined && stats.uid !== me) return { problem: `it belongs to another user (uid ${stats.uid})`, fix: 'Use a directory of your own.' };
+  if ((stats.mode & 0o022) !== 0) return { problem: `other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, fix: `Run: chmod 700 ${shellQuote(dir)}, or use a directory of your own.` };
+  return undefined;
+}
+
+/**
+ * Writes `data` to `path` without ever writing through a symlink: a new file beside it, created
+ * exclusively (O_EXCL, O_NOFOLLOW) with `mode`, then renamed over `path` (a rename replaces a symlink
+ * there rather than writing where it points). A reader sees the old file or the new one, whole.
+ */
+export function writeFileReplacing(path: string, data: string, mode = 0o600): void {
+  const temp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  let fd: number | undefined;
+  try {
+    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
+    writeSync(fd, data);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(temp, path);
+  } catch (error) {
+    if (fd !== undefined) closeSync(fd);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // nothing to clean
+    }
+    throw error;
   }
 }

@@ -6,11 +6,11 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
-import { closeSync, openSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
-import { makeDirectories, removeMade } from '../core/dirs.js';
+import { foreignDirProblem, makeDirectories, removeMade, writeFileReplacing } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
@@ -34,6 +34,8 @@ export class SandboxStateError extends Error {
     message: string,
     /** `damaged`: state.json cannot be used; `in_use`: another sandbox holds the directory; `unwritable`: a save failed. */
     readonly reason: 'damaged' | 'in_use' | 'unwritable' = 'damaged',
+    /** The fix, when it is not the reason's usual one. */
+    readonly hint?: string,
   ) {
     super(message);
   }
@@ -211,12 +213,10 @@ export function loadState(dir: string): SavedState | undefined {
 /** Writes the state whole: a temporary file in the same directory, then renamed over the old one. */
 export function saveState(dir: string, state: SavedState): void {
   const file = join(dir, STATE_FILE);
-  const temporary = `${file}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600, flag: 'w' });
-    renameSync(temporary, file);
+    // Never through a symlink: a new file (exclusive, no follow) renamed over state.json.
+    writeFileReplacing(file, `${JSON.stringify(state)}\n`);
   } catch (error) {
-    rmSync(temporary, { force: true });
     throw new SandboxStateError(`Cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`, 'unwritable');
   }
 }
@@ -313,6 +313,11 @@ export function lockStateDir(dir: string): { release: () => void; made: string[]
   }
   const lock = join(dir, LOCK_FILE);
   try {
+    // Secrets and keys are written there: a directory another user owns or can write into could
+    // have them redirected (a symlink planted at admin.secret), so it is refused, as idm's own
+    // settings directory is.
+    const foreign = foreignDirProblem(dir);
+    if (foreign) throw new SandboxStateError(`idm will not write the sandbox's secrets into ${dir}: ${foreign.problem}.`, 'unwritable', foreign.fix);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = openSync(lock, 'wx', 0o600);

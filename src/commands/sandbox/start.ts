@@ -4,7 +4,8 @@
 // `idm login --client-secret-file` can take them. They live in a temporary directory removed at the
 // end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
 // JSON object on one line, for scripts that read the first line.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { writeFileReplacing } from '../../core/dirs.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -168,7 +169,8 @@ function writeSandboxFiles(sandbox: Sandbox, dir: string, hint: string): Sandbox
   const write = (name: string, text: string) => {
     const path = join(dir, name);
     try {
-      writeFileSync(path, text, { mode: 0o600 });
+      // Never through a symlink planted there: a new file renamed over the name.
+      writeFileReplacing(path, text);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       throw new IdmError(`Cannot write ${path}: ${fsProblem(error) ?? 'the write failed'}${code ? ` (${code})` : ''}.`, { hint, code: 'state_unwritable', cause: error });
@@ -231,12 +233,12 @@ async function tlsOptions(options: SandboxStartOptions, signal: AbortSignal): Pr
 }
 
 /** A --state-dir that cannot be used: in use (exit 1), damaged (exit 2), or not writable (exit 1). */
-function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable' }, stateDir: string): IdmError {
+function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable'; hint?: string }, stateDir: string): IdmError {
   switch (error.reason) {
     case 'in_use':
       return new IdmError(error.message, { hint: 'Stop that sandbox, or give another --state-dir.', code: 'state_in_use' });
     case 'unwritable':
-      return new IdmError(error.message, { hint: 'Check the space and permissions of --state-dir.', code: 'state_unwritable' });
+      return new IdmError(error.message, { hint: error.hint ?? 'Check the space and permissions of --state-dir.', code: 'state_unwritable' });
     default:
       return new UsageError(error.message, `Move ${shellCommand([join(stateDir, 'state.json')])} away to start a fresh tenant there.`);
   }
