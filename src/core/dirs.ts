@@ -15,22 +15,27 @@ import { shellQuote } from './text.js';
  */
 export function makeDirectories(dir: string, mode: number): string[] {
   const made: string[] = [];
-  const make = (path: string): void => {
+  // One level: made (and counted), or a directory there already (another idm run may have made it
+  // a moment ago, also between the two tries below), or its error.
+  const makeOne = (path: string): void => {
     try {
       mkdirSync(path, { mode });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') {
-        if (statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
-        throw error;
-      }
-      const parent = dirname(path);
-      if (code !== 'ENOENT' || parent === path) throw error;
-      make(parent);
-      // The parent is there now: a second ENOENT is thrown, not tried again.
-      mkdirSync(path, { mode });
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && statSync(path, { throwIfNoEntry: false })?.isDirectory()) return;
+      throw error;
     }
     made.push(path);
+  };
+  const make = (path: string): void => {
+    try {
+      makeOne(path);
+    } catch (error) {
+      const parent = dirname(path);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || parent === path) throw error;
+      make(parent);
+      // The parent is there now: a second ENOENT is thrown, not tried again.
+      makeOne(path);
+    }
   };
   try {
     make(resolve(dir));
