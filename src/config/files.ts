@@ -3,7 +3,7 @@
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
 import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { makeDirectories } from '../core/dirs.js';
+import { makeDirectories, writeFileReplacing } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
@@ -91,29 +91,12 @@ export function writeFailure(path: string, error: unknown): unknown {
 }
 
 /**
- * Writes `data` to `path` so that a reader sees either the old or the new file, never half of one:
- * a new temporary file beside it (created exclusively, mode 0600: never through a symlink), then
- * rename (which replaces a symlink at `path` rather than writing where it points).
+ * Writes `data` to `path` so that a reader sees either the old or the new file, never half of one,
+ * and never through a symlink (core/dirs.ts writeFileReplacing), in its private directory.
  */
 export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
   ensurePrivateDir(dirname(path));
-  const temp = `${path}.tmp-${unique()}`;
-  let fd: number | undefined;
-  try {
-    fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode);
-    writeSync(fd, data);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(temp, path);
-  } catch (error) {
-    if (fd !== undefined) closeSync(fd);
-    try {
-      unlinkSync(temp);
-    } catch {
-      // nothing to clean
-    }
-    throw error;
-  }
+  writeFileReplacing(path, data, mode);
 }
 
 /**
