@@ -250,13 +250,23 @@ function stateError(error: Error & { reason: 'damaged' | 'in_use' | 'unwritable'
  */
 function streamLimitError(error: StreamLimitError, options: SandboxStartOptions, stateDir: string | undefined): UsageError {
   const { maxStreams, streams, count } = error;
-  const limit = options.maxStreams === undefined ? `The seed's maxStreams ${maxStreams}` : `--max-streams ${maxStreams}`;
+  // A saved tenant's own limit (saved before such a start was refused) is no seed's, and starting
+  // without --max-streams keeps it: only a higher --max-streams starts that tenant.
+  const limit =
+    options.maxStreams !== undefined ? `--max-streams ${maxStreams}` : 'saved' in streams ? `The saved tenant's maxStreams ${maxStreams}` : `The seed's maxStreams ${maxStreams}`;
   const seed = options.seedFile === undefined ? 'the demo seed' : `--seed ${options.seedFile}`;
   const from =
     'saved' in streams
       ? [`saved in ${stateDir}`]
       : [...(streams.seeded > 0 ? [`${streams.seeded} of ${seed}`] : []), ...(streams.generated > 0 ? [`${streams.generated} of --streams`] : [])];
-  const fewer = 'saved' in streams ? ' (or start without it and delete streams first)' : streams.generated > 0 ? ', or fewer --streams' : ', or a --seed with fewer streams';
+  const fewer =
+    'saved' in streams
+      ? options.maxStreams !== undefined
+        ? ' (or start without it and delete streams first)'
+        : ' (delete streams, then lower it at a later start)'
+      : streams.generated > 0
+        ? ', or fewer --streams'
+        : ', or a --seed with fewer streams';
   return new UsageError(
     `${limit} is less than the ${count} streams the tenant would start with (${from.join(', ')}): it would be over its limit before any create.`,
     `Give --max-streams ${count} or more${fewer}.`,

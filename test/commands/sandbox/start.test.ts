@@ -205,6 +205,24 @@ describe('idm sandbox start: a tenant that would start over its --max-streams', 
     }
   });
 
+  it('a saved tenant over its own saved limit (saved before such starts were refused), restarted without --max-streams: named as the saved limit, and only a higher --max-streams is offered', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const state = join(dir, 'state');
+      const { startSandbox } = await import('../../../src/sandbox/index.js');
+      await (await startSandbox({ stateDir: state, maxStreams: 6 })).close();
+      const file = join(state, 'state.json');
+      writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), maxStreams: 3 }));
+      const result = await runInProcess(['sandbox', 'start', '--state-dir', state], { configDir: dir });
+      expect([result.code, result.stderr]).toEqual([
+        2,
+        `Error: The saved tenant's maxStreams 3 is less than the 6 streams the tenant would start with (saved in ${state}): it would be over its limit before any create.\nGive --max-streams 6 or more (delete streams, then lower it at a later start).\n`,
+      ]);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('the seed\'s maxStreams below its own streams and --streams: named as the seed\'s', async () => {
     const { dir, cleanup } = tempConfigDir();
     try {
