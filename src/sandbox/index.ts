@@ -205,7 +205,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const saved = stateDir === undefined ? undefined : loadState(stateDir);
     // A tenant over its limit from the start is a contradiction (every create would be refused until
     // streams are deleted), not a plan: refused before anything is generated.
-    const maxStreams = options.maxStreams ?? (saved ? saved.maxStreams : seed.maxStreams);
+    const maxStreams = tenantMaxStreams(options, seed, saved);
     const streams = saved ? { saved: saved.streams.length } : { seeded: seed.streams?.length ?? 0, generated: options.streams ?? 0 };
     const count = saved ? saved.streams.length : (seed.streams?.length ?? 0) + (options.streams ?? 0);
     if (maxStreams !== undefined && count > maxStreams) throw new StreamLimitError(maxStreams, streams);
@@ -216,6 +216,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (lock) removeMade(lock.made);
     throw error;
   }
+}
+
+/**
+ * The plan's limit: the option's, else a new tenant's seed's, else the saved tenant's (kept by
+ * --state-dir as its token lifetime is). One rule for the check at start and for the tenant.
+ */
+function tenantMaxStreams(options: SandboxOptions, seed: Seed, saved: SavedState | undefined): number | undefined {
+  return options.maxStreams ?? (saved ? saved.maxStreams : seed.maxStreams);
 }
 
 async function open(options: SandboxOptions, seed: Seed, state: { dir: string; saved: SavedState | undefined; release: () => void } | undefined): Promise<Sandbox> {
@@ -248,10 +256,9 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     const inboxUrl = inbox.url;
     const closedUrl = `https://127.0.0.1:${refusing.port}`;
     // A saved tenant is used as it was: the seed's settings apply only to a new one (README), the flags to both.
-    const settings: Pick<Seed, 'tokenLifetime' | 'rateLimit' | 'maxStreams' | 'delivery'> = saved ? {} : seed;
+    const settings: Pick<Seed, 'tokenLifetime' | 'rateLimit' | 'delivery'> = saved ? {} : seed;
     const rateLimit = options.rateLimit ?? settings.rateLimit ?? DEFAULT_RATE_LIMIT;
-    // The plan's limit is the tenant's, kept by --state-dir as its token lifetime is.
-    const maxStreams = options.maxStreams ?? settings.maxStreams ?? saved?.maxStreams;
+    const maxStreams = tenantMaxStreams(options, seed, saved);
     const clients = [admin, reader, ...(mtlsClient ? [mtlsClient] : [])].map(registered);
     const tenant: Tenant = {
       url: '', // set once listening
