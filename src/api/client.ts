@@ -262,7 +262,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       // A POST or PATCH the service failed on (500, a gateway's 502 or 504) may have been acted on
       // before it failed, as one never answered: check before running it again (retry.ts sends it once).
       if (!sendPolicy.idempotent && mayHaveActed(response) && operation.hints?.[response.status] === undefined) {
-        error.hint = `${(response.attempts ?? 1) > 1 ? `Tried ${response.attempts} times. ` : ''}${unansweredHint(operation)}`;
+        error.hint = unansweredHint(operation, error);
       }
       throw error;
     }
@@ -289,12 +289,13 @@ export function createApiClient(settings: ApiSettings): ApiClient {
 
 /**
  * What to do about a POST or PATCH that was sent and never answered, or that the service failed on:
- * check what it did, then run it again. `error`: the network failure, whose "Tried N times." is kept.
+ * check what it did, then run it again. `error`: the network failure or the answer, whose "Tried N
+ * times." (retry.ts, api/errors.ts) is kept.
  */
-function unansweredHint(operation: Operation, error?: NetworkError): string {
-  const tried = /^Tried \d+ times[^.]*\. /.exec(error?.hint ?? '')?.[0] ?? '';
+function unansweredHint(operation: Operation, error: NetworkError | ApiError): string {
+  const tried = /^Tried \d+ times[^.]*\. /.exec(error.hint ?? '')?.[0] ?? '';
   const check = operation.unanswered ?? 'It was sent, so it may have taken effect: check before running the command again.';
-  return `${tried}${check}${error?.code === 'timeout' ? ' If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).' : ''}`;
+  return `${tried}${check}${error.code === 'timeout' ? ' If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).' : ''}`;
 }
 
 /** A failure answered after the service may have acted: a 5xx, but not 501 or a 503 that says when to come back (surely not processed). */
