@@ -3,7 +3,7 @@
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
 import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { makeDirectories, writeFileReplacing } from '../core/dirs.js';
+import { foreignDirProblem, makeDirectories, writeFileReplacing } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
@@ -41,11 +41,12 @@ export function checkWritableDir(dir: string): void {
   if (!stats) return; // idm creates it, 0700
   if (stats.isSymbolicLink()) stats = statSync(dir, { throwIfNoEntry: false }) ?? stats;
   if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
-  const me = uid();
-  if (me !== undefined && stats.uid !== me) {
-    throw refuse(`it belongs to another user (uid ${stats.uid})`, `sudo chown ${me} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
+  // The rule the sandbox's --state-dir is held to too (core/dirs.ts); the fix names the settings' way out.
+  const foreign = foreignDirProblem(dir);
+  if (foreign?.owner !== undefined) {
+    throw refuse(foreign.problem, `sudo chown ${uid()} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
   }
-  if ((stats.mode & 0o022) !== 0) throw refuse(`other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, `chmod 700 ${shellQuote(dir)}`);
+  if (foreign) throw refuse(foreign.problem, `chmod 700 ${shellQuote(dir)}`);
 }
 
 /**
