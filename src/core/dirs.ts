@@ -2,7 +2,7 @@
 // mkdirSync(path, { recursive: true }) never returns for a path that cannot be made although its
 // parent exists (/proc/x: ENOENT, the parent is there, so it tries again, forever); here that ENOENT
 // is thrown. Also: whether a directory is one only its user can write into, and a write that never
-// follows a symlink. Only node:fs and node:path.
+// follows a symlink. Only node:fs, node:path and ./text.js (the fixes quote a path for the shell).
 import { closeSync, constants, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { shellQuote } from './text.js';
