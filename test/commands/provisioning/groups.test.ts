@@ -194,6 +194,16 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(await listed(id)).toEqual([ENG, SALES]);
   });
 
+  it('add by a client that may change the list but not read it (403 insufficient_scope on the read): every group is sent, and the note says so', async () => {
+    const id = editable();
+    const message = 'Insufficient scope, expected any of: read:directory_provisionings';
+    h.sandbox.addFault({ path: groupsPath(id), method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const result = await h.idm(['provisioning', 'groups', 'add', id, ENG, SALES]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Sent 2 groups to add to the synchronized groups of ${id}, unread: the client may not read the list (read:directory_provisionings), so groups there already were sent too. See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls('POST').map((call) => call.json)).toEqual([{ groups: [{ id: ENG }, { id: SALES }] }]);
+  });
+
   it('remove: DELETE {groups: [{id}]}; the group is gone', async () => {
     const id = editable();
     const result = await h.idm(['provisioning', 'groups', 'remove', id, ENG]);

@@ -6,7 +6,7 @@ import { Argument, Command } from 'commander';
 import type { GroupEntry } from '../../../api/management/provisioning.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
-import { UsageError } from '../../../core/errors.js';
+import { ApiError, UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '../../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../../io/input.js';
 import { unsafeTextProblem } from '../../../io/safe.js';
@@ -82,14 +82,23 @@ const entryText = (entry: Record<string, unknown>) => JSON.stringify(['id', 'nam
  */
 async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Promise<void> {
   const { provisioning } = await deps.api();
+  const see = `See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`;
   const stored = new Map<string, string>();
-  for await (const page of provisioning.groupPages(connectionId, {})) {
-    for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
+  try {
+    for await (const page of provisioning.groupPages(connectionId, {})) {
+      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
+    }
+  } catch (error) {
+    // A client that may change the list but not read it (no read:directory_provisionings): every
+    // entry is sent, as the flags give them, as before the list was read.
+    if (!(error instanceof ApiError && error.status === 403 && error.code === 'insufficient_scope')) throw error;
+    await provisioning.addGroups(connectionId, entries);
+    deps.output.note(`Sent ${plural(entries.length, 'group')} to add to the synchronized groups of ${connectionId}, unread: the client may not read the list (read:directory_provisionings), so groups there already were sent too. ${see}`);
+    return;
   }
   const fresh = entries.filter((entry) => !stored.has(entry.id));
   const updated = entries.filter((entry) => stored.has(entry.id) && Object.keys(entry).length > 1 && stored.get(entry.id) !== entryText({ ...entry }));
   const already = entries.filter((entry) => !fresh.includes(entry) && !updated.includes(entry)).map((entry) => entry.id);
-  const see = `See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`;
   const there = already.length === 0 ? '' : `${already.length === 1 ? 'group' : 'groups'} ${already.join(', ')} ${already.length === 1 ? 'was' : 'were'} there already`;
   if (fresh.length + updated.length === 0) {
     deps.output.note(`Nothing to add to the synchronized groups of ${connectionId}: ${there}; nothing sent.`);
