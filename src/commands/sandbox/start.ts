@@ -56,7 +56,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--mtls', 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)')
     .addOption(new Option('--mtls-edge', 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake').conflicts('mtls'))
     // Not empty: '' would be the current directory, which would get the clients' secrets and keys.
-    .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start', parsePath('--state-dir', 'directory'))
+    .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start', once('--state-dir', parsePath('--state-dir', 'directory')))
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)', once('--seed'))
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))

@@ -88,6 +88,8 @@ describe('idm sandbox start: usage errors (exit 2, nothing on stdout)', () => {
     [['--https', '--tls-cert', '/nonexistent/c.pem', '--tls-key', '/nonexistent/k.pem'], '--tls-cert: cannot read /nonexistent/c.pem'],
     // Not the current directory, which would get the clients' secrets and keys.
     [['--state-dir', ''], '--state-dir must be the path of a directory.'],
+    // Which tenant to keep: two would be a guess (the last one silently won).
+    [['--state-dir', '/nonexistent/a', '--state-dir', '/nonexistent/b'], '--state-dir is given twice (/nonexistent/a and /nonexistent/b): give it once.'],
   ])('%j', async (args, message) => {
     const result = await runInProcess(['sandbox', 'start', ...args], { configDir: configDir() });
     expect(result.code).toBe(2);
