@@ -48,8 +48,14 @@ export async function main(
     if (deps.output.json) deps.output.error(failure);
     return failure.exitCode;
   } catch (error) {
-    // A stop explains whatever the interrupted work threw on its way out.
-    const cause = io.signal.aborted ? io.signal.reason : error;
+    // A stop explains whatever the interrupted work threw on its way out. A closed stdout (stderr
+    // too, with `2>&1`) is no failure, but neither does it erase one: a usage error whose help
+    // commander wrote into the closed pipe, or a command's own failure after a warning went there,
+    // keeps its exit code (`idm 2>&1 | head -1` exits 2 under pipefail). Only what the stop itself
+    // made the work throw (its reason, or an error no IdmError) ends the run with exit 0.
+    const stop = io.signal.aborted ? io.signal.reason : undefined;
+    const ownFailure = error !== stop && (error instanceof CommanderError || (error instanceof IdmError && !(error instanceof StdoutClosedError)));
+    const cause = stop instanceof StdoutClosedError && ownFailure ? error : (stop ?? error);
     if (cause instanceof StdoutClosedError) return ExitCode.Ok; // the reader has all it wanted
     if (cause instanceof InterruptedError) io.restoreTerminal();
     // An error found while parsing never reached preAction: its colour is set up here, only now
