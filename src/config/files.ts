@@ -15,10 +15,13 @@ function unique(): string {
   return `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 }
 
-/** Creates `dir` (and parents) readable by the user only; an existing one is left as it is. */
-export function ensurePrivateDir(dir: string): void {
+/**
+ * Creates `dir` (and parents) readable by the user only; an existing one is left as it is. Returns
+ * the directories it made (for removeMade, when what they were made for failed).
+ */
+export function ensurePrivateDir(dir: string): string[] {
   // One level at a time: Node 20's recursive mkdirSync never returns under /proc (see core/dirs.ts).
-  makeDirectories(dir, 0o700);
+  return makeDirectories(dir, 0o700);
 }
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);

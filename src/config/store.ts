@@ -3,6 +3,7 @@
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
 import { existsSync } from 'node:fs';
+import { removeMade } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
 import { acquireLock, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
@@ -82,8 +83,12 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   const file = configFile(dir);
   const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
   let lock;
+  // The directories made for the lock: a change that fails (`profiles use nope` with no settings)
+  // leaves none behind, as it found none. A command that fails, or only reads, creates no settings.
+  let made: string[] = [];
+  let changed = false;
   try {
-    ensurePrivateDir(dir);
+    made = ensurePrivateDir(dir);
     lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: 60_000, signal: options.signal });
   } catch (error) {
     throw writeFailure(`${file}.lock`, error);
@@ -102,12 +107,14 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     }
     writing = file;
     const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'config', projectName: 'idm', projectSuffix: '', configFileMode: 0o600 });
+    changed = true;
     conf.store = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
     return result;
   } catch (error) {
     throw writeFailure(writing, error);
   } finally {
     lock.release();
+    if (!changed) removeMade(made); // each only while empty: what another run wrote there stays
   }
 }
 
