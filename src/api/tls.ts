@@ -4,7 +4,7 @@
 // readable without a passphrase, and the certificate must belong to the key. The CA is added to
 // Node's own roots; verification is never turned off. The key is a secret: never quoted or printed.
 import { UsageError } from '../core/errors.js';
-import { checkPem, readTextFile } from '../io/input.js';
+import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import type { TlsMaterial } from './http.js';
 
 export interface TlsFiles {
@@ -46,13 +46,14 @@ export interface ClientCertificateFiles {
 
 /**
  * The client certificate (with any intermediates) and its private key, read and checked: the key
- * unencrypted, and the key of the certificate. The key's path and content are never quoted.
+ * unencrypted, and the key of the certificate. The key's content is never quoted, nor its path when
+ * it looks like a key pasted in its place (io/input.ts readTextFile).
  */
 export async function readClientCertificate({ cert, key }: ClientCertificateFiles, signal?: AbortSignal): Promise<{ cert: string; key: string }> {
   const { X509Certificate, createPrivateKey } = process.getBuiltinModule('node:crypto');
   const chain = await readCertificates(cert.flag, cert.path, signal);
   const keyHint = 'Give the path of the PEM private key of the certificate (unencrypted).';
-  const keyPem = checkPem(key.flag, 'the file', await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal }), 'private key', keyHint);
+  const keyPem = checkPem(key.flag, keyFileName(key.path), await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal, keyFile: true }), 'private key', keyHint);
   let privateKey;
   try {
     privateKey = createPrivateKey(keyPem);

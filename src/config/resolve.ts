@@ -5,7 +5,7 @@ import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { plural, shellCommand } from '../core/text.js';
-import { checkPem, readTextFile } from '../io/input.js';
+import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { CLIENT_ID } from './methods.js';
@@ -51,10 +51,13 @@ function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
 }
 
 /** The PEM private key in the file at `path` (--private-key-file, the login prompt, IDM_PRIVATE_KEY). */
-export async function readPrivateKeyFile(path: string, what: string, signal?: AbortSignal): Promise<string> {
+export async function readPrivateKeyFile(path: string, what: string, signal?: AbortSignal, options: { quotePath?: boolean } = {}): Promise<string> {
   // The value may be a key pasted in place of its path: readTextFile refuses it, never quoting it.
+  // A path is not the key: messages name it (what was typed at the prompt is on screen anyway),
+  // except IDM_PRIVATE_KEY's, a variable that holds the key itself as often as its path.
+  const keyFile = options.quotePath ?? true;
   const hint = 'Give the path of a PEM private key file.';
-  return checkPem(what, 'the file', await readTextFile(what, path, 'secret', { hint, signal }), 'private key', hint);
+  return checkPem(what, keyFile ? keyFileName(path) : 'the file', await readTextFile(what, path, 'secret', { hint, signal, keyFile }), 'private key', hint);
 }
 
 /**
@@ -63,7 +66,7 @@ export async function readPrivateKeyFile(path: string, what: string, signal?: Ab
  */
 export async function privateKeyFromEnvironment(value: string, signal?: AbortSignal): Promise<string> {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
-  return readPrivateKeyFile(value, 'IDM_PRIVATE_KEY', signal);
+  return readPrivateKeyFile(value, 'IDM_PRIVATE_KEY', signal, { quotePath: false });
 }
 
 /**

@@ -176,9 +176,12 @@ function why(error: unknown): string {
 /** Longer than this, a value given for a path is never quoted back (whatever the flag): a pasted key or token may be. */
 const MAX_QUOTED_PATH = 256;
 
-/** A PEM block, more than one line, or one long line of base64 (a key's body without its header). */
+/**
+ * A PEM block, more than one line, one long line of base64 (a key's body without its header), or a
+ * JSON object (a JWK).
+ */
 function looksLikeKey(value: string): boolean {
-  return looksLikePem(value) || /[\r\n]/.test(value) || /^[A-Za-z0-9+][A-Za-z0-9+/]{63,}={0,2}$/.test(value);
+  return looksLikePem(value) || /[\r\n]/.test(value) || /^[A-Za-z0-9+][A-Za-z0-9+/]{63,}={0,2}$/.test(value) || /^\s*\{/.test(value);
 }
 
 /**
@@ -190,8 +193,13 @@ export function describeSecretValue(value: string): string {
 }
 
 /** How messages name the file at `path`: never by a value that may be a secret (see readTextFile). */
-function quiet(path: string, kind: InputKind): boolean {
-  return kind === 'secret' || looksLikeKey(path) || path.length > MAX_QUOTED_PATH;
+function quiet(path: string, kind: InputKind, keyFile: boolean): boolean {
+  return (kind === 'secret' && !keyFile) || looksLikeKey(path) || path.length > MAX_QUOTED_PATH;
+}
+
+/** How messages name a private key's file at `path`: by its path, unless that may be a key itself. */
+export function keyFileName(path: string): string {
+  return quiet(path, 'secret', true) ? 'the file' : path;
 }
 
 /**
@@ -206,12 +214,15 @@ export function typedPath(value: string, env: NodeJS.ProcessEnv): string {
 
 /**
  * The text of the file at `path`, at most the limit of `kind`. The message names `flag` and never
- * quotes `path` when it may be a secret: a `secret` kind (it names a key or secret file), or a value
- * that looks like a key or is over 256 characters, whatever the flag (a key pasted into --ca-file is
- * a key still). A PEM block or several lines given for a path is refused before anything is read:
- * that is a key or secret pasted in place of its file, and no file is named so.
+ * quotes `path` when it may be a secret: a `secret` kind (it names a secret file: a client secret
+ * given in place of its path looks like any word), or a value that looks like a key or is over 256
+ * characters, whatever the flag (a key pasted into --ca-file is a key still). A `keyFile` (a private
+ * key's PEM file) is quoted otherwise: a key pasted in place of its path is caught by its looks, and
+ * the path someone typed at a prompt is on the screen above the message anyway. A PEM block or
+ * several lines given for a path is refused before anything is read: that is a key or secret pasted
+ * in place of its file, and no file is named so.
  */
-export async function readTextFile(flag: string, path: string, kind: InputKind, options: { hint?: string; signal?: AbortSignal } = {}): Promise<string> {
+export async function readTextFile(flag: string, path: string, kind: InputKind, options: { hint?: string; signal?: AbortSignal; keyFile?: boolean } = {}): Promise<string> {
   // An empty path (an unset variable: --from-file "$FILE") is a missing value, not a file not found.
   if (path.trim() === '') throw new UsageError(`${flag} must be the path of a file.`, options.hint);
   if (looksLikePem(path) || /[\r\n]/.test(path)) {
@@ -225,10 +236,11 @@ export async function readTextFile(flag: string, path: string, kind: InputKind, 
     bytes = await readCapped(path, INPUT_LIMITS[kind], options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const where = quiet(path, kind) ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
+    const keyFile = options.keyFile === true;
+    const where = quiet(path, kind, keyFile) ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
     throw new UsageError(`${flag}: ${where}.`, options.hint);
   }
-  const source = quiet(path, kind) ? 'the file' : path;
+  const source = quiet(path, kind, options.keyFile === true) ? 'the file' : path;
   if (bytes === undefined) throw tooLarge(flag, source, kind);
   return decode(flag, source, bytes, kind);
 }

@@ -66,7 +66,7 @@ describe('/dev/zero for every flag that reads a file', () => {
 
   it.each([
     [['--client-secret-file', '/dev/zero'], `--client-secret-file: ${SECRET_LIMIT}`],
-    [['--private-key-file', '/dev/zero'], `--private-key-file: ${SECRET_LIMIT}`],
+    [['--private-key-file', '/dev/zero'], `--private-key-file: /dev/zero ${SECRET_LIMIT.replace('the file ', '')}`],
   ])('login %j', async (flags, message) => {
     await refused(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, ...flags], message, { env: {} });
   });

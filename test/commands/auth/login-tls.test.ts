@@ -131,7 +131,7 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(sandbox.requests.length).toBe(from);
   });
 
-  it('at the prompts, a file that is not a certificate, or not the key of that certificate, is refused and asked again; the key is never quoted', async () => {
+  it('at the prompts, a file that is not a certificate, or not the key of that certificate, is refused and asked again; the key is never quoted (its path is)', async () => {
     const other = await issueCertificate(undefined, 'client', 'other');
     const text = file('hostname', 'idm-host\n');
     const otherKey = file('other.key', other.key);
@@ -158,8 +158,8 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(refused).toEqual([
       `The certificate file: ${text} does not hold a PEM certificate.`,
       `The certificate file: ${files.key} does not hold a PEM certificate.`,
-      'The key file: the file does not hold a PEM private key.',
-      'The key file: the file does not hold a PEM private key.',
+      `The key file: ${text} does not hold a PEM private key.`,
+      `The key file: ${files.cert} does not hold a PEM private key.`,
       `The key file: that key does not belong to the certificate in ${files.cert}.`,
     ]);
     expect(captured.stderr()).toContain('(profile "default", the default; tls_client_auth).');

@@ -293,6 +293,48 @@ describe('idm login at a terminal', () => {
   });
 });
 
+describe('idm login: the private key file prompt and flag', () => {
+  /** Each answer in turn until one passes the prompt's check, as a person would retype: the refusals. */
+  function retyping(answers: string[]): Prompter & { refused: string[] } {
+    const refused: string[] = [];
+    const prompter = scripted({});
+    prompter.input = async (message, options) => {
+      if (!message.startsWith('Private key file')) throw new Error(`unexpected prompt: ${message}`);
+      for (const value of answers) {
+        const verdict = (await options?.validate?.(value)) ?? true;
+        if (verdict === true) return value;
+        refused.push(verdict);
+      }
+      throw new Error('no answer passed');
+    };
+    return Object.assign(prompter, { refused });
+  }
+
+  it('a path that cannot be read is named in the message (it was typed there); a key typed in its place never is', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    const missing = join(dir, 'no-such-key.pem');
+    const notKey = join(dir, 'not-a-key.pem');
+    writeFileSync(notKey, 'just some text\n');
+    const body = privateKeyPem.split('\n').filter((line) => line && !line.startsWith('-----')).join('');
+    const prompter = retyping([missing, notKey, body, secretFile(privateKeyPem)]);
+    const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
+    expect(error).toBeUndefined();
+    expect(prompter.refused).toEqual([
+      `The private key file: cannot read ${missing}: no such file.`,
+      `The private key file: ${notKey} does not hold a PEM private key.`,
+      `The private key file: cannot read the file (no such file). The path is not shown in case it is a secret: the value has ${body.length} characters and looks like a key or certificate itself, not a path.`,
+    ]);
+    for (const message of prompter.refused) expect(message).not.toContain(body.slice(0, 40));
+    expect(prompter.refused.join('\n')).not.toMatch(/not shown.*\n.*not shown/);
+  });
+
+  it('--private-key-file says the same of its path', async () => {
+    const missing = join(dir, 'no-such-key.pem');
+    const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, privateKeyFile: missing });
+    expect(error?.message).toBe(`--private-key-file: cannot read ${missing}: no such file.`);
+  });
+});
+
 describe('idm logout and idm auth status', () => {
   it('status shows profile, domain, method, expiry and scopes but never a secret or token; logout removes both', async () => {
     const { clientId, clientSecret } = sandbox().clients.reader;
