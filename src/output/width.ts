@@ -131,6 +131,36 @@ export function cutMiddle(text: string, width: number): string {
   return `${start}…${lastColumns(text, width - 1 - displayWidth(start))}`;
 }
 
+/**
+ * An error message cut to `width` columns keeping its cause, which comes last:
+ * `Post "https://127.0.0.1:38802/hook": connect ECONNREFUSED 127.0.0.1:38802` at 20 columns is
+ * `Post "…ECONNREFUSED`, not `Post "…7.0.0.1:38802`. A trailing address that the message named
+ * already (the URL's host and port) says nothing new and goes first; the end kept then starts at a
+ * word (a code such as ECONNREFUSED is whole, or not shown at all), the start taking the columns
+ * left; with no room for the start beside the last word, that word alone (`…ECONNREFUSED`). Text
+ * whose last word does not fit (one long token) is cut as cutMiddle cuts it.
+ */
+export function cutCause(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width < 7) return cut(text, width);
+  const address = /\s(\S+:\d+)$/.exec(text);
+  const said = address && text.slice(0, address.index).includes(address[1]!) ? text.slice(0, address.index).trimEnd() : text;
+  if (displayWidth(said) <= width) return said;
+  const start = firstColumns(said, Math.floor((width - 1) / 3));
+  const end = lastColumns(said, width - 1 - displayWidth(start));
+  const before = said.length - end.length - 1;
+  // The end from its first whole word (as it is when it starts at one); the columns of the piece
+  // left out go to the start.
+  const kept = /\s/.test(said[before] ?? ' ') ? end : /^\S*\s+(\S.*)$/s.exec(end)?.[1];
+  if (kept !== undefined) return `${firstColumns(said, width - 1 - displayWidth(kept))}…${kept}`;
+  // The end is one piece of the last word: that word alone, and as much of the start as fits beside it.
+  const lastWord = /\S+$/.exec(said)?.[0] ?? '';
+  const wordWidth = displayWidth(lastWord);
+  if (lastWord === said || wordWidth > width - 1) return cutMiddle(said, width);
+  const room = width - 1 - wordWidth;
+  return room >= 3 ? `${firstColumns(said, room)}…${lastWord}` : `…${lastWord}`;
+}
+
 /** The whole characters of `chars` that fit in `width` columns, from its start or (`fromEnd`) its end; an end does not start with a mark that belonged to a character left out. */
 function columnsFrom(chars: readonly string[], width: number, fromEnd: boolean): string {
   const kept: string[] = [];

@@ -74,7 +74,7 @@ describe('a table at a terminal', () => {
   });
 });
 
-describe('an error cut in its middle (cut: middle)', () => {
+describe('an error cut keeping its start and its cause (cut: cause)', () => {
   it('not ASCII (an en dash, wide characters): its start and its end are kept, the cause that is last still shows', async () => {
     const EVENT = 'evt_0000000000000000000000';
     const error = 'Connection to hooks.example.com failed after 30 s: 503 – Service Unavailable (the receiver is overloaded)';
@@ -89,7 +89,7 @@ describe('an error cut in its middle (cut: middle)', () => {
     expect(result.code).toBe(0);
     const row = result.stdout.split('\n').find((line) => line.startsWith('failed  '))!;
     expect(row.length).toBeLessThanOrEqual(60);
-    expect(row).toBe('failed  04:32:04.491Z  Connection t… receiver is overloaded)');
+    expect(row).toBe('failed  04:32:04.491Z  Connection to…receiver is overloaded)');
   });
 });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOutput, type Column } from '../../src/output/index.js';
 import { fitWidths } from '../../src/output/table.js';
-import { cutKeepingHost, cutMiddle, displayWidth } from '../../src/output/width.js';
+import { cutCause, cutKeepingHost, cutMiddle, displayWidth } from '../../src/output/width.js';
 import { captureIO } from '../helpers/deps.js';
 
 interface Row {
@@ -172,6 +172,28 @@ describe('a host cut to its column (cut: host)', () => {
     expect(cutKeepingHost('webhook https://hooks.example.com/receivers/1/events/incoming', 40)).toBe('webhook …hooks.example.com/…nts/incoming');
     // A `://` in the path is not a scheme: the host is still the text's start.
     expect(cutKeepingHost('hooks.example.com/redirect/to?u=https://x.example/inbox/orders', 30)).toBe('hooks.example.com/…nbox/orders');
+  });
+});
+
+describe("an error message cut keeping its cause (cut: cause, the deliveries' errors)", () => {
+  const refused = 'Post "https://127.0.0.1:38802/hook": connect ECONNREFUSED 127.0.0.1:38802';
+  it('the trailing address named already goes first, then the end kept starts at a word', () => {
+    expect(cutCause(refused, 80)).toBe(refused);
+    expect(cutCause(refused, 60)).toBe('Post "https://127.0.0.1:38802/hook": connect ECONNREFUSED');
+    expect(cutCause(refused, 40)).toBe('Post "https://127.0…connect ECONNREFUSED');
+    expect(cutCause(refused, 20)).toBe('Post "h…ECONNREFUSED'); // cutMiddle: 'Post "…7.0.0.1:38802'
+    expect(cutCause(refused, 14)).toBe('…ECONNREFUSED');
+    expect(cutCause('Post "https://hooks.example.com/orders": context deadline exceeded (Client.Timeout exceeded while awaiting headers)', 30)).toBe(
+      'Post "https:…awaiting headers)',
+    );
+    // An address that the message did not name already is part of the cause: kept.
+    expect(cutCause('connect ECONNREFUSED 10.1.2.3:443 after 3 tries to 10.9.9.9:443', 30)).toBe('connect ECONNR…to 10.9.9.9:443');
+  });
+
+  it('never wider than asked; a last word too long for the column is cut as cutMiddle cuts', () => {
+    for (let width = 0; width < 80; width++) expect(displayWidth(cutCause(refused, width))).toBeLessThanOrEqual(width);
+    for (let width = 0; width < 30; width++) expect(displayWidth(cutCause('接続に失敗しました: サーバーが応答しません (503)', width))).toBeLessThanOrEqual(width);
+    expect(cutCause('x'.repeat(40), 12)).toBe(cutMiddle('x'.repeat(40), 12));
   });
 });
 

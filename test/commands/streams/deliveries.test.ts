@@ -74,6 +74,17 @@ describe('idm streams deliveries list', () => {
     for (const { id } of failed) expect(result.stdout).toContain(id);
   });
 
+  it('at 80 columns: the error keeps its cause (ECONNREFUSED), not the address it ends with', async () => {
+    const result = await h.idm(['streams', 'deliveries', 'list', CLOSED], { env: { ...TTY_OUT, COLUMNS: '80' } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(4);
+    for (const line of lines.slice(1)) {
+      expect([...line].length).toBeLessThanOrEqual(80);
+      expect(line).toMatch(/ {2}Post "[^ ]*…ECONNREFUSED$/);
+    }
+  });
+
   it('--json: exactly the service answer ({deliveries: [...]}), nothing on stderr', async () => {
     const expected = (await direct(h.sandbox, `/event-streams/${CLOSED}/deliveries`)).body;
     const result = await h.idm(['streams', 'deliveries', 'list', CLOSED, '--json']);

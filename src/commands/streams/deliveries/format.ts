@@ -46,7 +46,7 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
     display: (d) => (isPlainObject(d) ? toMinute(fieldText(last(d), 'timestamp')) : ''),
     narrow: { drop: 1 },
   },
-  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? fieldText(last(d), 'error_message') : ''), shrink: 'first', cut: 'middle' },
+  { header: 'LAST ERROR', value: (d) => (isPlainObject(d) ? fieldText(last(d), 'error_message') : ''), shrink: 'first', cut: 'cause' },
 ];
 
 // At a narrow terminal the error matters most: TIME shows the time of day first (the date is in the
@@ -54,7 +54,7 @@ export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
 export const ATTEMPT_COLUMNS = (attempts: Attempt[]): Array<Column<Attempt>> => [
   { header: 'STATUS', value: (a) => fieldText(a, 'status'), style: (a) => statusStyle(a.status) },
   { header: 'TIME', value: (a) => fieldText(a, 'timestamp'), narrow: { compact: 1, compactValue: (a) => toTimeOfDay(fieldText(a, 'timestamp')) } },
-  { header: 'ERROR', value: (a) => fieldText(a, 'error_message'), shrink: 'first', cut: 'middle' },
+  { header: 'ERROR', value: (a) => fieldText(a, 'error_message'), shrink: 'first', cut: 'cause' },
   ...(attempts.some((a) => a.duration !== undefined) ? [{ header: 'DURATION', value: (a: Attempt) => duration(a), narrow: { drop: 2 } }] : []),
 ];
 
