@@ -125,21 +125,27 @@ export function createOutput(io: IO): Output {
       const padded = (label: string) => `${label}${' '.repeat(width - displayWidth(label))}`;
       // A long value with spaces (event types, scopes, an error) is broken between its words, its
       // lines under its first: the terminal would break it inside a word, under the labels. Not one
-      // with a run of spaces, which the lines would not keep.
+      // with a run of spaces, which the lines would not keep. A value with a word that does not fit
+      // beside the labels (an id, a URL, a timestamp, a long scope at 40 columns) goes under its
+      // label, indented by two, broken between words there; a word wider than even that line (a
+      // long URL) is a line of its own from the first column, whole: the terminal's wrap leaves it
+      // whole when copied, where a line break of idm's would not.
       const room = io.columns - width - 2;
-      const lines = (value: string) => (displayWidth(value) > room && room >= 20 && / /.test(value) && !/  /.test(value) ? wrapWords(value, room) : [value]);
-      io.out(
-        fields
-          .map(([, value, style], i) =>
-            lines(safeText(value))
-              // An empty value leaves its label alone on the line, without the spaces that would pad it.
-              .map((line, index) =>
-                line === '' ? `${palette.bold(labels[i]!)}\n` : `${index === 0 ? palette.bold(padded(labels[i]!)) : ' '.repeat(width)}  ${style ? palette[style](line) : line}\n`,
-              )
-              .join(''),
-          )
-          .join(''),
-      );
+      const under = io.columns - 2;
+      const wrappable = (value: string) => / /.test(value) && !/  /.test(value);
+      const fits = (value: string, columns: number) => displayWidth(value) <= columns || (wrappable(value) && wrapWords(value, columns).every((line) => displayWidth(line) <= columns));
+      const show = (label: string, value: string, style: Field[2]) => {
+        const paint = (line: string) => (style ? palette[style](line) : line);
+        // An empty value leaves its label alone on the line, without the spaces that would pad it.
+        if (value === '') return `${palette.bold(label)}\n`;
+        if (fits(value, room) && (displayWidth(value) <= room || room >= 20)) {
+          const lines = displayWidth(value) <= room ? [value] : wrapWords(value, room);
+          return lines.map((line, index) => `${index === 0 ? palette.bold(padded(label)) : ' '.repeat(width)}  ${paint(line)}\n`).join('');
+        }
+        const lines = displayWidth(value) > under && wrappable(value) ? wrapWords(value, under) : [value];
+        return `${palette.bold(label)}\n${lines.map((line) => `${displayWidth(line) <= under ? '  ' : ''}${paint(line)}\n`).join('')}`;
+      };
+      io.out(fields.map(([, value, style], i) => show(labels[i]!, safeText(value), style)).join(''));
     },
     line(text) {
       io.out(`${styled(text, io.palette('stdout'))}\n`);

@@ -143,6 +143,41 @@ describe.skipIf(!run)('records in a real terminal', () => {
   });
   afterAll(() => h.close());
 
+  it('streams show and auth status at 40 columns: an id, a timestamp or a scope too wide for the value column goes under its label, whole; a URL wider than a line is one line of its own, from the first column', async () => {
+    const url = `https://events-ingest.eu-west-1.customer-warehouse.example/api/v2/hooks/${'x'.repeat(20)}`;
+    const secret = join(h.configDir, 'webhook.secret');
+    writeFileSync(secret, 'a-webhook-token-of-enough-length\n', { mode: 0o600 });
+    const created = await h.idm(['streams', 'create', '--name', 'long-url', '--event-type', 'user.created', '--webhook', url, '--auth', 'bearer', '--secret-file', secret, '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const longUrl = JSON.parse(created.stdout).id as string;
+    rmSync(secret);
+
+    const show = open(h, ['streams', 'show', longUrl], { columns: 40 });
+    expect(await show.exitCode()).toBe(0);
+    const rows = show.rows();
+    // The id and the times under their labels, whole, indented by two; the URL from the first column.
+    expect(rows.slice(rows.indexOf('ID'), rows.indexOf('ID') + 2)).toEqual(['ID', `  ${longUrl}`]);
+    // The times fit beside the labels (13 columns of them): there, whole.
+    expect(rows.filter((row) => /^(Created|Updated) +\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/.test(row))).toHaveLength(2);
+    const label = rows.indexOf('Webhook URL');
+    expect(label).toBeGreaterThan(0);
+    // Wider than the terminal: the terminal wraps it, and copying it gives the URL without a break.
+    const joined = show.screen().split('\n');
+    expect(joined[joined.indexOf('Webhook URL') + 1]).toBe(url);
+    show.close();
+
+    const status = open(h, ['auth', 'status'], { columns: 40 });
+    expect(await status.exitCode()).toBe(0);
+    const lines = status.rows();
+    expect(unwrapped(status), lines.join('\n')).toBe(true);
+    for (const line of lines) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
+    const clientId = lines.indexOf('Client ID');
+    expect(lines[clientId + 1]).toBe(`  ${h.sandbox.clients.admin.clientId}`);
+    const scopes = lines.slice(lines.indexOf('Scopes') + 1).filter((line) => line.startsWith('  '));
+    expect(scopes.join(' ').split(/\s+/).filter(Boolean)).toContain('create:directory_provisionings');
+    expect(lines.join('\n')).toMatch(/\n {2}\S*\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/); // the token's expiry, whole
+  });
+
   for (const columns of [60, 80]) {
     it(`streams show at ${columns} columns: a long value is broken between its words, its lines under the value column`, async () => {
       const t = open(h, ['streams', 'show', id], { columns });

@@ -21,6 +21,27 @@ const answer = (path: string, body: unknown) =>
   h.sandbox.addFault({ path, method: 'GET', kind: 'status', status: 200, body: JSON.stringify(body), headers: { 'content-type': 'application/json; charset=utf-8' } });
 
 describe('a record at a terminal', () => {
+  it('at 40 columns: a value with a word too wide for the value column goes under its label, indented, never cut; one wider than a line starts the line', async () => {
+    const url = `https://hooks.example.com/${'p'.repeat(40)}`;
+    answer(`/api/v2/event-streams/${STREAM}`, {
+      id: STREAM,
+      name: 'a name that wraps between its words at forty',
+      status: 'enabled',
+      destination: { type: 'webhook', configuration: { webhook_endpoint: url, webhook_authorization: { method: 'bearer' } } },
+      subscriptions: [{ event_type: 'user.created' }, { event_type: 'organization.member.role.deleted' }],
+      created_at: '2026-11-28T11:36:22.804Z',
+    });
+    const result = await h.idm(['streams', 'show', STREAM], { env: { ...TTY_OUT, COLUMNS: '40' } });
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, 2)).toEqual(['ID', `  ${STREAM}`]);
+    expect(lines).toContain('Webhook URL');
+    expect(lines[lines.indexOf('Webhook URL') + 1]).toBe(url);
+    expect(lines).toContain('  organization.member.role.deleted');
+    expect(lines).toContain('Created        2026-11-28T11:36:22.804Z');
+    for (const line of lines.filter((text) => text !== url)) expect(displayWidth(line), line).toBeLessThanOrEqual(40);
+  });
+
   it('fields the server named, wide or with control characters: every value starts in the same column', async () => {
     answer(`/api/v2/event-streams/${STREAM}`, {
       id: STREAM,
