@@ -3,10 +3,11 @@
 // also take --groups-file: whole entries ({id, name?, email?, direct_members_count?}), as the
 // service stores and lists them, checked with the schema the sandbox checks them with.
 import { Argument, Command } from 'commander';
-import type { GroupEntry } from '../../../api/management/provisioning.js';
+import { isForbidden } from '../../../api/errors.js';
+import { isFeatureDisabled, type GroupEntry } from '../../../api/management/provisioning.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
-import { ApiError, UsageError } from '../../../core/errors.js';
+import { UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '../../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../../io/input.js';
 import { unsafeTextProblem } from '../../../io/safe.js';
@@ -91,9 +92,9 @@ async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Pro
   } catch (error) {
     // A client that may change the list but not read it (no read:directory_provisionings): every
     // entry is sent, as the flags give them, as before the list was read.
-    if (!(error instanceof ApiError && error.status === 403 && error.code === 'insufficient_scope')) throw error;
+    if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
     await provisioning.addGroups(connectionId, entries);
-    deps.output.note(`Sent ${plural(entries.length, 'group')} to add to the synchronized groups of ${connectionId}, unread: the client may not read the list (read:directory_provisionings), so groups there already were sent too. ${see}`);
+    deps.output.note(`Sent ${plural(entries.length, 'group')} to add to the synchronized groups of ${connectionId}, unread: the client may not read the list (${provisioning.scopes.read}), so groups there already were sent too. ${see}`);
     return;
   }
   const fresh = entries.filter((entry) => !stored.has(entry.id));
