@@ -4,7 +4,7 @@
 // the ones the started sandbox writes to sb.json, read by the block itself. Without bash, curl or
 // jq the examples are skipped on a developer's machine, and fail in CI (.ci/run installs them).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,10 +30,11 @@ afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, f
  * being that directory; then stops the sandbox the block started in the background (SIGTERM: bash
  * starts background jobs with SIGINT ignored).
  */
-async function runBlock(block: string, replace: Array<[string, string]> = []): Promise<RunResult & { dir: string }> {
+async function runBlock(block: string, replace: Array<[string, string]> = [], prepare?: (dir: string) => void): Promise<RunResult & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'idm-readme-'));
   dirs.push(dir);
   mkdirSync(join(dir, 'config'));
+  prepare?.(dir);
   let script = block;
   for (const [from, to] of replace) script = script.replaceAll(from, to.replace('DIR', dir));
   const result = await runBash(`${script}\nstatus=$?\nkill -TERM %1\nwait\nexit $status\n`, { cwd: dir, configDir: join(dir, 'config') });
@@ -44,6 +45,24 @@ const skip = missing.length > 0 && !process.env.CI;
 describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? ` (${missing.join(', ')} not installed: ${skip ? 'skipped' : 'a failure in CI'})` : ''}`, () => {
   it(`${TOOLS.join(', ')} are installed (CI: .ci/run installs them)`, () => {
     expect(missing).toEqual([]);
+  });
+
+  it('Quick start: pasted as written (no placeholder to fill in), it logs in, lists, tests a stream and shows its statistics', async () => {
+    const block = shellBlock('## Quick start', 'idm login');
+    expect(block, 'a value to fill in by hand').not.toMatch(/\bPORT\b|…|\bID\b/);
+    // The wizard reads the keyboard: pasted lines after it would be its answers.
+    expect(block.trimEnd().split('\n').at(-1)).toMatch(/^idm provisioning create +#/);
+    // Every command that fails is reported; a sandbox.json of an earlier paste must not be read for this one.
+    const stale = (dir: string) => writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://127.0.0.1:9","clients":{"admin":{"clientId":"stale","clientSecretFile":"/nonexistent"}}}\n');
+    const { code, stdout, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${block}`, [], stale);
+    // Only the wizard fails here (the block's last status), having no terminal: exit 2, pointing at the connections.
+    expect(code, stderr).toBe(2);
+    expect([...stderr.matchAll(/^FAILED .*$/gm)].map(([line]) => line), stderr).toEqual(['FAILED 2: idm provisioning create']);
+    expect(stderr).toMatch(/Logged in to 127\.0\.0\.1:\d+ as client \w+/);
+    expect(stdout).toMatch(/^est_demoInboxBearer0000000\tdemo-inbox-bearer\tenabled\t/m);
+    expect(stdout).toMatch(/^Outcome\tdelivered$/m);
+    expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z\t1\t0$/m);
+    expect(stderr).toContain("'idm connections list' shows the tenant's connections");
   });
 
   it('With curl: a token with the secret file, then a page of two streams over HTTPS trusting only the CA', async () => {
