@@ -22,6 +22,9 @@ function shellBlock(heading: string, marker: string): string {
   throw new Error(`no sh block with ${marker} after ${heading}`);
 }
 
+/** A sandbox's line of an earlier run left in `dir` (a second paste): a block must not read it for its own sandbox's. */
+const stale = (name: string) => (dir: string) => writeFileSync(join(dir, name), '{"url":"http://127.0.0.1:9","caFile":"/nonexistent","clients":{"admin":{"clientId":"stale","clientSecretFile":"/nonexistent"},"mtls":{"clientId":"stale","certFile":"/nonexistent","keyFile":"/nonexistent"}}}\n');
+
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
@@ -53,8 +56,7 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     // The wizard reads the keyboard: pasted lines after it would be its answers.
     expect(block.trimEnd().split('\n').at(-1)).toMatch(/^idm provisioning create +#/);
     // Every command that fails is reported; a sandbox.json of an earlier paste must not be read for this one.
-    const stale = (dir: string) => writeFileSync(join(dir, 'sandbox.json'), '{"url":"http://127.0.0.1:9","clients":{"admin":{"clientId":"stale","clientSecretFile":"/nonexistent"}}}\n');
-    const { code, stdout, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${block}`, [], stale);
+    const { code, stdout, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${block}`, [], stale('sandbox.json'));
     // Only the wizard fails here (the block's last status), having no terminal: exit 2, pointing at the connections.
     expect(code, stderr).toBe(2);
     expect([...stderr.matchAll(/^FAILED .*$/gm)].map(([line]) => line), stderr).toEqual(['FAILED 2: idm provisioning create']);
@@ -68,7 +70,7 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
   it('With curl: a token with the secret file, then a page of two streams over HTTPS trusting only the CA', async () => {
     const block = shellBlock('### With curl and the official SDKs', 'curl');
     expect(block).toContain('--data-urlencode client_secret@');
-    const { code, stdout, stderr } = await runBlock(block);
+    const { code, stdout, stderr } = await runBlock(block, [], stale('sb.json'));
     expect(code, stderr).toBe(0);
     const page = JSON.parse(stdout);
     expect(page.eventStreams.map((stream: { id: string }) => stream.id)).toEqual(['est_demoInboxBearer0000000', 'est_demoInboxBasic00000000']);
@@ -77,7 +79,7 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
 
   it('HTTPS and mutual TLS: a tls_client_auth profile lists the streams', async () => {
     const block = shellBlock('### HTTPS, a kept tenant, and mutual TLS', 'tls_client_auth');
-    const { code, stdout, stderr, dir } = await runBlock(block, [['/tmp/sb', 'DIR/sb-state']]);
+    const { code, stdout, stderr, dir } = await runBlock(block, [['/tmp/sb', 'DIR/sb-state']], stale('sb.json'));
     expect(code, stderr).toBe(0);
     expect(stdout).toMatch(/^est_demoInboxBearer0000000\t/);
     expect(JSON.parse(readFileSync(join(dir, 'sb.json'), 'utf8')).stateDir).toBe(join(dir, 'sb-state'));
