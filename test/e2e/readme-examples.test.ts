@@ -36,7 +36,7 @@ afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, f
 async function runBlock(block: string, replace: Array<[string, string]> = [], prepare?: (dir: string) => void): Promise<RunResult & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'idm-readme-'));
   dirs.push(dir);
-  mkdirSync(join(dir, 'config'));
+  mkdirSync(join(dir, 'config'), { mode: 0o700 });
   prepare?.(dir);
   let script = block;
   for (const [from, to] of replace) script = script.replaceAll(from, to.replace('DIR', dir));
@@ -65,6 +65,17 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     expect(stdout).toMatch(/^Outcome\tdelivered$/m);
     expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z\t1\t0$/m);
     expect(stderr).toContain("'idm connections list' shows the tenant's connections");
+  });
+
+  it("streams list's examples, after the Quick start's login, run as written: the next page from a page's cursor", async () => {
+    const quickStart = shellBlock('## Quick start', 'idm login');
+    const login = quickStart.slice(0, quickStart.indexOf('\nidm streams') + 1);
+    const block = shellBlock('#### `idm streams list`', '--from');
+    const { code, stdout, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${login}${block}`);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/^FAILED/m);
+    // The page after the first two: the third and fourth demo streams, then the awk line of the disabled one.
+    expect(stdout).toMatch(/\nest_demoInboxHeader0000000\t.*\nest_demoClosedPort00000000\t.*\nest_demoAction000000000000 demo-action\n/);
   });
 
   it('With curl: a token with the secret file, then a page of two streams over HTTPS trusting only the CA', async () => {

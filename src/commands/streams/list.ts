@@ -16,7 +16,8 @@ export function streamsListCommand(deps: Deps, run = listRun): Command {
       'after',
       () => examples([
         'idm streams list --take 20',
-        'idm streams list --from "$NEXT" --take 20  # the following page',
+        "next=$(idm streams list --take 2 --json | jq -r .next)  # a page's cursor",
+        'idm streams list --from "$next" --take 2  # the page after it',
         'idm streams list --all | cut -f1,2  # every stream, as TSV when piped',
         "idm streams list --all --json | jq -r '.eventStreams[] | select(.status == \"enabled\") | .id'",
       ]),
