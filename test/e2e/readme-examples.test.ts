@@ -78,6 +78,28 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     expect(stdout).toMatch(/\nest_demoInboxHeader0000000\t.*\nest_demoClosedPort00000000\t.*\nest_demoAction000000000000 demo-action\n/);
   });
 
+  it('Profiles: the transcript is what idm prints, for profiles its listing shows', async () => {
+    const section = README.slice(README.indexOf('\n### Profiles\n'));
+    const transcript = /```console\n([\s\S]*?)```/.exec(section)![1]!;
+    const steps = transcript.split(/^\$ /m).filter(Boolean).map((step) => { const [command, ...output] = step.trimEnd().split('\n'); return { command: command!, output }; });
+    expect(steps.map(({ command }) => command)).toEqual(['idm profiles list', 'idm profiles use prod', 'idm profiles remove staging --yes']);
+    // The listing has the profiles the commands after it name.
+    expect(steps[0]!.output.slice(1).map((row) => row.split(' ')[0])).toEqual(['default', 'prod', 'staging']);
+    // The same profiles against the sandbox (prod with the admin's key, staging as the reader), then the transcript's commands.
+    const quickStart = shellBlock('## Quick start', 'idm login');
+    const login = quickStart.slice(0, quickStart.indexOf('\nidm streams') + 1);
+    const more = [
+      'idm login --profile prod --domain "$(jq -r .url sandbox.json)" --client-id "$(jq -r .clients.admin.clientId sandbox.json)" --private-key-file "$(jq -r .clients.admin.privateKeyFile sandbox.json)" 2>/dev/null',
+      'idm login --profile staging --domain "$(jq -r .url sandbox.json)" --client-id "$(jq -r .clients.reader.clientId sandbox.json)" --client-secret-file "$(jq -r .clients.reader.clientSecretFile sandbox.json)" 2>/dev/null',
+      // What each prints on stderr, after its command, on stdout.
+      ...steps.slice(1).flatMap(({ command }) => [`echo '$ ${command}'`, `${command} 2>&1 >/dev/null`]),
+    ];
+    const { code, stdout, stderr } = await runBlock(`${login}${more.join('\n')}`);
+    expect(code, stderr).toBe(0);
+    const printed = stdout.slice(stdout.indexOf('$ idm profiles use')).trimEnd().split('\n');
+    expect(printed).toEqual(steps.slice(1).flatMap(({ command, output }) => [`$ ${command}`, ...output]));
+  });
+
   it('With curl: a token with the secret file, then a page of two streams over HTTPS trusting only the CA', async () => {
     const block = shellBlock('### With curl and the official SDKs', 'curl');
     expect(block).toContain('--data-urlencode client_secret@');
