@@ -74,6 +74,11 @@ step idm provisioning update con_googleAppsDemo01 --add-mapping given_name=name.
 step idm provisioning groups add con_googleAppsDemo01 03ep43zb1xk6ay0 03ep43zb2fw2ma9
 step idm provisioning groups list con_googleAppsDemo01
 step idm provisioning sync con_googleAppsDemo01
+bold '# ... the synchronization runs in the background; once it has ended, show has its time and status'
+for _ in $(seq 60); do
+  idm provisioning show con_googleAppsDemo01 --json | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => process.exit(JSON.parse(t).last_synchronization_status ? 0 : 1))' && break
+  sleep 0.5
+done
 step idm provisioning show con_googleAppsDemo01
 step idm provisioning create con_googleAppsTaken1 --no-input
 step idm provisioning delete con_googleAppsDemo01 --yes

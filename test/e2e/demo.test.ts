@@ -68,6 +68,8 @@ describe('scripts/demo.sh', () => {
       expect(err).toContain('Updated directory provisioning for con_googleAppsDemo01 with 3 mapped attributes.');
       expect(out).toMatch(/^03ep43zb1xk6ay0\t/m);
       expect(out).toMatch(/^Synchronization\tdsync_\w+$/m);
+      // show, after the synchronization it was told to follow, has its outcome.
+      expect(out).toMatch(/\$ idm provisioning show con_googleAppsDemo01\n(?:.*\n)*?Last synchronization status\tcompleted\n/);
       expect(err).toContain('Directory provisioning is already enabled'); // the 409 step
       expect(err).toContain('Deleted the directory provisioning of con_googleAppsDemo01.');
     } finally {
