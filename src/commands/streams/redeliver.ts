@@ -46,20 +46,21 @@ export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promi
   const { output } = deps;
   const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);
   if (output.json) return output.printJson(answer ?? {});
+  const matching = [
+    options.status && `status ${options.status.join(',')}`,
+    options.eventType && `event type ${options.eventType.join(',')}`,
+    options.since && `since ${options.since}`,
+    options.until && `until ${options.until}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
   const what =
     eventId !== undefined
-      ? `event ${eventId}`
+      ? `event ${eventId} of stream ${streamId} again`
       : filtered
-        ? `the deliveries matching ${[
-            options.status && `status ${options.status.join(',')}`,
-            options.eventType && `event type ${options.eventType.join(',')}`,
-            options.since && `since ${options.since}`,
-            options.until && `until ${options.until}`,
-          ]
-            .filter(Boolean)
-            .join(', ')}`
-        : 'every failed delivery';
-  output.note(`Asked the service to deliver ${what} of stream ${streamId} again; it retries in the background.`);
+        ? `the failed deliveries of stream ${streamId} again, those matching ${matching}`
+        : `every failed delivery of stream ${streamId} again`;
+  output.note(`Asked the service to deliver ${what}; it retries in the background.`);
   // The list to follow is the one the filters chose: the same filters, the times as sent.
   output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : deliveriesListWords(streamId, options))}`);
 }

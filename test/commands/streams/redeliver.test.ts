@@ -112,7 +112,7 @@ describe('idm streams redeliver <stream> with filters', () => {
     const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--event-type', 'user.created,user.deleted', '--since', '2026-11-24T00:00:00.500Z', '--until', '2099-01-01T00:00:00+02:00']);
     expect(result.code).toBe(0);
     expect(posts()[0]!.json).toEqual({ date_from: '2026-11-24T00:00:00Z', date_to: '2098-12-31T22:00:00Z', statuses: ['failed'], event_types: ['user.created', 'user.deleted'] });
-    expect(result.stderr).toContain('the deliveries matching status failed, event type user.created,user.deleted, since 2026-11-24T00:00:00Z, until 2098-12-31T22:00:00Z');
+    expect(result.stderr).toContain(`Asked the service to deliver the failed deliveries of stream ${CLOSED} again, those matching status failed, event type user.created,user.deleted, since 2026-11-24T00:00:00Z, until 2098-12-31T22:00:00Z; it retries in the background.\n`);
   });
 
   it('with filters, the command it names to follow lists what the filters chose: the same filters, the times as sent, and it runs', async () => {
