@@ -81,7 +81,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
           'idm login --domain "$(jq -r .url sandbox.json)" --client-id "$(jq -r .clients.admin.clientId sandbox.json)" --client-secret-file "$(jq -r .clients.admin.clientSecretFile sandbox.json)"',
           'curl "$(jq -r .controlUrl sandbox.json)/inbox"  # what the HTTPS webhook inbox received',
         ],
-        'Then, in another terminal, with the sandbox.json of --json:',
+        'Then, in the same directory, once sandbox.json has its line:',
       )}
 See README: Sandbox, for the seed format, control endpoints and fault switches.
 `,
