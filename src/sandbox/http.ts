@@ -2,6 +2,7 @@
 // bodies come in the two shapes of the real service: the management interface's
 // {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Server as NetServer, Socket } from 'node:net';
 import { z } from 'zod';
 import { nestsDeeper } from '../core/json-depth.js';
 import { LIMITS } from '../schemas/constants.js';
@@ -138,11 +139,32 @@ export function isoNow(): string {
   return new Date().toISOString();
 }
 
-/** Stops listening and ends every open connection at once (keep-alive and stalled ones too). */
-export function closeServer(server: { close(done: () => void): unknown; closeAllConnections(): void }): Promise<void> {
+type ClosableServer = Pick<NetServer, 'on'> & { close(done: () => void): unknown; closeAllConnections(): void };
+
+const openSockets = new WeakMap<object, Set<Socket>>();
+
+/**
+ * Keeps the server's every TCP connection from its first byte, for closeServer. An HTTPS server's
+ * closeAllConnections() knows only connections that finished the TLS handshake: a client that
+ * connects and never sends (or stops mid-handshake) would hold close() until the handshake timeout
+ * (120 s), and Ctrl-C with it. Call where the server is made, before it listens.
+ */
+export function trackSockets<S extends Pick<NetServer, 'on'>>(server: S): S {
+  const sockets = new Set<Socket>();
+  openSockets.set(server, sockets);
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  return server;
+}
+
+/** Stops listening and ends every open connection at once (keep-alive, stalled and silent ones too). */
+export function closeServer(server: ClosableServer): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     server.closeAllConnections();
+    for (const socket of openSockets.get(server) ?? []) socket.destroy();
   });
 }
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
 import { nestsDeeper } from '../core/json-depth.js';
-import { closeServer, flatHeaders, isJsonType, json, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
+import { closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
 
 export interface InboxRecord {
   method: string;
@@ -29,7 +29,7 @@ export interface Inbox {
 export async function startInbox(): Promise<Inbox> {
   const { cert, key } = await issueCertificate(undefined, 'server');
   const records: InboxRecord[] = [];
-  const server: Server = createServer({ cert, key }, (req, res) => {
+  const server: Server = trackSockets(createServer({ cert, key }, (req, res) => {
     void (async () => {
       const body = await readBody(req);
       const url = requestUrl(req.url, 'https://127.0.0.1');
@@ -60,7 +60,7 @@ export async function startInbox(): Promise<Inbox> {
       const status = asked ? Number(asked[1]) : 200;
       writeReply(res, json(status, { received: status < 300 }));
     })().catch(() => res.destroy());
-  });
+  }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { removeMade } from '../core/dirs.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, writeReply } from './http.js';
+import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY, MAX_DELIVERY_TIMEOUT_MS } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -180,8 +180,8 @@ function createTenantServer(
   ca: Pem | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): HttpServer | HttpsServer {
-  if (!tls) return createHttpServer(handler);
-  return createHttpsServer(
+  if (!tls) return trackSockets(createHttpServer(handler));
+  return trackSockets(createHttpsServer(
     options.mtls === 'handshake'
       ? // Every client is asked for a certificate, none is refused in the handshake: the token
         // endpoint decides, and answers invalid_client as the service does.
@@ -189,7 +189,7 @@ function createTenantServer(
       : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
         { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
     handler,
-  );
+  ));
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
