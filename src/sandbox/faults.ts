@@ -19,7 +19,30 @@ export const FaultSpecSchema = z.strictObject({
 }).superRefine((spec, ctx) => {
   if (spec.kind === 'status' && spec.status === undefined) ctx.addIssue({ code: 'custom', path: ['status'], message: 'is required for kind "status"' });
   if (spec.kind === 'latency' && spec.ms === undefined) ctx.addIssue({ code: 'custom', path: ['ms'], message: 'is required for kind "latency"' });
+  for (const [name, value] of Object.entries(spec.headers ?? {})) {
+    const problem = headerProblem(name, value);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['headers', name], message: problem });
+  }
 });
+
+/** An HTTP field name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** Visible characters, spaces and tabs inside, none around (what Node writes into a header). */
+const FIELD_VALUE = /^(?:[\x21-\x7e](?:[\t\x20-\x7e]*[\x21-\x7e])?)?$/;
+/** The sandbox frames every answer itself: a fault that set these would send a body its header contradicts. */
+const FRAMING = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'trailer']);
+
+/**
+ * Why a fault's header cannot be sent, checked when the fault is armed: before, a name or value Node
+ * refuses to write was accepted and then answered every matching request with a 500 "Sandbox failure",
+ * and a Content-Length or Transfer-Encoding of its own framed the body wrongly for the client.
+ */
+function headerProblem(name: string, value: string): string | undefined {
+  if (!TOKEN.test(name)) return 'is not a valid header name';
+  if (FRAMING.has(name.toLowerCase())) return 'is set by the sandbox itself (it frames every answer)';
+  if (!FIELD_VALUE.test(value)) return 'must be printable ASCII, without line breaks or spaces around it';
+  return undefined;
+}
 
 interface ActiveFault {
   spec: FaultSpec;

@@ -183,3 +183,31 @@ describe('status faults: statuses that have no body, and none that is no answer'
     expect((await streams(token)).status).toBe(200);
   });
 });
+
+describe("a fault's headers are checked when it is armed", () => {
+  // Before, these were armed (201) and every matching request was then answered 500 "Sandbox
+  // failure: Header name must be a valid HTTP token", or framed wrongly (a Content-Length of the
+  // fault's own beside the sandbox's).
+  it.each([
+    [{ 'X\nY': '1' }, 'is not a valid header name'],
+    [{ 'X-Note': 'caf\u00e9\u0100' }, 'must be printable ASCII, without line breaks or spaces around it'],
+    [{ 'X-Note': 'a\r\nSet-Cookie: x=1' }, 'must be printable ASCII, without line breaks or spaces around it'],
+    [{ 'content-length': '1' }, 'is set by the sandbox itself (it frames every answer)'],
+    [{ 'Transfer-Encoding': 'chunked' }, 'is set by the sandbox itself (it frames every answer)'],
+  ])('%j: 400 naming the header, nothing armed, the next request answered normally', async (headers, problem) => {
+    const res = await call(sb(), 'POST', '/sandbox/faults', { body: { kind: 'status', status: 503, headers } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(`Invalid fault: headers.${Object.keys(headers)[0]}: ${problem}`);
+    expect((await call(sb(), 'GET', '/sandbox/faults')).body.faults).toEqual([]);
+    expect(() => sb().addFault({ kind: 'status', status: 503, headers })).toThrow();
+    expect((await call(sb(), 'GET', '/')).status).toBe(200);
+  });
+
+  it('ordinary headers are still added (Retry-After, a proxy header, an empty value)', async () => {
+    sb().addFault({ kind: 'status', status: 503, path: '/', headers: { 'Retry-After': '3', 'X-Proxy': 'edge node', 'X-Empty': '' } });
+    const res = await call(sb(), 'GET', '/');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('3');
+    expect(res.headers.get('x-proxy')).toBe('edge node');
+  });
+});
