@@ -41,6 +41,22 @@ export const DEFAULT_TOKEN_LIFETIME = 86_400;
  */
 export const REQUEST_LOG_SIZE = 10_000;
 const REQUEST_LOG_SLACK = 1_000;
+/**
+ * And at most this many characters of bodies, URLs and headers: a request's body may be 1 MiB, so a
+ * bound by count alone let the log reach 11 GB, and GET /sandbox/requests failed (500, `Invalid
+ * string length`) once it held some 500 MiB. The oldest go first, as above.
+ */
+export const REQUEST_LOG_CHARS = 64 * 1024 * 1024;
+
+/** Characters a recorded request holds (what GET /sandbox/requests will write for it, near enough). */
+function recordedChars(record: RecordedRequest): number {
+  let chars = record.body.length + record.url.length + record.path.length + 100;
+  for (const [name, value] of Object.entries(record.headers)) chars += name.length + value.length + 6;
+  return chars;
+}
+
+/** Characters held by each tenant's request log. */
+const loggedChars = new WeakMap<Tenant, number>();
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -407,8 +423,16 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
 }
 
 function remember(tenant: Tenant, record: RecordedRequest): void {
-  tenant.requests.push(record);
-  if (tenant.requests.length >= REQUEST_LOG_SIZE + REQUEST_LOG_SLACK) tenant.requests.splice(0, REQUEST_LOG_SLACK);
+  const { requests } = tenant;
+  requests.push(record);
+  // (Counted afresh when the log was emptied from outside, through sandbox.requests.)
+  let chars = (requests.length === 1 ? 0 : (loggedChars.get(tenant) ?? 0)) + recordedChars(record);
+  // The oldest go, a thousand at a time past the count, or as many as bring the characters under the bound.
+  let drop = requests.length >= REQUEST_LOG_SIZE + REQUEST_LOG_SLACK ? REQUEST_LOG_SLACK : 0;
+  for (let i = 0; i < drop; i++) chars -= recordedChars(requests[i]!);
+  while (chars > REQUEST_LOG_CHARS && drop < requests.length - 1) chars -= recordedChars(requests[drop++]!);
+  if (drop > 0) requests.splice(0, drop);
+  loggedChars.set(tenant, chars);
 }
 
 async function handle(

@@ -160,7 +160,7 @@ export interface Sandbox {
   edgeKey?: string;
   /** Loaded from `stateDir` (a seed and generated streams are applied only to a new tenant). */
   restored: boolean;
-  /** The requests the tenant received (not the inbox's), oldest first: the latest 10,000 to 11,000 (the oldest are dropped a thousand at a time). */
+  /** The requests the tenant received (not the inbox's), oldest first: the latest 10,000 to 11,000 (the oldest are dropped a thousand at a time), and fewer when their bodies, URLs and headers pass 64 Mi characters. */
   requests: RecordedRequest[];
   /** Tokens issued so far. */
   tokensIssued(): number;

@@ -1,7 +1,7 @@
 // The request log kept for tests is bounded (REQUEST_LOG_SIZE, README: Control endpoints): a sandbox
 // that serves a CI pipeline for hours keeps the latest requests, not all of them.
 import { describe, expect, it } from 'vitest';
-import { REQUEST_LOG_SIZE } from '../../src/sandbox/index.js';
+import { REQUEST_LOG_CHARS, REQUEST_LOG_SIZE } from '../../src/sandbox/index.js';
 import { call, useSandbox } from '../helpers/sandbox.js';
 
 const sb = useSandbox({ seed: {} });
@@ -26,5 +26,29 @@ describe('the request log', () => {
     const listed = await call(sb(), 'GET', '/sandbox/requests');
     expect(listed.body).toHaveLength(requests.length);
     expect((await call(sb(), 'GET', '/sandbox/stats')).body.requests).toBe(requests.length);
+  });
+});
+
+describe('the request log, for large bodies', () => {
+  // Bodies may be 1 MiB each: bounded by count alone, 11,000 of them were 11 GB, and GET
+  // /sandbox/requests answered 500 `Sandbox failure: Invalid string length` past some 500 of them.
+  it(`keeps at most ${REQUEST_LOG_CHARS / 1024 / 1024} Mi characters, dropping the oldest; GET /sandbox/requests still answers`, async () => {
+    const body = 'b'.repeat(1024 * 1024);
+    const total = Math.ceil(REQUEST_LOG_CHARS / body.length) + 16;
+    for (let first = 0; first < total; first += 8) {
+      const round = Array.from({ length: Math.min(8, total - first) }, (_, i) => first + i);
+      const answers = await Promise.all(round.map((n) => call(sb(), 'POST', `/big?n=${n}`, { body, headers: { 'Content-Type': 'text/plain' } })));
+      expect(answers.every((answer) => answer.status === 404)).toBe(true);
+    }
+    const big = sb().requests.filter((request) => request.path === '/big');
+    expect(big.length).toBeLessThan(total);
+    expect(big.length).toBeGreaterThan(0);
+    expect(sb().requests.reduce((sum, request) => sum + request.body.length, 0)).toBeLessThanOrEqual(REQUEST_LOG_CHARS);
+    // What is kept is the newest, whole.
+    expect(big.at(-1)!.url).toBe(`/big?n=${total - 1}`);
+    expect(big.every((request) => request.body === body)).toBe(true);
+    const listed = await call(sb(), 'GET', '/sandbox/requests');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(sb().requests.length);
   });
 });
