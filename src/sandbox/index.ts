@@ -454,9 +454,12 @@ async function handle(
     return;
   }
   const path = url.pathname;
+  // HEAD is answered as GET (RFC 9110: every server supports both; the service does), without the
+  // body: Node's response to a HEAD request writes none. Recorded (and faulted) as the HEAD it was.
+  const routed = method === 'HEAD' ? 'GET' : method;
 
   if (path === '/sandbox' || path.startsWith('/sandbox/')) {
-    writeReply(res, settle(() => control(tenant, method, path, body, headers['content-type'])));
+    writeReply(res, settle(() => control(tenant, routed, path, body, headers['content-type'])));
     return;
   }
 
@@ -485,7 +488,7 @@ async function handle(
   if (fault?.kind === 'stall') return finish(undefined); // never answered; close() ends the socket
   if (fault?.kind === 'status') return finish(faultReply(fault, path, tenant.url));
 
-  const reply = await settleAsync(() => dispatch(tenant, method, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
+  const reply = await settleAsync(() => dispatch(tenant, routed, path, url.searchParams, headers, body, peerCertificate(tenant, req)));
   // With --state-dir, a save is due (written shortly, with the other changes of the moment, and at close).
   if (method !== 'GET' && method !== 'HEAD' && path.startsWith('/api/v2/') && reply.status < 300) tenant.changed();
   finish(reply);

@@ -126,3 +126,26 @@ describe('the token endpoint answers in its own shape, with the rate-limit heade
     expect(res.headers.get('x-ratelimit-limit')).toBe('10000');
   });
 });
+
+describe('HEAD', () => {
+  // RFC 9110: every server supports GET and HEAD; the service answers HEAD as GET without the body.
+  // The sandbox answered 405 on every GET route and 404 on `/` (so `curl -sfI "$url/"` never saw it up).
+  it('is answered as GET, with its status and headers and no body, and recorded as HEAD', async () => {
+    const path = '/api/v2/event-streams?take=2';
+    const get = await call(sb(), 'GET', path, { token });
+    const head = await call(sb(), 'HEAD', path, { token });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'));
+    expect(head.headers.get('x-ratelimit-limit')).toBe('10000');
+    expect(sb().requests.at(-1)).toMatchObject({ method: 'HEAD', path: '/api/v2/event-streams', status: 200 });
+    expect((await call(sb(), 'HEAD', path)).status).toBe(401);
+    expect((await call(sb(), 'HEAD', '/')).status).toBe(200);
+    expect((await call(sb(), 'HEAD', '/.well-known/jwks.json')).status).toBe(200);
+    expect((await call(sb(), 'HEAD', '/sandbox/stats')).status).toBe(200);
+    // The raw answer has no body after the headers, and the connection is still usable.
+    const raw = await rawRequest(`HEAD /api/v2/event-streams/${DEMO_IDS.inboxBearer}`);
+    expect(raw.startsWith('HTTP/1.1 401')).toBe(true);
+    expect(raw.endsWith('\r\n\r\n')).toBe(true);
+  });
+});
