@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
 import { nestsDeeper } from '../core/json-depth.js';
+import { headerChars, pushBounded } from './bounded.js';
 import { closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
 
 export interface InboxRecord {
@@ -55,7 +56,9 @@ export async function startInbox(): Promise<Inbox> {
           // kept as text
         }
       }
-      records.push({ method: req.method ?? 'POST', path: url.pathname + url.search, headers: flatHeaders(req.headers), body: parsed, at: Date.now() });
+      const record: InboxRecord = { method: req.method ?? 'POST', path: url.pathname + url.search, headers: flatHeaders(req.headers), body: parsed, at: Date.now() };
+      // Bounded as the request log is: GET /sandbox/inbox must stay answerable.
+      pushBounded(records, record, (body ?? '').length + record.path.length + 100 + headerChars(record.headers));
       const asked = /^\/inbox\/status\/([2-5]\d\d)(?:\/|$)/.exec(url.pathname);
       const status = asked ? Number(asked[1]) : 200;
       writeReply(res, json(status, { received: status < 300 }));

@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { removeMade } from '../core/dirs.js';
+import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
@@ -35,28 +36,13 @@ export { FaultSpecSchema } from './faults.js';
 export { describeIssues } from '../schemas/index.js';
 
 export const DEFAULT_TOKEN_LIFETIME = 86_400;
-/**
- * The request log keeps the latest 10,000 to 11,000 requests, so that a sandbox serving a CI pipeline
- * for hours does not grow: the oldest are dropped a thousand at a time (cheaper than one by one).
- */
-export const REQUEST_LOG_SIZE = 10_000;
-const REQUEST_LOG_SLACK = 1_000;
-/**
- * And at most this many characters of bodies, URLs and headers: a request's body may be 1 MiB, so a
- * bound by count alone let the log reach 11 GB, and GET /sandbox/requests failed (500, `Invalid
- * string length`) once it held some 500 MiB. The oldest go first, as above.
- */
-export const REQUEST_LOG_CHARS = 64 * 1024 * 1024;
+/** The request log keeps the latest 10,000 to 11,000 requests, and at most 64 Mi characters of them (bounded.ts). */
+export { LOG_CHARS as REQUEST_LOG_CHARS, LOG_SIZE as REQUEST_LOG_SIZE } from './bounded.js';
 
 /** Characters a recorded request holds (what GET /sandbox/requests will write for it, near enough). */
 function recordedChars(record: RecordedRequest): number {
-  let chars = record.body.length + record.url.length + record.path.length + 100;
-  for (const [name, value] of Object.entries(record.headers)) chars += name.length + value.length + 6;
-  return chars;
+  return record.body.length + record.url.length + record.path.length + 100 + headerChars(record.headers);
 }
-
-/** Characters held by each tenant's request log. */
-const loggedChars = new WeakMap<Tenant, number>();
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -423,16 +409,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
 }
 
 function remember(tenant: Tenant, record: RecordedRequest): void {
-  const { requests } = tenant;
-  requests.push(record);
-  // (Counted afresh when the log was emptied from outside, through sandbox.requests.)
-  let chars = (requests.length === 1 ? 0 : (loggedChars.get(tenant) ?? 0)) + recordedChars(record);
-  // The oldest go, a thousand at a time past the count, or as many as bring the characters under the bound.
-  let drop = requests.length >= REQUEST_LOG_SIZE + REQUEST_LOG_SLACK ? REQUEST_LOG_SLACK : 0;
-  for (let i = 0; i < drop; i++) chars -= recordedChars(requests[i]!);
-  while (chars > REQUEST_LOG_CHARS && drop < requests.length - 1) chars -= recordedChars(requests[drop++]!);
-  if (drop > 0) requests.splice(0, drop);
-  loggedChars.set(tenant, chars);
+  pushBounded(tenant.requests, record, recordedChars(record));
 }
 
 async function handle(

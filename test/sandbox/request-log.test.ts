@@ -1,5 +1,6 @@
 // The request log kept for tests is bounded (REQUEST_LOG_SIZE, README: Control endpoints): a sandbox
 // that serves a CI pipeline for hours keeps the latest requests, not all of them.
+import { request } from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { REQUEST_LOG_CHARS, REQUEST_LOG_SIZE } from '../../src/sandbox/index.js';
 import { call, useSandbox } from '../helpers/sandbox.js';
@@ -50,5 +51,39 @@ describe('the request log, for large bodies', () => {
     const listed = await call(sb(), 'GET', '/sandbox/requests');
     expect(listed.status).toBe(200);
     expect(listed.body).toHaveLength(sb().requests.length);
+  });
+});
+
+/** POSTs text to the HTTPS inbox (its certificate is the sandbox's own: not checked here, on loopback). */
+function postToInbox(path: string, text: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${sb().inboxUrl}${path}`, { method: 'POST', rejectUnauthorized: false, headers: { 'Content-Type': 'text/plain' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(text);
+  });
+}
+
+describe("the inbox's records, for large bodies", () => {
+  // Unbounded before: anyone POSTing to the inbox grew it without end, and GET /sandbox/inbox answered
+  // 500 `Sandbox failure: Invalid string length` past some 500 bodies of 1 MiB.
+  it('are bounded as the request log is: the newest kept whole, GET /sandbox/inbox still answers', async () => {
+    const body = 'i'.repeat(1024 * 1024);
+    const total = Math.ceil(REQUEST_LOG_CHARS / body.length) + 16;
+    for (let first = 0; first < total; first += 8) {
+      const round = Array.from({ length: Math.min(8, total - first) }, (_, i) => first + i);
+      expect(await Promise.all(round.map((n) => postToInbox(`/big?n=${n}`, body)))).toEqual(round.map(() => 200));
+    }
+    const kept = sb().inbox().filter((record) => record.path.startsWith('/inbox/big'));
+    expect(kept.length).toBeLessThan(total);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.at(-1)!.path).toBe(`/inbox/big?n=${total - 1}`);
+    expect(kept.every((record) => record.body === body)).toBe(true);
+    expect(kept.reduce((sum, record) => sum + (record.body as string).length, 0)).toBeLessThanOrEqual(REQUEST_LOG_CHARS);
+    const listed = await call(sb(), 'GET', '/sandbox/inbox');
+    expect(listed.status).toBe(200);
+    expect(listed.body).toHaveLength(sb().inbox().length);
   });
 });
