@@ -104,6 +104,31 @@ export class Redactor {
     return this.text(`${text.slice(0, at)}${masked(parsed.value, maskStrings)}`);
   }
 
+  /**
+   * A request-target (`/oauth/token?client_secret=…`) as received: the values of query parameters
+   * known to hold secrets masked (a sloppy client may send its secret there), then known values anywhere.
+   */
+  target(target: string): string {
+    const at = target.indexOf('?');
+    if (at < 0) return this.text(target);
+    const query = target
+      .slice(at + 1)
+      .split('&')
+      .map((pair) => {
+        const eq = pair.indexOf('=');
+        const name = eq < 0 ? pair : pair.slice(0, eq);
+        let key = name;
+        try {
+          key = decodeURIComponent(name.replaceAll('+', ' '));
+        } catch {
+          // not valid encoding: compared as sent
+        }
+        return eq >= 0 && SECRET_KEYS.has(key.toLowerCase()) ? `${name}=${REDACTED}` : pair;
+      })
+      .join('&');
+    return this.text(`${target.slice(0, at)}?${query}`);
+  }
+
   text(text: string): string {
     let result = text;
     for (const value of this.values) {

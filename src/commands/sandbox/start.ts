@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
+import { Redactor } from '../../api/redact.js';
 import { fsProblem, IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
@@ -318,6 +319,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   const json = output.json;
 
   const tls = await tlsOptions(options, deps.io.signal);
+  const redactor = new Redactor();
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({
@@ -335,7 +337,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       onStateError: (error) => output.warn({ message: error.message, hint: 'It is tried again at the next change, and when the sandbox stops.' }),
       // Only with --debug: a script that never reads stderr must not block the sandbox on a full pipe.
       // A line for people, or a {"debug"} line with --json (stderr is JSON lines then); the target as received, made safe.
-      onRequest: debug ? (r) => output.debug(`${new Date(r.at).toISOString()} ${r.method} ${r.url} ${r.status || 'no answer'}`) : undefined,
+      // Secrets a client sent in the query (client_secret, access_token, …) or the clients' own secrets anywhere in it are masked (README: Where secrets live).
+      onRequest: debug ? (r) => output.debug(`${new Date(r.at).toISOString()} ${r.method} ${redactor.target(r.url)} ${r.status || 'no answer'}`) : undefined,
     });
   } catch (error) {
     if (error instanceof SeedError) throw new UsageError(`${error.message}${options.seedFile ? ` (in ${options.seedFile})` : ''}.`, 'See README: Sandbox (seed format).');
@@ -347,6 +350,8 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     throw error;
   }
 
+  redactor.add(sandbox.clients.admin.clientSecret);
+  redactor.add(sandbox.clients.reader.clientSecret);
   if (sandbox.restored && (seed !== undefined || options.streams !== undefined)) {
     output.note(`The tenant saved in ${tls.stateDir} is used as it was: --seed and --streams apply only to a new one.`);
   }
