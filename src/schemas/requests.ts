@@ -19,11 +19,12 @@ export function problemInWords(issue: z.core.$ZodRawIssue): string | undefined {
     case 'too_small':
       if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must be at least ${plural(issue.minimum, 'character')}`;
       if (issue.origin === 'array' || issue.origin === 'set') return `needs at least ${plural(issue.minimum, 'item')}`;
-      return `must be at least ${issue.minimum}`;
+      // positive() is `> 0`, not `>= 0`: 'must be at least 0' named a value that is refused.
+      return issue.inclusive === false ? `must be greater than ${issue.minimum}` : `must be at least ${issue.minimum}`;
     case 'too_big':
       if (issue.origin === 'string') return `must be at most ${plural(issue.maximum, 'character')}`;
       if (issue.origin === 'array' || issue.origin === 'set') return `takes at most ${plural(issue.maximum, 'item')}`;
-      return `must be at most ${issue.maximum}`;
+      return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be at most ${issue.maximum}`;
     case 'invalid_type':
       if (issue.input === undefined) return 'is missing';
       return issue.expected === 'record' || issue.expected === 'object' ? 'must be an object' : `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
@@ -34,6 +35,10 @@ export function problemInWords(issue: z.core.$ZodRawIssue): string | undefined {
     case 'unrecognized_keys':
       return `unknown ${issue.keys.length === 1 ? 'field' : 'fields'}: ${issue.keys.join(', ')}`;
     case 'invalid_format':
+      // startsWith() and its kin name a prefix, not a format ('is not a valid starts_with' before).
+      if (issue.format === 'starts_with') return `must begin with ${(issue as { prefix?: string }).prefix}`;
+      if (issue.format === 'ends_with') return `must end with ${(issue as { suffix?: string }).suffix}`;
+      if (issue.format === 'includes') return `must contain ${(issue as { includes?: string }).includes}`;
       return `is not a valid ${issue.format === 'datetime' ? 'date and time (RFC 3339)' : issue.format}`;
     default:
       return undefined;

@@ -211,3 +211,17 @@ describe("a fault's headers are checked when it is armed", () => {
     expect(res.headers.get('x-proxy')).toBe('edge node');
   });
 });
+
+describe('a bad fault is refused with what is wrong in words', () => {
+  // Before: count 0 was refused as 'must be at least 0' (positive() is > 0), and a path without its
+  // leading slash as 'is not a valid starts_with'.
+  it.each([
+    [{ kind: 'status', status: 503, count: 0 }, 'Invalid fault: count: must be greater than 0'],
+    [{ kind: 'status', status: 503, path: 'api/v2' }, 'Invalid fault: path: must begin with /'],
+  ])('%j', async (fault, message) => {
+    const res = await call(sb(), 'POST', '/sandbox/faults', { body: fault });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe(message);
+    expect((await call(sb(), 'GET', '/sandbox/faults')).body.faults).toEqual([]);
+  });
+});
