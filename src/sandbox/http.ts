@@ -168,10 +168,16 @@ export function closeServer(server: ClosableServer): Promise<void> {
   });
 }
 
-/** The request-target as a URL (`base` for a path alone), or undefined when it cannot be read as one (`//[`). */
+/**
+ * The request-target as a URL (`base` for a path alone), or undefined when it cannot be read as one (`//[`).
+ * A target that begins with `//` is a path (origin-form, RFC 9112) whose first segment is empty, not a
+ * host: read relative to `base`, `//127.0.0.1/api/v2/event-streams` was served as `/api/v2/event-streams`
+ * (and recorded so), where the service answers 404 for the path it was sent.
+ */
 export function requestUrl(target: string | undefined, base = 'http://127.0.0.1'): URL | undefined {
   try {
-    return new URL(target ?? '/', base);
+    const url = new URL(target ?? '/', base);
+    return target?.startsWith('//') ? new URL(`${base}${target}`) : url;
   } catch {
     return undefined;
   }

@@ -149,3 +149,15 @@ describe('HEAD', () => {
     expect(raw.endsWith('\r\n\r\n')).toBe(true);
   });
 });
+
+describe('a request-target that begins with //', () => {
+  // It is a path whose first segment is empty (RFC 9112 origin-form), not a host: it was read as
+  // `//host/path`, so `//127.0.0.1/api/v2/event-streams` was answered (and recorded) as
+  // `/api/v2/event-streams`, where the service answers 404 for the path sent.
+  it('is routed and recorded as the path it is', async () => {
+    const answer = await rawRequest(`GET //127.0.0.1/api/v2/event-streams HTTP/1.1\r\nAuthorization: Bearer ${token}`);
+    expect(answer).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+    expect(sb().requests.at(-1)).toMatchObject({ url: '//127.0.0.1/api/v2/event-streams', path: '//127.0.0.1/api/v2/event-streams', status: 404 });
+    expect(await rawRequest('GET //sandbox/stats HTTP/1.1')).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+  });
+});
