@@ -421,10 +421,13 @@ async function handle(
   const body = await readBody(req);
   const method = req.method ?? 'GET';
   const headers = flatHeaders(req.headers);
+  // The log shows every header as sent: req.headers keeps only the first of a repeated Authorization,
+  // Content-Type, User-Agent, … (what the handlers act on, as the service does), headersDistinct all of them.
+  const sent = flatHeaders(req.headersDistinct);
   const url = requestUrl(req.url);
   if (!url) {
     // A request-target that is no URL (`//[`, `http://a:b`): the client's error, recorded like any request.
-    const record: RecordedRequest = { method, url: req.url ?? '', path: req.url ?? '', headers, body: body ?? '', status: 400, at: Date.now() };
+    const record: RecordedRequest = { method, url: req.url ?? '', path: req.url ?? '', headers: sent, body: body ?? '', status: 400, at: Date.now() };
     remember(tenant, record);
     writeReply(res, apiError(400, 'Invalid request URL'));
     onRequest?.(record);
@@ -440,7 +443,7 @@ async function handle(
     return;
   }
 
-  const record: RecordedRequest = { method, url: req.url ?? '/', path, headers, body: body ?? '', status: 0, at: Date.now() };
+  const record: RecordedRequest = { method, url: req.url ?? '/', path, headers: sent, body: body ?? '', status: 0, at: Date.now() };
   remember(tenant, record);
   const finish = (reply: Reply | undefined) => {
     if (reply) {

@@ -87,3 +87,23 @@ describe("the inbox's records, for large bodies", () => {
     expect(listed.body).toHaveLength(sb().inbox().length);
   });
 });
+
+describe('the request log shows headers as sent', () => {
+  // Node keeps only the first of a repeated Authorization, Content-Type, User-Agent (and a few more)
+  // in req.headers: the log showed one Authorization where a client had sent two.
+  it('a repeated Authorization (or User-Agent) is recorded with every value', async () => {
+    const { connect } = await import('node:net');
+    const port = Number(new URL(sb().url).port);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1');
+      let text = '';
+      socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+      socket.write('GET /api/v2/event-streams?dup=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer first\r\nAuthorization: Bearer second\r\nUser-Agent: a\r\nUser-Agent: b\r\nConnection: close\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    const record = sb().requests.find((request) => request.url === '/api/v2/event-streams?dup=1')!;
+    expect(record.headers.authorization).toBe('Bearer first, Bearer second');
+    expect(record.headers['user-agent']).toBe('a, b');
+    expect((await call(sb(), 'GET', '/sandbox/requests')).body.at(-1).headers.authorization).toBe('Bearer first, Bearer second');
+  });
+});
