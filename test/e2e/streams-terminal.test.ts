@@ -82,6 +82,37 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(posts[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { method: 'basic', username: 'idm', password: 'pass-word' } } } });
   });
 
+  it('a token with a space around it is refused at its masked prompt and asked again, not after it (exit 2, every answer lost)', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('Stream name');
+    t.type('token-asked-again');
+    t.keys('Enter');
+    await t.waitFor('Event types');
+    t.keys('Space');
+    t.keys('Enter');
+    await t.waitFor('Where do the events go?');
+    t.keys('Enter'); // a webhook
+    await t.waitFor('Webhook URL');
+    t.type('https://hooks.example.com/t');
+    t.keys('Enter');
+    await t.waitFor('How does the webhook authenticate deliveries?');
+    t.keys('Enter'); // bearer
+    await t.waitFor('Webhook token');
+    t.type('tok-en ');
+    t.keys('Enter');
+    const screen = await t.waitFor('begins or ends with a space, which an HTTP header cannot carry. Ctrl-U clears it.');
+    expect(screen).not.toContain('tok-en');
+    expect(t.exited()).toBeUndefined();
+    expect(h.calls('POST')).toEqual([]);
+    t.keys('BSpace');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('tok-en');
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({ name: 'token-asked-again', destination: { configuration: { webhook_authorization: { method: 'bearer', token: 'tok-en' } } } });
+  });
+
   it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

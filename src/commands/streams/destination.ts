@@ -157,15 +157,25 @@ export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, d
   } else if (deps.io.canPrompt) {
     fix = 'Type the secret alone, without spaces around it.';
     const prompter = await deps.prompter();
-    secret = await prompter.password(`Webhook ${SECRET_NAME[auth]}`, { validate: (value) => (value === '' ? `Enter the ${SECRET_NAME[auth]}.` : true) });
+    // Checked as typed (the prompt keeps what was typed, masked): refused after the prompt, it lost every answer before it.
+    secret = await prompter.password(`Webhook ${SECRET_NAME[auth]}`, {
+      validate: (value) => (value === '' ? `Enter the ${SECRET_NAME[auth]}.` : secretProblem(value, auth) === undefined ? true : `${secretProblem(value, auth)} Ctrl-U clears it.`),
+    });
   }
-  if (secret !== undefined && /[\r\n]/.test(secret)) throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds more than one line.`, fix);
+  const problem = secret === undefined ? undefined : secretProblem(secret, auth);
+  if (problem !== undefined) throw new UsageError(problem, fix);
+  return secret;
+}
+
+/** Why idm will not send `secret` as the webhook's `auth` secret, or undefined (never quoting it). */
+function secretProblem(secret: string, auth: AuthChoice): string | undefined {
+  if (/[\r\n]/.test(secret)) return `The webhook ${SECRET_NAME[auth]} holds more than one line.`;
   // A token or header value is sent in an HTTP header as it is: no control character can be, and the
   // receiver drops spaces around it. A basic password travels in Base64 and may hold either.
-  if (secret !== undefined && auth !== 'basic' && (/[\x00-\x08\x0a-\x1f\x7f]/.test(secret) || /^[ \t]|[ \t]$/.test(secret))) {
-    throw new UsageError(`The webhook ${SECRET_NAME[auth]} holds a control character or begins or ends with a space, which an HTTP header cannot carry.`, fix);
+  if (auth !== 'basic' && (/[\x00-\x08\x0a-\x1f\x7f]/.test(secret) || /^[ \t]|[ \t]$/.test(secret))) {
+    return `The webhook ${SECRET_NAME[auth]} holds a control character or begins or ends with a space, which an HTTP header cannot carry.`;
   }
-  return secret;
+  return undefined;
 }
 
 /**
