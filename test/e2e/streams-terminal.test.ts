@@ -113,6 +113,26 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(posts[0]!.json).toMatchObject({ name: 'token-asked-again', destination: { configuration: { webhook_authorization: { method: 'bearer', token: 'tok-en' } } } });
   });
 
+  it('update asks no secret of a stream that cannot take it: an event bus, or an action without --webhook (refused before the question, nothing sent)', async () => {
+    const bus = await h.idm(['streams', 'create', '--name', 'bus-no-secret', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--json']);
+    const action = await h.idm(['streams', 'create', '--name', 'action-no-secret', '--event-type', 'user.created', '--action', 'a-1', '--json']);
+    const cases: Array<[string[], string]> = [
+      [[JSON.parse(bus.stdout).id, '--auth', 'bearer'], 'sends events to an event bus'],
+      [[JSON.parse(bus.stdout).id, '--webhook', 'https://hooks.example.com/new'], 'sends events to an event bus'],
+      [[JSON.parse(action.stdout).id, '--auth', 'custom-header'], 'has no webhook: give --webhook URL with --auth.'],
+    ];
+    for (const [args, said] of cases) {
+      h.mark();
+      const t = open(['streams', 'update', ...args]);
+      expect(await t.exitCode()).toBe(2);
+      const screen = t.screen();
+      expect(screen).toContain(said);
+      expect(screen).not.toMatch(/Webhook (token|header value)|Header name|How does the webhook/);
+      expect(h.calls('PATCH')).toEqual([]);
+      t.close();
+    }
+  });
+
   it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

@@ -83,7 +83,17 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (options.name !== undefined) body.name = options.name;
   if (options.eventType !== undefined) body.subscriptions = options.eventType.map((type) => ({ event_type: type }));
   if (kind === 'action') body.destination = actionDestination(options.action!);
-  // Read (or asked) before any request: a secret file that cannot be read sends nothing.
+  // At a terminal, what the flags lack of a webhook is asked only of a stream that can take it: the
+  // stream is read first (after every local check of the rest), so that no secret is typed for an
+  // event bus, or for a stream without a webhook when --webhook is not given, only to be refused.
+  const asks = kind === 'webhook' && io.canPrompt && missingWebhookFlags(options, io, { endpoint: false }).length > 0;
+  let read: ApiRecord | undefined;
+  if (asks) {
+    await checkStreamBody('update', body, file);
+    read = await (await deps.api()).streams.get(streamId);
+    refuseWebhook(read, streamId, options.webhook !== undefined, deps.command);
+  }
+  // Read (or asked) before any request that changes anything: a secret file that cannot be read sends nothing.
   const authorization = kind === 'webhook' ? await webhookAuthorization(options, deps) : undefined;
   if (authorization && options.webhook !== undefined) body.destination = webhookDestination(options.webhook, authorization);
   const changesList = options.addEventType !== undefined || options.removeEventType !== undefined;
@@ -98,9 +108,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   // event bus (the same piped as at a terminal), and at a terminal to show what changed.
   const changesDestination = authorization !== undefined || body.destination !== undefined;
   const { streams } = await deps.api();
-  const before = changesList || changesDestination || io.stdoutIsTTY ? await streams.get(streamId) : undefined;
+  const before = read ?? (changesList || changesDestination || io.stdoutIsTTY ? await streams.get(streamId) : undefined);
   const current = isPlainObject(before?.destination) ? before.destination : {};
-  if (changesDestination && current.type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`, deps.command);
+  if (changesDestination) refuseWebhook(before!, streamId, true, deps.command);
 
   if (changesList) {
     const had = eventTypesOf(before!);
@@ -121,7 +131,8 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   }
   if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.
-    if (current.type !== 'webhook' || !isPlainObject(current.configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
+    refuseWebhook(before!, streamId, false, deps.command);
+    if (!isPlainObject(current.configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
     const endpoint = String(current.configuration.webhook_endpoint);
     const problem = webhookUrlProblem(endpoint);
     if (problem) throw new UsageError(`The webhook URL of stream ${streamId} ${problem}.`, 'Give --webhook URL with the new secret: idm does not send that URL back as it is.');
@@ -135,6 +146,16 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   output.printFields(streamFields(stream));
   // What changed, for people at a terminal (on stderr: stdout stays the record).
   if (before && io.stdoutIsTTY) for (const line of changes(before, stream)) output.note(line);
+}
+
+/**
+ * Refuses a new destination for `stream` that the service would refuse (an event bus cannot change),
+ * and, without `withEndpoint` (--webhook), a new secret for a stream that has no webhook endpoint to keep.
+ */
+function refuseWebhook(stream: ApiRecord, streamId: string, withEndpoint: boolean, command: CommandLine): void {
+  const type = isPlainObject(stream.destination) ? stream.destination.type : undefined;
+  if (type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`, command);
+  if (!withEndpoint && type !== 'webhook') throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
 }
 
 function eventbusUnchangeable(message: string, command: CommandLine): UsageError {
