@@ -133,6 +133,25 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     }
   });
 
+  it("update --webhook asks with the stream's own method and user name as the defaults: Enter keeps a basic webhook basic", async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'basic-kept', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/old', '--auth', 'basic', '--username', 'alice', '--json'], { env: { IDM_WEBHOOK_SECRET: 'old-pass' } });
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'update', id, '--webhook', 'https://hooks.example.com/new']);
+    await t.waitFor('basic: a user name and password (as now)');
+    t.keys('Enter');
+    await t.waitFor('User name (alice)');
+    t.keys('Enter');
+    await t.waitFor('Webhook password');
+    t.type('new-pass');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const patches = h.calls('PATCH');
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.json).toEqual({ destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/new', webhook_authorization: { method: 'basic', username: 'alice', password: 'new-pass' } } } });
+  });
+
   it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

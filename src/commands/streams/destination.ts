@@ -5,7 +5,7 @@ import { Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { checkText, once, parseChoice } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { hasUnsafeCharacters, preview } from '../../core/text.js';
+import { hasUnsafeCharacters, isPlainObject, preview } from '../../core/text.js';
 import { readFileOrStdin } from '../../io/input.js';
 import type { IO } from '../../io/io.js';
 import { unsafeTextProblem } from '../../io/safe.js';
@@ -183,18 +183,27 @@ function secretProblem(secret: string, auth: AuthChoice): string | undefined {
  * asked (the method, the user name or header name, the secret). Callers refuse what is missing
  * where nothing may be asked (missingWebhookFlags) before calling this.
  */
-export async function webhookAuthorization(flags: DestinationFlags, deps: Deps): Promise<Record<string, string>> {
+export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, current?: unknown): Promise<Record<string, string>> {
   const ask = async () => deps.prompter();
+  // update: the stream's own authorization (as the service shows it, without its secret) is each
+  // question's default, so that Enter keeps it rather than switching a basic webhook to bearer.
+  const was = isPlainObject(current) ? current : {};
+  const wasAuth = AUTH_CHOICES.find((choice) => METHOD[choice] === was.method);
+  const wasText = (key: string, choice: AuthChoice) => (wasAuth === choice && typeof was[key] === 'string' ? (was[key] as string) : undefined);
   const auth =
     flags.auth ??
     (flags.username !== undefined ? 'basic' : flags.headerKey !== undefined ? 'custom-header' : undefined) ??
-    (await (await ask()).select<AuthChoice>('How does the webhook authenticate deliveries?', [
-      { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
-      { value: 'basic', name: 'basic: a user name and password' },
-      { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
-    ]));
-  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { validate: usernameProblem })).trim());
-  const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
+    (await (await ask()).select<AuthChoice>(
+      'How does the webhook authenticate deliveries?',
+      [
+        { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
+        { value: 'basic', name: 'basic: a user name and password' },
+        { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
+      ].map((choice) => (choice.value === wasAuth ? { ...choice, name: `${choice.name} (as now)` } : choice)) as Array<{ value: AuthChoice; name: string }>,
+      { default: wasAuth },
+    ));
+  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { default: wasText('username', 'basic'), validate: usernameProblem })).trim());
+  const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { default: wasText('header_key', 'custom-header'), validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
   const secret = await webhookSecret(flags, auth, deps);
   if (secret === undefined) throw new UsageError(`Missing ${SECRET_FLAG}.`, 'The service takes a webhook with its secret and never returns it.');
   if (auth === 'basic') return { method: METHOD[auth], username: username!, password: secret };

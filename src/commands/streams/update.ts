@@ -94,7 +94,8 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     refuseWebhook(read, streamId, options.webhook !== undefined, deps.command);
   }
   // Read (or asked) before any request that changes anything: a secret file that cannot be read sends nothing.
-  const authorization = kind === 'webhook' ? await webhookAuthorization(options, deps) : undefined;
+  const wasAuthorization = isPlainObject(read?.destination) && isPlainObject(read.destination.configuration) ? read.destination.configuration.webhook_authorization : undefined;
+  const authorization = kind === 'webhook' ? await webhookAuthorization(options, deps, wasAuthorization) : undefined;
   if (authorization && options.webhook !== undefined) body.destination = webhookDestination(options.webhook, authorization);
   const changesList = options.addEventType !== undefined || options.removeEventType !== undefined;
   if (Object.keys(body).length === 0 && !changesList && !authorization) throw new UsageError('Nothing to change.', `Run '${shellCommand(['idm', 'streams', 'update', '--help'])}' for what can change.`);
