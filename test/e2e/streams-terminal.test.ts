@@ -133,6 +133,18 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     }
   });
 
+  it('update --auth asks no secret to send back with a stored webhook URL idm would not send (a user name and password in it)', async () => {
+    const body = { name: 'password-in-url', status: 'enabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://u:p@hooks.example.com/x', webhook_authorization: { method: 'bearer', token: 'old' } } } };
+    const created = await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(body)]);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'update', id, '--auth', 'bearer']);
+    expect(await t.exitCode()).toBe(2);
+    expect(t.screen()).toContain(`The webhook URL of stream ${id} must not hold a user name or password`);
+    expect(t.screen()).not.toContain('Webhook token');
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it("update --webhook asks with the stream's own method and user name as the defaults: Enter keeps a basic webhook basic", async () => {
     const created = await h.idm(['streams', 'create', '--name', 'basic-kept', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/old', '--auth', 'basic', '--username', 'alice', '--json'], { env: { IDM_WEBHOOK_SECRET: 'old-pass' } });
     expect(created.code, created.stderr).toBe(0);

@@ -133,11 +133,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.
     refuseWebhook(before!, streamId, false, deps.command);
-    if (!isPlainObject(current.configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
-    const endpoint = String(current.configuration.webhook_endpoint);
-    const problem = webhookUrlProblem(endpoint);
-    if (problem) throw new UsageError(`The webhook URL of stream ${streamId} ${problem}.`, 'Give --webhook URL with the new secret: idm does not send that URL back as it is.');
-    body.destination = webhookDestination(endpoint, authorization);
+    body.destination = webhookDestination(String((current.configuration as Record<string, unknown>).webhook_endpoint), authorization);
   }
 
   // What was added since the check above is the stream's own (its event types, its endpoint): the
@@ -151,12 +147,18 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
 
 /**
  * Refuses a new destination for `stream` that the service would refuse (an event bus cannot change),
- * and, without `withEndpoint` (--webhook), a new secret for a stream that has no webhook endpoint to keep.
+ * and, without `withEndpoint` (--webhook), a new secret for a stream that has no webhook endpoint to
+ * keep, or one idm would not send (a user name and password in it).
  */
 function refuseWebhook(stream: ApiRecord, streamId: string, withEndpoint: boolean, command: CommandLine): void {
   const type = isPlainObject(stream.destination) ? stream.destination.type : undefined;
   if (type === 'eventbus') throw eventbusUnchangeable(`Stream ${streamId} sends events to an event bus, and the service does not let an event-bus destination change.`, command);
-  if (!withEndpoint && type !== 'webhook') throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
+  if (withEndpoint) return;
+  const configuration = isPlainObject(stream.destination) ? stream.destination.configuration : undefined;
+  if (type !== 'webhook' || !isPlainObject(configuration)) throw new UsageError(`Stream ${streamId} has no webhook: give --webhook URL with --auth.`);
+  // The stream's endpoint is sent back with the new secret: only one idm would send itself.
+  const problem = webhookUrlProblem(String(configuration.webhook_endpoint));
+  if (problem) throw new UsageError(`The webhook URL of stream ${streamId} ${problem}.`, 'Give --webhook URL with the new secret: idm does not send that URL back as it is.');
 }
 
 function eventbusUnchangeable(message: string, command: CommandLine): UsageError {
