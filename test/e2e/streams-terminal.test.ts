@@ -58,6 +58,19 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(t.screen()).toMatch(/Name\s+from-the-prompts/);
   });
 
+  it("an account id as the cloud console shows it (1234-5678-9012) is taken at the prompt and from --eventbus-account, and sent as its 12 digits", async () => {
+    const t = open(['streams', 'create', '--name', 'bus-dashed', '--event-type', 'user.created', '--eventbus-region', 'us-east-1']);
+    await t.waitFor('Account id');
+    t.type('1234-5678-9012');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('An account id is exactly 12 digits.');
+    const flagged = await h.idm(['streams', 'create', '--name', 'bus-dashed-flag', '--event-type', 'user.created', '--eventbus-region', 'us-east-1', '--eventbus-account', '2234 5678 9012']);
+    expect(flagged.code, flagged.stderr).toBe(0);
+    const posts = h.calls('POST');
+    expect(posts.map((post) => (post.json as { destination: { configuration: { cloud_account_id: string } } }).destination.configuration.cloud_account_id)).toEqual(['123456789012', '223456789012']);
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

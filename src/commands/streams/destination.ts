@@ -240,6 +240,17 @@ export function actionDestination(action: string): Destination {
 }
 
 /**
+ * An account id as the service takes it: 12 digits. The cloud console shows it as 1234-5678-9012;
+ * such an id, or one with spaces between its groups, is the same account, and its digits are kept.
+ * Anything else is left as given, for the checks to refuse.
+ */
+export function accountId(value: string): string {
+  const trimmed = value.trim();
+  const digits = trimmed.replace(/^(\d{4})[- ](\d{4})[- ](\d{4})$/, '$1$2$3');
+  return PATTERNS.cloudAccountId.test(digits) ? digits : trimmed;
+}
+
+/**
  * The destination the flags describe; at a terminal, whatever they lack is asked step by step (the
  * kind, then its values: types and regions from lists). Callers refuse what is missing where nothing
  * may be asked before calling this.
@@ -255,7 +266,7 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
     ]));
   if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim());
   if (kind === 'eventbus') {
-    const account = flags.eventbusAccount ?? (await (await ask()).input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(value.trim()) ? true : 'An account id is exactly 12 digits.') })).trim();
+    const account = accountId(flags.eventbusAccount ?? (await (await ask()).input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(accountId(value)) ? true : 'An account id is exactly 12 digits.') })));
     const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));
     return { type: 'eventbus', configuration: { cloud_account_id: account, cloud_region: region } };
   }
