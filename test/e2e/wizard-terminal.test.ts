@@ -444,6 +444,19 @@ describe.skipIf(!run)('streams test in a terminal', () => {
     expect(h.calls('POST')[0]!.json).toEqual({ event_type: 'organization.group.role.deleted' });
   });
 
+  it('a disabled stream is refused before the event-type question (exit 1, nothing sent), naming the command that enables it', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'disabled-no-question', '--event-type', 'user.created', '--action', 'a-1', '--disabled', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(h, ['streams', 'test', id]);
+    expect(await t.exitCode()).toBe(1);
+    const screen = t.screen();
+    expect(screen).not.toContain('Event type to send');
+    expect(screen).toContain(`Stream ${id} is disabled, and a disabled stream takes no test events: nothing was sent.`);
+    expect(screen).toContain(`Enable it first with 'idm streams enable ${id}'.`);
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it('Ctrl-C at the event-type prompt exits 130 and sends no test event', async () => {
     const t = open(h, ['streams', 'test', STREAM]);
     await t.waitFor('Event type to send');

@@ -201,6 +201,10 @@ async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
   let subscribed: EventType[] = [];
   try {
     const stream = await streams.get(streamId);
+    // A disabled stream takes no test event (the service answers 400): said before the question, not after it.
+    if (stream.status === 'disabled') {
+      throw new IdmError(`Stream ${streamId} is disabled, and a disabled stream takes no test events: nothing was sent.`, { code: 'stream_disabled', hint: `Enable it first with '${deps.command(['idm', 'streams', 'enable', streamId])}'.` });
+    }
     const types = (Array.isArray(stream.subscriptions) ? stream.subscriptions : []).map((s) => String((s as { event_type?: unknown })?.event_type));
     subscribed = EVENT_TYPES.filter((type) => types.includes(type));
   } catch (error) {
