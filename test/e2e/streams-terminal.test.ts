@@ -71,6 +71,20 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(posts.map((post) => (post.json as { destination: { configuration: { cloud_account_id: string } } }).destination.configuration.cloud_account_id)).toEqual(['123456789012', '223456789012']);
   });
 
+  it('a webhook URL with a password typed at its prompt is refused with what to answer next there, not with flags', async () => {
+    const t = open(['streams', 'create', '--name', 'url-with-password', '--event-type', 'user.created']);
+    await t.waitFor('Where do the events go?');
+    t.keys('Enter');
+    await t.waitFor('Webhook URL');
+    t.type('https://u:p@hooks.example.com/x');
+    t.keys('Enter');
+    const screen = await t.waitFor('must not hold a user name or password, which the service would show to whoever reads the stream (choose basic authorization next, and give them there).');
+    expect(screen).not.toContain('--secret-file');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

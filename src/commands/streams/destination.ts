@@ -49,11 +49,15 @@ export function webhookShown(value: string): string {
  * and show to whoever lists streams: a user name and password (the secret goes in --secret-file), and
  * spaces, backslashes or control characters (a paste gone wrong; the URL parser would drop or change them).
  */
-export function webhookUrlProblem(value: string): string | undefined {
+export function webhookUrlProblem(value: string, options: { prompt?: boolean } = {}): string | undefined {
   if (!PATTERNS.webhookEndpoint.test(value)) return 'must be an https:// URL';
   if (/[\s\\]/.test(value) || hasUnsafeCharacters(value)) return 'must not hold spaces, backslashes or control characters (a space in a path is %20)';
   const authority = /^https:\/\/([^/?#]*)/.exec(value)![1]!;
-  if (authority.includes('@')) return 'must not hold a user name or password, which the service would show to whoever reads the stream (for basic authorization: --auth basic --username NAME --secret-file FILE)';
+  if (authority.includes('@')) {
+    // At the prompt the flags are no answer: the next question offers basic authorization.
+    const basic = options.prompt ? 'choose basic authorization next, and give them there' : 'for basic authorization: --auth basic --username NAME --secret-file FILE';
+    return `must not hold a user name or password, which the service would show to whoever reads the stream (${basic})`;
+  }
   if (authority === '') return 'has no host (https://HOST/PATH)';
   try {
     new URL(value);
@@ -270,6 +274,6 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
     const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));
     return { type: 'eventbus', configuration: { cloud_account_id: account, cloud_region: region } };
   }
-  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => { const problem = webhookUrlProblem(value.trim()); return problem ? `The URL ${problem}.` : true; } })).trim();
+  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => { const problem = webhookUrlProblem(value.trim(), { prompt: true }); return problem ? `The URL ${problem}.` : true; } })).trim();
   return webhookDestination(endpoint, await webhookAuthorization(flags, deps));
 }
