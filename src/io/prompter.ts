@@ -11,6 +11,8 @@ import { safeText } from './safe.js';
 export interface Choice<T> {
   value: T;
   name?: string;
+  /** The answer shown once chosen (default: the name): a long name would wrap that line. */
+  short?: string;
   description?: string;
   /** Shown but not selectable; a string says why. */
   disabled?: boolean | string;
@@ -104,6 +106,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
         : {
             ...choice,
             name: choice.name === undefined ? undefined : safeText(choice.name),
+            short: choice.short === undefined ? undefined : safeText(choice.short),
             description: choice.description === undefined ? undefined : safeText(choice.description),
             disabled: typeof choice.disabled === 'string' ? safeText(choice.disabled) : choice.disabled,
           },

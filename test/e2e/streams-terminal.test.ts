@@ -85,6 +85,25 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 
+  it('at 80 columns each answer of the destination questions is one row: the choice in short, not its whole description', async () => {
+    terminal = Terminal.start(['streams', 'create', '--name', 'short-answers', '--event-type', 'user.created'], { configDir: h.configDir, env: credentialsEnv(h.sandbox), columns: 80 });
+    const t = terminal;
+    await t.waitFor('Where do the events go?');
+    t.keys('Enter');
+    await t.waitFor('Webhook URL');
+    t.type('https://hooks.example.com/s');
+    t.keys('Enter');
+    await t.waitFor('How does the webhook authenticate deliveries?');
+    t.keys('Enter');
+    await t.waitFor('Webhook token');
+    const rows = t.rows();
+    expect(rows).toContain('✔ Where do the events go? a webhook');
+    expect(rows).toContain('✔ How does the webhook authenticate deliveries? bearer');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

@@ -200,10 +200,10 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
     (await (await ask()).select<AuthChoice>(
       'How does the webhook authenticate deliveries?',
       [
-        { value: 'bearer', name: 'bearer: an Authorization: Bearer token' },
-        { value: 'basic', name: 'basic: a user name and password' },
-        { value: 'custom-header', name: 'custom-header: a header of your choice and its value' },
-      ].map((choice) => (choice.value === wasAuth ? { ...choice, name: `${choice.name} (as now)` } : choice)) as Array<{ value: AuthChoice; name: string }>,
+        { value: 'bearer', name: 'bearer: an Authorization: Bearer token', short: 'bearer' },
+        { value: 'basic', name: 'basic: a user name and password', short: 'basic' },
+        { value: 'custom-header', name: 'custom-header: a header of your choice and its value', short: 'custom-header' },
+      ].map((choice) => (choice.value === wasAuth ? { ...choice, name: `${choice.name} (as now)` } : choice)) as Array<{ value: AuthChoice; name: string; short: string }>,
       { default: wasAuth },
     ));
   const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { default: wasText('username', 'basic'), validate: usernameProblem })).trim());
@@ -264,9 +264,9 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
   const kind =
     destinationKind(flags) ??
     (await (await ask()).select<Kind>('Where do the events go?', [
-      { value: 'webhook', name: 'A webhook (an https:// endpoint)' },
-      { value: 'eventbus', name: 'An event bus (an account and a region)' },
-      { value: 'action', name: 'An action' },
+      { value: 'webhook', name: 'A webhook (an https:// endpoint)', short: 'a webhook' },
+      { value: 'eventbus', name: 'An event bus (an account and a region)', short: 'an event bus' },
+      { value: 'action', name: 'An action', short: 'an action' },
     ]));
   if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim());
   if (kind === 'eventbus') {
