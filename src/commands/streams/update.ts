@@ -142,7 +142,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   // What changed, for people at a terminal (on stderr: stdout stays the record).
-  if (before && io.stdoutIsTTY) for (const line of changes(before, stream)) output.note(line);
+  // A new secret is sent with every webhook change, and never shown: said, or the summary would have it kept.
+  const secret = authorization ? ({ bearer: 'token', basic: 'password', custom_header: 'header value' } as Record<string, string>)[authorization.method ?? ''] : undefined;
+  if (before && io.stdoutIsTTY) for (const line of changes(before, stream, secret)) output.note(line);
 }
 
 /**
@@ -166,10 +168,11 @@ function eventbusUnchangeable(message: string, command: CommandLine): UsageError
 }
 
 /** What differs between two versions of a stream, one line per field (secrets are never returned). */
-export function changes(before: ApiRecord, after: ApiRecord): string[] {
+export function changes(before: ApiRecord, after: ApiRecord, secret?: string): string[] {
   const was = new Map(streamFields(before));
   const lines = streamFields(after)
     .filter(([label, value]) => label !== 'Updated' && was.get(label) !== value)
     .map(([label, value]) => `${label}: ${was.get(label) ?? '(none)'} → ${value}`);
-  return lines.length > 0 ? ['Changed:', ...lines.map((line) => `  ${line}`)] : ['Nothing changed in what the service shows (a new secret is never shown).'];
+  if (secret) lines.push(`Webhook ${secret}: replaced by the one given (never shown)`);
+  return lines.length > 0 ? ['Changed:', ...lines.map((line) => `  ${line}`)] : ['Nothing changed in what the service shows.'];
 }

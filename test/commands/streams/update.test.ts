@@ -181,7 +181,14 @@ describe('idm streams update: output', () => {
   it('at a terminal, a change the service does not show (a new secret): says so', async () => {
     const result = await h.idm(['streams', 'update', ids.tty, '--auth', 'bearer'], { env: { ...TTY_OUT, IDM_WEBHOOK_SECRET: 'another' } });
     expect(result.code).toBe(0);
-    expect(result.stderr).toBe('Nothing changed in what the service shows (a new secret is never shown).\n');
+    expect(result.stderr).toBe('Changed:\n  Webhook token: replaced by the one given (never shown)\n');
+  });
+
+  it('at a terminal, a new endpoint is listed with its new secret, which was sent too (not only the URL, as if the secret were kept)', async () => {
+    const result = await h.idm(['streams', 'update', ids.tty, '--webhook', 'https://hooks.example.com/moved', '--auth', 'basic', '--username', 'idm'], { env: { ...TTY_OUT, IDM_WEBHOOK_SECRET: 'another' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Changed:\n {2}Webhook URL: \S+ → https:\/\/hooks\.example\.com\/moved\n(.*\n)* {2}Webhook password: replaced by the one given \(never shown\)\n$/);
+    expect(result.stderr).not.toContain('another');
   });
 
   it('--json: exactly the stream the service answered (as read back), nothing on stderr', async () => {
