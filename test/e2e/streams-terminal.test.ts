@@ -104,6 +104,19 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 
+  it('at a terminal, a secret taken from IDM_WEBHOOK_SECRET instead of asked is said (never shown), so a variable left set is not sent unnoticed', async () => {
+    terminal = Terminal.start(['streams', 'create', '--name', 'secret-from-env', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/e', '--auth', 'bearer'], {
+      configDir: h.configDir,
+      env: { ...credentialsEnv(h.sandbox), IDM_WEBHOOK_SECRET: 'left-set-token' },
+    });
+    const t = terminal;
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    expect(screen).toContain("The webhook token is IDM_WEBHOOK_SECRET's (not asked); unset it to type one.");
+    expect(screen).not.toContain('left-set-token');
+    expect(h.calls('POST')[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { token: 'left-set-token' } } } });
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

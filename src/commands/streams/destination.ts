@@ -158,6 +158,9 @@ export async function webhookSecret(flags: DestinationFlags, auth: AuthChoice, d
   } else if (deps.io.env.IDM_WEBHOOK_SECRET !== undefined && deps.io.env.IDM_WEBHOOK_SECRET !== '') {
     secret = deps.io.env.IDM_WEBHOOK_SECRET;
     fix = 'Set IDM_WEBHOOK_SECRET to the secret alone, or give it with --secret-file.';
+    // Where the secret would be asked, that it was not: a variable left set for another webhook
+    // would otherwise go to this one without a word.
+    if (deps.io.canPrompt) deps.output.note(`The webhook ${SECRET_NAME[auth]} is IDM_WEBHOOK_SECRET's (not asked); unset it to type one.`);
   } else if (deps.io.canPrompt) {
     fix = 'Type the secret alone, without spaces around it.';
     const prompter = await deps.prompter();
