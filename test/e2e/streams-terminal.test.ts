@@ -117,6 +117,21 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { token: 'left-set-token' } } } });
   });
 
+  it("a blank stream name (Enter alone, or spaces) is asked for again, not answered with a length rule it does not break", async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('Stream name');
+    t.keys('Enter');
+    await t.waitFor("Enter the stream's name.");
+    t.type('   ');
+    t.keys('Enter');
+    t.type('x');
+    await t.waitFor('Stream name    x'); // the spaces were kept in the line: refused, not taken
+    expect(t.screen()).not.toContain('1 to 128 characters');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

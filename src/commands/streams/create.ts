@@ -70,7 +70,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   if (body.name === undefined) {
     const prompter = await deps.prompter();
     const nameProblem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
-    body.name = (await prompter.input('Stream name', { validate: (value) => (nameProblem(value.trim()) === undefined ? true : `A name ${nameProblem(value.trim())}.`) })).trim();
+    // Blank (Enter alone, or spaces): asked for, not a length to meet.
+    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim() === '' ? "Enter the stream's name." : nameProblem(value.trim()) === undefined ? true : `A name ${nameProblem(value.trim())}.`) })).trim();
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();
