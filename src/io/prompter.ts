@@ -124,7 +124,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
         ),
       );
     },
-    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', validate: checked(options.validate), ...theme }, context)),
+    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: page(options.pageSize), ...theme }, context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>

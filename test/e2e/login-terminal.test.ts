@@ -63,6 +63,21 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(config.profiles.default).toEqual({ domain: sandbox().url, clientId, authMethod: 'basic' });
   });
 
+  it('the masked secret cannot be shown: no "toggle visibility", and Ctrl-T reveals nothing', async () => {
+    const { term } = login();
+    const { clientSecret } = sandbox().clients.admin;
+    await upToSecret(term);
+    term.type(clientSecret.slice(0, -1));
+    term.keys('C-t');
+    term.type(clientSecret.slice(-1));
+    await term.waitFor('*'.repeat(clientSecret.length));
+    expect(term.screen()).not.toContain('toggle visibility');
+    expect(term.screen()).not.toContain(clientSecret.slice(0, 8));
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    expect(term.screen()).not.toContain(clientSecret.slice(0, 8));
+  });
+
   it('a refused secret is asked for again, keeping the rest; the right one then logs in', async () => {
     const { term, dir } = login();
     const from = sandbox().requests.length;
