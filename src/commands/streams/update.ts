@@ -164,7 +164,7 @@ function refuseWebhook(stream: ApiRecord, streamId: string, withEndpoint: boolea
 }
 
 function eventbusUnchangeable(message: string, command: CommandLine): UsageError {
-  return new UsageError(message, `Create a new stream with the destination you want (${command(['idm', 'streams', 'create'])}), then delete this one.`);
+  return new UsageError(message, `Create a new stream with the destination you want ('${command(['idm', 'streams', 'create'])}'), then delete this one.`);
 }
 
 /** What differs between two versions of a stream, one line per field (secrets are never returned). */
