@@ -57,7 +57,11 @@ export function control(tenant: Tenant, method: string, path: string, body: stri
       for (const result of checked) if (result.success) tenant.faults.add(result.data as FaultSpec);
       return json(201, { faults: tenant.faults.list() });
     }
-    default:
+    default: {
+      // A control path asked with another method: 405 with the methods it takes, as the tenant's routes answer.
+      const allowed = ['GET /sandbox', ...ENDPOINTS].filter((endpoint) => endpoint.endsWith(` ${route.slice(method.length + 1)}`)).map((endpoint) => endpoint.split(' ')[0]!);
+      if (allowed.length > 0) return apiError(405, `Method Not Allowed. ${route.slice(method.length + 1)} takes ${allowed.join(', ')}`).withHeaders({ Allow: allowed.join(', ') });
       return apiError(404, `Not Found. Control endpoints: ${ENDPOINTS.join(', ')}`);
+    }
   }
 }
