@@ -319,11 +319,16 @@ describe('idm login: the private key file prompt and flag', () => {
     const prompter = retyping([missing, notKey, body, secretFile(privateKeyPem)]);
     const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
     expect(error).toBeUndefined();
-    expect(prompter.refused).toEqual([
+    expect(prompter.refused.slice(0, 2)).toEqual([
       `The private key file: cannot read ${missing}: no such file.`,
       `The private key file: ${notKey} does not hold a PEM private key.`,
-      `The private key file: cannot read the file (no such file). The path is not shown in case it is a secret: the value has ${body.length} characters and looks like a key or certificate itself, not a path.`,
     ]);
+    // Why the key, read as a path, cannot be opened depends on where its random base64 has slashes:
+    // a part over 255 characters is a name too long, else no such file.
+    expect(prompter.refused[2]).toMatch(
+      new RegExp(`^The private key file: cannot read the file \\((no such file|the name is too long for a file name)\\)\\. The path is not shown in case it is a secret: the value has ${body.length} characters and looks like a key or certificate itself, not a path\\.$`),
+    );
+    expect(prompter.refused).toHaveLength(3);
     for (const message of prompter.refused) expect(message).not.toContain(body.slice(0, 40));
     expect(prompter.refused.join('\n')).not.toMatch(/not shown.*\n.*not shown/);
   });
