@@ -8,7 +8,7 @@
 import type { IO } from '../io/io.js';
 import { safeText } from '../io/safe.js';
 import type { Column, Rows, RowsOptions, Style } from './types.js';
-import { cut, cutCause, cutKeepingHost, cutMiddle, displayWidth } from './width.js';
+import { cut, cutCause, cutKeepingHost, displayWidth } from './width.js';
 
 /** Spaces between two columns of a table. */
 const GAP = 2;
@@ -111,7 +111,7 @@ export function tableRows<Row>(io: IO, allColumns: ReadonlyArray<Column<Row>>, {
       const gap = ' '.repeat(GAP);
       // One measure per cell: cut to its column, padded (but the last), and the line cut at the edge
       // only when an id too long for its column pushed it out.
-      const cuts = layout.columns.map((column) => (column.cut === 'host' ? cutKeepingHost : column.cut === 'middle' ? cutMiddle : column.cut === 'cause' ? cutCause : cut));
+      const cuts = layout.columns.map((column) => (column.cut === 'host' ? cutKeepingHost : column.cut === 'cause' ? cutCause : cut));
       // A cell's style (colour) wraps its text once it is measured, cut and padded: the escapes take
       // no column, and are left out of a line that must be cut at the edge.
       const palette = io.palette('stdout');

@@ -15,10 +15,10 @@ export interface Column<Row> {
   shrink?: 'first' | 'never';
   /**
    * How a value too long for the column is cut: at its end (default); `host`, keeping a URL's host and
-   * the end of its path (destinations), or a host's start and its port (a profile's domain); `middle`, keeping its start and end;
+   * the end of its path (destinations), or a host's start and its port (a profile's domain);
    * `cause`, an error message's: its start and its last words whole, a trailing address it named already left out (width.ts cutCause).
    */
-  cut?: 'end' | 'host' | 'middle' | 'cause';
+  cut?: 'end' | 'host' | 'cause';
   /** The widest value any page may hold (an enum's longest), for when the first page does not show it. */
   width?: number;
   /** A shorter form for people, shown in the terminal's table; tab-separated output keeps `value`. */
