@@ -16,6 +16,15 @@ export type AuthChoice = (typeof AUTH_CHOICES)[number];
 const METHOD: Record<AuthChoice, string> = { bearer: 'bearer', basic: 'basic', 'custom-header': 'custom_header' };
 const SECRET_NAME: Record<AuthChoice, string> = { bearer: 'token', basic: 'password', 'custom-header': 'header value' };
 
+/** The choice of a webhook authorization `method` as the service names it (custom_header). */
+const choiceOf = (method: unknown): AuthChoice | undefined => AUTH_CHOICES.find((choice) => METHOD[choice] === method);
+
+/** What the secret of a webhook authorization `method` (as the service names it) is called. */
+export function secretNameOf(method: unknown): string | undefined {
+  const choice = choiceOf(method);
+  return choice === undefined ? undefined : SECRET_NAME[choice];
+}
+
 export interface DestinationFlags {
   webhook?: string;
   auth?: AuthChoice;
@@ -195,7 +204,7 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
   // update: the stream's own authorization (as the service shows it, without its secret) is each
   // question's default, so that Enter keeps it rather than switching a basic webhook to bearer.
   const was = isPlainObject(current) ? current : {};
-  const wasAuth = AUTH_CHOICES.find((choice) => METHOD[choice] === was.method);
+  const wasAuth = choiceOf(was.method);
   const wasText = (key: string, choice: AuthChoice) => (wasAuth === choice && typeof was[key] === 'string' ? (was[key] as string) : undefined);
   const auth =
     flags.auth ??

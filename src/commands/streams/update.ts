@@ -11,7 +11,7 @@ import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.j
 import type { ApiRecord } from '../../api/management/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { checkStreamBody, checkWebhookAuthorization, readBody } from './body.js';
-import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, webhookAuthorization, webhookDestination, webhookUrlProblem, type DestinationFlags } from './destination.js';
+import { actionDestination, addDestinationOptions, destinationKind, missingWebhookFlags, refuseStdinTwice, secretNameOf, webhookAuthorization, webhookDestination, webhookUrlProblem, type DestinationFlags } from './destination.js';
 import { eventTypesOf, streamFields } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
 
@@ -143,7 +143,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   output.printFields(streamFields(stream));
   // What changed, for people at a terminal (on stderr: stdout stays the record).
   // A new secret is sent with every webhook change, and never shown: said, or the summary would have it kept.
-  const secret = authorization ? ({ bearer: 'token', basic: 'password', custom_header: 'header value' } as Record<string, string>)[authorization.method ?? ''] : undefined;
+  const secret = authorization ? secretNameOf(authorization.method) : undefined;
   if (before && io.stdoutIsTTY) for (const line of changes(before, stream, secret)) output.note(line);
 }
 
