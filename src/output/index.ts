@@ -3,7 +3,7 @@
 // string that came from a server or a file is made safe here (io/safe.ts) before a terminal sees
 // it; cli-table3 is loaded only when a terminal will see a table (./table.ts).
 import { stringifyJson } from '../core/json-numbers.js';
-import { clip } from '../core/text.js';
+import { clip, isPlainObject } from '../core/text.js';
 import type { IdmError, Warning } from '../core/errors.js';
 import type { IO, Palette } from '../io/io.js';
 import { safeJson, safeText } from '../io/safe.js';
@@ -78,6 +78,12 @@ export function fieldText(holder: unknown, key: string | number): string {
   if (value === undefined || value === null || typeof value === 'string') return asText(value);
   return stringifyJson(value, undefined, { holder, key: String(key) }) ?? '';
 }
+
+// A listing's entry that is not an object (null, a number) is shown as it is in its ID column, never a crash.
+/** A field of a listed entry, as received; an entry that is not an object stands for its own `id`. */
+export const entryField = (entry: unknown, key: string): unknown => (isPlainObject(entry) ? entry[key] : key === 'id' ? entry : undefined);
+/** A field of a listed entry as shown (fieldText: numbers as written); an entry that is not an object, as it is in the ID column. */
+export const entryCell = (entry: unknown, key: string): string => (isPlainObject(entry) ? fieldText(entry, key) : key === 'id' ? asText(entry) : '');
 
 /** `2026-11-24 09:00` for an ISO time in UTC (the minute is enough in a table); anything else as it is. */
 export function toMinute(time: string): string {

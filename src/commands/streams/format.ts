@@ -1,7 +1,7 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
 import { withoutUrlPassword } from '../../core/secrets.js';
 import { isPlainObject } from '../../core/text.js';
-import { asText as text, fieldText, toMinute, type Column } from '../../output/index.js';
+import { asText as text, entryCell, entryField, fieldText, toMinute, type Column } from '../../output/index.js';
 import { LIMITS } from '../../schemas/constants.js';
 
 /** A stream as received: every field may be missing or unexpected, and is shown as it is. */
@@ -21,10 +21,6 @@ export function describeDestination(stream: unknown): string {
   return [fieldText(destination, 'type'), where].filter(Boolean).join(' ');
 }
 
-// An entry that is not an object (null, a number) is shown as it is in the ID column, never a crash.
-const field = (s: unknown, key: string): unknown => (s !== null && typeof s === 'object' ? (s as StreamRecord)[key] : key === 'id' ? s : undefined);
-/** A field of an entry as shown (fieldText: numbers as written); an entry that is not an object, as it is in the ID column. */
-const cell = (s: unknown, key: string): string => (s !== null && typeof s === 'object' ? fieldText(s, key) : key === 'id' ? text(s) : '');
 
 /** The event types a stream subscribes to, as received. */
 export function eventTypesOf(stream: StreamRecord): string[] {
@@ -70,17 +66,17 @@ const destinationDisplay = (s: StreamRecord) => describeDestination(s).replace(/
 
 /** The stream's event types, comma-separated. */
 const eventTypes = (s: StreamRecord) => {
-  const subscriptions = field(s, 'subscriptions');
-  return Array.isArray(subscriptions) ? subscriptions.map((sub) => fieldText(sub, 'event_type')).join(',') : cell(s, 'subscriptions');
+  const subscriptions = entryField(s, 'subscriptions');
+  return Array.isArray(subscriptions) ? subscriptions.map((sub) => fieldText(sub, 'event_type')).join(',') : entryCell(s, 'subscriptions');
 };
 
 // At a narrow terminal CREATED goes first, then EVENT TYPES becomes a count, then the free-text
 // columns are cut (the widest first), then EVENT TYPES goes, then DESTINATION, then names are cut
 // down to NAME: whether a stream is enabled matters more than a cut URL or name. The id is never cut.
 export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
-  { header: 'ID', value: (s) => cell(s, 'id'), shrink: 'never' },
-  { header: 'NAME', value: (s) => cell(s, 'name'), shrink: 'first', narrow: { toHeader: true } },
-  { header: 'STATUS', value: (s) => cell(s, 'status'), width: LIMITS.streamStatusMax },
+  { header: 'ID', value: (s) => entryCell(s, 'id'), shrink: 'never' },
+  { header: 'NAME', value: (s) => entryCell(s, 'name'), shrink: 'first', narrow: { toHeader: true } },
+  { header: 'STATUS', value: (s) => entryCell(s, 'status'), width: LIMITS.streamStatusMax },
   { header: 'DESTINATION', value: (s) => describeDestination(s), display: destinationDisplay, shrink: 'first', cut: 'host', narrow: { drop: 4 } },
   {
     header: 'EVENT TYPES',
@@ -90,9 +86,9 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
   },
   {
     header: 'CREATED',
-    value: (s) => cell(s, 'created_at'),
+    value: (s) => entryCell(s, 'created_at'),
     // At a terminal the minute is enough (UTC, as the service gives it); scripts get the full time.
-    display: (s) => toMinute(cell(s, 'created_at')),
+    display: (s) => toMinute(entryCell(s, 'created_at')),
     narrow: { drop: 1 },
   },
 ];

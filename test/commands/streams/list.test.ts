@@ -220,6 +220,14 @@ describe('idm streams list (run function against the sandbox)', () => {
     sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 200, body: JSON.stringify(answer), headers: { 'content-type': 'application/json' } });
     expect(JSON.parse((await list({}, { json: true })).stdout)).toEqual(answer);
   });
+
+  it('an entry that is not an object (a number, a string, a list) is shown as it is in the ID column, never a crash', async () => {
+    const answer = { eventStreams: [42, 'est_plain', ['est_in_a_list']] };
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'status', status: 200, body: JSON.stringify(answer), headers: { 'content-type': 'application/json' } });
+    const { stdout, error } = await list();
+    expect(error).toBeUndefined();
+    expect(stdout.split('\n').map((line) => line.split('\t')[0])).toEqual(['42', 'est_plain', '["est_in_a_list"]', '']);
+  });
 });
 
 describe('idm streams list --all at a terminal', () => {

@@ -1,6 +1,6 @@
 // How deliveries are shown: the list's columns, and one delivery's record, attempts and envelope.
 import { isPlainObject } from '../../../core/text.js';
-import { asText as text, fieldText, toMinute, toTimeOfDay, type Column, type Field, type Style } from '../../../output/index.js';
+import { entryCell, entryField, fieldText, toMinute, toTimeOfDay, type Column, type Field, type Style } from '../../../output/index.js';
 
 export type DeliveryRecord = Record<string, unknown>;
 
@@ -29,15 +29,11 @@ export function duration(attempt: Attempt): string {
 /** A failed delivery or attempt looks failed: its status in red at a colour terminal. */
 export const statusStyle = (status: unknown): Style | undefined => (status === 'failed' ? 'red' : undefined);
 
-// An entry that is not an object is shown as it is in the first column, never a crash.
-const field = (delivery: unknown, key: string): unknown => (isPlainObject(delivery) ? delivery[key] : key === 'id' ? delivery : undefined);
-/** A field of an entry as shown (fieldText: numbers as written); an entry that is not an object, as it is in the first column. */
-const cell = (delivery: unknown, key: string): string => (isPlainObject(delivery) ? fieldText(delivery, key) : key === 'id' ? text(delivery) : '');
 
 export const DELIVERY_COLUMNS: ReadonlyArray<Column<DeliveryRecord>> = [
-  { header: 'EVENT ID', value: (d) => cell(d, 'id'), shrink: 'never' },
-  { header: 'EVENT TYPE', value: (d) => cell(d, 'event_type') },
-  { header: 'STATUS', value: (d) => cell(d, 'status'), style: (d) => statusStyle(field(d, 'status')) },
+  { header: 'EVENT ID', value: (d) => entryCell(d, 'id'), shrink: 'never' },
+  { header: 'EVENT TYPE', value: (d) => entryCell(d, 'event_type') },
+  { header: 'STATUS', value: (d) => entryCell(d, 'status'), style: (d) => statusStyle(entryField(d, 'status')) },
   { header: 'ATTEMPTS', value: (d) => (isPlainObject(d) ? String(attemptsOf(d).length) : '') },
   {
     header: 'LAST ATTEMPT',
