@@ -17,8 +17,6 @@ import { inBackground, isoAt, type Tenant } from './tenant.js';
 
 /** Bounds of one webhook attempt, and of the synchronous mode. */
 export const DELIVERY = { timeoutMs: 3000, syncGapMs: 250 } as const;
-/** The longest attempt timeout a sandbox may be given (`--delivery-timeout`): ten minutes. */
-export const MAX_DELIVERY_TIMEOUT_MS = 600_000;
 export const DEFAULT_RETRY_DELAYS_MS = [1000, 2000, 4000] as const;
 export const LOOPBACK_ONLY = 'sandbox delivers only to loopback addresses (127.0.0.1, ::1, localhost)';
 

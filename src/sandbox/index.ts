@@ -14,7 +14,7 @@ import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
 import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
-import { DEFAULT_RETRY_DELAYS_MS, DELIVERY, MAX_DELIVERY_TIMEOUT_MS } from './delivery.js';
+import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
@@ -26,7 +26,7 @@ import { StreamStore } from './store.js';
 import type { EventStream } from '../schemas/index.js';
 import type { Connection, RegisteredClient, Tenant } from './tenant.js';
 import { ALL_SCOPES, tokenEndpoint, type TokenRequest } from './tokens.js';
-import type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from './types.js';
+import { MAX_DELIVERY_TIMEOUT_MS, type FaultSpec, type RecordedRequest, type Sandbox, type SandboxCertificateClient, type SandboxClient, type SandboxOptions } from './types.js';
 
 export type { FaultSpec, RecordedRequest, Sandbox, SandboxCertificateClient, SandboxClient, SandboxConnection, SandboxOptions } from './types.js';
 export { DEFAULT_SEED, DEMO_IDS, SeedError, StreamLimitError } from './seed.js';

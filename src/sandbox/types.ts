@@ -1,6 +1,9 @@
 // The sandbox's contract, for idm's tests, its demo and benchmark, and `idm sandbox start`.
 // Implementation: ./index.ts (startSandbox). Nothing here is loaded by other commands.
 
+/** The longest attempt timeout a sandbox may be given (`--delivery-timeout`): ten minutes. Kept here, where `idm sandbox start` reads it without loading the sandbox. */
+export const MAX_DELIVERY_TIMEOUT_MS = 600_000;
+
 export interface SandboxClient {
   /** Which seeded client: `admin` has every scope, `reader` only read:event_streams. */
   name: string;

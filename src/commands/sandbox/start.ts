@@ -19,7 +19,7 @@ import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
 import type { StreamLimitError } from '../../sandbox/index.js';
-import type { FaultSpec, Sandbox, SandboxCertificateClient, SandboxClient, SandboxOptions } from '../../sandbox/types.js';
+import { MAX_DELIVERY_TIMEOUT_MS, type FaultSpec, type Sandbox, type SandboxCertificateClient, type SandboxClient, type SandboxOptions } from '../../sandbox/types.js';
 
 export interface SandboxStartOptions {
   /** Undefined: a free port, or the saved one with --state-dir. */
@@ -65,7 +65,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', parseIntegerInRange('--max-streams', 1, 1_000_000))
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
-    .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', parseIntegerInRange('--delivery-timeout', 1, 600_000))
+    .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', parseIntegerInRange('--delivery-timeout', 1, MAX_DELIVERY_TIMEOUT_MS))
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',
