@@ -81,6 +81,12 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
       }
       rows.push(row);
     }
+    if (rows.length === 0) {
+      throw new UsageError(
+        `--remove-mapping would leave the mapping of ${connectionId} empty, and a configuration needs at least one row.`,
+        `Keep a row, or add one with --add-mapping; to stop provisioning the connection, run '${deps.command(['idm', 'provisioning', 'delete', connectionId])}'.`,
+      );
+    }
     body.mapping = rows;
   }
   let checked: ProvisioningBody;

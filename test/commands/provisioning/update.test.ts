@@ -242,7 +242,8 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     const id = conn(COUNT);
     const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'external_id', '--remove-mapping', 'email', '--remove-mapping', 'is_admin']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/at least one/);
+    expect(result.stderr).toContain(`Error: --remove-mapping would leave the mapping of ${id} empty, and a configuration needs at least one row.\n`);
+    expect(result.stderr).toContain(`run 'idm provisioning delete ${id}'.`);
     expect(patches()).toEqual([]);
   });
 });
