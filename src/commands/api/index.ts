@@ -14,7 +14,7 @@ import { examples, paragraph } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { notOneOf } from '../../cli/suggest.js';
-import { hasUnsafeCharacters, preview } from '../../core/text.js';
+import { hasUnsafeCharacters, preview, shellCommand } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
@@ -48,8 +48,22 @@ function parseQuery(value: string, previous: Array<[string, string]> = []): Arra
   return [...previous, [key, value.slice(at + 1)]];
 }
 
+/**
+ * `idm api /event-streams`, gh api's habit of leaving the method out, is told to give the method
+ * first; commander alone would say the path is missing, which the user has just given.
+ */
+class ApiCommand extends Command {
+  missingArgument(name: string): never {
+    const [first] = this.args;
+    if (name === 'path' && first !== undefined && !RAW_METHODS.includes(first.toUpperCase() as HttpMethod)) {
+      this.error(`error: Give the method before the path, e.g. ${shellCommand(['idm', 'api', 'GET', first])}.`, { code: 'commander.missingArgument' });
+    }
+    return this.error(`error: missing required argument '${name}'`, { code: 'commander.missingArgument' });
+  }
+}
+
 export function apiCommand(deps: Deps, run = apiRun): Command {
-  return new Command('api')
+  return new ApiCommand('api')
     .description("Call any management endpoint with the profile's token (like gh api)")
     .addArgument(new Argument('<method>', 'the HTTP method, in any case').choices(RAW_METHODS).argParser(parseMethod))
     .addArgument(new Argument('<path>', 'below /api/v2, such as /event-streams (a leading /api/v2 is dropped)').argParser(rawPath))

@@ -385,6 +385,8 @@ describe('idm api: refused before anything is sent (exit 2)', () => {
       [['OPTIONS', '/event-streams'], /must be one of/],
       [['GET', '/event-streams', '--data', '{}'], /^Error: GET takes no body: --data goes with POST, PATCH, PUT or DELETE\.\n/],
       [['GET'], /^Error: Missing <path>\./],
+      [['/event-streams'], /^Error: Give the method before the path, e\.g\. idm api GET \/event-streams\.\n/],
+      [['event-streams?take=1'], /^Error: Give the method before the path, e\.g\. idm api GET 'event-streams\?take=1'\.\n/],
       [['POST', '/event-streams', '--data', '{}', '--data', '[]'], /--data is given twice/],
     ] as const) {
       const result = await h.idm(['api', ...args]);
