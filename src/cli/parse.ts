@@ -111,11 +111,13 @@ function rfc3339(text: string): number | undefined {
   if (m[4] !== undefined && m[8] === undefined) return undefined; // a time without Z or an offset: whose clock?
   const offset = m[9] === undefined ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
   if (Number(m[10] ?? 0) > 23 || Number(m[11] ?? 0) > 59 || hour > 23 || minute > 59 || second > 59) return undefined;
-  const utc = Date.UTC(year!, month! - 1, day!, hour, minute, second);
-  const back = new Date(utc);
-  // Date.UTC rolls 2026-02-30 over to 2 March: the date typed must be the date read.
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999 (0050-01-01 was 1950).
+  const back = new Date(0);
+  back.setUTCFullYear(year!, month! - 1, day!);
+  back.setUTCHours(hour, minute, second);
+  // A date rolls over (2026-02-30 becomes 2 March): the date typed must be the date read.
   if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month! - 1 || back.getUTCDate() !== day) return undefined;
-  return utc + Number(m[7] ?? 0) * 1000 - offset * 60_000;
+  return back.getTime() + Number(m[7] ?? 0) * 1000 - offset * 60_000;
 }
 
 /**

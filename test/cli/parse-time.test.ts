@@ -24,6 +24,13 @@ describe('parseTime', () => {
     ['30m', '2026-11-25T12:04:56Z'],
     ['6h', '2026-11-25T06:34:56Z'],
     ['7d', '2026-11-18T12:34:56Z'],
+    // The years 0000 to 0099 are RFC 3339 years like any other (they were read as 1900 to 1999,
+    // found not to be the year typed, and refused as "not an RFC 3339 time").
+    ['0000-01-01', '0000-01-01T00:00:00Z'],
+    ['0050-06-15T12:00:00Z', '0050-06-15T12:00:00Z'],
+    ['0099-12-31T23:59:59Z', '0099-12-31T23:59:59Z'],
+    ['0004-02-29', '0004-02-29T00:00:00Z'],
+    ['0001-01-01T00:30:00+01:00', '0000-12-31T23:30:00Z'],
   ])('%s → %s', (typed, sent) => {
     expect(parse(typed)).toBe(sent);
   });
@@ -39,6 +46,7 @@ describe('parseTime', () => {
     ['2026-11-25T10:00', 'no Z or offset: whose clock?'],
     ['2026-11-25T10:00:00', 'no Z or offset, with seconds'],
     ['2026-11-25T10:00:00+0100', 'an offset without its colon'],
+    ['0003-02-29', 'not a leap year, in the first century'],
     ['yesterday', 'a word'],
   ])('%s is refused (%s)', (typed) => {
     expect(() => parse(typed)).toThrow(InvalidArgumentError);

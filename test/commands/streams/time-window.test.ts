@@ -49,6 +49,16 @@ describe('a reversed or impossible window is refused locally (exit 2, nothing se
   });
 });
 
+describe('the years 0000 to 0099 are taken, as the README says (0000 to 9999)', () => {
+  it('deliveries list --since 0050-01-01 --until 0099-12-31T23:59:59Z: sent as typed (not refused as not RFC 3339)', async () => {
+    const result = await h.idm(['streams', 'deliveries', 'list', CLOSED, '--since', '0050-01-01', '--until', '0099-12-31T23:59:59Z']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const [call] = h.calls('GET');
+    expect(Object.fromEntries(new URL(call!.url, 'http://x').searchParams)).toEqual({ date_from: '0050-01-01T00:00:00Z', date_to: '0099-12-31T23:59:59Z' });
+  });
+});
+
 describe('the hint names the times given, the right way round', () => {
   it.each([
     ['stats --since 3h --until 5h', ['streams', 'stats', CLOSED, '--since', '3h', '--until', '5h']],
