@@ -3,7 +3,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { preview } from '../core/text.js';
-import { utcSeconds } from '../core/time.js';
+import { instantOf, utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { unsafeTextProblem } from '../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
@@ -101,25 +101,6 @@ export const parseProfileName = profileNameParser('--profile');
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-const RFC3339 = /^(\d{4})-(\d\d)-(\d\d)(?:[Tt ](\d\d):(\d\d)(?::(\d\d)(\.\d+)?)?([Zz]|([+-])(\d\d):(\d\d)))?$/;
-
-/** The time `text` names, in ms, when every part of it exists (no 30 February, no 24:00, no +25:00). */
-function rfc3339(text: string): number | undefined {
-  const m = RFC3339.exec(text);
-  if (!m) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((part) => (part === undefined ? undefined : Number(part))) as number[];
-  if (m[4] !== undefined && m[8] === undefined) return undefined; // a time without Z or an offset: whose clock?
-  const offset = m[9] === undefined ? 0 : (m[9] === '-' ? -1 : 1) * (Number(m[10]) * 60 + Number(m[11]));
-  if (Number(m[10] ?? 0) > 23 || Number(m[11] ?? 0) > 59 || hour > 23 || minute > 59 || second > 59) return undefined;
-  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999 (0050-01-01 was 1950).
-  const back = new Date(0);
-  back.setUTCFullYear(year!, month! - 1, day!);
-  back.setUTCHours(hour, minute, second);
-  // A date rolls over (2026-02-30 becomes 2 March): the date typed must be the date read.
-  if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month! - 1 || back.getUTCDate() !== day) return undefined;
-  return back.getTime() + Number(m[7] ?? 0) * 1000 - offset * 60_000;
-}
-
 /**
  * A point in time for `--since` / `--until`: an RFC 3339 time with `Z` or an offset
  * (`2026-11-24T09:00:00Z`, `2026-11-24T10:00:00+01:00`), a date alone (`2026-11-24`, midnight UTC),
@@ -131,7 +112,7 @@ export function parseTime(flag: string, now: () => number = Date.now) {
   return (value: string): string => {
     const text = value.trim();
     const relative = /^(\d{1,6})\s*([smhdw])$/.exec(text);
-    const ms = relative ? now() - Number(relative[1]) * UNITS[relative[2]!]! : rfc3339(text);
+    const ms = relative ? now() - Number(relative[1]) * UNITS[relative[2]!]! : instantOf(text);
     if (ms === undefined || !Number.isFinite(ms)) {
       throw new InvalidArgumentError(
         `${flag} must be an RFC 3339 time with Z or an offset (2026-11-24T09:00:00Z), a date (2026-11-24, midnight UTC) or a duration back from now (30m, 6h, 7d), not "${value}".`,

@@ -2,6 +2,7 @@
 // delivered (./delivery.ts). Shapes and messages as in the recordings (wire-facts.md): deliveries in
 // the `{deliveries, next?}` wrapper, failed ones only; redeliver 202 `{}` or 409; statistics in hourly
 // or daily buckets of successful and failed attempts.
+import { instantOf } from '../core/time.js';
 import { EVENT_TYPES, LIMITS } from '../schemas/constants.js';
 import { redeliver, redeliverable, type DeliveryLogEntry } from './delivery.js';
 import { apiError, json, parseJsonBody, type Reply } from './http.js';
@@ -39,17 +40,20 @@ const bodyError = (name: string, rule: string) => apiError(400, `Payload validat
  */
 function zTime(name: string, value: string | undefined | null, problem = queryError): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (value.length > 20 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value) || !Number.isFinite(Date.parse(value))) {
-    throw problem(name, 'must be a date-time like 2025-07-29T04:00:00Z');
-  }
-  return Date.parse(value);
+  // instantOf, not Date.parse, which rolls 2026-02-30 over to 2 March and takes 24:00.
+  const ms = value.length > 20 || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/.test(value) ? undefined : instantOf(value);
+  if (ms === undefined) throw problem(name, 'must be a date-time like 2025-07-29T04:00:00Z');
+  return ms;
 }
 
-/** A stats time: RFC 3339, offsets allowed. */
+/**
+ * A stats time: RFC 3339, offsets allowed, one that exists. Not Date.parse: it reads a time without
+ * an offset in the sandbox machine's time zone, and rolls 2026-02-30 over to 2 March.
+ */
 function anyTime(name: string, value: string | null): number | undefined {
   if (value === null) return undefined;
-  const ms = Date.parse(value);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(value) || !Number.isFinite(ms)) throw queryError(name, 'must be an RFC 3339 date-time');
+  const ms = /^\d{4}-\d\d-\d\d[Tt]\d\d:\d\d:\d\d(\.\d+)?([Zz]|[+-]\d\d:\d\d)$/.test(value) ? instantOf(value) : undefined;
+  if (ms === undefined) throw queryError(name, 'must be an RFC 3339 date-time');
   return ms;
 }
 

@@ -100,6 +100,8 @@ describe('deliveries', () => {
   it.each([
     ['date_from with fractions', '?date_from=2026-01-01T00:00:00.000Z'],
     ['date_to with an offset', '?date_to=2026-01-01T00:00:00%2B01:00'],
+    ['date_from on 30 February', '?date_from=2026-02-30T00:00:00Z'],
+    ['date_to at 24:00', '?date_to=2026-11-28T24:00:00Z'],
     ['take 0', '?take=0'],
     ['an unknown event type', '?event_types=user.exploded'],
   ])('400 for %s', async (_name, query) => {
@@ -179,7 +181,8 @@ describe('redelivery', () => {
   });
 
   it('many: a bad date in the body is an error of the body (Payload validation error, invalid_body), not of the query', async () => {
-    for (const [field, value] of [['date_from', 'yesterday'], ['date_to', '2026-01-01T00:00:00.000Z']] as const) {
+    // 30 February and 24:00 too: Date.parse took them (as 2 March and the next day's midnight).
+    for (const [field, value] of [['date_from', 'yesterday'], ['date_to', '2026-01-01T00:00:00.000Z'], ['date_from', '2026-02-30T00:00:00Z'], ['date_to', '2026-11-28T24:00:00Z']] as const) {
       const res = await api('POST', `/event-streams/${CLOSED}/redeliver`, { [field]: value });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({

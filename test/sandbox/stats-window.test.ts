@@ -34,6 +34,30 @@ describe('stats windows, as recorded', () => {
   it('a bad time: 400', async () => {
     expect((await stats('?date_from=yesterday')).status).toBe(400);
   });
+
+  // Date.parse read these: a time without an offset in the sandbox machine's zone (another window
+  // under TZ=Pacific/Chatham than under UTC), a day that does not exist as the next month's.
+  it.each([
+    ['no offset', '2025-07-29T04:00:00'],
+    ['no offset, no seconds', '2025-07-29T04:00'],
+    ['a date alone', '2025-07-29'],
+    ['30 February', '2025-02-30T00:00:00Z'],
+    ['31 June', '2025-06-31T00:00:00+05:30'],
+    ['hour 24', '2025-07-28T24:00:00Z'],
+    ['offset of 24 hours', '2025-07-29T04:00:00+24:00'],
+  ])('a time RFC 3339 does not have (%s): 400, for date_from and date_to', async (_name, time) => {
+    for (const name of ['date_from', 'date_to']) {
+      const res = await stats(`?${name}=${encodeURIComponent(time)}`);
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ errorCode: 'invalid_query_string', message: `Query validation error: '${name}' must be an RFC 3339 date-time.` });
+    }
+  });
+
+  it('an RFC 3339 time in lower case, with fractions: taken', async () => {
+    const res = await stats(`?date_from=${encodeURIComponent('2025-07-29t09:51:54.5+05:30')}&date_to=2025-07-29t04:40:00.123z`);
+    expect(res.status).toBe(200);
+    expect(res.body.window.date_from).toBe('2025-07-29T04:00:00.000Z');
+  });
 });
 
 describe('stats windows: bounded', () => {
