@@ -30,9 +30,12 @@ export function cachedTokenState(dir: string, tenant: Tenant, clientId: string, 
   return { state: cached.expiresAt > now ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes };
 }
 
-/** `in 3 h 12 min`, `2 days`: how far a time is from now, for people. */
+/** `42 s`, `3 h 12 min`, `2 days`: how far a time is from now, for people. */
 export function inWords(ms: number): string {
-  const minutes = Math.floor(Math.abs(ms) / 60_000);
+  // Under a minute in seconds: a token of a short lifetime (a sandbox's --token-lifetime 60) is not "0 min" from its end.
+  const seconds = Math.floor(Math.abs(ms) / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   const hours = Math.floor(minutes / 60);
   return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`;

@@ -47,10 +47,9 @@ function secretWords(resolved: Resolved): string {
 
 const scopesWords = (token: TokenState) => (token.scopes.length ? token.scopes.join(' ') : token.state === 'none' ? '-' : '(none)');
 
-export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps): Promise<void> {
+export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps, now = Date.now()): Promise<void> {
   const { io, output } = deps;
   const globals = deps.globals();
-  const now = Date.now();
   const dir = configDir(io.env);
   const store = readProfiles(dir);
   const names = Object.keys(store.profiles).sort((a, b) => Number(b === store.defaultProfile) - Number(a === store.defaultProfile) || a.localeCompare(b));
