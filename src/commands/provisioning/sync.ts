@@ -50,7 +50,7 @@ async function whenAgain(connectionId: string, deps: Deps): Promise<string> {
   try {
     const { provisioning } = await deps.api();
     const last = Date.parse(text((await provisioning.get(connectionId)).last_synchronization_at));
-    if (Number.isFinite(last)) return `The last one ran at ${utcSeconds(last)}: ask again after ${utcSeconds(last + SYNC_INTERVAL_MS)}. ${every}`;
+    if (Number.isFinite(last)) return `The last one ran at ${utcSeconds(last)}: ask again after ${utcSeconds(last + SYNC_INTERVAL_MS, true)}. ${every}`;
   } catch {
     // the hint below is true without the time
   }

@@ -142,6 +142,25 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     await h.sandbox.idle();
   });
 
+  it('a last synchronization at a fraction of a second: the time named to ask again is one at which it is allowed', async () => {
+    // The time named was rounded down (00:30:00Z for a run at 00:00:00.700): asked again then, the
+    // service still counted less than 30 minutes and refused it again.
+    const id = fresh();
+    clock = T0 + 700;
+    expect((await h.idm(['provisioning', 'sync', id])).code).toBe(0);
+    await h.sandbox.idle();
+    clock = T0 + 10 * MIN;
+    const refused = await h.idm(['provisioning', 'sync', id]);
+    expect(refused.code).toBe(1);
+    const named = /ask again after (\S+Z)\./.exec(refused.stderr)?.[1];
+    clock = Date.parse(named!);
+    const allowed = await h.idm(['provisioning', 'sync', id]);
+    expect(allowed.stderr).toBe(`Follow it with: idm provisioning show ${id} (the last synchronization's time, status and error).\n`);
+    expect(allowed.code).toBe(0);
+    await h.sandbox.idle();
+    expect(named).toBe('2030-01-01T00:30:01Z');
+  });
+
   it('with --json, the refusal is one JSON object with status 400 and the hint', async () => {
     const id = fresh();
     clock = T0;
