@@ -106,9 +106,11 @@ const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
  * (`2026-11-24T09:00:00Z`, `2026-11-24T10:00:00+01:00`), a date alone (`2026-11-24`, midnight UTC),
  * or a duration back from now (`30m`, `6h`, `7d`). A time without `Z` or an offset, or a date that
  * does not exist, is refused. Returned in the form the service requires: UTC, `Z`, no fractions
- * (`2026-11-24T09:00:00Z`, 20 characters).
+ * (`2026-11-24T09:00:00Z`, 20 characters). A fraction of a second goes to the second before a
+ * start and to the second after an `end` (--until): the window sent holds the one given, and an
+ * event's exact time (`…:05.581Z`, as listed) given to either flag keeps that event in it.
  */
-export function parseTime(flag: string, now: () => number = Date.now) {
+export function parseTime(flag: string, now: () => number = Date.now, end = false) {
   return (value: string): string => {
     const text = value.trim();
     const relative = /^(\d{1,6})\s*([smhdw])$/.exec(text);
@@ -120,7 +122,7 @@ export function parseTime(flag: string, now: () => number = Date.now) {
     }
     // The service takes RFC 3339's four-digit years: a duration reaching back before year 0 (999999d)
     // or an offset past 9999-12-31 would be sent as `-000711-…` or `+010000-…`, and refused there.
-    const time = utcSeconds(ms);
+    const time = utcSeconds(ms, end);
     if (!/^\d{4}-/.test(time)) throw new InvalidArgumentError(`${flag} is outside the years 0000 to 9999 (${time}); give a time RFC 3339 can write.`);
     return time;
   };

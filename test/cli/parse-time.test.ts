@@ -1,8 +1,9 @@
 // --since / --until (cli/parse.ts parseTime): RFC 3339 with Z or an offset, a date alone (midnight
 // UTC), or a duration back from an injected now; always returned in the service's Z form without
-// fractions. A date that does not exist (it used to roll over: 2026-02-30 became 2 March) and a time
-// without Z or an offset (it used to be read in the machine's time zone) are refused. And the one
-// check that a window does not end before it starts (checkTimeWindow).
+// fractions (a start to the second before, an end to the second after). A date that does not
+// exist (it used to roll over: 2026-02-30 became 2 March) and a time without Z or an offset (it used
+// to be read in the machine's time zone) are refused. And the one check that a window does not end
+// before it starts (checkTimeWindow).
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { checkTimeWindow, parseTime } from '../../src/cli/parse.js';
@@ -51,6 +52,23 @@ describe('parseTime', () => {
   ])('%s is refused (%s)', (typed) => {
     expect(() => parse(typed)).toThrow(InvalidArgumentError);
     expect(() => parse(typed)).toThrow(/--since must be an RFC 3339 time with Z or an offset/);
+  });
+});
+
+describe('parseTime for an end (--until): a fraction of a second goes to the second after', () => {
+  const until = parseTime('--until', () => NOW, true);
+  it.each([
+    ['2026-11-24T09:00:00.001Z', '2026-11-24T09:00:01Z'],
+    ['2026-11-24T09:00:00.581Z', '2026-11-24T09:00:01Z'],
+    ['2026-11-24T09:00:00Z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24T09:00:00.000Z', '2026-11-24T09:00:00Z'],
+    ['2026-11-24', '2026-11-24T00:00:00Z'],
+    ['30m', '2026-11-25T12:04:57Z'],
+  ])('%s → %s', (typed, sent) => {
+    expect(until(typed)).toBe(sent);
+  });
+  it('a second after 9999-12-31T23:59:59 is outside the years RFC 3339 writes', () => {
+    expect(() => until('9999-12-31T23:59:59.5Z')).toThrow(/--until is outside the years 0000 to 9999/);
   });
 });
 

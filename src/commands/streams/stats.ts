@@ -28,7 +28,7 @@ export function streamsStatsCommand(deps: Deps, run = statsRun): Command {
     .description('Show successful and failed deliveries of a stream, per hour or per day')
     .addArgument(STREAM_ID_ARGUMENT())
     .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days', parseTime('--since'))
-    .option('--until <time>', 'up to this time: RFC 3339, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)', parseTime('--until'))
+    .option('--until <time>', 'up to this time: RFC 3339, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)', parseTime('--until', Date.now, true))
     .addHelpText(
       'after',
       () => `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}

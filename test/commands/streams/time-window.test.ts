@@ -59,6 +59,46 @@ describe('the years 0000 to 0099 are taken, as the README says (0000 to 9999)', 
   });
 });
 
+describe("an event's exact time, as listed, given to --since or --until: the event is in the window sent", () => {
+  // The sandbox's clock at a fraction of a second: the event's time is 10:20:30.581Z. --until used to
+  // go to the second before (10:20:30Z), which left out the very event whose time was given.
+  const AT = '2026-11-25T10:20:30.581Z';
+  let at: Harness;
+  beforeAll(async () => {
+    at = await startHarness({ now: () => Date.parse(AT), delivery: 'sync' });
+    expect((await at.idm(['streams', 'test', CLOSED, '--event-type', 'user.created'])).code).toBe(3);
+  });
+  afterAll(() => at.close());
+  beforeEach(() => at.mark());
+  const listed = async (flags: string[]) => {
+    const result = await at.idm(['streams', 'deliveries', 'list', CLOSED, '--json', ...flags]);
+    expect(result.code, result.stderr).toBe(0);
+    return (JSON.parse(result.stdout) as { deliveries: Array<{ event: { time: string } }> }).deliveries.map((d) => d.event.time);
+  };
+  const sent = () => Object.fromEntries(new URL(at.calls('GET')[0]!.url, 'http://x').searchParams);
+
+  it('--until: to the second after (10:20:31Z), the event listed', async () => {
+    expect(await listed(['--until', AT])).toEqual([AT]);
+    expect(sent()).toEqual({ date_to: '2026-11-25T10:20:31Z' });
+  });
+
+  it('--since: to the second before (10:20:30Z), the event listed', async () => {
+    expect(await listed(['--since', AT])).toEqual([AT]);
+    expect(sent()).toEqual({ date_from: '2026-11-25T10:20:30Z' });
+  });
+
+  it('both: a window of a second that holds it', async () => {
+    expect(await listed(['--since', AT, '--until', AT])).toEqual([AT]);
+  });
+
+  it('redeliver --until: the body says the second after', async () => {
+    const result = await at.idm(['streams', 'redeliver', CLOSED, '--until', AT]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(at.calls('POST')[0]!.json).toEqual({ date_to: '2026-11-25T10:20:31Z' });
+    expect(result.stderr).toContain(`--until 2026-11-25T10:20:31Z`);
+  });
+});
+
 describe('the hint names the times given, the right way round', () => {
   it.each([
     ['stats --since 3h --until 5h', ['streams', 'stats', CLOSED, '--since', '3h', '--until', '5h']],

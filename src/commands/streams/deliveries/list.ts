@@ -28,7 +28,7 @@ export function addDeliveryFilters(command: Command): Command {
     .option('--status <statuses>', 'only deliveries with this status, e.g. failed (repeat, or comma-separate)', collectList('--status', checkDeliveryStatus('--status')))
     .option('--event-type <types>', 'only these event types (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d)', parseTime('--since'))
-    .option('--until <time>', 'up to this time: RFC 3339, or back from now', parseTime('--until'));
+    .option('--until <time>', 'up to this time: RFC 3339, or back from now', parseTime('--until', Date.now, true));
 }
 
 /**
