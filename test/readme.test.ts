@@ -29,6 +29,15 @@ describe('README.md', () => {
     expect(firstBlock).toContain('npm test');
   });
 
+  it('has no comment in a shell block or on a command line of a transcript: an interactive zsh runs `#` as a command', () => {
+    const blocks = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map(([, body]) => body!);
+    expect(blocks.length).toBeGreaterThanOrEqual(15);
+    const commands = [...readme.matchAll(/^```console\n([\s\S]*?)^```/gm)].flatMap(([, body]) => body!.split('\n').filter((line) => line.startsWith('$ ')));
+    expect(commands.length).toBeGreaterThanOrEqual(15);
+    // A word that starts with `#` outside quotes: what bash (and zsh with interactive_comments) would skip.
+    for (const line of [...blocks.flatMap((block) => block.split('\n')), ...commands]) expect(line).not.toMatch(/(?:^|\s)#/);
+  });
+
   it('has the exit-code table of src/core/exit-codes.ts, code by code and word for word', () => {
     const start = readme.indexOf('| Code | Meaning | For example |');
     expect(start).toBeGreaterThan(0);
