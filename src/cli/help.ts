@@ -32,23 +32,19 @@ function wrapCommand(command: string, width: number): string[] {
 }
 
 /**
- * The `Examples:` block that ends every command's --help (or another `heading`). A `# comment` after a command is aligned
- * with the others in one column when they all fit beside their commands, else each goes on its own
- * line above its command; a command longer than the width continues on the next line.
+ * The `Examples:` block that ends every command's --help (or another `heading`). A `# comment` after a command goes
+ * on its own line above it, never beside it: a line copied from after `$ ` must run in an interactive
+ * zsh, which (without interactive_comments) passes `# ...` to the command as arguments. A command
+ * longer than the width continues on the next line.
  */
 export function examples(lines: readonly string[], heading = 'Examples:'): string {
-  const entries = lines.map((line) => {
-    const at = line.search(/\s+# /);
-    return at < 0 ? { command: line.trim(), comment: '' } : { command: line.slice(0, at).trim(), comment: line.slice(at).trim() };
-  });
-  const commented = entries.filter((entry) => entry.comment !== '');
-  const column = Math.max(0, ...commented.map((entry) => entry.command.length));
-  const beside = commented.every((entry) => 4 + column + 2 + entry.comment.length <= HELP_WIDTH);
   const out: string[] = [];
-  for (const { command, comment } of entries) {
-    if (comment !== '' && !beside) out.push(`  ${comment}`);
+  for (const line of lines) {
+    const at = line.search(/\s+# /);
+    const [command, comment] = at < 0 ? [line.trim(), ''] : [line.slice(0, at).trim(), line.slice(at).trim()];
+    if (comment !== '') out.push(`  ${comment}`);
     const [first, ...rest] = wrapCommand(command, HELP_WIDTH - 4);
-    out.push(`  $ ${comment !== '' && beside ? `${first!.padEnd(column)}  ${comment}` : first}`, ...rest.map((line) => `      ${line}`));
+    out.push(`  $ ${first}`, ...rest.map((next) => `      ${next}`));
   }
   return `\n${heading}\n${out.join('\n')}\n`;
 }
