@@ -44,7 +44,7 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
         `idm provisioning create ${EXAMPLE_ID} --no-input  # default mapping`,
       ])}
 ${paragraph(
-  "At a terminal, idm asks for what is missing: the connection id, and when no setting is given, the mapping (starting from the strategy's default), automatic and group synchronization; it shows a summary and asks before creating. With --no-input or without a terminal it never asks, and sends only what the flags give (the server fills in the rest).",
+  "At a terminal, idm asks for what is missing: the connection id, and when no setting is given, the mapping (from the strategy's default when the service shows it; else empty, and the service applies its default), automatic and group synchronization; it shows a summary and asks before creating. With --no-input or without a terminal it never asks, and sends only what the flags give (the server fills in the rest).",
 )}
 `,
     );
