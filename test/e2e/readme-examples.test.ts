@@ -80,6 +80,27 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     expect(stdout).toMatch(/\nest_demoInboxHeader0000000\t.*\nest_demoClosedPort00000000\t.*\nest_demoAction000000000000 demo-action\n/);
   });
 
+  it('Directory provisioning: the blocks that save a list or a mapping to a file and send it back run as written', async () => {
+    const quickStart = shellBlock('## Quick start', 'idm login');
+    const login = quickStart.slice(0, quickStart.indexOf('\nidm streams') + 1);
+    const blocks = [
+      shellBlock('#### `idm provisioning list`, `idm provisioning show CONNECTION`, `idm provisioning default-mapping CONNECTION`', 'default-mapping'),
+      shellBlock('#### `idm provisioning list`, `idm provisioning show CONNECTION`, `idm provisioning default-mapping CONNECTION`', '--mapping-file mapping.json'),
+      shellBlock('#### `idm provisioning groups list CONNECTION` and its changes', '> groups.json'),
+      shellBlock('#### `idm provisioning groups list CONNECTION` and its changes', '--groups-file groups.json'),
+    ];
+    const { code, stdout, stderr, dir } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${login}${blocks.join('')}`);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/^FAILED/m);
+    // The mapping saved is the strategy's default, sent back whole; the groups saved are the ones set again.
+    const mapping = JSON.parse(readFileSync(join(dir, 'mapping.json'), 'utf8'));
+    expect(mapping.length).toBeGreaterThan(1);
+    expect(stderr).toMatch(new RegExp(`Updated directory provisioning for con_googleAppsDemo01 with ${mapping.length} mapped attributes`));
+    expect(JSON.parse(readFileSync(join(dir, 'groups.json'), 'utf8')).groups.map((group: { id: string }) => group.id)).toEqual(['03ep43zb1xk6ay0']);
+    expect(stderr).toContain('Set 1 group as the synchronized groups of con_googleAppsTaken1');
+    expect(stdout).toMatch(/^mapping\temail\tprimaryEmail$/m);
+  });
+
   it('Profiles: the transcript is what idm prints, for profiles its listing shows', async () => {
     const section = README.slice(README.indexOf('\n### Profiles\n'));
     const transcript = /```console\n([\s\S]*?)```/.exec(section)![1]!;
