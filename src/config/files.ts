@@ -46,6 +46,7 @@ export function checkWritableDir(dir: string): void {
   if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
   // The rule the sandbox's --state-dir is held to too (core/dirs.ts); the fix names the settings' way out.
   const foreign = foreignDirProblem(dir);
+  if (foreign?.shared) throw new ConfigError(`idm will not write into ${dir}: ${foreign.problem}.`, 'Set IDM_CONFIG_DIR to a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.');
   if (foreign?.owner !== undefined) {
     throw refuse(foreign.problem, `sudo chown ${uid()} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
   }

@@ -61,16 +61,21 @@ export function removeMade(made: readonly string[]): void {
  * What makes `dir` unsafe to write secrets into, in words with the fix (a hint), or undefined: it belongs to
  * another user, or others can write into it (a planted symlink or swapped file would take the
  * writes elsewhere). Where there are no user ids (Windows), only the mode is checked. `owner`: set
- * when the directory is another user's.
+ * when the directory is another user's. `shared`: a directory every user is meant to write into (the
+ * sticky bit, as /tmp): its fix is another directory, never a chmod or chown of it, which would
+ * break every other user of the machine.
  */
-export function foreignDirProblem(dir: string): { problem: string; fix: string; owner?: number } | undefined {
+export function foreignDirProblem(dir: string): { problem: string; fix: string; owner?: number; shared?: true } | undefined {
   const stats = statSync(dir, { throwIfNoEntry: false });
   if (!stats?.isDirectory()) return undefined; // the caller's own check says what is in the way
   const me = typeof process.getuid === 'function' ? process.getuid() : undefined;
-  if (me !== undefined && stats.uid !== me) return { problem: `it belongs to another user (uid ${stats.uid})`, fix: 'Use a directory of your own.', owner: stats.uid };
-  if ((stats.mode & 0o022) !== 0) return { problem: `other users can write into it (mode ${(stats.mode & 0o777).toString(8)})`, fix: `Run: chmod 700 ${shellQuote(dir)}, or use a directory of your own.` };
+  const shared = (stats.mode & 0o1000) !== 0 ? ({ shared: true, fix: SHARED_DIR_FIX } as const) : undefined;
+  if (me !== undefined && stats.uid !== me) return { problem: `it belongs to another user (uid ${stats.uid})`, fix: 'Use a directory of your own.', owner: stats.uid, ...shared };
+  if ((stats.mode & 0o022) !== 0) return { problem: `other users can write into it (mode ${(stats.mode & 0o7777).toString(8)})`, fix: `Run: chmod 700 ${shellQuote(dir)}, or use a directory of your own.`, ...shared };
   return undefined;
 }
+
+const SHARED_DIR_FIX = 'Use a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.';
 
 /**
  * Writes `data` to `path` without ever writing through a symlink: a new file beside it, created

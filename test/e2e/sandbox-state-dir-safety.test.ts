@@ -55,6 +55,17 @@ describe('idm sandbox start --state-dir: where its secrets go', () => {
     expect(existsSync(join(state, 'state.json'))).toBe(false);
   });
 
+  it('a --state-dir every user shares (mode 1777, as /tmp, which is root\'s own when idm runs as root): exit 1, and the fix is another directory, never a chmod of it', async () => {
+    const dir = configDir();
+    const state = join(dir, 'tmp');
+    mkdirSync(state);
+    chmodSync(state, 0o1777);
+    const result = await runIdm(['sandbox', 'start', '--state-dir', state], { configDir: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(`Error: idm will not write the sandbox's secrets into ${state}: other users can write into it (mode 1777).\nUse a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.\n`);
+    expect(existsSync(join(state, 'admin.secret'))).toBe(false);
+  });
+
   it.skipIf(process.getuid?.() !== 0)('a --state-dir of another user (run as root): exit 1, nothing written', async () => {
     const dir = configDir();
     const state = join(dir, 'theirs');

@@ -41,6 +41,39 @@ describe('a settings directory that is not the user’s own', () => {
     }
   });
 
+  it('one every user shares (mode 1777, as /tmp, root\'s own when idm runs as root): login refuses, and the fix is another directory, never a chmod of it', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'tmp');
+      mkdirSync(dir);
+      chmodSync(dir, 0o1777);
+      const result = await login(dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`Error: idm will not write into ${dir}: other users can write into it (mode 1777).\nSet IDM_CONFIG_DIR to a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.\n`);
+      expect(tokenRequests()).toEqual([]);
+      expect(existsSync(join(dir, 'config.json'))).toBe(false);
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it.skipIf(!isRoot)('one every user shares that belongs to another user (as /tmp for everyone but root): no chown of it either', async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, 'tmp');
+      mkdirSync(dir);
+      chmodSync(dir, 0o1777);
+      chownSync(dir, 65534, 65534);
+      const result = await login(dir);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('belongs to another user (uid 65534)');
+      expect(result.stderr).not.toMatch(/chown|chmod/);
+      expect(result.stderr).toContain('Set IDM_CONFIG_DIR to a directory of your own');
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it.skipIf(!isRoot)('one that belongs to another user, with config.json a symlink to a victim: refused, the victim untouched', async () => {
     const home = tempDir();
     try {
