@@ -38,6 +38,19 @@ describe('README.md', () => {
     for (const line of [...blocks.flatMap((block) => block.split('\n')), ...commands]) expect(line).not.toMatch(/(?:^|\s)#/);
   });
 
+  it('has no unquoted glob character in a shell block: zsh stops at a pattern that matches no file ("no matches found")', () => {
+    const lines = [...readme.matchAll(/^```sh\n([\s\S]*?)^```/gm)].flatMap(([, body]) => body!.split('\n'));
+    // Each line without its quoted strings, cut into words; `[` and `]` alone are the test command.
+    const globs = lines.flatMap((line) =>
+      line
+        .replace(/'[^']*'|"(?:[^"\\]|\\.)*"/g, "''")
+        .split(/\s+/)
+        .filter((word) => word !== '[' && word !== ']' && /[*?[\]]/.test(word))
+        .map((word) => `${word} in: ${line}`),
+    );
+    expect(globs).toEqual([]);
+  });
+
   it('has the exit-code table of src/core/exit-codes.ts, code by code and word for word', () => {
     const start = readme.indexOf('| Code | Meaning | For example |');
     expect(start).toBeGreaterThan(0);

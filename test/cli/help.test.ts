@@ -61,7 +61,7 @@ describe('--help of every command', () => {
     expect(text, path).toMatch(/\nExamples:\n( {2}# .*\n)? {2}\$ idm /);
   });
 
-  it.each(commands.map(([path, command]) => [path, command] as const))('%s: examples paste into a shell as they are (no <placeholder>, which the shell reads as a redirection; no comment beside a command, which zsh passes on)', (path, command) => {
+  it.each(commands.map(([path, command]) => [path, command] as const))('%s: examples paste into a shell as they are (no <placeholder>, which the shell reads as a redirection; no comment beside a command, which zsh passes on; no unquoted glob, which zsh refuses when nothing matches)', (path, command) => {
     // Each example, its continuation lines joined, without its comment and its quoted strings.
     const pasted = helpOf(command)
       .replace(/ \\\n {6}/g, ' ')
@@ -71,6 +71,8 @@ describe('--help of every command', () => {
     expect(pasted.filter((line) => /<[A-Za-z]/.test(line)), path).toEqual([]);
     // A comment goes on a line of its own: an interactive zsh (no interactive_comments) passes `# ...` to the command.
     expect(pasted.filter((line) => /\s#/.test(line)), path).toEqual([]);
+    // A glob character outside quotes: zsh stops at a pattern that matches no file ("no matches found").
+    expect(pasted.filter((line) => line.slice(4).split(/\s+/).some((word) => word !== '[' && word !== ']' && /[*?[\]]/.test(word))), path).toEqual([]);
   });
 
   it.each(commands.map(([path, command]) => [path, command] as const))('%s: examples run a command that exists, with flags it takes', (path, command) => {
