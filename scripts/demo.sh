@@ -42,9 +42,9 @@ bold "Sandbox tenant at $url (demo streams and connections, plus 1,200 generated
 
 step idm login --domain "$url" --client-id "$(field clients.admin.clientId)" --client-secret-file "$(field clients.admin.clientSecretFile)"
 step idm streams list --take 20
-bold '$ idm streams list --take 3 | cat        # piped: tab-separated, one stream per line'
+bold $'# piped: tab-separated, one stream per line\n$ idm streams list --take 3 | cat'
 idm streams list --take 3 | cat
-bold '$ idm streams list --all --json | node -e ...   # every page, one JSON document'
+bold $'# every page, one JSON document\n$ idm streams list --all --json | node -e ...'
 idm streams list --all --json | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () => console.log(JSON.parse(t).eventStreams.length + " streams"))'
 
 bold '# The event-stream lifecycle'
@@ -82,5 +82,5 @@ done
 step idm provisioning show con_googleAppsDemo01
 step idm provisioning create con_googleAppsTaken1 --no-input
 step idm provisioning delete con_googleAppsDemo01 --yes
-bold '$ idm --json streams test est_short --event-type user.created   # scripts: a JSON error on stderr'
+bold $'# scripts: a JSON error on stderr\n$ idm --json streams test est_short --event-type user.created'
 idm --json streams test est_short --event-type user.created || echo "(exit code $?)"

@@ -72,6 +72,8 @@ describe('scripts/demo.sh', () => {
       expect(out).toMatch(/\$ idm provisioning show con_googleAppsDemo01\n(?:.*\n)*?Last synchronization status\tcompleted\n/);
       expect(err).toContain('Directory provisioning is already enabled'); // the 409 step
       expect(err).toContain('Deleted the directory provisioning of con_googleAppsDemo01.');
+      // Every command it shows pastes into an interactive zsh: a comment goes on a line of its own, never after a command.
+      expect(out.split('\n').filter((line) => line.startsWith('$ ') && /\s#/.test(line))).toEqual([]);
     } finally {
       cleanup();
     }
