@@ -132,6 +132,48 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 
+  it('a name another stream has is refused at the name prompt (asked again), and a taken --name before the first question, not by a 409 after the last answer', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'name-in-use', '--event-type', 'user.created', '--action', 'a-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'create']);
+    await t.waitFor('Stream name');
+    t.type('name-in-use');
+    t.keys('Enter');
+    await t.waitFor(`Stream ${id} has that name: choose another.`);
+    expect(t.screen()).not.toContain('Event types');
+    t.keys('C-u');
+    t.type('name-free');
+    t.keys('Enter');
+    await t.waitFor('Event types');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+    t.close();
+
+    const flagged = open(['streams', 'create', '--name', 'name-in-use', '--event-type', 'user.created']);
+    expect(await flagged.exitCode()).toBe(2);
+    const screen = flagged.screen();
+    expect(screen).toContain(`Stream ${id} is named "name-in-use" already: stream names are unique in a tenant.`);
+    expect(screen).toContain('Choose another --name.');
+    expect(screen).not.toContain('Where do the events go?');
+    expect(h.calls('POST')).toEqual([]);
+  });
+
+  it('a client that may not list streams (403) is still asked, and the create is sent: the service judges the name', async () => {
+    h.sandbox.addFault({ kind: 'status', status: 403, path: '/api/v2/event-streams', method: 'GET' });
+    const t = open(['streams', 'create', '--name', 'unlisted-names', '--event-type', 'user.created']);
+    await t.waitFor('Where do the events go?');
+    t.keys('Down', 'Down'); // an action
+    t.keys('Enter');
+    await t.waitFor('Action id');
+    t.type('a-2');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls('GET').map((call) => call.path)).toEqual(['/api/v2/event-streams']);
+    expect(h.calls('POST')[0]!.json).toMatchObject({ name: 'unlisted-names', destination: { type: 'action' } });
+  });
+
   it('basic: a blank user name is asked again before the password, not refused after it as an empty --username', async () => {
     const t = open(['streams', 'create', '--name', 'basic-prompted', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--auth', 'basic']);
     await t.waitFor('User name');

@@ -2,10 +2,12 @@
 // its fields), or, at a terminal, from answers to what is missing. Checked against the shared schema
 // before anything is sent; the created stream is printed.
 import { Command } from 'commander';
+import { isForbidden } from '../../api/errors.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
+import { isPlainObject } from '../../core/text.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { asText as text } from '../../output/index.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
@@ -66,12 +68,19 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
     throw new UsageError(`Missing ${missing.join(', ')}.`, `idm cannot ask here (${io.cannotAsk}): run 'idm streams create --help' for the flags.`);
   }
 
-  // At a terminal, whatever is missing is asked for, in this order.
+  // At a terminal, whatever is missing is asked for, in this order. The names in use are read before
+  // the first question: the service's 409 for a name in use would come after the last answer.
+  const inUse = missing.length > 0 ? await streamNames(deps) : undefined;
+  const holder = (name: unknown) => (typeof name === 'string' ? inUse?.get(name) : undefined);
+  if (holder(body.name) !== undefined) {
+    throw new UsageError(`Stream ${text(holder(body.name))} is named "${text(body.name)}" already: stream names are unique in a tenant.`, 'Choose another --name.');
+  }
   if (body.name === undefined) {
     const prompter = await deps.prompter();
     const nameProblem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
+    const check = (value: string) => (nameProblem(value) !== undefined ? `A name ${nameProblem(value)}.` : holder(value) !== undefined ? `Stream ${holder(value)} has that name: choose another.` : true);
     // Blank (Enter alone, or spaces): asked for, not a length to meet.
-    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim() === '' ? "Enter the stream's name." : nameProblem(value.trim()) === undefined ? true : `A name ${nameProblem(value.trim())}.`) })).trim();
+    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim() === '' ? "Enter the stream's name." : check(value.trim())) })).trim();
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();
@@ -94,4 +103,22 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const disabled = stream.status === 'disabled';
   const next = disabled ? ` It is disabled; to enable it: ${deps.command(['idm', 'streams', 'enable', id])}` : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
   output.note(`Created stream ${id || '(the service did not say its id)'}.${idProblem('stream', id) ? '' : next}`);
+}
+
+/**
+ * The tenant's stream names, each with its stream's id; undefined when the client may not list
+ * streams (403: the create may still be allowed, and the service then says whether the name is taken).
+ */
+async function streamNames(deps: Deps): Promise<Map<string, string> | undefined> {
+  const { streams } = await deps.api();
+  const names = new Map<string, string>();
+  try {
+    for await (const page of streams.pages({ take: LIMITS.takeMax })) {
+      for (const stream of page.items) if (isPlainObject(stream) && typeof stream.name === 'string') names.set(stream.name, typeof stream.id === 'string' ? stream.id : '(no id)');
+    }
+  } catch (error) {
+    if (!isForbidden(error)) throw error;
+    return undefined;
+  }
+  return names;
 }
