@@ -9,7 +9,7 @@ import { checkEventType, checkText, collectList, once } from '../../cli/parse.js
 import { UsageError } from '../../core/errors.js';
 import { isPlainObject } from '../../core/text.js';
 import { unsafeTextProblem } from '../../io/safe.js';
-import { asText as text } from '../../output/index.js';
+import { asText as text, fieldText } from '../../output/index.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { checkStreamBody, readBody } from './body.js';
@@ -103,6 +103,24 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const disabled = stream.status === 'disabled';
   const next = disabled ? ` It is disabled; to enable it: ${deps.command(['idm', 'streams', 'enable', id])}` : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
   output.note(`Created stream ${id || '(the service did not say its id)'}.${idProblem('stream', id) ? '' : next}`);
+  const eventbus = eventbusNextStep(stream);
+  if (eventbus) output.note(eventbus);
+}
+
+/**
+ * For an event-bus stream, the step left on the cloud side: the service offers its events as a
+ * partner event source in the account (named in its answer, wire-facts.md: Create), which reaches an
+ * event bus only once the account's owner associates it with one.
+ */
+function eventbusNextStep(stream: Record<string, unknown>): string | undefined {
+  const destination = isPlainObject(stream.destination) ? stream.destination : {};
+  if (destination.type !== 'eventbus') return undefined;
+  const config = isPlainObject(destination.configuration) ? destination.configuration : {};
+  const account = fieldText(config, 'cloud_account_id');
+  const region = fieldText(config, 'cloud_region');
+  const where = `cloud account ${account || '(not said)'}${region ? ` (${region})` : ''}`;
+  const source = typeof config.cloud_partner_event_source === 'string' && config.cloud_partner_event_source !== '' ? `the partner event source ${config.cloud_partner_event_source}` : 'the partner event source of this stream';
+  return `Next, in ${where}: associate ${source} with an event bus; the stream's events reach the bus only once it is associated.`;
 }
 
 /**

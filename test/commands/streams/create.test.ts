@@ -92,6 +92,22 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(result.stdout + result.stderr).not.toContain(value);
   });
 
+  it('event bus: the note names the step left in the cloud account, associating the partner event source the service names (stderr only, not with --json)', async () => {
+    const result = await h.idm(['streams', 'create', '--name', 'bus-next-step', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'eu-west-1']);
+    expect(result.code, result.stderr).toBe(0);
+    const f = fields(result.stdout);
+    const source = f.get('Partner event source')!;
+    expect(source).toMatch(/^cloud\.partner\/platform\.com\/sandbox-[\w-]+\/platform\.events$/);
+    expect(result.stderr).toBe(
+      `Created stream ${f.get('ID')}. Try it: idm streams test ${f.get('ID')} --event-type user.created --wait\n` +
+        `Next, in cloud account 123456789012 (eu-west-1): associate the partner event source ${source} with an event bus; the stream's events reach the bus only once it is associated.\n`,
+    );
+    const json = await h.idm(['streams', 'create', '--name', 'bus-next-step-json', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'eu-west-1', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout).destination.configuration.cloud_partner_event_source).toMatch(/^cloud\.partner\//);
+  });
+
   it('event bus, --disabled: account, region and status disabled', async () => {
     const result = await h.idm(['streams', 'create', '--name', 'bus', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--disabled']);
     expect(result.code).toBe(0);
@@ -106,7 +122,7 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(f.get('Region')).toBe('us-east-1');
     expect(f.get('Account')).toBe('123456789012');
     // A disabled stream takes no test event: the note offers to enable it, not a test that fails.
-    expect(result.stderr).toBe(`Created stream ${f.get('ID')}. It is disabled; to enable it: idm streams enable ${f.get('ID')}\n`);
+    expect(result.stderr.split('\n')[0]).toBe(`Created stream ${f.get('ID')}. It is disabled; to enable it: idm streams enable ${f.get('ID')}`);
     const test = await h.idm(['streams', 'test', f.get('ID')!, '--event-type', 'user.created']);
     expect(test.code).toBe(1);
     expect(test.stderr).toContain('disabled');
