@@ -280,6 +280,103 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(patches[0]!.json).toEqual({ destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/new', webhook_authorization: { method: 'basic', username: 'alice', password: 'new-pass' } } } });
   });
 
+  it('update with no change flag asks what to change at a terminal (an event bus: its name and types, not its destination), and sends what the answers change', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'asked-update', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'update', id]);
+    await t.waitFor(`What to change in stream ${id}?`);
+    expect(t.screen()).toContain('an event bus cannot change: create a new stream');
+    t.keys('Space'); // name
+    t.keys('Down');
+    t.keys('Space'); // event types
+    t.keys('Enter');
+    await t.waitFor('Stream name (asked-update)');
+    t.type('asked-update-2');
+    t.keys('Enter');
+    await t.waitFor('◉ user.created'); // the stream's own, first and ticked
+    t.keys('Down');
+    t.keys('Space'); // group.created, the first of the others
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const patches = h.calls('PATCH');
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.json).toEqual({ name: 'asked-update-2', subscriptions: [{ event_type: 'user.created' }, { event_type: 'group.created' }] });
+    expect(t.screen()).toContain('Name: asked-update → asked-update-2');
+  });
+
+  it("update with no change flag keeps a type the stream has that idm's list lacks (set elsewhere) when another is ticked: not refused as a type idm does not know", async () => {
+    const seeded = await startHarness({ seed: { streams: [{ id: 'est_wizUnlisted0000000000a', name: 'unlisted-asked', subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.password.changed' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } }] } });
+    try {
+      terminal = Terminal.start(['streams', 'update', 'est_wizUnlisted0000000000a'], { configDir: seeded.configDir, env: credentialsEnv(seeded.sandbox) });
+      const t = terminal;
+      await t.waitFor('What to change in stream');
+      t.keys('Down');
+      t.keys('Space'); // event types
+      t.keys('Enter');
+      await t.waitFor('◉ user.password.changed'); // the stream's own, first and ticked
+      t.keys('Down', 'Down');
+      t.keys('Space'); // group.created, the first of the others
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+      const patches = seeded.calls('PATCH');
+      expect(patches).toHaveLength(1);
+      expect(patches[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.password.changed' }, { event_type: 'group.created' }] });
+    } finally {
+      await seeded.close();
+    }
+  });
+
+  it('update with no change flag: a new webhook for an action stream is asked (URL, method, secret); the same answers as now send nothing', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'asked-webhook', '--event-type', 'user.created', '--action', 'act-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'update', id]);
+    await t.waitFor(`What to change in stream ${id}?`);
+    t.keys('Down', 'Down');
+    t.keys('Space'); // destination
+    t.keys('Enter');
+    await t.waitFor('Where do the events go?');
+    t.keys('Up'); // from an action (the default) to a webhook
+    t.keys('Enter');
+    await t.waitFor('Webhook URL');
+    t.type('https://hooks.example.com/asked');
+    t.keys('Enter');
+    await t.waitFor('How does the webhook authenticate deliveries?');
+    t.keys('Enter'); // bearer
+    await t.waitFor('Webhook token');
+    t.type('asked-token');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(t.screen()).not.toContain('asked-token');
+    const patches = h.calls('PATCH');
+    expect(patches).toHaveLength(1);
+    expect(patches[0]!.json).toEqual({ destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/asked', webhook_authorization: { method: 'bearer', token: 'asked-token' } } } });
+    t.close();
+
+    h.mark();
+    const same = open(['streams', 'update', id]);
+    await same.waitFor(`What to change in stream ${id}?`);
+    same.keys('Space'); // name
+    same.keys('Enter');
+    await same.waitFor('Stream name (asked-webhook)');
+    same.keys('Enter'); // kept
+    expect(await same.exitCode()).toBe(0);
+    expect(same.screen()).toContain('Nothing changed: nothing was sent.');
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
+  it('update with no change flag and no terminal stays a usage error naming the flags (exit 2, nothing read or sent)', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'not-asked-update', '--event-type', 'user.created', '--action', 'act-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const result = await h.idm(['streams', 'update', id]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Nothing to change.');
+    expect(result.stderr).toMatch(/idm cannot ask here \(.*not terminals?\): give --name, --event-type \(or --add-event-type, --remove-event-type\), --webhook with --auth, --auth \(a new secret\), --action or --from-file\./);
+    expect(h.calls()).toEqual([]);
+  });
+
   it('delete shows the stream and asks; no sends nothing (exit 130), yes deletes', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'to-delete', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

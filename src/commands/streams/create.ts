@@ -77,10 +77,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   }
   if (body.name === undefined) {
     const prompter = await deps.prompter();
-    const nameProblem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
-    const check = (value: string) => (nameProblem(value) !== undefined ? `A name ${nameProblem(value)}.` : holder(value) !== undefined ? `Stream ${holder(value)} has that name: choose another.` : true);
-    // Blank (Enter alone, or spaces): asked for, not a length to meet.
-    body.name = (await prompter.input('Stream name', { validate: (value) => (value.trim() === '' ? "Enter the stream's name." : check(value.trim())) })).trim();
+    body.name = (await prompter.input('Stream name', { validate: nameAnswerCheck(inUse) })).trim();
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();
@@ -124,10 +121,24 @@ function eventbusNextStep(stream: Record<string, unknown>): string | undefined {
 }
 
 /**
+ * The check of a stream name typed at a prompt (kept trimmed): blank (Enter alone, or spaces) is asked
+ * for, not a length to meet; a name in `inUse` (name → id) is refused with the stream that has it.
+ */
+export function nameAnswerCheck(inUse: Map<string, string> | undefined): (value: string) => true | string {
+  const problem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
+  return (answer) => {
+    const value = answer.trim();
+    if (value === '') return "Enter the stream's name.";
+    if (problem(value) !== undefined) return `A name ${problem(value)}.`;
+    return inUse?.has(value) ? `Stream ${inUse.get(value)} has that name: choose another.` : true;
+  };
+}
+
+/**
  * The tenant's stream names, each with its stream's id; undefined when the client may not list
  * streams (403: the create may still be allowed, and the service then says whether the name is taken).
  */
-async function streamNames(deps: Deps): Promise<Map<string, string> | undefined> {
+export async function streamNames(deps: Deps): Promise<Map<string, string> | undefined> {
   const { streams } = await deps.api();
   const names = new Map<string, string>();
   try {

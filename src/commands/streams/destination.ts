@@ -280,12 +280,29 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
       { value: 'eventbus', name: 'An event bus (an account and a region)', short: 'an event bus' },
       { value: 'action', name: 'An action', short: 'an action' },
     ]));
-  if (kind === 'action') return actionDestination(flags.action ?? (await (await ask()).input('Action id', { validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim());
+  if (kind === 'action') return actionDestination(flags.action ?? (await askActionId(deps)));
   if (kind === 'eventbus') {
     const account = accountId(flags.eventbusAccount ?? (await (await ask()).input('Account id (12 digits)', { validate: (value) => (PATTERNS.cloudAccountId.test(accountId(value)) ? true : 'An account id is exactly 12 digits.') })));
     const region = flags.eventbusRegion ?? (await (await ask()).select('Region', CLOUD_REGIONS.map((value) => ({ value, name: value })), { pageSize: 12 }));
     return { type: 'eventbus', configuration: { cloud_account_id: account, cloud_region: region } };
   }
-  const endpoint = flags.webhook ?? (await (await ask()).input('Webhook URL (https://…)', { validate: (value) => { const problem = webhookUrlProblem(value.trim(), { prompt: true }); return problem ? `The URL ${problem}.` : true; } })).trim();
+  const endpoint = flags.webhook ?? (await askWebhookUrl(deps));
   return webhookDestination(endpoint, await webhookAuthorization(flags, deps));
+}
+
+/** The action id, asked (trimmed); `current` (update: the stream's own) is the default. */
+export async function askActionId(deps: Deps, current?: string): Promise<string> {
+  const prompter = await deps.prompter();
+  return (await prompter.input('Action id', { default: current, validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim();
+}
+
+/** The webhook URL, asked (trimmed); `current` (update: the stream's own, if idm would send it) is the default. */
+export async function askWebhookUrl(deps: Deps, current?: string): Promise<string> {
+  const prompter = await deps.prompter();
+  const offered = current !== undefined && webhookUrlProblem(current) === undefined ? current : undefined;
+  const validate = (value: string) => {
+    const problem = webhookUrlProblem(value.trim(), { prompt: true });
+    return problem ? `The URL ${problem}.` : true;
+  };
+  return (await prompter.input('Webhook URL (https://…)', { default: offered, validate })).trim();
 }

@@ -26,6 +26,10 @@ export interface UpdateOptions extends DestinationFlags {
 
 const EXAMPLE_ID = ID_SHAPES.stream.example;
 
+/** The flags that change something: without any, a terminal asks what to change. */
+const CHANGE_FLAGS = ['name', 'eventType', 'addEventType', 'removeEventType', 'fromFile', 'webhook', 'auth', 'username', 'headerKey', 'secretFile', 'action'] as const;
+const NAME_A_CHANGE = 'give --name, --event-type (or --add-event-type, --remove-event-type), --webhook with --auth, --auth (a new secret), --action or --from-file';
+
 export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
   const command = new Command('update')
     .description("Change a stream's name, event types, webhook (endpoint and secret) or action")
@@ -40,6 +44,7 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
     .addHelpText(
       'after',
       () => examples([
+        `idm streams update ${EXAMPLE_ID}  # at a terminal: asks what to change`,
         `idm streams update ${EXAMPLE_ID} --name orders-v2`,
         `idm streams update ${EXAMPLE_ID} --add-event-type user.deleted`,
         `idm streams update ${EXAMPLE_ID} --auth bearer --secret-file new-token.txt  # rotate the secret`,
@@ -53,6 +58,16 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   const { io, output } = deps;
   const { streamId } = options;
   refuseStdinTwice(options);
+  if (CHANGE_FLAGS.every((flag) => options[flag] === undefined)) {
+    if (!io.canPrompt) throw new UsageError('Nothing to change.', `idm cannot ask here (${io.cannotAsk}): ${NAME_A_CHANGE}.`);
+    // At a terminal, what to change is asked, the stream's own values as the defaults; the answers
+    // run as the flags they stand for.
+    const stream = await (await deps.api()).streams.get(streamId);
+    const { askStreamChanges } = await import('./update-wizard.js');
+    const flags = await askStreamChanges(streamId, stream, deps);
+    if (flags === undefined) return output.note('Nothing changed: nothing was sent.');
+    return updateRun({ streamId, ...flags }, deps);
+  }
   if (options.eventType !== undefined && (options.addEventType !== undefined || options.removeEventType !== undefined)) {
     throw new UsageError('--event-type replaces the list: give it alone, or use --add-event-type / --remove-event-type.');
   }
