@@ -118,12 +118,20 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
   });
 
   it("a blank stream name (Enter alone, or spaces) is asked for again, not answered with a length rule it does not break", async () => {
+    // One terminal for each: a key typed while the prompt checks an answer is not the prompt's, so the
+    // next keys wait for the refusal to show, and a second refusal in the same words would not.
+    const enter = open(['streams', 'create']);
+    await enter.waitFor('Stream name');
+    enter.keys('Enter');
+    await enter.waitFor("Enter the stream's name.");
+    enter.keys('C-c');
+    expect(await enter.exitCode()).toBe(130);
+    enter.close();
     const t = open(['streams', 'create']);
     await t.waitFor('Stream name');
-    t.keys('Enter');
-    await t.waitFor("Enter the stream's name.");
     t.type('   ');
     t.keys('Enter');
+    await t.waitFor("Enter the stream's name.");
     t.type('x');
     await t.waitFor('Stream name    x'); // the spaces were kept in the line: refused, not taken
     expect(t.screen()).not.toContain('1 to 128 characters');
