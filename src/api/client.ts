@@ -164,11 +164,17 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     if (typeof tokenType !== 'string' || tokenType.toLowerCase() !== 'bearer') throw badAnswer(context, response.status, 'a token_type other than Bearer');
     // expires_in is set per API: never assume a day. 0 (or less) says it expires now: it serves this
     // run only (auth/tokens.ts never caches it). Without it, the token's own exp, else one minute.
+    // With both, the sooner: the service refuses a token past its exp whatever expires_in said, and
+    // a cache that kept it would send refused requests. The exp is measured from the token's own iat
+    // (the server's clock, not this machine's), or from now when it has none.
     let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;
-    if (expiresIn === undefined) {
-      const exp = peekClaims(accessToken)?.exp;
-      expiresIn = typeof exp === 'number' && !Number.isNaN(exp) ? Math.max(0, exp - Date.now() / 1000) : 60;
+    const claims = peekClaims(accessToken);
+    const exp = typeof claims?.exp === 'number' && !Number.isNaN(claims.exp) ? claims.exp : undefined;
+    if (exp !== undefined) {
+      const from = typeof claims?.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : Date.now() / 1000;
+      expiresIn = Math.min(expiresIn ?? Infinity, Math.max(0, exp - from));
     }
+    expiresIn ??= 60;
     // A lifetime beyond any issuer's (1e20 s, a hostile answer) is cached for a year at most: the
     // cache and auth status hold times a Date can represent.
     expiresIn = Math.min(expiresIn, MAX_TOKEN_LIFETIME_S);

@@ -282,6 +282,39 @@ describe('tokens and hosts', () => {
     }
   });
 
+  it('a token whose own exp comes before expires_in says: cached until its exp (measured from its iat), never past it', async () => {
+    // The service refuses a token past its exp, whatever expires_in said: a cache that kept it for
+    // the day expires_in claims would send refused requests (and a fresh-looking token is not retried).
+    const issued = Math.floor(Date.now() / 1000) - 86_400 * 400; // the server's clock, far off this machine's
+    const claims = (lifetime: number) => Buffer.from(JSON.stringify({ iat: issued, exp: issued + lifetime, scope: 'read:event_streams' })).toString('base64url');
+    const home = tempDir();
+    try {
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(600)}.sig-ten-minutes`, expires_in: 86_400 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      const listed = await idm(['streams', 'list'], { env: server.env(home.dir) });
+      expect(listed.code, listed.stderr).toBe(0);
+      const status = await idm(['auth', 'status', '--json'], { env: server.env(home.dir) });
+      expect(status.code, status.stderr).toBe(0);
+      const left = Date.parse((JSON.parse(status.stdout) as { token: { expiresAt: string } }).token.expiresAt) - Date.now();
+      expect(left).toBeLessThanOrEqual(600_000);
+      expect(left).toBeGreaterThan(0);
+      // A token whose exp is its iat (the service refuses it at once), with expires_in an hour: this run's only, never cached.
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(0)}.sig-no-lifetime`, expires_in: 3600 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      const other = tempDir();
+      try {
+        for (const run of [1, 2]) {
+          const result = await idm(['streams', 'list'], { env: server.env(other.dir) });
+          expect(result.code, result.stderr).toBe(0);
+          expect(server.seen.filter((request) => request.url.startsWith('/oauth/token'))).toHaveLength(1 + run);
+        }
+        expect(existsSync(join(other.dir, 'tokens')) ? readdirSync(join(other.dir, 'tokens')).filter((name) => name.endsWith('.json')) : []).toEqual([]);
+      } finally {
+        other.cleanup();
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it.each([
     ['a line break and a forged header', 'eyJhbGciOiJub25lIn0.e30.sig\r\nX-Injected: 1'],
     ['a non-ASCII character', 'eyJhbGciOiJub25lIn0.e30.sig\u00e9'],
