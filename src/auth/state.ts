@@ -5,7 +5,10 @@ import { peekClaims } from './jwt.js';
 import { readCachedToken, tokenCacheFile } from './tokens.js';
 
 export interface TokenState {
-  state: 'valid' | 'expired' | 'none';
+  /** `unknown`: a token given as is (IDM_ACCESS_TOKEN) whose expiry cannot be read (not a JWT, or no exp). */
+  state: 'valid' | 'expired' | 'unknown' | 'none';
+  /** A given token whose claims cannot be read at all (not a JWT): its scopes are unknown too. */
+  unreadable?: boolean;
   expiresAt?: number;
   scopes: string[];
 }
@@ -19,7 +22,12 @@ export function givenTokenState(accessToken: string, now = Date.now()): TokenSta
   const claims = peekClaims(accessToken);
   const expiresAt = typeof claims?.exp === 'number' && !Number.isNaN(claims.exp) ? representable(claims.exp * 1000) : undefined;
   const scopes = typeof claims?.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
-  return { state: expiresAt === undefined ? 'none' : expiresAt > now ? 'valid' : 'expired', ...(expiresAt === undefined ? {} : { expiresAt }), scopes };
+  return {
+    state: expiresAt === undefined ? 'unknown' : expiresAt > now ? 'valid' : 'expired',
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+    scopes,
+    ...(claims === undefined ? { unreadable: true } : {}),
+  };
 }
 
 /** The cached token of a client at a tenant. */

@@ -30,7 +30,10 @@ export function authStatusCommand(deps: Deps, run = authStatusRun): Command {
 
 /** The token line for people; `canFetch`: a secret is there for the next command to get one. */
 function tokenWords(token: TokenState, given: boolean, now: number, canFetch = true): string {
-  if (token.expiresAt === undefined) return given ? 'from IDM_ACCESS_TOKEN (expiry unknown)' : canFetch ? 'none cached (the next command gets one)' : 'none cached';
+  if (token.expiresAt === undefined) {
+    if (given) return token.unreadable ? 'from IDM_ACCESS_TOKEN, not a JWT idm can read: its expiry and scopes are unknown' : 'from IDM_ACCESS_TOKEN, which holds no expiry (exp)';
+    return canFetch ? 'none cached (the next command gets one)' : 'none cached';
+  }
   const until = new Date(token.expiresAt).toISOString();
   if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})`;
   return `expired at ${until}${given || !canFetch ? '' : ' (the next command gets a new one)'}`;
@@ -45,7 +48,7 @@ function secretWords(resolved: Resolved): string {
   return client.privateKeyPem ? 'from IDM_PRIVATE_KEY' : 'from IDM_CLIENT_SECRET';
 }
 
-const scopesWords = (token: TokenState) => (token.scopes.length ? token.scopes.join(' ') : token.state === 'none' ? '-' : '(none)');
+const scopesWords = (token: TokenState) => (token.scopes.length ? token.scopes.join(' ') : token.unreadable ? 'unknown' : token.state === 'none' ? '-' : '(none)');
 
 export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps, now = Date.now()): Promise<void> {
   const { io, output } = deps;

@@ -390,6 +390,23 @@ describe('idm logout and idm auth status', () => {
     expect(error?.hint).toContain("Run 'idm login'");
   });
 
+  it('status with IDM_ACCESS_TOKEN that is not a JWT: the token is there (state unknown, not none), its expiry and scopes cannot be read', async () => {
+    const env = { IDM_DOMAIN: sandbox().url, IDM_ACCESS_TOKEN: 'opaque-access-token-0123456789' };
+    const shown = await status({ env });
+    expect(shown.error).toBeUndefined();
+    expect(shown.stdout).toContain('Credentials from\tenvironment (IDM_*)\n');
+    expect(shown.stdout).toContain('Token\tfrom IDM_ACCESS_TOKEN, not a JWT idm can read: its expiry and scopes are unknown\n');
+    expect(shown.stdout).toContain('Scopes\tunknown\n');
+    const json = await status({ json: true, env });
+    expect(JSON.parse(json.stdout)).toMatchObject({ source: 'environment', authMethod: 'access_token', token: { state: 'unknown', expiresAt: null, scopes: [] } });
+    // A JWT without exp: its scopes are read, its expiry is not there to read.
+    const noExp = `eyJhbGciOiJub25lIn0.${Buffer.from('{"scope":"read:event_streams"}').toString('base64url')}.sig`;
+    const jwt = await status({ env: { ...env, IDM_ACCESS_TOKEN: noExp } });
+    expect(jwt.stdout).toContain('Token\tfrom IDM_ACCESS_TOKEN, which holds no expiry (exp)\n');
+    expect(jwt.stdout).toContain('Scopes\tread:event_streams\n');
+    for (const text of [shown.stdout, json.stdout, jwt.stdout]) expect(text).not.toContain('opaque-access-token');
+  });
+
   it('environment variables override the profile field by field (flags > environment > profile)', async () => {
     const { clientId, clientSecret } = sandbox().clients.reader;
     await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
