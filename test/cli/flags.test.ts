@@ -113,6 +113,17 @@ describe('idm login flags', () => {
       expect(run).not.toHaveBeenCalled();
     }
   });
+
+  it('refuses --client-secret and --private-key without a value the same way, never asking for a value on the flag', async () => {
+    for (const args of [['--client-secret'], ['--private-key'], ['--client-secret', '--client-id', 'abc']]) {
+      const run = vi.fn(async () => {});
+      const error = (await parse(loginCommand(deps, run), args)) as UsageError;
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error.message).toBe(`${args[0]} is not accepted: a secret given as a flag's value leaks into shell history and process lists.`);
+      expect(error.hint).toContain(`Use ${args[0]}-file <path>`);
+      expect(run).not.toHaveBeenCalled();
+    }
+  });
 });
 
 describe('idm logout and auth status flags', () => {

@@ -31,8 +31,9 @@ export interface LoginOptions {
 }
 
 interface LoginFlags extends LoginOptions {
-  clientSecret?: string;
-  privateKey?: string;
+  /** Refused whatever they hold (`true`: the flag without a value). */
+  clientSecret?: string | true;
+  privateKey?: string | true;
 }
 
 function parseDomainFlag(value: string): string {
@@ -56,8 +57,9 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS))
     .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
-    .addOption(new Option('--client-secret <secret>').hideHelp())
-    .addOption(new Option('--private-key <pem>').hideHelp())
+    // The value is optional so that the flag alone gets the same answer, not "needs a value".
+    .addOption(new Option('--client-secret [secret]').hideHelp())
+    .addOption(new Option('--private-key [pem]').hideHelp())
     .addHelpText(
       'after',
       () => examples([
