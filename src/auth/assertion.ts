@@ -9,8 +9,13 @@ const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64u
 export function loadPrivateKey(pem: string, what = 'The private key'): KeyObject {
   try {
     return createPrivateKey(pem);
-  } catch {
-    throw new UsageError(`${what} is not a readable PEM private key (an encrypted key is not supported).`, 'Give an unencrypted PKCS#8 or PKCS#1 PEM file.');
+  } catch (error) {
+    // PKCS#8 (BEGIN ENCRYPTED PRIVATE KEY) and PKCS#1 (Proc-Type: 4,ENCRYPTED) alike: said as such,
+    // with the way out, as --client-key says it (api/tls.ts); never a passphrase prompt.
+    if (/ENCRYPTED/.test(pem) || (error as NodeJS.ErrnoException).code === 'ERR_MISSING_PASSPHRASE') {
+      throw new UsageError(`${what} is encrypted: idm cannot use a key that needs a passphrase.`, 'Give an unencrypted key (openssl pkey -in KEY -out PLAIN, PLAIN readable by you alone).');
+    }
+    throw new UsageError(`${what} is not a readable PEM private key.`, 'Give an unencrypted PKCS#8 or PKCS#1 PEM file.');
   }
 }
 

@@ -2,6 +2,7 @@
 // method by flags, secrets from a file and from stdin, prompts (with a scripted Prompter) for what
 // flags leave out, what is stored where and with which modes, and what status shows.
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loginRun, type LoginOptions } from '../../../src/commands/auth/login.js';
@@ -331,6 +332,23 @@ describe('idm login: the private key file prompt and flag', () => {
     expect(prompter.refused).toHaveLength(3);
     for (const message of prompter.refused) expect(message).not.toContain(body.slice(0, 40));
     expect(prompter.refused.join('\n')).not.toMatch(/not shown.*\n.*not shown/);
+  });
+
+  it('an encrypted private key is said to be encrypted, at login and from IDM_PRIVATE_KEY; nothing is sent', async () => {
+    const { clientId } = sandbox().clients.admin;
+    const encrypted = (format: 'pkcs8' | 'pkcs1') =>
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: format, format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass-phrase' }).toString();
+    const before = sandbox().requests.length;
+    for (const pem of [encrypted('pkcs8'), encrypted('pkcs1')]) {
+      const { error } = await login({ domain: sandbox().url, clientId, privateKeyFile: secretFile(pem) });
+      expect(error?.exitCode).toBe(2);
+      expect(error?.message).toBe('The private key is encrypted: idm cannot use a key that needs a passphrase.');
+      expect(error?.hint).toContain('openssl pkey -in KEY -out PLAIN');
+      const listed = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId, IDM_PRIVATE_KEY: secretFile(pem) } });
+      expect(listed.error?.exitCode).toBe(2);
+      expect(listed.error?.message).toBe('The private key is encrypted: idm cannot use a key that needs a passphrase.');
+    }
+    expect(sandbox().requests.length).toBe(before);
   });
 
   it('--private-key-file says the same of its path', async () => {
