@@ -228,7 +228,18 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   const clientId = envClient ?? profile?.clientId;
   if (!clientId) throw notLoggedIn('IDM_CLIENT_ID is not set.');
 
-  if (envCertificate && !envSecret && !envKey) {
+  // IDM_AUTH_METHOD=tls_client_auth over a tls_client_auth profile of this client and domain names
+  // the method the profile has: its stored certificate and key serve (the flags still win, in
+  // cli/factory.ts tlsFiles), field by field, as a stored secret does under IDM_AUTH_METHOD=basic.
+  const storedCertificate = () => {
+    if (profile?.authMethod !== 'tls_client_auth' || profile.clientId !== clientId || parseDomain(profile.domain, `The domain of profile "${name}"`).base !== tenant.base) return false;
+    try {
+      return readSecret(dir, name)?.clientCert !== undefined;
+    } catch {
+      return false; // unreadable: the certificate must come from the flags
+    }
+  };
+  if (envCertificate && !envSecret && !envKey && !storedCertificate()) {
     // The certificate and key come from --client-cert/--client-key (IDM_CLIENT_CERT, IDM_CLIENT_KEY).
     return { ...base, source: 'environment', client: { clientId, authMethod: 'tls_client_auth' }, fixCredentials: `correct ${envClient ? 'IDM_CLIENT_ID, ' : ''}IDM_CLIENT_CERT and IDM_CLIENT_KEY.` };
   }

@@ -100,6 +100,18 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect((await idm(['streams', 'list'])).stderr).toMatch(/^Error: The CA file of profile "default": cannot read/);
   });
 
+  it('IDM_AUTH_METHOD=tls_client_auth over the tls_client_auth profile names its method: the stored certificate serves, the credentials are the profile\'s', async () => {
+    expect((await login()).code).toBe(0);
+    rmSync(`${dir}/tokens`, { recursive: true, force: true });
+    const from = sandbox.requests.length;
+    const list = await idm(['streams', 'list', '--take', '1', '--json'], { IDM_AUTH_METHOD: 'tls_client_auth' });
+    expect(list.stderr).toBe('');
+    expect(list.code).toBe(0);
+    expect(tokenForms(sandbox, from)).toHaveLength(1);
+    const status = await idm(['auth', 'status', '--json'], { IDM_AUTH_METHOD: 'tls_client_auth' });
+    expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', source: 'profile', authMethod: 'tls_client_auth' });
+  });
+
   it('after logout, the profile has no certificate to present: exit 4 and how to log in again', async () => {
     expect((await login()).code).toBe(0);
     expect((await idm(['logout'])).code).toBe(0);
