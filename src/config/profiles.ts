@@ -140,6 +140,17 @@ export function unknownProfile(store: ProfileStore, name: string, { removing = f
   });
 }
 
+/**
+ * Another profile whose name differs from `name` only in case, when `name` is not one already: on a
+ * case-insensitive file system (macOS, Windows) the two would share credentials/<name>.json, and
+ * one's secret would be sent as the other's, to its domain. Login refuses to make such a twin.
+ */
+export function caseTwin(store: ProfileStore, name: string): string | undefined {
+  if (store.profiles[name]) return undefined;
+  const folded = name.toLowerCase();
+  return Object.keys(store.profiles).find((other) => other.toLowerCase() === folded);
+}
+
 /** A profile's stored secret; a damaged file is as good as none (login writes a new one). */
 export function readSecret(dir: string, profile: string): StoredSecret | undefined {
   const file = credentialsFile(dir, profile);

@@ -140,6 +140,13 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const explicit = globals.profile;
   const name = profiles.selectedProfileName(store, explicit);
   const existing = store.profiles[name];
+  const twin = profiles.caseTwin(store, name);
+  if (twin !== undefined) {
+    throw new UsageError(
+      `Profile "${twin}" exists, and "${name}" differs from it only in case: on macOS and Windows the two would share one credentials file.`,
+      `Pass --profile ${twin} to replace "${twin}", or choose a name of its own.`,
+    );
+  }
 
   // Flags first, then the environment; at a terminal, prompts for the rest.
   let domain = opts.domain ?? envValue('IDM_DOMAIN');

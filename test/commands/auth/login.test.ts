@@ -351,6 +351,23 @@ describe('idm login: the private key file prompt and flag', () => {
     expect(sandbox().requests.length).toBe(before);
   });
 
+  it('a new profile whose name differs from another only in case is refused before anything is sent (one credentials file on macOS and Windows)', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'Prod' })).error).toBeUndefined();
+    const config = readFileSync(join(dir, 'config.json'), 'utf8');
+    const before = sandbox().requests.length;
+    const admin = sandbox().clients.admin;
+    const { error } = await login({ domain: sandbox().url, clientId: admin.clientId, clientSecretFile: secretFile(admin.clientSecret) }, { profile: 'prod' });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('Profile "Prod" exists, and "prod" differs from it only in case: on macOS and Windows the two would share one credentials file.');
+    expect(error?.hint).toBe('Pass --profile Prod to replace "Prod", or choose a name of its own.');
+    expect(sandbox().requests.length).toBe(before);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(config);
+    expect(readdirSync(join(dir, 'credentials'))).toEqual(['Prod.json']);
+    // The profile itself, in its own case, logs in again as before.
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'Prod' })).error).toBeUndefined();
+  });
+
   it('--private-key-file says the same of its path', async () => {
     const missing = join(dir, 'no-such-key.pem');
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, privateKeyFile: missing });
