@@ -49,13 +49,14 @@ export function checkAlgMatchesKey(key: KeyObject, alg: SigningAlg): string | un
   return undefined;
 }
 
-export function makeClientAssertion(options: { clientId: string; audience: string; privateKeyPem: string; alg?: SigningAlg; now?: number }): string {
+/** `fixAlg`: the hint when the key cannot make `alg` (where it was chosen: IDM_SIGNING_ALG, or the profile). */
+export function makeClientAssertion(options: { clientId: string; audience: string; privateKeyPem: string; alg?: SigningAlg; fixAlg?: string; now?: number }): string {
   const key = loadPrivateKey(options.privateKeyPem);
   const unusable = unusableKey(key);
   if (unusable) throw new UsageError(`Cannot sign the client assertion: the private key is ${unusable}.`, UNUSABLE_KEY_HINT);
   const alg = options.alg ?? defaultAlgFor(key);
   const problem = checkAlgMatchesKey(key, alg);
-  if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, 'Choose another --signing-alg (IDM_SIGNING_ALG), or another key.');
+  if (problem) throw new UsageError(`Cannot sign the client assertion: ${problem}.`, options.fixAlg ?? 'Choose another --signing-alg (IDM_SIGNING_ALG), or another key.');
   const iat = Math.floor((options.now ?? Date.now()) / 1000);
   const header = base64url(JSON.stringify({ alg, typ: 'JWT' }));
   const payload = base64url(

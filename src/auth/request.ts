@@ -33,7 +33,7 @@ export async function buildTokenRequest(tenant: Tenant, client: ClientCredential
     // The client certificate, presented in the TLS handshake, is the proof: the form names the client only.
   } else if (client.authMethod === 'private_key_jwt') {
     const { makeClientAssertion } = await import('./assertion.js'); // node:crypto, only to sign
-    const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg });
+    const assertion = makeClientAssertion({ clientId: client.clientId, audience: `${tenant.base}/`, privateKeyPem: client.privateKeyPem ?? '', alg: client.signingAlg, fixAlg: client.fixSigningAlg });
     secrets.push(assertion);
     form.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
     form.set('client_assertion', assertion);

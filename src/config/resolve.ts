@@ -18,6 +18,8 @@ export interface ClientCredentials {
   clientSecret?: string;
   privateKeyPem?: string;
   signingAlg?: SigningAlg;
+  /** What to do when the key cannot make `signingAlg`: where the algorithm was chosen (IDM_SIGNING_ALG, or the profile). */
+  fixSigningAlg?: string;
   /** tls_client_auth: the paths of the client certificate and its key (--client-cert and --client-key win). */
   clientCert?: string;
   clientKey?: string;
@@ -146,6 +148,9 @@ export function envSigningAlg(env: NodeJS.ProcessEnv): SigningAlg | undefined {
   return alg as SigningAlg | undefined;
 }
 
+/** The fix when the key cannot make the algorithm IDM_SIGNING_ALG names. */
+const ENV_ALG_FIX = 'Unset IDM_SIGNING_ALG to sign with the default of the key (ES256 for EC keys, else RS256), or set it to one the key can make.';
+
 /**
  * The client of a profile, with the fields IDM_AUTH_METHOD and IDM_SIGNING_ALG replace (README:
  * flags > environment > profile, field by field): a stored secret goes as post or basic as the
@@ -163,7 +168,13 @@ function profileClient(name: string, profile: Profile, secret: StoredSecret, env
       `Unset IDM_AUTH_METHOD to use the profile as it is, or set ${needs} too.`,
     );
   }
-  if (profile.authMethod === 'private_key_jwt') return { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: envAlg ?? profile.signingAlg };
+  if (profile.authMethod === 'private_key_jwt') {
+    const fixSigningAlg =
+      envAlg !== undefined
+        ? ENV_ALG_FIX
+        : `Log in again choosing one the key can make: ${shellCommand(['idm', 'login', '--profile', name, '--private-key-file'])} KEY --signing-alg ALG`;
+    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: secret.privateKeyPem, signingAlg: envAlg ?? profile.signingAlg, fixSigningAlg };
+  }
   if (profile.authMethod === 'tls_client_auth') return { clientId, authMethod: 'tls_client_auth', clientCert: secret.clientCert, clientKey: secret.clientKey };
   return { clientId, authMethod: envMethod ?? profile.authMethod, clientSecret: secret.clientSecret };
 }
@@ -293,7 +304,7 @@ async function fromEnvironment(
     if (method === 'post' || method === 'basic') {
       throw new UsageError(`IDM_AUTH_METHOD is ${method}, which sends a client secret, but IDM_PRIVATE_KEY is set.`, 'Set IDM_CLIENT_SECRET instead of IDM_PRIVATE_KEY, or unset IDM_AUTH_METHOD (or set it to private_key_jwt).');
     }
-    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await privateKeyFromEnvironment(key, signal), signingAlg: alg };
+    return { clientId, authMethod: 'private_key_jwt', privateKeyPem: await privateKeyFromEnvironment(key, signal), signingAlg: alg, ...(alg === undefined ? {} : { fixSigningAlg: ENV_ALG_FIX }) };
   }
   const chosen = method ?? (profileMethod === 'basic' ? 'basic' : 'post');
   if (chosen === 'private_key_jwt') throw new UsageError('IDM_AUTH_METHOD is private_key_jwt but IDM_PRIVATE_KEY is not set.');

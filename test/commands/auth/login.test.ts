@@ -368,6 +368,27 @@ describe('idm login: the private key file prompt and flag', () => {
     expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'Prod' })).error).toBeUndefined();
   });
 
+  it('a signing algorithm the key cannot make, at run time: the hint says where it was chosen (IDM_SIGNING_ALG, or the profile), never a flag the command lacks', async () => {
+    const { clientId } = sandbox().clients.admin;
+    const ecKey = secretFile(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    const before = sandbox().requests.length;
+    const fromEnv = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId, IDM_PRIVATE_KEY: ecKey, IDM_SIGNING_ALG: 'RS256' } });
+    expect(fromEnv.error?.exitCode).toBe(2);
+    expect(fromEnv.error?.message).toBe('Cannot sign the client assertion: RS256 needs an RSA key, not ec.');
+    expect(fromEnv.error?.hint).toBe('Unset IDM_SIGNING_ALG to sign with the default of the key (ES256 for EC keys, else RS256), or set it to one the key can make.');
+    // A profile whose stored algorithm does not fit its key (config.json edited by hand).
+    const { privateKeyPem } = sandbox().clients.admin;
+    expect((await login({ domain: sandbox().url, clientId, privateKeyFile: secretFile(privateKeyPem) }, { profile: 'jwt' })).error).toBeUndefined();
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    config.profiles.jwt.signingAlg = 'ES256';
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    rmSync(join(dir, 'tokens'), { recursive: true, force: true });
+    const stored = await run((deps) => listRun({ all: false, take: 1 }, deps), { profile: 'jwt' });
+    expect(stored.error?.message).toBe('Cannot sign the client assertion: ES256 needs an EC (P-256) key, not rsa.');
+    expect(stored.error?.hint).toBe('Log in again choosing one the key can make: idm login --profile jwt --private-key-file KEY --signing-alg ALG');
+    expect(sandbox().requests.slice(before).filter((r) => r.path === '/oauth/token')).toHaveLength(1); // the login's only
+  });
+
   it('--private-key-file says the same of its path', async () => {
     const missing = join(dir, 'no-such-key.pem');
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, privateKeyFile: missing });
