@@ -171,11 +171,15 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
         ? input.checkPem('--private-key-file', 'stdin', await input.readFileOrStdin('--private-key-file', '-', io, 'secret'), 'private key')
         : await resolve.readPrivateKeyFile(opts.privateKeyFile, '--private-key-file', io.signal);
   }
+  /** The variable the secret or key came from: a refused one is corrected there, not by running login again as is. */
+  let fromVariable: 'IDM_CLIENT_SECRET' | 'IDM_PRIVATE_KEY' | undefined;
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'post' || method === 'basic') && envValue('IDM_CLIENT_SECRET')) {
     secret = resolve.envClientSecret(env);
+    fromVariable = 'IDM_CLIENT_SECRET';
   }
   if (secret === undefined && keyPem === undefined && (method === undefined || method === 'private_key_jwt') && envValue('IDM_PRIVATE_KEY')) {
     keyPem = await resolve.privateKeyFromEnvironment(envValue('IDM_PRIVATE_KEY')!, io.signal);
+    fromVariable = 'IDM_PRIVATE_KEY';
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
 
@@ -319,7 +323,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // Prove the credentials before saving anything: a token request (its token is cached for the next command).
   if (io.stderrIsTTY) deps.output.note(`Checking the credentials with ${tenant.host}…`);
   const warnings = [openToOthers(dir)].filter((warning) => warning !== undefined);
-  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
+  const resolved = { tenant, profile: name, source: 'profile' as const, client, dir, warnings, fixCredentials: fromVariable ? `correct ${fromVariable} (the ${fromVariable === 'IDM_PRIVATE_KEY' ? 'key' : 'secret'} this login took) and run: ${rerun}` : `run: ${rerun}`, ...(caFile ? { caFile } : {}) };
   let token;
   let management;
   for (let tries = 1; ; tries++) {

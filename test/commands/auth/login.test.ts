@@ -227,6 +227,18 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(error?.hint).toBe(`Check the client id and its secret or private key, then run: idm login --profile sb2 --domain ${sandbox().url} --client-id ${clientId} --auth-method basic --client-secret-file ${file}`);
   });
 
+  it('refused credentials taken from IDM_CLIENT_SECRET or IDM_PRIVATE_KEY: the hint says to correct that variable, since the command alone would take it again', async () => {
+    const { clientId } = sandbox().clients.admin;
+    const secret = await login({ domain: sandbox().url, clientId }, { profile: 'sb3', env: { IDM_CLIENT_SECRET: 'wrong-secret-from-env' } });
+    expect(secret.error?.exitCode).toBe(4);
+    expect(secret.error?.hint).toBe(`Check the client id and its secret or private key, then correct IDM_CLIENT_SECRET (the secret this login took) and run: idm login --profile sb3 --domain ${sandbox().url} --client-id ${clientId}`);
+    const otherKey = secretFile(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    const key = await login({ domain: sandbox().url, clientId }, { profile: 'sb3', env: { IDM_PRIVATE_KEY: otherKey } });
+    expect(key.error?.exitCode).toBe(4);
+    expect(key.error?.hint).toBe(`Check the client id and its secret or private key, then correct IDM_PRIVATE_KEY (the key this login took) and run: idm login --profile sb3 --domain ${sandbox().url} --client-id ${clientId}`);
+    for (const text of [secret.stdout, secret.stderr]) expect(text).not.toContain('wrong-secret-from-env');
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
