@@ -182,6 +182,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     fromVariable = 'IDM_PRIVATE_KEY';
   }
   method ??= keyPem !== undefined ? 'private_key_jwt' : secret !== undefined ? (existing?.authMethod === 'basic' ? 'basic' : 'post') : undefined;
+  // Where the secret would be asked, that it was not: a variable left set for another client would
+  // otherwise be sent for this one without a word (and refused as a wrong secret).
+  if (fromVariable && io.canPrompt) {
+    deps.output.note(`The ${fromVariable === 'IDM_PRIVATE_KEY' ? 'private key' : 'client secret'} is ${fromVariable}'s (not asked); unset it to ${fromVariable === 'IDM_PRIVATE_KEY' ? 'give another' : 'type one'}.`);
+  }
 
   const needsKey = method === 'private_key_jwt';
   const proven = () => secret !== undefined || keyPem !== undefined || byCertificate();

@@ -277,6 +277,21 @@ function scripted(answers: Record<string, string>, afterValidate?: (message: str
 }
 
 describe('idm login at a terminal', () => {
+  it('a secret or key taken from IDM_CLIENT_SECRET or IDM_PRIVATE_KEY where it would be asked is said to be the variable\'s (never shown); not in scripts', async () => {
+    const { clientId, clientSecret, privateKeyPem } = sandbox().clients.admin;
+    const asked = scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId });
+    const bySecret = await login({}, { tty: true, prompter: asked, env: { IDM_CLIENT_SECRET: clientSecret } });
+    expect(bySecret.error).toBeUndefined();
+    expect(bySecret.stderr).toContain("The client secret is IDM_CLIENT_SECRET's (not asked); unset it to type one.\n");
+    expect(bySecret.stderr).not.toContain(clientSecret);
+    const byKey = await login({}, { tty: true, profile: 'jwt', prompter: scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId }), env: { IDM_PRIVATE_KEY: privateKeyPem } });
+    expect(byKey.error).toBeUndefined();
+    expect(byKey.stderr).toContain("The private key is IDM_PRIVATE_KEY's (not asked); unset it to give another.\n");
+    const script = await login({ domain: sandbox().url, clientId }, { env: { IDM_CLIENT_SECRET: clientSecret } });
+    expect(script.error).toBeUndefined();
+    expect(script.stderr).not.toContain('not asked');
+  });
+
   it('asks for domain, client id, method and the secret (masked), then logs in', async () => {
     const { clientId, clientSecret } = sandbox().clients.admin;
     const prompter = scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId, 'How does the client': 'basic', 'Client secret': clientSecret });
