@@ -4,7 +4,7 @@
 // readable without a passphrase, and the certificate must belong to the key. The CA is added to
 // Node's own roots; verification is never turned off. The key is a secret: never quoted or printed.
 import { UsageError } from '../core/errors.js';
-import { checkPem, keyFileName, readTextFile } from '../io/input.js';
+import { checkPem, keyFileName, privateKeyBlock, readTextFile } from '../io/input.js';
 import type { TlsMaterial } from './http.js';
 
 export interface TlsFiles {
@@ -53,7 +53,7 @@ export async function readClientCertificate({ cert, key }: ClientCertificateFile
   const { X509Certificate, createPrivateKey } = process.getBuiltinModule('node:crypto');
   const chain = await readCertificates(cert.flag, cert.path, signal);
   const keyHint = 'Give the path of the PEM private key of the certificate (unencrypted).';
-  const keyPem = checkPem(key.flag, keyFileName(key.path), await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal, keyFile: true }), 'private key', keyHint);
+  const keyPem = privateKeyBlock(checkPem(key.flag, keyFileName(key.path), await readTextFile(key.flag, key.path, 'secret', { hint: keyHint, signal, keyFile: true }), 'private key', keyHint));
   let privateKey;
   try {
     privateKey = createPrivateKey(keyPem);

@@ -2,13 +2,14 @@
 // for every token request (unique jti, valid one minute). node:crypto only.
 import { createPrivateKey, randomUUID, sign, constants, type KeyObject } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
+import { privateKeyBlock } from '../io/input.js';
 import type { SigningAlg } from '../config/methods.js';
 
 const base64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 export function loadPrivateKey(pem: string, what = 'The private key'): KeyObject {
   try {
-    return createPrivateKey(pem);
+    return createPrivateKey(privateKeyBlock(pem));
   } catch (error) {
     // PKCS#8 (BEGIN ENCRYPTED PRIVATE KEY) and PKCS#1 (Proc-Type: 4,ENCRYPTED) alike: said as such,
     // with the way out, as --client-key says it (api/tls.ts); never a passphrase prompt.

@@ -263,6 +263,15 @@ export async function readFileOrStdin(flag: string, path: string, io: IO, kind: 
 
 const PEM_MARKERS = { certificate: /-----BEGIN CERTIFICATE-----/, 'private key': /-----BEGIN [A-Z ]*PRIVATE KEY-----/ } as const;
 
+/**
+ * The private key block of a PEM text, without what comes before it (a certificate and its key in
+ * one file, the certificate first, which a PEM reader takes for the key); the text as it is when
+ * it holds no such block.
+ */
+export function privateKeyBlock(text: string): string {
+  return /-----BEGIN ([A-Z ]*PRIVATE KEY)-----[\s\S]*?-----END \1-----/.exec(text)?.[0] ?? text;
+}
+
 /** `text` when it holds a PEM block of that kind; `source` names where it came from (a flag and file, stdin). */
 export function checkPem(flag: string, source: string, text: string, kind: keyof typeof PEM_MARKERS, hint?: string): string {
   if (!PEM_MARKERS[kind].test(text)) throw new UsageError(`${flag}: ${source} does not hold a PEM ${kind}.`, hint);

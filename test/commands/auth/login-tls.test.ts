@@ -112,6 +112,16 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'default', source: 'profile', authMethod: 'tls_client_auth' });
   });
 
+  it('one PEM file holding the certificate and then its key serves as --client-cert and as --client-key', async () => {
+    const bundle = file('bundle.pem', `${sandbox.clients.mtls!.certPem}${sandbox.clients.mtls!.keyPem}`);
+    const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.mtls!.clientId, '--client-cert', bundle, '--client-key', bundle, '--ca-file', files.ca]);
+    expect(result.stderr).not.toContain('Error');
+    expect(result.code).toBe(0);
+    rmSync(`${dir}/tokens`, { recursive: true, force: true });
+    const list = await idm(['streams', 'list', '--take', '1', '--json']);
+    expect(list.code, list.stderr).toBe(0);
+  });
+
   it('after logout, the profile has no certificate to present: exit 4 and how to log in again', async () => {
     expect((await login()).code).toBe(0);
     expect((await idm(['logout'])).code).toBe(0);

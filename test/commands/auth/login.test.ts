@@ -12,6 +12,7 @@ import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { credentialsEnv, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
+import { createCa } from '../../../src/sandbox/pki.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
 
 const sandbox = useSandbox();
@@ -414,6 +415,19 @@ describe('idm login: the private key file prompt and flag', () => {
     expect(stored.error?.message).toBe('Cannot sign the client assertion: ES256 needs an EC (P-256) key, not rsa.');
     expect(stored.error?.hint).toBe('Log in again choosing one the key can make: idm login --profile jwt --private-key-file KEY --signing-alg ALG');
     expect(sandbox().requests.slice(before).filter((r) => r.path === '/oauth/token')).toHaveLength(1); // the login's only
+  });
+
+  it('a key file that holds a certificate before the key (one PEM bundle) signs with the key, at login and for the next commands', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    // Any certificate goes first (as `cat client.crt client.key > bundle.pem` makes it).
+    const bundle = secretFile(`${(await createCa('bundle test')).cert}${privateKeyPem}`);
+    const before = sandbox().requests.length;
+    const { error } = await login({ domain: sandbox().url, clientId, privateKeyFile: bundle }, { profile: 'bundle' });
+    expect(error).toBeUndefined();
+    rmSync(join(dir, 'tokens'), { recursive: true, force: true });
+    const listed = await run((deps) => listRun({ all: false, take: 1 }, deps), { profile: 'bundle' });
+    expect(listed.error).toBeUndefined();
+    expect(tokenBodies(before)).toHaveLength(2);
   });
 
   it('--private-key-file says the same of its path', async () => {
