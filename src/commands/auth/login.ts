@@ -222,7 +222,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     });
     clientId = clientId.trim();
   }
-  const tenant = parseDomain(domain!, '--domain');
+  // Named as given: a flag's value is checked as it is parsed, so a bad one here is IDM_DOMAIN's.
+  const tenant = parseDomain(domain!, opts.domain === undefined && domain === envValue('IDM_DOMAIN') ? 'IDM_DOMAIN' : '--domain');
 
   // Another tenant or client must not silently take the place of the default profile.
   if (explicit === undefined && existing && (existing.clientId !== clientId || parseDomain(existing.domain, 'The profile domain').base !== tenant.base)) {

@@ -240,6 +240,15 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     for (const text of [secret.stdout, secret.stderr]) expect(text).not.toContain('wrong-secret-from-env');
   });
 
+  it('a domain from IDM_DOMAIN that cannot be used is named as IDM_DOMAIN\'s, not as a --domain never given', async () => {
+    const sent = sandbox().requests.length;
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const { error } = await login({ clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_DOMAIN: 'http://tenant.example.com' } });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toMatch(/^IDM_DOMAIN http:\/\/ is allowed only for loopback hosts/);
+    expect(sandbox().requests.length).toBe(sent);
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
