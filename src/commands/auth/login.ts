@@ -318,7 +318,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // The command to run again when the credentials are refused: this one, never with a secret.
   const rerun = shellCommand([
     ...['idm', 'login', '--profile', name, '--domain', tenant.base, '--client-id', client.clientId],
-    ...(opts.authMethod ? ['--auth-method', opts.authMethod] : []),
+    // tls_client_auth chosen at the prompt too: --client-cert and --client-key alone do not choose it.
+    ...(opts.authMethod || method === 'tls_client_auth' ? ['--auth-method', method!] : []),
     ...(opts.clientSecretFile ? ['--client-secret-file', opts.clientSecretFile] : []),
     ...(opts.privateKeyFile ? ['--private-key-file', opts.privateKeyFile] : []),
     ...(opts.signingAlg ? ['--signing-alg', opts.signingAlg] : []),

@@ -141,6 +141,29 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(() => readFileSync(`${dir}/config.json`)).toThrow();
   });
 
+  it('tls_client_auth chosen at the prompt and refused: the command to run again chooses it too (the certificate flags alone do not)', async () => {
+    const stranger = await issueCertificate(undefined, 'client', 'stranger');
+    const cert = file('stranger.crt', stranger.cert);
+    const key = file('stranger.key', stranger.key);
+    const answers: Record<string, string> = { 'How does the client authenticate': 'tls_client_auth', 'Client certificate file': cert, 'Its private key file': key };
+    const answer = (message: string) => answers[Object.keys(answers).find((start) => message.startsWith(start))!]!;
+    const prompter = { input: async (message: string) => answer(message), select: async (message: string) => answer(message) } as unknown as Prompter;
+    const captured = captureIO({ tty: true, env: { IDM_CONFIG_DIR: dir } });
+    const deps = testDeps(captured, { caFile: files.ca }, prompter);
+    let error: (Error & { hint?: string }) | undefined;
+    try {
+      await loginRun({ domain: sandbox.url, clientId: sandbox.clients.mtls!.clientId }, deps);
+    } catch (caught) {
+      error = caught as Error & { hint?: string };
+    } finally {
+      await deps.close();
+    }
+    expect(error?.message).toContain('the client certificate is not registered for this client');
+    expect(error?.hint).toMatch(
+      new RegExp(`then run: idm login --profile default --domain ${sandbox.url.replace(/\./g, '\\.')} --client-id ${sandbox.clients.mtls!.clientId} --auth-method tls_client_auth --client-cert \\S+ --client-key \\S+ --ca-file \\S+$`),
+    );
+  });
+
   it.each([
     ['no certificate', ['--client-cert'], 'Missing --client-cert and --client-key.'],
     ['a secret file besides', ['--client-secret-file'], '--auth-method tls_client_auth proves the client with a certificate: give --client-cert and --client-key, not --client-secret-file.'],
