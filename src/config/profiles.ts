@@ -151,6 +151,20 @@ export function caseTwin(store: ProfileStore, name: string): string | undefined 
   return Object.keys(store.profiles).find((other) => other.toLowerCase() === folded);
 }
 
+/**
+ * Whether a profile has a stored secret, for the listings (profiles list, auth status): a file that
+ * cannot be read is `unreadable`, with the error a command of that profile meets, so that one broken
+ * profile does not stop the listing of the others.
+ */
+export function storedSecretState(dir: string, profile: string): { state: 'stored' | 'none' | 'unreadable'; problem?: ConfigError } {
+  try {
+    return { state: readSecret(dir, profile) === undefined ? 'none' : 'stored' };
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return { state: 'unreadable', problem: error };
+  }
+}
+
 /** A profile's stored secret; a damaged file is as good as none (login writes a new one). */
 export function readSecret(dir: string, profile: string): StoredSecret | undefined {
   const file = credentialsFile(dir, profile);

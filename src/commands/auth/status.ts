@@ -7,7 +7,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { parseDomain } from '../../config/domain.js';
 import { configDir } from '../../config/paths.js';
-import { readProfiles, readSecret } from '../../config/profiles.js';
+import { readProfiles, storedSecretState } from '../../config/profiles.js';
 import { envValue, resolveCredentials, type Resolved } from '../../config/resolve.js';
 
 export type AuthStatusOptions = Record<string, never>;
@@ -64,14 +64,17 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps, now = 
     names.forEach((name, index) => {
       const profile = store.profiles[name]!;
       const token = cachedTokenState(dir, parseDomain(profile.domain, `The domain of profile "${name}"`), profile.clientId, now);
-      const stored = readSecret(dir, name) !== undefined;
+      // One profile's unreadable secret file does not hide the others: said for it, and warned.
+      const secret = storedSecretState(dir, name);
+      if (secret.problem) output.warn({ message: secret.problem.message, hint: secret.problem.hint });
+      const stored = secret.state === 'stored';
       if (index > 0) io.out('\n');
       output.printFields([
         ['Profile', `${name}${name === store.defaultProfile ? ' (the default)' : ''}`],
         ['Domain', profile.domain],
         ['Client ID', profile.clientId],
         ['Method', profile.authMethod],
-        ['Secret', stored ? 'stored' : 'none (logged out)'],
+        ['Secret', stored ? 'stored' : secret.state === 'unreadable' ? 'unreadable (see the warning)' : 'none (logged out)'],
         ['Token', tokenWords(token, false, now, stored)],
         ['Scopes', scopesWords(token)],
       ]);

@@ -1,6 +1,6 @@
 // idm profiles list / use / remove, and idm auth status over every profile: against real settings
 // written by real logins to the sandbox, through main() in process.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
@@ -47,6 +47,32 @@ describe('idm profiles list', () => {
       ['ro', '', sandbox().url, reader.clientId, 'post', 'stored'],
     ]);
     for (const cells of lines) expect(cells[6]).toMatch(/^valid \d{4}-\d\d-\d\dT/);
+  });
+
+  it('one profile whose secret file cannot be read: listed as unreadable with a warning, the others as before; auth status exits 0 (the default works)', async () => {
+    await threeProfiles();
+    const file = join(dir, 'credentials', 'prod.json');
+    rmSync(file);
+    mkdirSync(file); // EISDIR, as a file of another owner gives EACCES
+    const warning = `Warning: Cannot read ${file}: it is a directory.\nMove it away: idm keeps a file there.\n`;
+    const listed = await idm(['profiles', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toBe(warning);
+    expect(listed.stdout.trimEnd().split('\n').map((line) => line.split('\t').slice(0, 6)).map((cells) => [cells[0], cells[5]])).toEqual([
+      ['default', 'stored'],
+      ['prod', 'unreadable'],
+      ['ro', 'stored'],
+    ]);
+    const json = await idm(['profiles', 'list', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).map((p: { name: string; secret: boolean }) => [p.name, p.secret])).toEqual([['default', true], ['prod', false], ['ro', true]]);
+    const status = await idm(['auth', 'status']);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stderr).toBe(warning);
+    expect(status.stdout).toContain('Profile\tprod\n');
+    expect(status.stdout).toContain('Secret\tunreadable (see the warning)\n');
+    // That profile itself cannot be used, and says why (exit 4).
+    expect((await idm(['auth', 'status', '--profile', 'prod'])).code).toBe(4);
   });
 
   it('at a terminal, a table with the default marked; --json, the same as data', async () => {
