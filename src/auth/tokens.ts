@@ -61,8 +61,12 @@ export { accessTokenProblem, MAX_ACCESS_TOKEN_CHARS } from '../core/secrets.js';
 
 /** A token is reused until shortly before it expires: a minute, or a quarter of a short lifetime. */
 export function isFresh(token: CachedToken, now = Date.now()): boolean {
-  const margin = Math.min(60_000, (token.expiresAt - token.obtainedAt) / 4);
-  return now < token.expiresAt - margin;
+  return now < freshEnd(token);
+}
+
+/** When a token stops being fresh: its expiry less the margin. */
+function freshEnd(token: CachedToken): number {
+  return token.expiresAt - Math.min(60_000, (token.expiresAt - token.obtainedAt) / 4);
 }
 
 /**
@@ -163,6 +167,8 @@ export interface TokenSourceOptions {
   /** Once, when the lock is found held and the wait for its holder begins (the --debug trace says so). */
   onLockWaiting?: () => void;
   now?: () => number;
+  /** A clock that does not jump when the wall clock is set (NTP steps, by hand), in ms; tests drive it. */
+  monotonic?: () => number;
 }
 
 export interface TokenSource {
@@ -187,6 +193,7 @@ export interface TokenSource {
 export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const { tenant, dir, client } = options;
   const now = options.now ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
   if (options.accessToken !== undefined) {
     const token = options.accessToken;
     const refresh = async (): Promise<CachedToken> => {
@@ -198,6 +205,12 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   const file = tokenCacheFile(dir, tenant, client.clientId);
   let current: CachedToken | undefined;
   let fetchedHere: CachedToken | undefined;
+  /**
+   * When (by `monotonic`) the token fetched here stops being fresh. The wall clock may be set back
+   * while a run holds it: by that clock alone, a token the service has let expire still looks fresh,
+   * and its 401 was taken for a refusal of the credentials (no new token, the run failed).
+   */
+  let fetchedFreshUntil = Infinity;
   /** The obtain() under way, shared by requests that need a token at the same moment (a page asked for early). */
   let obtaining: Promise<CachedToken> | undefined;
   let cacheUsable = true;
@@ -234,6 +247,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   async function fetchNew(): Promise<CachedToken> {
     checkDirs();
     const obtainedAt = now();
+    const startedAt = monotonic();
     const answer = await options.fetchToken(await buildTokenRequest(tenant, client!));
     fetchedHere = {
       accessToken: answer.accessToken,
@@ -245,6 +259,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       clientId: client!.clientId,
       audience: audienceOf(tenant),
     };
+    fetchedFreshUntil = startedAt + (freshEnd(fetchedHere) - obtainedAt);
     return fetchedHere;
   }
 
@@ -335,7 +350,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       // for its age; a new one would be refused too. Any other token is replaced once: each request
       // retries once (api/retry.ts exchange), so there is no loop.
       const own = fetchedHere?.accessToken === token ? fetchedHere : undefined;
-      return !(own && (isFresh(own, now()) || expiresAtOnce(own)));
+      return !(own && ((isFresh(own, now()) && monotonic() < fetchedFreshUntil) || expiresAtOnce(own)));
     },
     async refresh() {
       checkDirs();

@@ -61,13 +61,13 @@ function cached(accessToken: string, obtainedAt = Date.now()): CachedToken {
  * A token source whose fetchToken answers `token-N` (valid `expiresIn` seconds) and records, for each
  * call, who held the lock; `now` is its clock (the real one unless a test drives time).
  */
-function source(options: { expiresIn?: number; now?: () => number } = {}) {
+function source(options: { expiresIn?: number; now?: () => number; monotonic?: () => number } = {}) {
   const calls: Array<{ request: TokenRequest; lock: string | undefined }> = [];
   const fetchToken = async (request: TokenRequest): Promise<TokenAnswer> => {
     calls.push({ request, lock: existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined });
     return { accessToken: `token-${calls.length}`, tokenType: 'Bearer', expiresIn: options.expiresIn ?? 3600 };
   };
-  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS, now: options.now });
+  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS, now: options.now, monotonic: options.monotonic });
   return { tokens, calls };
 }
 
@@ -241,6 +241,23 @@ describe('a run that outlives its tokens (a clock the test drives)', () => {
     expect(await tokens.get()).toBe('token-3');
     expect(await tokens.invalidate('token-3')).toBe(false); // just fetched: refused for what it is, not its age
     expect(calls).toHaveLength(3);
+  });
+});
+
+describe('a wall clock set back while a run holds its token', () => {
+  it('a 401 on the token fetched here, after its lifetime has passed by a clock that does not jump, leads to a new token', async () => {
+    let clock = Date.now();
+    let elapsed = 0;
+    const { tokens, calls } = source({ expiresIn: 3600, now: () => clock, monotonic: () => elapsed });
+    expect(await tokens.get()).toBe('token-1');
+    // An hour and more goes by (the service lets the token expire), while the wall clock is set back two hours.
+    elapsed += 3_700_000;
+    clock += 3_700_000 - 7_200_000;
+    expect(await tokens.invalidate('token-1')).toBe(true);
+    expect(await tokens.get()).toBe('token-2');
+    // Fresh by both clocks: refused for what it is, not for its age.
+    expect(await tokens.invalidate('token-2')).toBe(false);
+    expect(calls).toHaveLength(2);
   });
 });
 
