@@ -372,6 +372,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
     output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
   }
+  // The one credential login does not take, that every command puts before the profile (README:
+  // flags > environment > profile): the profile just stored would not be used while it is set.
+  if (envValue('IDM_ACCESS_TOKEN')) {
+    output.warn({ message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
+  }
   // The scope of the first command most run after logging in, as the typed client knows it: said in
   // every view (a {"warning"} line with --json).
   const listScope = management.streams.scopes.list;

@@ -249,6 +249,17 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(sandbox().requests.length).toBe(sent);
   });
 
+  it('IDM_ACCESS_TOKEN set at login, which every command would send instead of the new profile: a warning says so', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const env = { IDM_ACCESS_TOKEN: 'left-over-access-token' };
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr).toContain('Warning: IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "default", while it is.\nUnset it (unset IDM_ACCESS_TOKEN) to use the profile.\n');
+    expect(result.stderr).not.toContain('left-over-access-token');
+    const without = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    expect(without.stderr).not.toContain('IDM_ACCESS_TOKEN');
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
