@@ -59,8 +59,9 @@ export async function main(
     if (cause instanceof StdoutClosedError) return ExitCode.Ok; // the reader has all it wanted
     if (cause instanceof InterruptedError) io.restoreTerminal();
     // An error found while parsing never reached preAction: its colour is set up here, only now
-    // (chalk is loaded on this path alone). --no-color may come after the error's place in argv.
-    if (!configured) await io.configure({ color: program.opts().color !== false && !argv.includes('--no-color') });
+    // (chalk is loaded on this path alone). --no-color and --json may come after the error's place
+    // in argv (`idm --timeout 0 streams list --json`): the parser stopped before it saw them.
+    if (!configured) await io.configure({ color: program.opts().color !== false && !argv.includes('--no-color'), json: io.json || argv.includes('--json') });
     return report(cause, deps.output, hasDebugFlag(program), failed);
   } finally {
     stopHandling();

@@ -47,6 +47,25 @@ describe('--json: stderr is JSON lines', () => {
     expect(stack).toHaveLength(1);
   });
 
+  it('a bad global flag before --json (the parser stops there, before it reads --json): the error is still the one JSON line', async () => {
+    for (const args of [
+      ['--timeout', '0', 'streams', 'list', '--json'],
+      ['--max-wait', 'soon', '--json', 'streams', 'list'],
+      ['--profile', 'no/such', 'streams', 'list', '--json'],
+      ['--ca-file', 'a.pem', '--ca-file', 'b.pem', 'connections', 'list', '--json'],
+    ]) {
+      const result = await idm(args);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(jsonLines(result.stderr), args.join(' ')).toEqual([{ error: expect.objectContaining({ code: 'usage', exitCode: 2 }) }]);
+    }
+    // Without --json, the same error is words.
+    const words = await idm(['--timeout', '0', 'streams', 'list']);
+    expect(words.code).toBe(2);
+    expect(words.stderr).toMatch(/^Error: --timeout must be a number of seconds greater than 0/);
+    expect(h.received()).toEqual([]);
+  });
+
   it('--debug without --json: the stack is on lines of its own, not one line of \\n escapes', async () => {
     h.sandbox.addFault({ kind: 'reset', path: '/api/v2/event-streams', method: 'POST' });
     const result = await idm(['api', 'POST', '/event-streams', '--data', '{}', '--debug']);
