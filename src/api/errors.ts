@@ -200,6 +200,9 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const serverMessage = words.message?.replace(/\s*\.+$/, '');
   const said = serverMessage ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   const statusText = `${status}${code ? ` ${code}` : ''}`;
+  // The answer to the request made, which `idm api --json` prints as its data: never the token
+  // endpoint's, which is no answer to the call the user asked for.
+  const body = context.endpoint === 'management' ? words.body : undefined;
 
   if (isRateLimited(answer)) {
     const resetAt = rateLimitReset(answer.headers);
@@ -216,7 +219,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
       hint: resetAt ? `The limit resets at ${utcSeconds(resetAt.getTime())} (in ${wait} s)${beyond}; ${again}` : `Wait a moment and run again${beyond ? ', or allow a longer wait with --max-wait SECONDS' : ''}.`,
       details: resetAt ? { resetAt: resetAt.toISOString() } : {},
       resetAt,
-      body: words.body,
+      body,
       serverMessage,
     });
   }
@@ -250,7 +253,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     code,
     hint: tried ? `${tried}${hint ?? ''}`.trim() : hint,
     details: scope ? { scope } : {},
-    body: words.body,
+    body,
     serverMessage,
   });
 }

@@ -127,6 +127,7 @@ export class StdoutClosedError extends IdmError {
 
 /** A failure answered by the management interface or the token endpoint. */
 export class ApiError extends IdmError {
+  /** The management interface's answer, when it was JSON (`idm api --json` prints it); never the token endpoint's. */
   readonly body: unknown;
   /** How many times the request was sent (more than 1 after retries). */
   readonly attempts: number;

@@ -2,7 +2,7 @@
 // a paginated GET piped to another program, --data @- from a real pipe, and a refused path that
 // reaches nothing.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { credentialsEnv, runIdm } from '../helpers/cli.js';
+import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { direct } from '../helpers/sandbox.js';
 
@@ -53,6 +53,23 @@ describe('idm api as a process', () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual({ statusCode: 404, error: 'Not Found', message: 'The requested stream does not exist.' });
     expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 404, exitCode: 1 });
+  });
+
+  it('--json, the token refused (no call made): stdout stays empty, the token endpoint\'s answer is no answer to the call', async () => {
+    const { dir, cleanup } = tempConfigDir(); // no cached token: the run asks the token endpoint
+    try {
+      for (const [status, exitCode] of [[401, 4], [403, 4], [429, 5], [500, 1]] as const) {
+        h.sandbox.addFault({ kind: 'status', status, path: '/oauth/token', count: Infinity });
+        const result = await runIdm(['api', 'GET', '/event-streams', '--json', '--max-wait', '0.5'], { configDir: dir, env: credentialsEnv(h.sandbox) });
+        h.sandbox.clearFaults();
+        expect(result.code, String(status)).toBe(exitCode);
+        expect(result.stdout, String(status)).toBe('');
+        expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status, message: expect.stringMatching(/^(Could not get an access token|Rate limited by .* while trying to get an access token)/), exitCode });
+      }
+      expect(h.calls()).toEqual([]);
+    } finally {
+      cleanup();
+    }
   });
 });
 
