@@ -194,6 +194,23 @@ describe('a POST sent and never answered: its outcome is unknown', () => {
     expect(sync.stderr).toContain("A synchronization may have started all the same: check with 'idm provisioning show con_takenTaken000001' (the last synchronization) before asking again.");
   });
 
+  it('streams redeliver, one event or many, reset or answered 500 once sent: sent once, the check names the deliveries command', async () => {
+    const event = 'evt_unknownOutcome00000001';
+    h().sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/redeliver/${event}`, method: 'POST', kind: 'reset' });
+    const one = await h().idm(['streams', 'redeliver', INBOX, event]);
+    expect(one.code).toBe(1);
+    expect(statuses(h(), `/api/v2/event-streams/${INBOX}/redeliver/${event}`, 'POST')).toEqual([0]);
+    expect(one.stderr.trimEnd().split('\n')[1]).toBe(`Event ${event} may have been redelivered all the same: check with 'idm streams deliveries show ${INBOX} ${event}' (a retrying attempt) before running this again.`);
+    h().sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/redeliver`, method: 'POST', kind: 'status', status: 500 });
+    const many = await h().idm(['streams', 'redeliver', INBOX, '--json']);
+    expect(many.code).toBe(1);
+    expect(statuses(h(), `/api/v2/event-streams/${INBOX}/redeliver`, 'POST')).toEqual([500]);
+    expect(JSON.parse(many.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({
+      status: 500,
+      hint: `The deliveries may have been redelivered all the same: check with 'idm streams deliveries list ${INBOX}' (retrying attempts) before running this again.`,
+    });
+  });
+
   it('streams create answered 500 or a gateway\'s 504: sent once, the same check; a 503 with Retry-After three times was surely not processed: no check', async () => {
     for (const status of [500, 504]) {
       h().mark();

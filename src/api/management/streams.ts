@@ -213,6 +213,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           scope: SCOPE.redeliver,
           success: 202,
           hints: { ...deliveryNotFound(id), 409: `Only a delivery that has failed and is not being retried can be delivered again; see '${command(['idm', 'streams', 'deliveries', 'show', id, eventId])}'.` },
+          unanswered: `Event ${eventId} may have been redelivered all the same: check with '${command(['idm', 'streams', 'deliveries', 'show', id, eventId])}' (a retrying attempt) before running this again.`,
         })
       ).body as ApiRecord | undefined,
 
@@ -232,6 +233,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           scope: SCOPE.redeliver,
           success: 202,
           hints: { ...streamNotFound, 409: 'One or more of the matching deliveries is still in progress; narrow the filter, or wait and run again.' },
+          unanswered: `The deliveries may have been redelivered all the same: check with '${command(['idm', 'streams', 'deliveries', 'list', id])}' (retrying attempts) before running this again.`,
         })
       ).body as ApiRecord | undefined,
 
