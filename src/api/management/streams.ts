@@ -167,7 +167,8 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           action: `change stream ${id}`,
           scope: SCOPE.update,
           success: 200,
-          hints: { ...streamNotFound, 409: 'Another stream has that name: choose another --name.' },
+          // A name taken is a conflict only a change of name can meet (not enable or disable's).
+          hints: { ...streamNotFound, ...(body.name === undefined ? {} : { 409: 'Another stream has that name: choose another --name.' }) },
           unanswered: `The change may have been made all the same: check with '${command(['idm', 'streams', 'show', id])}' before running this again.`,
         },
         'a stream',

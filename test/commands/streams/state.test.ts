@@ -110,6 +110,15 @@ describe('idm streams disable / enable', () => {
     expect(result.stderr).toContain('does not exist');
   });
 
+  it.each(['enable', 'disable'])('%s answered 409: exit 1, the service\'s words, no hint to choose another --name (it sent none)', async (verb) => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${BASIC}`, method: 'PATCH', kind: 'status', status: 409 });
+    const result = await h.idm(['streams', verb, BASIC]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(new RegExp(`^Error: Could not change stream ${BASIC}: .*\\(409 `));
+    expect(result.stderr).not.toContain('--name');
+  });
+
   it('the reader client: 403, exit 4, names update:event_streams; the stream is unchanged', async () => {
     const result = await h.idm(['streams', 'disable', BASIC], { client: 'reader' });
     expect(result.code).toBe(4);
