@@ -5,7 +5,7 @@
 import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
-import { NetworkError, type ApiError, type Warning } from '../core/errors.js';
+import { ApiError, NetworkError, type Warning } from '../core/errors.js';
 import { parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
@@ -70,7 +70,7 @@ export interface Operation {
   hints?: Partial<Record<number, string>>;
   /**
    * A POST or PATCH that was sent and got no answer (the connection reset, the time ran out), or that
-   * the service failed on (500, 502, 504), may have taken effect: how to check, with the command that shows it, before running it again (a second
+   * the service failed on (500, 502, 504), or whose 2xx answer cannot be read, may have taken effect: how to check, with the command that shows it, before running it again (a second
    * create makes a second stream). Replaces the network error's "try again".
    */
   unanswered?: string;
@@ -257,6 +257,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
         if (body !== undefined) headers['content-type'] = 'application/json';
         return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy).catch((error: unknown) => {
           if (error instanceof NetworkError && error.requestSent && !sendPolicy.idempotent) error.hint = unansweredHint(operation, error);
+          else if (error instanceof ApiError) unreadableSuccess(operation, error); // an answer over the size limit, broken HTTP
           throw error;
         });
       },
@@ -278,7 +279,11 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     }
     if (operation.onText?.(response.text)) await new Promise((resolve) => setImmediate(resolve));
     const bodyless = documented.length > 0 && documented.every((status) => status === 204);
-    return { status: response.status, headers: response.headers, body: parseBody(response, context, bodyless) };
+    try {
+      return { status: response.status, headers: response.headers, body: parseBody(response, context, bodyless) };
+    } catch (error) {
+      throw error instanceof ApiError ? unreadableSuccess(operation, error) : error;
+    }
   }
 
   return {
@@ -286,7 +291,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     credentials,
     tokens,
     request,
-    badAnswer: (operation, status, problem) => badAnswer(contextOf(operation), status, problem),
+    badAnswer: (operation, status, problem) => unreadableSuccess(operation, badAnswer(contextOf(operation), status, problem)),
     async close() {
       transport.close();
     },
@@ -302,6 +307,17 @@ function unansweredHint(operation: Operation, error: NetworkError | ApiError): s
   const tried = /^Tried \d+ times[^.]*\. /.exec(error.hint ?? '')?.[0] ?? '';
   const check = operation.unanswered ?? 'It was sent, so it may have taken effect: check before running the command again.';
   return `${tried}${check}${error.code === 'timeout' ? ' If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).' : ''}`;
+}
+
+/**
+ * A 2xx to a POST or PATCH whose answer cannot be read (not JSON, empty, not the record asked for):
+ * the service did the work, so "run again" would do it twice (a second stream, another test event).
+ * The hint is the operation's check instead; other requests keep the bad answer's own hint.
+ */
+function unreadableSuccess(operation: Operation, error: ApiError): ApiError {
+  const changes = operation.method === 'POST' || operation.method === 'PATCH';
+  if (changes && error.code === 'bad_response' && error.status !== undefined && error.status >= 200 && error.status < 300) error.hint = unansweredHint(operation, error);
+  return error;
 }
 
 /** A failure answered after the service may have acted: a 5xx, but not 501 or a 503 that says when to come back (surely not processed). */

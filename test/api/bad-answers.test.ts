@@ -67,6 +67,24 @@ describe('answers idm cannot use: exit 1 with what was wrong', () => {
     if (message.source.includes('answered 2') || message.source.includes('answered 3')) expect(result.stderr).toContain(host());
   });
 
+  it('a change answered 2xx that cannot be read was made all the same: the hint is its check, never "run again" (a second stream, another test event)', async () => {
+    const CREATE_STREAM = ['streams', 'create', '--name', 'unreadable-answer', '--event-type', 'user.created', '--action', 'act_unreadable'];
+    for (const [args, path, fault, hint] of [
+      [TEST, paths.test, json(202, [1, 2]), `The test event may have been sent all the same ('idm streams deliveries list ${STREAM}' lists it if its delivery failed); running this again sends another.`],
+      [CREATE_STREAM, paths.list, { kind: 'status', status: 201, body: '<html>created</html>' }, "The stream may have been created all the same: check with 'idm streams list' before running this again (a second create makes a second stream)."],
+      [CREATE, paths.create, json(201, ''), `Provisioning may have been created on ${CONNECTION} all the same: check with 'idm provisioning show ${CONNECTION}' before running this again.`],
+      // A read keeps its own advice: running it again changes nothing.
+      [LIST, paths.list, json(200, '{"eventStreams": ['), 'The service or a proxy in between sent something unexpected; run again with --debug to see it.'],
+    ] as Array<[string[], string, FaultSpec, string]>) {
+      h.sandbox.addFault({ path, ...fault });
+      const result = await h.idm([...args, '--json']);
+      noCrash(result);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({ code: 'bad_response', hint });
+    }
+  });
+
   it('an answer larger than 8 MB is refused, not buffered, and not asked for again', async () => {
     h.sandbox.addFault({ path: paths.list, kind: 'status', status: 200, body: 'x'.repeat(9 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
     const result = await h.idm(LIST);
