@@ -31,5 +31,5 @@ export async function stateRun(options: StateOptions, deps: Deps): Promise<void>
   // behind a note that reads as success (an answer without a status is tolerated).
   if (stream.status !== undefined && stream.status !== options.status) {
     output.warn({ message: `The service answered that stream ${fieldText(stream, 'id')} is ${fieldText(stream, 'status')}, not ${options.status}.`, hint: `See it with '${deps.command(['idm', 'streams', 'show', options.streamId])}'.` });
-  } else output.note(`Stream ${fieldText(stream, 'id')} is ${fieldText(stream, 'status')}.`);
+  } else output.note(`Stream ${fieldText(stream, 'id') || options.streamId} is ${stream.status === undefined ? options.status : fieldText(stream, 'status')}.`);
 }

@@ -60,6 +60,14 @@ describe('idm streams disable / enable', () => {
     expect(result.stderr).not.toContain(`Stream ${HEADER} is enabled.`);
   });
 
+  it('an answer without id or status (tolerated): the note names the stream asked and the status asked, not "Stream  is ."', async () => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${HEADER}`, method: 'PATCH', kind: 'status', status: 200, count: 1, body: '{"name":"demo-inbox-header"}', headers: { 'content-type': 'application/json' } });
+    const result = await h.idm(['streams', 'disable', HEADER]);
+    expect(result.code).toBe(0);
+    expect(fields(result.stdout).get('Name')).toBe('demo-inbox-header');
+    expect(result.stderr).toBe(`Stream ${HEADER} is disabled.\n`);
+  });
+
   it('enable a stream seeded disabled; enabling again is harmless (still one PATCH each)', async () => {
     for (let i = 0; i < 2; i++) {
       h.mark();
