@@ -63,7 +63,7 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
     throw new UsageError('Missing the connection id: idm provisioning create <connection-id>.', `'${deps.command(['idm', 'connections', 'list'])}' shows the tenant's connections (ids look like ${EXAMPLE_ID}).`);
   }
   const { provisioning } = await deps.api();
-  await printConfiguration(await provisioning.create(connectionId, body), deps, 'Created');
+  await printConfiguration(await provisioning.create(connectionId, body), deps, { verb: 'Created', connectionId });
 }
 
 /** The request body the flags describe, checked against the shared schema. */

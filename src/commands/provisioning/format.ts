@@ -35,7 +35,7 @@ export const MAPPING_COLUMNS: ReadonlyArray<Column<Record<string, unknown>>> = [
 ];
 
 /** A configuration as received with --json; otherwise its settings and its mapping table. */
-export async function printConfiguration(record: ApiRecord, deps: Deps, done?: string): Promise<void> {
+export async function printConfiguration(record: ApiRecord, deps: Deps, done?: { verb: string; connectionId: string }): Promise<void> {
   const { output } = deps;
   if (output.json) return output.printJson(record);
   const fields: Array<[string, string]> = [
@@ -58,5 +58,6 @@ export async function printConfiguration(record: ApiRecord, deps: Deps, done?: s
 
   const mapping = (Array.isArray(record.mapping) ? record.mapping : []).filter(isPlainObject);
   await output.printRows(MAPPING_COLUMNS, mapping, { label: 'mapping' });
-  if (done) output.note(`${done} directory provisioning for ${fieldText(record, 'connection_id')} with ${plural(mapping.length, 'mapped attribute')}.`);
+  // The connection asked, when the answer does not name it (tolerated).
+  if (done) output.note(`${done.verb} directory provisioning for ${fieldText(record, 'connection_id') || done.connectionId} with ${plural(mapping.length, 'mapped attribute')}.`);
 }

@@ -100,7 +100,7 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   } else {
     checked = await checkProvisioningBody(body, mappingSource(options, 'the mapping'));
   }
-  await printConfiguration(await provisioning.update(connectionId, checked), deps, 'Updated');
+  await printConfiguration(await provisioning.update(connectionId, checked), deps, { verb: 'Updated', connectionId });
 }
 
 /**

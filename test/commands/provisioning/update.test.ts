@@ -116,6 +116,14 @@ describe('idm provisioning update: output', () => {
     expect(result.stderr).toBe(`Updated directory provisioning for ${id} with 3 mapped attributes.\n`);
   });
 
+  it('an answer that does not name its connection (tolerated): the note names the connection asked', async () => {
+    const id = configured();
+    h.sandbox.addFault({ path: path(id), method: 'PATCH', kind: 'status', status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ synchronize_automatically: true, mapping: START }) });
+    const result = await h.idm(['provisioning', 'update', id, '--sync-automatically']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Updated directory provisioning for ${id} with 3 mapped attributes.\n`);
+  });
+
   it('at a terminal: aligned fields and the mapping table', async () => {
     const id = configured();
     const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'all'], { env: TTY_OUT });
