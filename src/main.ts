@@ -108,6 +108,15 @@ export function outputFailure(error: unknown): string {
   return `Error: ${failure.message}\n${failure.hint}\n`;
 }
 
+/** Whether `flag` (`--json`, `--no-color`) is a flag of `command` or of a command above it that takes no value. */
+function takesNoValue(command: Command, flag: string): boolean {
+  for (let c: Command | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => o.long === flag);
+    if (option) return !option.required && !option.optional;
+  }
+  return false;
+}
+
 function hasDebugFlag(program: Command): boolean {
   return Boolean(program.opts().debug);
 }
@@ -125,7 +134,10 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
       return ExitCode.Usage;
     }
     const unknown = error.code === 'commander.unknownCommand' ? /^error: unknown command '(.*)'/.exec(error.message) : null;
-    output.error(unknown ? unknownCommand(unknown[1]!, failed) : new UsageError(capitalize(commanderMessage(error)), hint));
+    const valued = error.code === 'commander.unknownOption' ? /^error: unknown option '(--[^=']+)=/.exec(error.message) : null;
+    // `--json=true`: commander knows no such flag, but the flag is there, and takes no value.
+    if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
+    else output.error(unknown ? unknownCommand(unknown[1]!, failed) : new UsageError(capitalize(commanderMessage(error)), hint));
     return ExitCode.Usage;
   }
   if (error instanceof IdmError) {

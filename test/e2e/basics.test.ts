@@ -32,6 +32,21 @@ describe('idm as a process', () => {
     expect(result.stderr).toBe("Error: Unknown flag --bogus.\nRun 'idm streams list --help' for usage.\n");
   });
 
+  it('a flag that takes no value given one (--json=true, --yes=1): named as such, not as an unknown flag', async () => {
+    for (const [args, flag, help] of [
+      [['streams', 'list', '--json=true'], '--json', 'idm streams list'],
+      [['--no-color=1', 'streams', 'list'], '--no-color', 'idm'],
+      [['streams', 'delete', 'est_demoInboxBasic00000000', '--yes=1'], '--yes', 'idm streams delete'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: ${flag} takes no value: give ${flag} alone, without "=".\nRun '${help} --help' for usage.\n`);
+    }
+    // A flag idm does not have stays an unknown one.
+    expect((await runIdm(['streams', 'list', '--bogus=1'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag --bogus=1\./);
+  });
+
   it('a bad flag value: the parser\'s own message, said once', async () => {
     const result = await runIdm(['streams', 'list', '--take', '0'], { configDir: config() });
     expect(result.code).toBe(2);
