@@ -245,7 +245,12 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   else if (!words.json) message = `Could not ${what}: ${context.host} answered ${status}${REASONS[status] ? ` ${REASONS[status]}` : ''} with ${said}.`;
   else message = `Could not ${what}: ${said} (${statusText}).`;
 
-  const hint = hintFor(status, words, context, scope, answer.headers);
+  // A fault whose Retry-After would go beyond --max-wait (retry.ts): that wait is said, not "in a moment".
+  const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, Date.now()) : undefined;
+  const hint =
+    asked !== undefined && retry?.beyondMaxWait
+      ? `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${Math.ceil(asked / 1000)} s (Retry-After), longer than what is left of --max-wait (${retry.beyondMaxWait.leftSeconds} s of ${retry.beyondMaxWait.maxSeconds} s); run again after that, or allow a longer wait with --max-wait SECONDS.`
+      : hintFor(status, words, context, scope, answer.headers);
   return new ApiError(message, {
     attempts: retry?.attempts,
     exitCode: exitCodeFor(status, context),

@@ -81,6 +81,8 @@ interface Decision {
   reason: string;
   what: string;
   rateLimited: boolean;
+  /** The server said how long to wait (Retry-After on a fault): not cut to what is left of --max-wait. */
+  serverAsked?: boolean;
 }
 
 function backoffMs(attempt: number, random: () => number): number {
@@ -113,7 +115,7 @@ export function retryDecision(
   // Not idempotent: only a 503 that says when to come back was surely not processed.
   if (!idempotent && !(status === 503 && asked !== undefined)) return undefined;
   const waitMs = asked === undefined ? backoffMs(attempt, random) : asked + random() * BACKOFF_BASE_MS;
-  return { waitMs, reason: `http_${status}`, what: `the service answered ${status}`, rateLimited: false };
+  return { waitMs, reason: `http_${status}`, what: `the service answered ${status}`, rateLimited: false, serverAsked: asked !== undefined };
 }
 
 /**
@@ -136,9 +138,10 @@ export async function send(transport: Transport, request: HttpRequest, context: 
     const decision = retryDecision(outcome, attempt, policy.idempotent, random, now());
     if (decision) {
       const remaining = budget.maxWaitMs - budget.waitedMs;
-      // A fault's backoff is shortened to what is left; a rate limit's wait is not negotiable.
-      const waitMs = decision.rateLimited ? decision.waitMs : Math.min(decision.waitMs, remaining);
-      if (attempt < MAX_ATTEMPTS && waitMs <= remaining && (decision.rateLimited || remaining > 0)) {
+      // A fault's backoff is shortened to what is left; a rate limit's wait, or the one a server asked
+      // for (Retry-After), is not negotiable: asking sooner only meets the same answer.
+      const waitMs = decision.rateLimited || decision.serverAsked ? decision.waitMs : Math.min(decision.waitMs, remaining);
+      if (attempt < MAX_ATTEMPTS && waitMs <= remaining && (decision.rateLimited || decision.serverAsked || remaining > 0)) {
         await wait(waitMs, { reason: decision.reason, what: decision.what, host: context.host, action: context.action, attempt: attempt + 1, attempts: MAX_ATTEMPTS }, policy.signal);
         budget.waitedMs += waitMs;
         continue;

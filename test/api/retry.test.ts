@@ -256,6 +256,14 @@ describe('faults', () => {
     expect(waits.map((w) => w.notice.reason)).toEqual(['timeout', 'timeout']);
   });
 
+  it('a Retry-After beyond what is left of --max-wait is not cut to it: no wait started, one attempt, the hint says why', async () => {
+    const { run, server, waits } = await setup(script([503, '<html>busy</html>', { 'retry-after': '300' }], [200, {}]));
+    const error = await rejection(run());
+    expect(waits).toEqual([]);
+    expect(server.seen).toHaveLength(1);
+    expect(error.hint).toBe('The service asked to be tried again in 300 s (Retry-After), longer than what is left of --max-wait (60 s of 60 s); run again after that, or allow a longer wait with --max-wait SECONDS.');
+  });
+
   it('a fault backoff is cut to what is left of --max-wait; nothing left, no more attempts', async () => {
     const { run, server, waits } = await setup(script([502, '<html/>']), { budget: retryBudget(300), random: () => 1 });
     await rejection(run());
