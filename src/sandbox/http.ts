@@ -95,13 +95,24 @@ export function isJsonType(contentType: string | undefined): boolean {
 }
 
 /**
+ * The 415 for a body not sent as JSON, naming the type it was sent as and the one to send: `curl -d`
+ * sends application/x-www-form-urlencoded unless told otherwise, and a bare 'Unsupported Media Type'
+ * left the fix to be guessed.
+ */
+function unsupportedMediaType(contentType: string | undefined): Reply {
+  const sent = (contentType ?? '').split(';')[0]!.trim().slice(0, 100);
+  const as = sent === '' ? 'without a Content-Type' : `as ${sent}`;
+  return apiError(415, `Unsupported Media Type: the body was sent ${as}; send it as JSON with Content-Type: application/json.`);
+}
+
+/**
  * A management request body as JSON. No body at all reads as `{}` (every body field of the
  * provisioning request is optional); a body that is not JSON, or not sent as JSON, is refused as
  * the real service's framework refuses it.
  */
 export function parseJsonBody(body: string, contentType: string | undefined): unknown {
   if (body.trim() === '') return {};
-  if (!isJsonType(contentType)) throw apiError(415, 'Unsupported Media Type');
+  if (!isJsonType(contentType)) throw unsupportedMediaType(contentType);
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);

@@ -232,6 +232,22 @@ describe('stream validation', () => {
     const text = await call(sb(), 'POST', '/api/v2/event-streams', { token, body: 'name=x', headers: { 'Content-Type': 'text/plain' } });
     expect(text.status).toBe(415);
   });
+
+  // What `curl -d '{…}'` sends without -H: the answer was a bare 'Unsupported Media Type'.
+  it.each([
+    ['application/x-www-form-urlencoded', 'as application/x-www-form-urlencoded'],
+    ['text/plain; charset=utf-8', 'as text/plain'],
+    ['', 'without a Content-Type'],
+  ])('415 for a JSON body sent as %j names the type sent and the one to send', async (type, as) => {
+    const body = JSON.stringify({ destination: { type: 'action', configuration: { action_id: 'a' } } });
+    const res = await call(sb(), 'POST', '/api/v2/event-streams', { token, body, headers: { 'Content-Type': type } });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: `Unsupported Media Type: the body was sent ${as}; send it as JSON with Content-Type: application/json.`,
+    });
+  });
 });
 
 describe('generated streams', () => {
