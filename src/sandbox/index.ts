@@ -515,11 +515,13 @@ async function dispatch(
     const reply = await settleAsync(() => routeApi(tenant, method, path.slice('/api/v2'.length), { query, headers, body }));
     return reply.withHeaders(bucket.headers);
   }
-  if (path === '/.well-known/jwks.json' && method === 'GET') {
+  if (path === '/.well-known/jwks.json' || path === '/') {
+    // Another method on a path that exists is 405 with Allow, as the tenant's routes and the control paths answer.
+    if (method !== 'GET') return apiError(405, `Method Not Allowed. ${path} takes GET`).withHeaders({ Allow: 'GET' });
+    if (path === '/') return json(200, { sandbox: true, api: `${tenant.url}/api/v2`, control: `${tenant.url}/sandbox` });
     const jwk = tenant.signing.publicKey.export({ format: 'jwk' });
     return json(200, { keys: [{ ...jwk, kid: tenant.signing.kid, use: 'sig', alg: 'RS256' }] });
   }
-  if (path === '/' && method === 'GET') return json(200, { sandbox: true, api: `${tenant.url}/api/v2`, control: `${tenant.url}/sandbox` });
   return apiError(404, 'Not Found');
 }
 
