@@ -90,22 +90,27 @@ export function listDeliveries(ctx: ApiContext): Reply {
   const take = takeText === null ? LIMITS.takeDefault : Number(takeText);
   if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax) throw badPaging();
   const fromText = q('from');
-  const after = fromText === null ? 0 : decodeCursor(fromText);
-  if (after === undefined) throw badPaging();
+  // The cursor is the place in the delivery log (append-only) of the last delivery shown, not an
+  // offset into this newest-first list, which changes while a client pages through it: a delivery
+  // that fails meanwhile comes in at its top, one redelivered with success leaves it. An offset
+  // showed an item again, or skipped as many as had left.
+  const before = fromText === null ? Infinity : decodeCursor(fromText);
+  if (before === undefined) throw badPaging();
   const eventTypes = list(q('event_types'));
   const unknown = eventTypes?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown) throw queryError('event_types', `has a value that is not an event type: ${unknown}`);
   const filter = { statuses: list(q('statuses')), eventTypes, from: zTime('date_from', q('date_from')), to: zTime('date_to', q('date_to')) };
-  const all = deliveriesOf(ctx, stream.record.id)
-    .filter((entry) => LISTED.has(entry.record.status) && matches(entry, filter))
+  const { id } = stream.record;
+  const rest = ctx.tenant.deliveries
+    .flatMap((entry, place) => (place < before && entry.record.event_stream_id === id && LISTED.has(entry.record.status) && matches(entry, filter) ? [{ entry, place }] : []))
     .reverse();
-  const items = all.slice(after, after + take);
+  const items = rest.slice(0, take);
   // `next` when another page follows; with `take` sent, on every page that has items, the last one
   // too (wire-facts: "it was present whenever take was sent"; recorded pages of 4 and 1 with take=50).
   // It points past the page's last item; the page there is empty and has none (not recorded: an
   // empty page with a cursor would send a client round for ever).
-  const more = after + take < all.length || (takeText !== null && items.length > 0);
-  return json(200, { deliveries: items.map(shown), ...(more ? { next: encodeCursor(after + items.length) } : {}) });
+  const more = rest.length > take || (takeText !== null && items.length > 0);
+  return json(200, { deliveries: items.map(({ entry }) => shown(entry)), ...(more ? { next: encodeCursor(items.at(-1)!.place) } : {}) });
 }
 
 function findDelivery(ctx: ApiContext, streamId: string, eventId: string): DeliveryLogEntry {

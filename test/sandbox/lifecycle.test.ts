@@ -121,6 +121,46 @@ describe('deliveries', () => {
     expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message, errorCode: 'invalid_query_string' });
   });
 
+  // The cursor was an offset into the newest-first list, which changes while a client pages through
+  // it: a delivery that failed meanwhile came in at the top and the next page began with the last
+  // item again; one redelivered with success left it and the next page skipped an item (a script that
+  // pages with the SDK and redelivers each delivery missed every other page).
+  describe('paging while the list changes', () => {
+    const ids = (res: Awaited<ReturnType<typeof api>>) => res.body.deliveries.map((d: { id: string }) => d.id);
+
+    it('a delivery that fails meanwhile is not shown again on the next page', async () => {
+      const stream = await webhook(`${sb().inboxUrl}/status/400`);
+      const sent: string[] = [];
+      for (let n = 0; n < 3; n++) sent.push((await test(stream)).body.id as string);
+      await sb().idle();
+      const first = await api('GET', `/event-streams/${stream}/deliveries?take=2`);
+      expect(ids(first)).toEqual([sent[2], sent[1]]);
+      const newer = (await test(stream)).body.id as string;
+      await sb().idle();
+      const second = await api('GET', `/event-streams/${stream}/deliveries?take=2&from=${first.body.next}`);
+      expect(ids(second)).toEqual([sent[0]]);
+      expect((await api('GET', `/event-streams/${stream}/deliveries?take=2`)).body.deliveries[0].id).toBe(newer);
+    });
+
+    it('a delivery redelivered with success meanwhile leaves the list without the next page skipping one', async () => {
+      const stream = await webhook(`${sb().inboxUrl}/status/400`);
+      const sent: string[] = [];
+      for (let n = 0; n < 4; n++) sent.push((await test(stream)).body.id as string);
+      await sb().idle();
+      const first = await api('GET', `/event-streams/${stream}/deliveries?take=2`);
+      expect(ids(first)).toEqual([sent[3], sent[2]]);
+      // The receiver is fixed, and the page's deliveries are redelivered: they succeed.
+      const fixed = await api('PATCH', `/event-streams/${stream}`, {
+        destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/ok`, webhook_authorization: { method: 'bearer', token: 'tok-1' } } },
+      });
+      expect(fixed.status).toBe(200);
+      for (const id of ids(first)) expect((await api('POST', `/event-streams/${stream}/redeliver/${id}`)).status).toBe(202);
+      await sb().idle();
+      const second = await api('GET', `/event-streams/${stream}/deliveries?take=2&from=${first.body.next}`);
+      expect(ids(second)).toEqual([sent[1], sent[0]]);
+    });
+  });
+
   it('read:event_streams or read:event_deliveries lists; one delivery needs read:event_deliveries', async () => {
     const reader = await getToken(sb(), 'reader');
     expect((await call(sb(), 'GET', `/api/v2/event-streams/${CLOSED}/deliveries`, { token: reader })).status).toBe(200);
