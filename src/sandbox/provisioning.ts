@@ -125,19 +125,30 @@ export function getDefaultMapping(ctx: ApiContext): Reply {
 
 const badPaging = () => apiError(400, 'Invalid query string paging options', 'invalid_query_string');
 
+/** `take` and `from` (the cursor's number) of a paged list, or the 400. */
+function paging(ctx: ApiContext): { take: number; from: number } {
+  const take = ctx.query.has('take') ? Number(ctx.query.get('take')) : LIMITS.takeDefault;
+  const from = ctx.query.has('from') ? decodeCursor(ctx.query.get('from')!) : 0;
+  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax || from === undefined) throw badPaging();
+  return { take, from };
+}
+
 /** `take` and `from` of a paged list: the slice and the next cursor. */
 function page<T>(ctx: ApiContext, all: T[]): { items: T[]; next?: string } {
-  const take = ctx.query.has('take') ? Number(ctx.query.get('take')) : LIMITS.takeDefault;
-  const after = ctx.query.has('from') ? decodeCursor(ctx.query.get('from')!) : 0;
-  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax || after === undefined) throw badPaging();
+  const { take, from: after } = paging(ctx);
   return { items: all.slice(after, after + take), ...(after + take < all.length ? { next: encodeCursor(after + take) } : {}) };
 }
 
-/** GET /connections-directory-provisionings: every configuration, in the order the connections were made. */
+/**
+ * GET /connections-directory-provisionings: every configuration, in the order the connections were
+ * made. The cursor is the place, among the tenant's connections (never removed), after the last one
+ * shown: not an offset into the list, which a delete shortens while a client pages through it.
+ */
 export function listProvisionings(ctx: ApiContext): Reply {
-  const all = [...ctx.tenant.connections.values()].flatMap((connection) => (connection.provisioning ? [answer(connection.provisioning)] : []));
-  const { items, next } = page(ctx, all);
-  return json(200, { directory_provisionings: items, ...(next ? { next } : {}) });
+  const { take, from } = paging(ctx);
+  const rest = [...ctx.tenant.connections.values()].flatMap((connection, place) => (place >= from && connection.provisioning ? [{ config: connection.provisioning, place }] : []));
+  const items = rest.slice(0, take);
+  return json(200, { directory_provisionings: items.map(({ config }) => answer(config)), ...(rest.length > take ? { next: encodeCursor(items.at(-1)!.place + 1) } : {}) });
 }
 
 /**

@@ -45,6 +45,20 @@ describe('GET /connections-directory-provisionings', () => {
     const next = await api('GET', `/connections-directory-provisionings?from=${res.body.next}`);
     expect(next.body.directory_provisionings.map((p: { connection_id: string }) => p.connection_id)).toEqual([DEMO_IDS.googleAppsFailing]);
   });
+
+  // The cursor was an offset into the list, which a delete shortens: a script that pages through the
+  // configurations and deletes each page's got the page after the next one, and missed one page in two.
+  it('a configuration deleted while a client pages does not make the next page skip one', async () => {
+    expect((await api('POST', provisioning(DEMO_IDS.googleApps), {})).status).toBe(201);
+    const first = await api('GET', '/connections-directory-provisionings?take=1');
+    expect(first.body.directory_provisionings.map((p: { connection_id: string }) => p.connection_id)).toEqual([DEMO_IDS.googleApps]);
+    expect((await api('DELETE', provisioning(DEMO_IDS.googleApps))).status).toBe(204);
+    const second = await api('GET', `/connections-directory-provisionings?take=1&from=${first.body.next}`);
+    expect(second.body.directory_provisionings.map((p: { connection_id: string }) => p.connection_id)).toEqual([DEMO_IDS.googleAppsConfigured]);
+    const third = await api('GET', `/connections-directory-provisionings?take=1&from=${second.body.next}`);
+    expect(third.body.directory_provisionings.map((p: { connection_id: string }) => p.connection_id)).toEqual([DEMO_IDS.googleAppsFailing]);
+    expect(third.body).not.toHaveProperty('next');
+  });
 });
 
 describe('synchronizations', () => {
