@@ -141,6 +141,15 @@ const phases = {
     await op('directoryProvisioning.listSynchronizedGroups q', () => firstPage(provisioning.listSynchronizedGroups(configuredId, { q: 'name:sup*' })));
   },
 
+  /**
+   * The SDK's other client authentication: a private-key JWT (private_key_jwt) it signs itself with
+   * `clientAssertionSigningKey` and `clientAssertionSigningAlg`, then one call with the token it got.
+   */
+  async assertion({ privateKeyPem, alg }) {
+    const signed = new ManagementClient({ domain: SDK_DOMAIN, clientId: SDK_CLIENT_ID, clientAssertionSigningKey: privateKeyPem, clientAssertionSigningAlg: alg });
+    await op(`eventStreams.list ${alg}`, () => firstPage(signed.eventStreams.list({ take: 1 })));
+  },
+
   async 'provisioning-end'({ connectionId }) {
     await op('directoryProvisioning.get synchronized', () => single(provisioning.get(connectionId)));
     await op('directoryProvisioning.delete', () => single(provisioning.delete(connectionId)));

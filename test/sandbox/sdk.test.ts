@@ -3,7 +3,8 @@
 // start --https` serves them): every event-stream and directory-provisioning operation the sandbox
 // serves that the SDK has a method for. The SDK runs in a child process (./sdk-client.mjs) that
 // trusts the sandbox's CA only through NODE_EXTRA_CA_CERTS (no NODE_TLS_REJECT_UNAUTHORIZED),
-// gets its own token with client credentials from https://127.0.0.1:<port>/oauth/token, and reports
+// gets its own token with client credentials from https://127.0.0.1:<port>/oauth/token (with the
+// client secret, and with a private-key JWT it signs: RS256, PS256, ES256 with a seeded key), and reports
 // one JSON line per operation. The test drives it phase by phase, waiting for the sandbox's
 // background work (deliveries, synchronizations) in between, and checks each answer against the
 // interface (/work/shared/spec/interface.md) and against the sandbox's own state and request log.
@@ -26,13 +27,14 @@
 //     `connection.created|updated|deleted`, which the interface's list lacks; it has no method for
 //     GET /event-streams/{id}/stats (reached here with the SDK's passthrough `client.fetch`).
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { DEFAULT_SEED, DEMO_IDS, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
 import { TEST_DELIVERY_TIMEOUT_MS } from '../helpers/timeouts.js';
@@ -52,6 +54,10 @@ const GROUPS = { engineering: '03ep43zb1xk6ay0', sales: '03ep43zb2fw2ma9', suppo
 const EVENT_STREAM_ID = /^est_[A-Za-z0-9]{22}$/;
 const EVENT_ID = /^evt_[A-Za-z0-9]{22}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+/** An EC P-256 key the seed registers for the admin client, for the SDK's ES256 assertions. */
+const EC = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const EC_PRIVATE = EC.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const SEED = { ...DEFAULT_SEED, clients: { admin: { publicKeys: [EC.publicKey.export({ type: 'spki', format: 'pem' }).toString()] } } };
 
 /** A private directory for the sandbox's CA file (NODE_EXTRA_CA_CERTS names a file). */
 let dir: string;
@@ -111,9 +117,9 @@ function spawnSdk(extraCa: string | undefined, target: { url: string; clientId: 
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ https: true, retryDelaysMs: [0, 0, 0], syncDurationMs: 0, deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS });
-  recordSandboxSecrets(sandbox);
-  recordSecrets([WEBHOOK_TOKEN]);
+  sandbox = await startSandbox({ https: true, seed: SEED, retryDelaysMs: [0, 0, 0], syncDurationMs: 0, deliveryTimeoutMs: TEST_DELIVERY_TIMEOUT_MS });
+  recordSandboxSecrets(sandbox, SEED);
+  recordSecrets([WEBHOOK_TOKEN, EC_PRIVATE]);
   dir = mkdtempSync(join(tmpdir(), 'idm-sdk-'));
   caFile = join(dir, 'ca.pem');
   writeFileSync(caFile, sandbox.caPem!);
@@ -377,6 +383,47 @@ describe('the auth0 Node SDK against the sandbox over HTTPS', () => {
     const api = sandbox.requests.filter((r) => r.path.startsWith('/api/v2/'));
     expect(api.every((r) => r.headers.authorization?.startsWith('Bearer '))).toBe(true);
     expect(api.filter((r) => r.status === 401 || r.status === 403 || r.status >= 500)).toEqual([]);
+    expect(childErr).toBe('');
+  });
+
+  it('client credentials with a private-key JWT (private_key_jwt) the SDK signs: RS256, PS256 with the client key, ES256 with a seeded EC key', async () => {
+    const cases = [
+      ['RS256', sandbox.clients.admin.privateKeyPem],
+      ['PS256', sandbox.clients.admin.privateKeyPem],
+      ['ES256', EC_PRIVATE],
+    ] as const;
+    for (const [alg, privateKeyPem] of cases) {
+      const tokensBefore = sandbox.tokensIssued();
+      const ops = await phase('assertion', { alg, privateKeyPem });
+      expect(ok(ops, `eventStreams.list ${alg}`, 200).items.map((s: { id: string }) => s.id)).toEqual([DEMO_IDS.inboxBearer]);
+      expect(sandbox.tokensIssued()).toBe(tokensBefore + 1);
+      // The token request: form-encoded, no secret, the assertion type and a JWT the SDK signed as
+      // wire-facts.md has it (iss = sub = client id, aud = the tenant's base URL with a slash, exp at
+      // most 5 minutes after iat, a jti).
+      const request = sandbox.requests.filter((r) => r.path === '/oauth/token').at(-1)!;
+      expect(request.status).toBe(200);
+      expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
+      const form = Object.fromEntries(new URLSearchParams(request.body));
+      expect(Object.keys(form).sort()).toEqual(['audience', 'client_assertion', 'client_assertion_type', 'client_id', 'grant_type']);
+      expect(form).toMatchObject({ grant_type: 'client_credentials', client_id: sandbox.clients.admin.clientId, audience: `${sandbox.url}/api/v2/`, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' });
+      const [header, payload] = form.client_assertion!.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')));
+      expect(header.alg).toBe(alg);
+      expect(payload).toMatchObject({ iss: sandbox.clients.admin.clientId, sub: sandbox.clients.admin.clientId, aud: `${sandbox.url}/`, jti: expect.any(String) });
+      expect(payload.exp - payload.iat).toBeGreaterThan(0);
+      expect(payload.exp - payload.iat).toBeLessThanOrEqual(300);
+      // The list was made with the token that assertion got.
+      expect(sandbox.requests.at(-1)).toMatchObject({ method: 'GET', path: '/api/v2/event-streams', status: 200 });
+    }
+  });
+
+  it('private_key_jwt with a key the client does not have: the SDK reports the token endpoint\'s 401 invalid_client, and no token is issued', async () => {
+    const tokensBefore = sandbox.tokensIssued();
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    recordSecrets([stranger]);
+    const line = (await phase('assertion', { alg: 'RS256', privateKeyPem: stranger }))['eventStreams.list RS256']!;
+    expect(line.ok).toBe(false);
+    expect(line.error).toMatchObject({ statusCode: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed: invalid assertion signature' } });
+    expect(sandbox.tokensIssued()).toBe(tokensBefore);
     expect(childErr).toBe('');
   });
 
