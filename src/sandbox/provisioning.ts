@@ -133,10 +133,23 @@ function paging(ctx: ApiContext): { take: number; from: number } {
   return { take, from };
 }
 
-/** `take` and `from` of a paged list: the slice and the next cursor. */
-function page<T>(ctx: ApiContext, all: T[]): { items: T[]; next?: string } {
-  const { take, from: after } = paging(ctx);
-  return { items: all.slice(after, after + take), ...(after + take < all.length ? { next: encodeCursor(after + take) } : {}) };
+/**
+ * Each synchronized group's place in the order the groups were selected, beside the entries (which are
+ * what the service answers and --state-dir keeps): the cursor of their list. An offset into the list
+ * skipped as many groups as a DELETE removed while a client paged. Places only grow, so a connection's
+ * list, in the order it is kept, is in the order of its places (placed() keeps that).
+ */
+const groupPlaces = new WeakMap<DirectoryGroup, number>();
+let lastGroupPlace = 0;
+function placeOf(group: DirectoryGroup): number {
+  let place = groupPlaces.get(group);
+  if (place === undefined) groupPlaces.set(group, (place = ++lastGroupPlace));
+  return place;
+}
+/** A connection's groups, each with a place (seeded and restored ones get theirs here, in their order). */
+function placed(connection: Connection): DirectoryGroup[] {
+  for (const group of connection.synchronizedGroups) placeOf(group);
+  return connection.synchronizedGroups;
 }
 
 /**
@@ -194,16 +207,18 @@ export function synchronize(ctx: ApiContext): Reply {
 export function listSynchronizedGroups(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   configured(connection);
+  const { take, from } = paging(ctx);
   const q = ctx.query.get('q');
-  let groups = connection.synchronizedGroups;
+  let groups = placed(connection);
   if (q !== null) {
     const prefix = /^name:(.*)\*$/.exec(q)?.[1];
     if (prefix === undefined) throw apiError(400, "Query validation error: 'q' must be name:<prefix>*.", 'invalid_query_string');
     const nameOf = (group: DirectoryGroup) => group.name ?? connection.groups.find((known) => known.id === group.id)?.name ?? '';
     groups = groups.filter((group) => nameOf(group).toLowerCase().startsWith(prefix.toLowerCase()));
   }
-  const { items, next } = page(ctx, groups);
-  return json(200, { groups: items, ...(next ? { next } : {}) });
+  const rest = groups.filter((group) => placeOf(group) > from);
+  const items = rest.slice(0, take);
+  return json(200, { groups: items, ...(rest.length > take ? { next: encodeCursor(placeOf(items.at(-1)!)) } : {}) });
 }
 
 /**
@@ -232,14 +247,21 @@ export function changeSynchronizedGroups(ctx: ApiContext, how: 'set' | 'add' | '
   const connection = findConnection(ctx);
   configured(connection);
   const entries = groupEntries(ctx);
+  const kept = placed(connection);
   if (how === 'set') connection.synchronizedGroups = entries;
-  else if (how === 'remove') connection.synchronizedGroups = connection.synchronizedGroups.filter((group) => !entries.some((entry) => entry.id === group.id));
+  else if (how === 'remove') connection.synchronizedGroups = kept.filter((group) => !entries.some((entry) => entry.id === group.id));
   else {
     for (const entry of entries) {
-      const at = connection.synchronizedGroups.findIndex((group) => group.id === entry.id);
-      if (at >= 0) connection.synchronizedGroups[at] = entry;
-      else connection.synchronizedGroups.push(entry);
+      const at = kept.findIndex((group) => group.id === entry.id);
+      // A group sent again keeps its place in the list (and in paging); a new one comes last.
+      if (at >= 0) {
+        groupPlaces.set(entry, placeOf(kept[at]!));
+        kept[at] = entry;
+      } else {
+        kept.push(entry);
+      }
     }
   }
+  placed(connection);
   return empty(204);
 }

@@ -105,6 +105,22 @@ describe('synchronized groups', () => {
     expect((await api('GET', path)).body).toEqual({ groups: [{ id: 'group2def' }, { id: 'group3ghi' }] });
   });
 
+  // The cursor was an offset into the list, which a DELETE shortens while a client pages through it:
+  // removing each page's groups made the next page skip as many.
+  it('groups removed while a client pages do not make the next page skip one; one added after its place shows', async () => {
+    const ids = (res: Awaited<ReturnType<typeof api>>) => res.body.groups.map((g: { id: string }) => g.id);
+    expect((await api('PUT', path, { groups: [{ id: 'g1' }, { id: 'g2' }, { id: 'g3' }, { id: 'g4' }] })).status).toBe(204);
+    const first = await api('GET', `${path}?take=2`);
+    expect(ids(first)).toEqual(['g1', 'g2']);
+    expect((await api('DELETE', path, { groups: [{ id: 'g1' }, { id: 'g2' }] })).status).toBe(204);
+    // A group sent again (POST with new fields) keeps its place; a new one comes last.
+    expect((await api('POST', path, { groups: [{ id: 'g3', name: 'Three' }, { id: 'g5' }] })).status).toBe(204);
+    const second = await api('GET', `${path}?take=2&from=${first.body.next}`);
+    expect(second.body.groups).toEqual([{ id: 'g3', name: 'Three' }, { id: 'g4' }]);
+    const third = await api('GET', `${path}?take=2&from=${second.body.next}`);
+    expect(third.body).toEqual({ groups: [{ id: 'g5' }] });
+  });
+
   it('searches names by prefix (q=name:<prefix>*)', async () => {
     await api('PUT', path, { groups: [{ id: '03ep43zb1xk6ay0' }, { id: '03ep43zb2fw2ma9', name: 'Sales' }] });
     const res = await api('GET', `${path}?q=${encodeURIComponent('name:eng*')}`);
