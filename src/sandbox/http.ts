@@ -150,6 +150,27 @@ export function isoNow(): string {
   return new Date().toISOString();
 }
 
+const PLAIN_HTTP_ERRORS = new Set(['ERR_SSL_HTTP_REQUEST', 'ERR_SSL_WRONG_VERSION_NUMBER']);
+
+/**
+ * A plain-HTTP request sent to the HTTPS tenant (`curl http://…` where `--https` serves https://):
+ * answered 400 in plain HTTP on the connection under the TLS one, naming the URL to use, where the
+ * client got the connection closed ('Empty reply from server', 'other side closed') and no cause.
+ * OpenSSL tells such a request from a handshake: ERR_SSL_HTTP_REQUEST for GET, POST, HEAD and PUT,
+ * ERR_SSL_WRONG_VERSION_NUMBER for other bytes that are no TLS record (PATCH, DELETE). The connection
+ * under a TLSSocket is Node's `_parent` (not public: without it, the connection is closed as before).
+ */
+export function answerPlainHttp(error: Error & { code?: string }, socket: { _parent?: unknown }, httpsUrl: string): void {
+  const raw = socket._parent as Socket | undefined;
+  if (!PLAIN_HTTP_ERRORS.has(error.code ?? '') || !raw || raw.destroyed || !raw.writable) return;
+  const body = JSON.stringify({
+    statusCode: 400,
+    error: reason(400),
+    message: `This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${httpsUrl}.`,
+  });
+  raw.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 type ClosableServer = Pick<NetServer, 'on'> & { close(done: () => void): unknown; closeAllConnections(): void };
 
 const openSockets = new WeakMap<object, Set<Socket>>();

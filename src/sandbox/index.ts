@@ -12,7 +12,7 @@ import { removeMade } from '../core/dirs.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -321,6 +321,7 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
     });
     const { port } = listening.address() as AddressInfo;
     const url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    if (tls) listening.on('tlsClientError', (error: Error, socket: object) => answerPlainHttp(error, socket, url));
     tenant.url = url;
     tenant.issuer = `${url}/`;
     tenant.audience = `${url}/api/v2/`;

@@ -72,6 +72,24 @@ describe('sandbox https', () => {
     await expect(httpsCall(`${sandbox.url}/`, { ca: (await issueCertificate(undefined, 'server')).cert })).rejects.toThrow(/self.signed|unable to verify|certificate/i);
   });
 
+  // `curl http://…` to the HTTPS tenant got its connection closed ('Empty reply from server'), and
+  // fetch 'other side closed': nothing said that the port speaks HTTPS.
+  it('answers a plain HTTP request 400 naming the https:// URL to use, and goes on serving HTTPS', async () => {
+    const plain = sandbox.url.replace(/^https:/, 'http:');
+    const res = await fetch(`${plain}/api/v2/event-streams`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: `This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${sandbox.url}.`,
+    });
+    expect((await fetch(`${plain}/oauth/token`, { method: 'POST', body: 'grant_type=client_credentials' })).status).toBe(400);
+    // PATCH and DELETE are no request OpenSSL knows, but no TLS record either: the same answer.
+    for (const method of ['PATCH', 'DELETE']) expect((await fetch(`${plain}/api/v2/event-streams/x`, { method })).status).toBe(400);
+    expect((await httpsCall(`${sandbox.url}/`, { ca: sandbox.caPem! })).status).toBe(200);
+  });
+
   it('has no mtls client and no edge key unless asked', () => {
     expect(sandbox.clients.mtls).toBeUndefined();
     expect(sandbox.edgeKey).toBeUndefined();
