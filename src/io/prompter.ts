@@ -62,6 +62,23 @@ export async function createPrompter(io: IO): Promise<Prompter> {
   if (!io.canPrompt) {
     throw new UsageError(`Cannot prompt (${io.cannotAsk}).`, 'Pass the values as flags.');
   }
+  // A check that ends after the run was stopped (Ctrl-C while it read a FIFO typed at the prompt) is
+  // not handed back: the prompt, closed by then, would draw its answer again and read the terminal
+  // once more, holding the process. A promise that never settles holds nothing.
+  const checked = <V>(validate: ((value: V) => true | string | Promise<true | string>) | undefined) =>
+    validate &&
+    (async (value: V) => {
+      let verdict: true | string;
+      try {
+        verdict = await validate(value);
+      } catch (error) {
+        verdict = (error as Error).message; // a check that throws refuses with its words
+      }
+      // A refusal may quote what was typed or pasted: made safe, as every text on the terminal.
+      return io.signal.aborted ? new Promise<never>(() => {}) : verdict === true ? true : safeText(verdict);
+    });
+  // TERM=dumb: no cursor control, so no prompt that redraws itself; plain questions, a line each.
+  if (io.env.TERM === 'dumb') return (await import('./plain-prompter.js')).createPlainPrompter(io, checked);
   const inquirer = await import('@inquirer/prompts');
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal } as const;
   const theme = io.colorStderr ? {} : { theme: PLAIN_THEME };
@@ -78,21 +95,6 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       throw io.signal.reason;
     }
   };
-  // A check that ends after the run was stopped (Ctrl-C while it read a FIFO typed at the prompt) is
-  // not handed back: the prompt, closed by then, would draw its answer again and read the terminal
-  // once more, holding the process. A promise that never settles holds nothing.
-  const checked = <V>(validate: ((value: V) => true | string | Promise<true | string>) | undefined) =>
-    validate &&
-    (async (value: V) => {
-      let verdict: true | string;
-      try {
-        verdict = await validate(value);
-      } catch (error) {
-        verdict = (error as Error).message; // a check that throws refuses with its words
-      }
-      // A refusal may quote what was typed or pasted: made safe, as every text on the terminal.
-      return io.signal.aborted ? new Promise<never>(() => {}) : verdict === true ? true : safeText(verdict);
-    });
   // A list taller than the terminal scrolls its question away, and each redraw then leaves a copy
   // behind: the page is cut to the rows left by the question, a description, an error, the keys' help.
   const page = (pageSize = 12) => {

@@ -3,7 +3,7 @@
 // expected text appears (with a deadline, never a fixed sleep). The exit code is written to a file by
 // the shell that ran idm; the pane then stays open (cat) until the test kills the server.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, cliEnv } from './cli.js';
@@ -17,6 +17,9 @@ export const WAIT_MS = 60_000;
 /** The pane's title once idm has ended and tmux has drawn all it wrote (then the exit code). */
 const EXITED_TITLE = 'idm-test-exited-';
 
+/** The tmux channel on which a recorded terminal's script waits until the recording has started. */
+const RECORDING = 'idm-recording';
+
 export const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 
 let counter = 0;
@@ -29,18 +32,24 @@ export class Terminal {
   private readonly socket: string;
   private readonly dir: string;
   private readonly exitFile: string;
+  private readonly rawFile: string;
 
   private constructor(socket: string, dir: string) {
     this.socket = socket;
     this.dir = dir;
     this.exitFile = join(dir, 'exit');
+    this.rawFile = join(dir, 'raw');
   }
 
   /**
    * Starts `idm <args>` in a new terminal (200x50 unless `columns` or `rows`) with a hermetic
    * environment plus `env`; without colour (NO_COLOR) unless `color`.
    */
-  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; rows?: number; color?: boolean }): Terminal {
+  /**
+   * `term`: the TERM idm sees (tmux gives its own otherwise). `record`: every byte idm writes to the
+   * terminal is kept, as written, for raw() (idm starts once the recording has).
+   */
+  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; rows?: number; color?: boolean; term?: string; record?: boolean }): Terminal {
     const dir = mkdtempSync(join(tmpdir(), 'idm-tty-'));
     const terminal = new Terminal(`idm-test-${process.pid}-${++counter}`, dir);
     const env = cliEnv(options.configDir, { ...options.env, ...(options.color ? {} : { NO_COLOR: '1' }) });
@@ -63,6 +72,8 @@ export class Terminal {
         "trap 'true' INT",
         ...unsets,
         ...exports,
+        ...(options.term === undefined ? [] : [`export TERM=${shellQuote(options.term)}`]),
+        ...(options.record ? [`tmux -L ${shellQuote(terminal.socket)} wait-for ${RECORDING}`] : []),
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
         'code=$?',
         // The pane's title set after all that idm wrote (OSC 2, read by exited()): tmux reads the
@@ -75,6 +86,10 @@ export class Terminal {
     );
     terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', String(options.rows ?? 50), `sh ${shellQuote(script)}`);
     terminal.tmux('set-option', '-t', 'idm', 'history-limit', '5000');
+    if (options.record) {
+      terminal.tmux('pipe-pane', '-o', '-t', 'idm', `cat >> ${shellQuote(terminal.rawFile)}`);
+      terminal.tmux('wait-for', '-S', RECORDING); // kept by tmux until the script waits for it
+    }
     return terminal;
   }
 
@@ -85,6 +100,23 @@ export class Terminal {
   /** Everything the terminal showed, scrollback included, wrapped lines joined. */
   screen(): string {
     return this.tmux('capture-pane', '-p', '-J', '-t', 'idm', '-S', '-5000');
+  }
+
+  /**
+   * All that idm wrote to the terminal, byte for byte (escape sequences included), once it has
+   * exited: read when the recording holds the title the shell sets after idm (the recording is
+   * written by a process of tmux's, which may be behind the screen). Only with `record`.
+   */
+  async raw(timeoutMs = WAIT_MS): Promise<string> {
+    const marker = `\x1b]2;${EXITED_TITLE}`;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const text = existsSync(this.rawFile) ? readFileSync(this.rawFile, 'utf8') : '';
+      const end = text.indexOf(marker);
+      if (end !== -1) return text.slice(0, end);
+      if (Date.now() > deadline) throw new Error(`idm's output did not end. Recorded:\n${JSON.stringify(text)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   }
 
   /** The window title the program running set (OSC 0 or 2); tmux starts it as the host name. */

@@ -81,7 +81,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();
-    const types = await prompter.checkbox('Event types (space to choose, enter to go on)', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
+    const types = await prompter.checkbox('Event types', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
     body.subscriptions = types.map((type) => ({ event_type: type }));
   }
   if (destinationFromFlags) body.destination = await destinationFrom(options, deps);

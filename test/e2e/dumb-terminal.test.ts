@@ -1,0 +1,153 @@
+// The prompts at TERM=dumb (Emacs's M-x shell, consoles with a terminal but no cursor control), in a
+// real pseudo-terminal (tmux) whose every byte from idm is recorded: no escape sequence at all (such
+// a terminal shows them as text), plain questions answered by a line (a list by its number), a secret
+// not echoed, and Ctrl-C / the input's end still stopping with exit 130.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { credentialsEnv, tempConfigDir } from '../helpers/cli.js';
+import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers/harness.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
+
+const run = hasTmux || Boolean(process.env.CI);
+const ESC = /\x1b/;
+
+const cleanups: Array<() => void> = [];
+afterEach(() => cleanups.splice(0).forEach((cleanup) => cleanup()));
+
+describe.skipIf(!run)('prompts at TERM=dumb', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ seed: connectionsSeed(2) });
+  });
+  afterAll(() => h.close());
+  beforeEach(() => h.mark());
+
+  function open(args: string[], options: { env?: Record<string, string>; configDir?: string } = {}): Terminal {
+    const t = Terminal.start(args, { configDir: options.configDir ?? h.configDir, env: options.env ?? credentialsEnv(h.sandbox), term: 'dumb', record: true });
+    cleanups.push(() => t.close());
+    return t;
+  }
+  function login(): { t: Terminal; dir: string } {
+    const { dir, cleanup } = tempConfigDir();
+    cleanups.push(cleanup);
+    return { t: open(['login'], { env: {}, configDir: dir }), dir };
+  }
+
+  it('login: domain and client id as lines, the method by its number (a wrong one asked again), the secret not echoed', async () => {
+    const { t, dir } = login();
+    const { clientId, clientSecret } = h.sandbox.clients.admin;
+    await t.waitFor('? Tenant domain (host or https:// URL)');
+    t.type(h.sandbox.url);
+    t.keys('Enter');
+    await t.waitFor('? Client ID');
+    t.type(clientId);
+    t.keys('Enter');
+    const list = await t.waitFor('Choose 1-3 (1):'); // tls_client_auth shown, not numbered: the sandbox is plain HTTP
+    expect(list).toContain('  2) Client secret, sent as HTTP Basic (basic)');
+    t.type('7');
+    t.keys('Enter');
+    await t.waitFor('> Enter a number from 1 to 3.');
+    t.type('2');
+    t.keys('Enter');
+    await t.waitFor('? Client secret (not shown as typed)');
+    t.type(`${clientSecret}x`);
+    t.keys('BSpace'); // the terminal's erase, read as such
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const raw = await t.raw();
+    expect(raw).not.toMatch(ESC);
+    expect(raw).not.toContain(clientSecret.slice(0, 8));
+    expect(raw).not.toContain('*');
+    expect(t.screen()).toMatch(/Logged in to 127\.0\.0\.1:\d+ as client \w+ \(profile "default", the default; basic\)/);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toEqual({ domain: h.sandbox.url, clientId, authMethod: 'basic' });
+  });
+
+  it('streams create: the name, event types as numbers (a checklist), the destination and region by number', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('? Stream name');
+    t.type('from-a-dumb-terminal');
+    t.keys('Enter');
+    await t.waitFor(/Choose one or more of 1-\d+, separated by spaces:/);
+    t.type('1 2');
+    t.keys('Enter');
+    await t.waitFor('? Where do the events go?');
+    await t.waitFor(/Choose 1-\d \(1\):/);
+    t.type('2'); // an event bus
+    t.keys('Enter');
+    await t.waitFor('Account id');
+    t.type('123456789012');
+    t.keys('Enter');
+    await t.waitFor('Region');
+    await t.waitFor(/Choose 1-\d+ \(1\):/, 2);
+    t.type('2');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(await t.raw()).not.toMatch(ESC);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({
+      name: 'from-a-dumb-terminal',
+      subscriptions: [{ event_type: 'group.created' }, { event_type: 'group.deleted' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '123456789012' } },
+    });
+  });
+
+  it('the provisioning wizard: lists by number (Enter takes the default), yes/no questions, a configured connection not numbered', async () => {
+    const t = open(['provisioning', 'create']);
+    const list = await t.waitFor('? Connection to set up');
+    expect(list).toMatch(new RegExp(`1\\) google-1\\s+${gappsId(1)}`));
+    expect(list).toMatch(/^ {4,}google-taken .*\(configured already/m);
+    await t.waitFor('Choose 1-2 (1):');
+    t.keys('Enter');
+    await t.waitFor('What next?');
+    t.keys('Enter'); // continue with the strategy's default
+    await t.waitFor('? Synchronize users automatically (every 30 minutes)? (y/N)');
+    t.type('maybe');
+    t.keys('Enter');
+    await t.waitFor('> Answer y or n.');
+    t.type('yes');
+    t.keys('Enter');
+    await t.waitFor('off - users only, no groups');
+    t.type('3');
+    t.keys('Enter');
+    await t.waitFor(`? Create directory provisioning for ${gappsId(1)}? (Y/n)`);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(await t.raw()).not.toMatch(ESC);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toEqual({ synchronize_automatically: true, synchronize_groups: 'selected' });
+  });
+
+  it('Ctrl-C at a question, or at the secret (echo off), stops with exit 130, the error on a line of its own', async () => {
+    const first = login().t;
+    await first.waitFor('? Tenant domain');
+    first.type('half-typed');
+    first.keys('C-c');
+    expect(await first.exitCode()).toBe(130);
+    expect(first.screen()).toMatch(/^Error: Interrupted\.$/m);
+    expect(await first.raw()).not.toMatch(ESC);
+
+    const t = open(['streams', 'create', '--name', 'n', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/e', '--auth', 'bearer']);
+    await t.waitFor('Webhook token');
+    t.type('half-a-token');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toMatch(/^Error: Interrupted\.$/m);
+    const raw = await t.raw();
+    expect(raw).not.toMatch(ESC);
+    expect(raw).not.toContain('half-a-token');
+    expect(h.calls('POST')).toEqual([]);
+  });
+
+  it('the input ending (Ctrl-D) at a question cancels: exit 130, nothing sent', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('? Stream name');
+    t.keys('C-d');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toMatch(/^Error: Cancelled: the input ended before an answer\.$/m);
+    expect(await t.raw()).not.toMatch(ESC);
+    expect(h.calls('POST')).toEqual([]);
+  });
+});
