@@ -60,7 +60,11 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
     const { runProvisioningWizard } = await import('./wizard.js');
     ({ connectionId, body } = await runProvisioningWizard({ connectionId, body: flagsBody, askSettings: !settingsGiven }, deps));
   } else if (connectionId === undefined) {
-    throw new UsageError('Missing the connection id: idm provisioning create <connection-id>.', `'${deps.command(['idm', 'connections', 'list'])}' shows the tenant's connections (ids look like ${EXAMPLE_ID}).`);
+    // Why the wizard did not open (stdout piped, --no-input...), or the user looks for it in vain.
+    throw new UsageError(
+      'Missing the connection id: idm provisioning create <connection-id>.',
+      `idm cannot ask here (${deps.io.cannotAsk}): give the id; '${deps.command(['idm', 'connections', 'list'])}' shows the tenant's connections (ids look like ${EXAMPLE_ID}).`,
+    );
   }
   const { provisioning } = await deps.api();
   await printConfiguration(await provisioning.create(connectionId, body), deps, { verb: 'Created', connectionId });

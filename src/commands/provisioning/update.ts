@@ -91,7 +91,12 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   }
   let checked: ProvisioningBody;
   if (Object.keys(body).length === 0) {
-    if (!deps.io.canPrompt) throw new UsageError('Nothing to change.', `Give --mapping, --add-mapping, --remove-mapping, --sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`);
+    if (!deps.io.canPrompt) {
+      throw new UsageError(
+        'Nothing to change.',
+        `idm cannot ask here (${deps.io.cannotAsk}): give --mapping, --add-mapping, --remove-mapping, --sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`,
+      );
+    }
     const { runUpdateWizard } = await import('./wizard.js');
     const changed = await runUpdateWizard(connectionId, await provisioning.get(connectionId), deps);
     // The same settings chosen again: nothing to send, and nothing went wrong.

@@ -94,7 +94,14 @@ describe('idm provisioning create: from flags', () => {
     // stdin and stdout are terminals, stderr (where prompts are drawn) is not.
     const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stdout', NO_COLOR: '1' } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^Error: Missing the connection id/);
+    expect(result.stderr).toMatch(/^Error: Missing the connection id.*\nidm cannot ask here \(stderr is not a terminal\): give the id;/);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('with stdout piped from a terminal (idm provisioning create | tee log), the missing id says why the wizard did not open', async () => {
+    const result = await h.idm(['provisioning', 'create'], { env: { IDM_FORCE_TTY: 'stdin,stderr', NO_COLOR: '1' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: Missing the connection id.*\nidm cannot ask here \(stdout is not a terminal\): give the id;/);
     expect(h.received()).toEqual([]);
   });
 
@@ -125,7 +132,7 @@ describe('idm provisioning create: from flags', () => {
 describe('idm provisioning create: local validation sends nothing (exit 2)', () => {
   const cases: Array<[string, string[], RegExp, string?, Record<string, string>?]> = [
     ['a missing connection id without a terminal', [], /Missing the connection id/],
-    ['a missing connection id with --no-input', ['--no-input'], /Missing the connection id/],
+    ['a missing connection id with --no-input', ['--no-input'], /Missing the connection id.*\nidm cannot ask here \(--no-input\)/],
     ['a --mapping without =', ['CONN', '--mapping', 'email'], /must be platform=idp/],
     ['an empty platform attribute', ['CONN', '--mapping', '=primaryEmail'], /entry 1 \(platform\): the platform attribute must not be empty/],
     ['an empty identity-provider attribute', ['CONN', '--mapping', 'email= '], /entry 1 \(idp\): the identity-provider attribute must not be empty/],

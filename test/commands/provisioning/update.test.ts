@@ -147,8 +147,10 @@ describe('idm provisioning update: output', () => {
 
 describe('idm provisioning update: local validation sends nothing (exit 2)', () => {
   const cases: Array<[string, string[], RegExp, string?, Record<string, string>?]> = [
-    ['no flag, without a terminal', [], /Nothing to change/],
-    ['no flag, with --no-input at a terminal', ['--no-input'], /Nothing to change/, undefined, { IDM_FORCE_TTY: 'all', NO_COLOR: '1' }],
+    // Each says why the wizard did not open.
+    ['no flag, without a terminal', [], /Nothing to change\.\nidm cannot ask here \(stdin, stdout and stderr are not terminals\): give --mapping/],
+    ['no flag, with --no-input at a terminal', ['--no-input'], /Nothing to change\.\nidm cannot ask here \(--no-input\)/, undefined, { IDM_FORCE_TTY: 'all', NO_COLOR: '1' }],
+    ['no flag, at a terminal with stdout piped', [], /Nothing to change\.\nidm cannot ask here \(stdout is not a terminal\)/, undefined, { IDM_FORCE_TTY: 'stdin,stderr', NO_COLOR: '1' }],
     ['--sync-automatically with --no-sync-automatically', ['--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other/],
     ['--no-sync-automatically with --sync-automatically', ['--no-sync-automatically', '--sync-automatically'], /contradict each other/],
     ['--mapping with --add-mapping', ['--mapping', 'a=b', '--add-mapping', 'c=d'], /--mapping and --add-mapping contradict each other/],
