@@ -72,7 +72,7 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
   }
   const data = await readData(options, deps);
   if (options.eventType === undefined && !deps.io.canPrompt) {
-    throw new UsageError('Missing --event-type.', "Pass --event-type TYPE; run 'idm streams test --help' for the list.");
+    throw new UsageError('Missing --event-type.', `idm cannot ask here (${deps.io.cannotAsk}): pass --event-type TYPE; run 'idm streams test --help' for the list.`);
   }
 
   // The shared schema has the last word on a body with --data, before anything is sent. A body of

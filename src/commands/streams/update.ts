@@ -79,7 +79,10 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     // The endpoint may be the stream's own (a secret rotated); the rest is refused before any request.
     const missing = missingWebhookFlags(options, io, { endpoint: false });
     if (missing.length > 0 && !io.canPrompt) {
-      throw new UsageError(`Missing ${missing.join(', ')}.`, 'A webhook is changed with its authorization and a secret: the service takes them together and never returns the secret.');
+      throw new UsageError(
+        `Missing ${missing.join(', ')}.`,
+        `idm cannot ask here (${io.cannotAsk}). A webhook is changed with its authorization and a secret: the service takes them together and never returns the secret.`,
+      );
     }
   }
   const file = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);

@@ -173,9 +173,11 @@ describe('idm streams test: local validation sends nothing (exit 2)', () => {
     ['data that is not an object', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data', '[1,2]'], /must be a JSON object.*not an array/],
     ['a data file that does not exist', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data-file', '/nonexistent/x.json'], /cannot read \/nonexistent\/x.json: no such file/],
     ['both --data and --data-file', ['streams', 'test', INBOX, '--event-type', 'user.created', '--data', '{}', '--data-file', 'x'], /--data and --data-file cannot be used together\./],
-    ['no --event-type without a terminal', ['streams', 'test', INBOX], /Missing --event-type/],
-    ['no --event-type with --no-input at a terminal', ['--no-input', 'streams', 'test', INBOX], /Missing --event-type/, { IDM_FORCE_TTY: 'all' }],
-    ['no --event-type with stderr (where prompts are drawn) redirected', ['streams', 'test', INBOX], /Missing --event-type/, { IDM_FORCE_TTY: 'stdin,stdout' }],
+    // Each says why the event type is not asked.
+    ['no --event-type without a terminal', ['streams', 'test', INBOX], /Missing --event-type\.\nidm cannot ask here \(stdin, stdout and stderr are not terminals\): pass --event-type TYPE/],
+    ['no --event-type with --no-input at a terminal', ['--no-input', 'streams', 'test', INBOX], /Missing --event-type\.\nidm cannot ask here \(--no-input\)/, { IDM_FORCE_TTY: 'all' }],
+    ['no --event-type with stderr (where prompts are drawn) redirected', ['streams', 'test', INBOX], /Missing --event-type\.\nidm cannot ask here \(stderr is not a terminal\)/, { IDM_FORCE_TTY: 'stdin,stdout' }],
+    ['no --event-type with stdout piped from a terminal', ['streams', 'test', INBOX], /Missing --event-type\.\nidm cannot ask here \(stdout is not a terminal\)/, { IDM_FORCE_TTY: 'stdin,stderr' }],
     ['a start of several event types: each named', ['streams', 'test', INBOX, '--event-type', 'user'], /Did you mean user\.created, user\.deleted or user\.updated\?/],
     [
       '--data-file - when stdin is a terminal (idm would wait without a word)',

@@ -265,7 +265,14 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
   it('rotating a secret without a secret (no file, no IDM_WEBHOOK_SECRET, no terminal): no PATCH', async () => {
     const result = await h.idm(['streams', 'update', ids.rename, '--auth', 'bearer']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Missing --secret-file (or IDM_WEBHOOK_SECRET)');
+    expect(result.stderr).toContain('Missing --secret-file (or IDM_WEBHOOK_SECRET).\nidm cannot ask here (stdin, stdout and stderr are not terminals).');
+    expect(patches()).toEqual([]);
+  });
+
+  it('the same at a terminal with stdout piped: the refusal says why the secret was not asked', async () => {
+    const result = await h.idm(['streams', 'update', ids.rename, '--auth', 'bearer'], { env: { IDM_FORCE_TTY: 'stdin,stderr', NO_COLOR: '1' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Missing --secret-file (or IDM_WEBHOOK_SECRET).\nidm cannot ask here (stdout is not a terminal).');
     expect(patches()).toEqual([]);
   });
 
