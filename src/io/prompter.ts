@@ -101,6 +101,10 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     const rows = (io.stderr as { rows?: unknown }).rows;
     return typeof rows === 'number' && rows > 0 ? Math.max(3, Math.min(pageSize, rows - 6)) : pageSize;
   };
+  // Read at each redraw (the prompt reads its config then), not once: a terminal made smaller while
+  // the list shows gets a page that fits from the next key on, rather than a copy left per key.
+  const paged = <C extends object>(config: C, pageSize: number | undefined): C & { pageSize: number } =>
+    Object.defineProperty(config, 'pageSize', { get: () => page(pageSize), enumerable: true }) as C & { pageSize: number };
   const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
     choices.map((choice) =>
       'separator' in choice
@@ -128,9 +132,9 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     },
     password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
-      ask(() => inquirer.select<T>({ message: safeText(message), choices: choicesOf(choices), default: options.default, pageSize: page(options.pageSize), ...theme }, context)),
+      ask(() => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize), context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>
-      ask(() => inquirer.checkbox<T>({ message: safeText(message), choices: choicesOf(choices), pageSize: page(options.pageSize), required: options.required, ...theme }, context)),
+      ask(() => inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme }, options.pageSize), context)),
     confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
   };
 }

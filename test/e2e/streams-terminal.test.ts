@@ -117,6 +117,29 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { token: 'left-set-token' } } } });
   });
 
+  it('a terminal made smaller while the event types show: the list shrinks to fit from the next key, its question and keys still on screen', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('Stream name');
+    t.type('resized');
+    t.keys('Enter');
+    await t.waitFor('group.member.deleted'); // a page of 12 in 50 rows
+    t.resize(200, 10); // room for 4 rows of the list
+    for (let n = 0; n < 6; n++) t.keys('Down');
+    t.keys('Space');
+    await t.waitFor('❯◉ group.updated');
+    const shown = t.visible();
+    // The page, its question and the keys' help all on the 10 rows (with the 12 of before, the
+    // question scrolled away and each key left a copy of the list above).
+    expect(shown).toContain('? Event types');
+    expect(shown).toContain('space select');
+    expect(shown.match(/^.?[◯◉] /gm)).toHaveLength(4);
+    t.keys('Enter');
+    await t.waitFor('Where do the events go?');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it("a blank stream name (Enter alone, or spaces) is asked for again, not answered with a length rule it does not break", async () => {
     // One terminal for each: a key typed while the prompt checks an answer is not the prompt's, so the
     // next keys wait for the refusal to show, and a second refusal in the same words would not.

@@ -145,6 +145,16 @@ export class Terminal {
     return this.tmux('capture-pane', '-p', '-t', 'idm', '-S', '-5000').replace(/\n+$/, '').split('\n');
   }
 
+  /** The rows the terminal shows now (no scrollback). */
+  visible(): string {
+    return this.tmux('capture-pane', '-p', '-t', 'idm');
+  }
+
+  /** Makes the terminal `columns` x `rows`, as a user dragging its window does (idm gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-t', 'idm', '-x', String(columns), '-y', String(rows));
+  }
+
   /** The screen with its colours and styles, as escape sequences. */
   styledScreen(): string {
     return this.tmux('capture-pane', '-p', '-e', '-J', '-t', 'idm', '-S', '-5000');
