@@ -190,8 +190,11 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   const width = (stream: Streams['stdout' | 'stderr']) => positive(stream.columns) ?? positive(Number(env.COLUMNS)) ?? 80;
   /** The live line shown now ('' when none). */
   let liveLine = '';
+  /** The last text on stderr did not end its line (a question waiting for its answer). */
+  let stderrLineOpen = false;
   const writeErr = (text: string) => {
     if (stderrGone) return;
+    if (text !== '') stderrLineOpen = !text.endsWith('\n');
     watchStderr();
     streams.stderr.write(text);
     if (streams.stderr.errored) stderrFailed(streams.stderr.errored as NodeJS.ErrnoException);
@@ -301,11 +304,16 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
     },
     restoreTerminal() {
       const { stdin } = streams;
+      // A Ctrl-C typed at a terminal in its usual (cooked) mode was echoed by it: `^C` after the text.
+      const echoed = Boolean(streams.stderr.isTTY) && !(stdin.isTTY && stdin.isRaw) && (controller.signal.reason as InterruptedError | undefined)?.signal === 'SIGINT';
       if (stdin.isTTY && stdin.isRaw) stdin.setRawMode?.(false);
       // Clears a progress line and shows the cursor (a prompt or spinner may have hidden it). Not at
-      // TERM=dumb: no live line was drawn there, and the terminal would show the escapes as text.
+      // TERM=dumb: no live line was drawn there, and the terminal would show the escapes as text;
+      // what follows starts on a line of its own instead, after that `^C` or a question left open.
       liveLine = '';
-      if (io.stderrIsTTY && !json && env.TERM !== 'dumb') writeErr(`${ERASE_LINE}\x1b[?25h`);
+      if (!io.stderrIsTTY || json) return;
+      if (env.TERM !== 'dumb') writeErr(`${ERASE_LINE}\x1b[?25h`);
+      else if (echoed || stderrLineOpen) writeErr('\n');
     },
     handleSignals(source) {
       const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {

@@ -137,8 +137,9 @@ export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) =
         io.err(`> ${verdict}\n`);
       }
     } catch (error) {
-      // The error is said on a line of its own, not after the question.
-      if (io.signal.aborted || error instanceof CancelledError) io.err('\n');
+      // The error is said on a line of its own, not after the question (after Ctrl-C, the IO's
+      // restoreTerminal sees to that, after the ^C the terminal echoed).
+      if (!(io.signal.reason instanceof InterruptedError)) io.err('\n');
       throw error;
     }
   };

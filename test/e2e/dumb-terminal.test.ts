@@ -141,6 +141,17 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 
+  it('Ctrl-C during a wait (no prompt): the error starts a line of its own, after the ^C the terminal echoed', async () => {
+    // A wait far longer than any test: it is Ctrl-C that ends it.
+    h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, count: 1, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 3000) } });
+    const t = open(['streams', 'list', '--max-wait', '3600']);
+    await t.waitFor('Rate limited (429)');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toMatch(/^\^C\nError: Interrupted\.$/m);
+    expect(await t.raw()).not.toMatch(ESC);
+  });
+
   it('the input ending (Ctrl-D) at a question cancels: exit 130, nothing sent', async () => {
     const t = open(['streams', 'create']);
     await t.waitFor('? Stream name');
