@@ -78,6 +78,33 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(term.screen()).not.toContain(clientSecret.slice(0, 8));
   });
 
+  it('a client id pasted with an invisible character (a zero-width space from a web page) is refused naming it, then taken without it', async () => {
+    const { term, dir } = login();
+    const { clientId } = sandbox().clients.admin;
+    await term.waitFor('Tenant domain');
+    term.type(sandbox().url);
+    term.keys('Enter');
+    await term.waitFor('Client ID');
+    term.type(`${clientId.slice(0, 4)}\u200b${clientId.slice(4)}`);
+    term.keys('Enter');
+    await term.waitFor('A client id is printable ASCII without spaces: character 5 is U+200B.');
+    term.keys('C-u');
+    term.type(`${clientId}ü`);
+    term.keys('Enter');
+    await term.waitFor(`character ${clientId.length + 1} is "ü" (U+00FC).`);
+    term.keys('C-u');
+    term.type(clientId);
+    term.keys('Enter');
+    await term.waitFor('How does the client authenticate?');
+    term.keys('Enter');
+    await term.waitFor(SECRET_PROMPT);
+    term.type(sandbox().clients.admin.clientSecret);
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    expect(term.screen()).not.toContain('no spaces)');
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default.clientId).toBe(clientId);
+  });
+
   it('a refused secret is asked for again, keeping the rest; the right one then logs in', async () => {
     const { term, dir } = login();
     const from = sandbox().requests.length;

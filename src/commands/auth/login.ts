@@ -15,7 +15,7 @@ import { openSettings } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
 import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
-import { shellCommand, shellQuote } from '../../core/text.js';
+import { hasUnsafeCharacters, shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
 import type { Prompter } from '../../io/prompter.js';
 import { displayWidth } from '../../output/width.js';
@@ -218,7 +218,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     });
     clientId ??= await prompter.input('Client ID', {
       default: existing?.clientId,
-      validate: (value) => (CLIENT_ID.test(value.trim()) ? true : 'Enter the client id (no spaces).'),
+      validate: (value) => clientIdProblem(value.trim()) ?? true,
     });
     clientId = clientId.trim();
   }
@@ -383,6 +383,22 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (!scopes.includes(listScope)) {
     output.warn({ message: `The token lacks ${listScope}, so idm streams list will be refused.`, hint: `Grant it to client ${client.clientId} in the dashboard (the client grant of the Management API).` });
   }
+}
+
+/**
+ * Why a client id typed or pasted at the prompt is refused, naming the character: one copied from a
+ * web page may hold an invisible one (a zero-width or no-break space), which "no spaces" did not explain.
+ */
+function clientIdProblem(value: string): string | undefined {
+  if (CLIENT_ID.test(value)) return undefined;
+  if (value === '') return 'Enter the client id.';
+  const at = [...value].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
+  if (at === -1) return 'A client id has at most 256 characters.';
+  const char = [...value][at]!;
+  // Named by its code point; quoted as well when it can be seen (ü), never when it acts or hides (U+200B).
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = char === ' ' ? 'a space' : hasUnsafeCharacters(char) || /\s/u.test(char) ? code : `"${char}" (${code})`;
+  return `A client id is printable ASCII without spaces: character ${at + 1} is ${shown}.`;
 }
 
 /** Tries at a wrong secret typed at the prompt, as a login form gives. */
