@@ -93,6 +93,21 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     });
   });
 
+  it('answers pasted ahead, several lines at once, answer the questions that follow in turn', async () => {
+    const t = open(['streams', 'create']);
+    await t.waitFor('? Stream name');
+    t.type('pasted-answers\n3\n2\n210987654321\n1\n'); // name, an event type, an event bus, its account and region
+    expect(await t.exitCode()).toBe(0);
+    expect(await t.raw()).not.toMatch(ESC);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({
+      name: 'pasted-answers',
+      subscriptions: [{ event_type: 'group.member.added' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: '210987654321' } },
+    });
+  });
+
   it('the provisioning wizard: lists by number (Enter takes the default), yes/no questions, a configured connection not numbered', async () => {
     const t = open(['provisioning', 'create']);
     const list = await t.waitFor('? Connection to set up');
