@@ -138,8 +138,9 @@ export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) =
       }
     } catch (error) {
       // The error is said on a line of its own, not after the question (after Ctrl-C, the IO's
-      // restoreTerminal sees to that, after the ^C the terminal echoed).
-      if (!(io.signal.reason instanceof InterruptedError)) io.err('\n');
+      // restoreTerminal sees to that, after the ^C the terminal echoed; not with --json, whose
+      // error object must start its line all the same).
+      if (!(io.signal.reason instanceof InterruptedError) || io.json) io.err('\n');
       throw error;
     }
   };

@@ -156,6 +156,16 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 
+  it('with --json, Ctrl-C at a question: the error object starts a line of its own', async () => {
+    const t = open(['streams', 'create', '--json']);
+    await t.waitFor('? Stream name');
+    t.type('half');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).toMatch(/^\{"error":\{"code":"interrupted"/m);
+    expect(await t.raw()).not.toMatch(ESC);
+  });
+
   it('Ctrl-C during a wait (no prompt): the error starts a line of its own, after the ^C the terminal echoed', async () => {
     // A wait far longer than any test: it is Ctrl-C that ends it.
     h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, count: 1, headers: { 'X-RateLimit-Reset': String(Math.floor(Date.now() / 1000) + 3000) } });
