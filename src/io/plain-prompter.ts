@@ -62,6 +62,12 @@ function nextChunk(stdin: Readable, reader: Reader, signal: AbortSignal): Promis
   });
 }
 
+/** The length of the escape sequence at `at` (a key such as an arrow: ESC [ A, ESC O P), ESC alone 1. */
+function escapeLength(text: string, at: number): number {
+  const found = /^\x1b(?:\[[0-?]*[ -/]*[@-~]|O.|.)?/s.exec(text.slice(at, at + 32));
+  return found![0].length;
+}
+
 const ENDED = () => new CancelledError('Cancelled: the input ended before an answer.');
 
 export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) => true | string | Promise<true | string>) | undefined) => Check<V>): Prompter {
@@ -109,7 +115,8 @@ export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) =
           if (char === '\x04' && line === '') throw ENDED();
           if (char === '\x7f' || char === '\b') line = [...line].slice(0, -1).join('');
           else if (char === '\x15') line = '';
-          else line += char;
+          else if (char === '\x1b') at += escapeLength(chunk, at) - 1; // a key's sequence (an arrow): no text
+          else if (char >= ' ') line += char; // other control keys (Tab, Ctrl-Z) type nothing
         }
       }
     } finally {
