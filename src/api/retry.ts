@@ -80,9 +80,12 @@ interface Decision {
   waitMs: number;
   reason: string;
   what: string;
-  rateLimited: boolean;
-  /** The server said how long to wait (Retry-After on a fault): not cut to what is left of --max-wait. */
-  serverAsked?: boolean;
+  /**
+   * The part of `waitMs` that is not cut to what is left of --max-wait: the time the server asked for
+   * (Retry-After, X-RateLimit-Reset), or a rate limit's own wait; asking sooner only meets the same
+   * answer. The jitter idm adds to it, and a fault's backoff, are cut.
+   */
+  firmMs?: number;
 }
 
 function backoffMs(attempt: number, random: () => number): number {
@@ -101,21 +104,21 @@ export function retryDecision(
     const { error } = outcome;
     if (error.code === 'tls') return undefined; // a certificate refused once is refused again
     if (!idempotent && error.requestSent) return undefined;
-    return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what: error.what, rateLimited: false };
+    return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what: error.what };
   }
   const { response } = outcome;
   const { status } = response;
   const asked = serverWaitMs(response.headers, now);
   if (isRateLimited(response)) {
     const waitMs = asked === undefined ? Math.max(1_000, backoffMs(attempt + 1, () => 1)) : asked;
-    return { waitMs: waitMs + random() * RATE_LIMIT_JITTER_MS, reason: 'rate_limited', what: `rate limited (${status})`, rateLimited: true };
+    return { waitMs: waitMs + random() * RATE_LIMIT_JITTER_MS, reason: 'rate_limited', what: `rate limited (${status})`, firmMs: waitMs };
   }
   const retryable = status === 408 || (status >= 500 && status <= 599);
   if (!retryable) return undefined;
   // Not idempotent: only a 503 that says when to come back was surely not processed.
   if (!idempotent && !(status === 503 && asked !== undefined)) return undefined;
   const waitMs = asked === undefined ? backoffMs(attempt, random) : asked + random() * BACKOFF_BASE_MS;
-  return { waitMs, reason: `http_${status}`, what: `the service answered ${status}`, rateLimited: false, serverAsked: asked !== undefined };
+  return { waitMs, reason: `http_${status}`, what: `the service answered ${status}`, ...(asked === undefined ? {} : { firmMs: asked }) };
 }
 
 /**
@@ -138,10 +141,10 @@ export async function send(transport: Transport, request: HttpRequest, context: 
     const decision = retryDecision(outcome, attempt, policy.idempotent, random, now());
     if (decision) {
       const remaining = budget.maxWaitMs - budget.waitedMs;
-      // A fault's backoff is shortened to what is left; a rate limit's wait, or the one a server asked
-      // for (Retry-After), is not negotiable: asking sooner only meets the same answer.
-      const waitMs = decision.rateLimited || decision.serverAsked ? decision.waitMs : Math.min(decision.waitMs, remaining);
-      if (attempt < MAX_ATTEMPTS && waitMs <= remaining && (decision.rateLimited || decision.serverAsked || remaining > 0)) {
+      // A fault's backoff, and the jitter, are shortened to what is left; a rate limit's wait, or the
+      // one a server asked for (Retry-After), is not: asking sooner only meets the same answer.
+      const waitMs = Math.max(decision.firmMs ?? 0, Math.min(decision.waitMs, remaining));
+      if (attempt < MAX_ATTEMPTS && remaining > 0 && waitMs <= remaining) {
         await wait(waitMs, { reason: decision.reason, what: decision.what, host: context.host, action: context.action, attempt: attempt + 1, attempts: MAX_ATTEMPTS }, policy.signal);
         budget.waitedMs += waitMs;
         continue;

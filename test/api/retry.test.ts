@@ -264,6 +264,21 @@ describe('faults', () => {
     expect(error.hint).toBe('The service asked to be tried again in 300 s (Retry-After), longer than what is left of --max-wait (60 s of 60 s); run again after that, or allow a longer wait with --max-wait SECONDS.');
   });
 
+  it('a Retry-After that fits what is left of --max-wait is waited: only the jitter idm adds is cut', async () => {
+    // 60 s asked, 60 s left: the server's time is waited (not 60 s and up to 0.5 s more, which is beyond).
+    const { run, server, waits } = await setup(script([503, '<html>busy</html>', { 'retry-after': '60' }], [200, {}]), { random: () => 1 });
+    expect((await run()).status).toBe(200);
+    expect(waits.map((w) => w.ms)).toEqual([60_000]);
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("a rate limit's reset that fits what is left of --max-wait is waited: only the jitter is cut", async () => {
+    const { run, server, waits } = await setup(script([429, limited, { 'retry-after': '60' }], [200, {}]), { random: () => 1 });
+    expect((await run()).status).toBe(200);
+    expect(waits.map((w) => w.ms)).toEqual([60_000]);
+    expect(server.seen).toHaveLength(2);
+  });
+
   it('a fault backoff is cut to what is left of --max-wait; nothing left, no more attempts', async () => {
     const { run, server, waits } = await setup(script([502, '<html/>']), { budget: retryBudget(300), random: () => 1 });
     await rejection(run());
