@@ -26,6 +26,9 @@ export function ensurePrivateDir(dir: string): string[] {
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : undefined);
 
+/** The fix for a settings directory every user shares (the sticky bit, as /tmp): never a chmod or chown of it. */
+const SHARED_DIR_HINT = 'Set IDM_CONFIG_DIR to a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.';
+
 /**
  * idm writes secrets and settings only into a directory that is the user's own and that no one else
  * can write into: in a directory another user controls, a planted symlink or a swapped file would
@@ -46,7 +49,7 @@ export function checkWritableDir(dir: string): void {
   if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
   // The rule the sandbox's --state-dir is held to too (core/dirs.ts); the fix names the settings' way out.
   const foreign = foreignDirProblem(dir);
-  if (foreign?.shared) throw new ConfigError(`idm will not write into ${dir}: ${foreign.problem}.`, 'Set IDM_CONFIG_DIR to a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.');
+  if (foreign?.shared) throw new ConfigError(`idm will not write into ${dir}: ${foreign.problem}.`, SHARED_DIR_HINT);
   if (foreign?.owner !== undefined) {
     throw refuse(foreign.problem, `sudo chown ${uid()} ${shellQuote(dir)} && chmod 700 ${shellQuote(dir)}, or use a directory of your own (IDM_CONFIG_DIR)`);
   }
@@ -176,6 +179,8 @@ export function openToOthers(path: string): Warning | undefined {
   if (me !== undefined && stats.uid !== me) return { message: `${path} belongs to another user (uid ${stats.uid}).`, hint: 'idm reads it but will not write into it; use a directory of your own (IDM_CONFIG_DIR).' };
   const mode = stats.mode & 0o777;
   if ((mode & 0o077) === 0) return undefined;
+  // A directory every user shares (the sticky bit, as /tmp) is not to be chmod-ed: another one is the fix.
+  if (stats.isDirectory() && (stats.mode & 0o1000) !== 0) return { message: `${path} is open to other users (mode ${(stats.mode & 0o7777).toString(8)}).`, hint: SHARED_DIR_HINT };
   return stats.isDirectory()
     ? { message: `${path} is open to other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 700 ${shellQuote(path)}` }
     : { message: `${path} is readable by other users (mode ${mode.toString(8)}).`, hint: `Run: chmod 600 ${shellQuote(path)}` };

@@ -501,6 +501,17 @@ describe('idm logout and idm auth status', () => {
     expect((await status()).stderr).toBe(stderr);
   });
 
+  it('a directory every user shares (mode 1777, as /tmp): the warning gives another directory as the fix, never a chmod of it', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    chmodSync(dir, 0o1777);
+    const { stderr, error } = await run((deps) => listRun({ all: false, take: 1 }, deps));
+    expect(error).toBeUndefined();
+    // Every warning of the run (the directory's, the token cache's) says the same way out.
+    expect(stderr).toContain(`Warning: ${dir} is open to other users (mode 1777).\nSet IDM_CONFIG_DIR to a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.\n`);
+    expect(stderr).not.toMatch(/chmod|chown/);
+  });
+
   it('status with nothing configured: exit 4 and how to log in', async () => {
     const { error } = await status();
     expect(error?.exitCode).toBe(4);
