@@ -60,13 +60,25 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps, now = 
 
   // Every profile: without --profile, without credentials in the environment, for people.
   const everyProfile = !globals.json && globals.profile === undefined && !fromEnvironment && names.length > 1;
+
+  // What a command would use, as one view shows it: missing (the default logged out, or no default)
+  // is exit 4 in every view, so that a script learns from the exit whether idm can run. Read before
+  // the listing: a secret file that cannot be read and is that error is said once, as the error.
+  let resolved: Resolved | undefined;
+  let failure: unknown;
+  try {
+    resolved = await resolveCredentials(io.env, globals.profile, io.signal);
+  } catch (error) {
+    failure = error;
+  }
   const listProfiles = () =>
     names.forEach((name, index) => {
       const profile = store.profiles[name]!;
       const token = cachedTokenState(dir, parseDomain(profile.domain, `The domain of profile "${name}"`), profile.clientId, now);
       // One profile's unreadable secret file does not hide the others: said for it, and warned.
       const secret = storedSecretState(dir, name);
-      if (secret.problem) output.warn({ message: secret.problem.message, hint: secret.problem.hint });
+      const isFailure = secret.problem !== undefined && failure instanceof Error && failure.message === secret.problem.message;
+      if (secret.problem && !isFailure) output.warn({ message: secret.problem.message, hint: secret.problem.hint });
       const stored = secret.state === 'stored';
       if (index > 0) io.out('\n');
       output.printFields([
@@ -74,24 +86,15 @@ export async function authStatusRun(_opts: AuthStatusOptions, deps: Deps, now = 
         ['Domain', profile.domain],
         ['Client ID', profile.clientId],
         ['Method', profile.authMethod],
-        ['Secret', stored ? 'stored' : secret.state === 'unreadable' ? 'unreadable (see the warning)' : 'none (logged out)'],
+        ['Secret', stored ? 'stored' : secret.state === 'unreadable' ? `unreadable (see the ${isFailure ? 'error' : 'warning'})` : 'none (logged out)'],
         ['Token', tokenWords(token, false, now, stored)],
         ['Scopes', scopesWords(token)],
       ]);
     });
-  if (everyProfile) listProfiles();
-
-  // What a command would use, as one view shows it: missing (the default logged out, or no default)
-  // is exit 4 in every view, so that a script learns from the exit whether idm can run.
-  let resolved: Resolved;
-  try {
-    resolved = await resolveCredentials(io.env, globals.profile, io.signal);
-  } catch (error) {
-    // A single profile, logged out: listed all the same, as several are (the error on stderr, exit 4).
-    if (!everyProfile && !globals.json && globals.profile === undefined && !fromEnvironment && names.length === 1) listProfiles();
-    throw error;
-  }
-  if (everyProfile) return;
+  // A single profile, logged out: listed all the same, as several are (the error on stderr, exit 4).
+  if (everyProfile || (failure !== undefined && !globals.json && globals.profile === undefined && !fromEnvironment && names.length === 1)) listProfiles();
+  if (failure !== undefined) throw failure;
+  if (everyProfile || resolved === undefined) return;
   for (const warning of resolved.warnings) output.warn(warning);
   const given = resolved.accessToken !== undefined;
   const token = given ? givenTokenState(resolved.accessToken!, now) : cachedTokenState(resolved.dir, resolved.tenant, resolved.client!.clientId, now);

@@ -75,6 +75,26 @@ describe('idm profiles list', () => {
     expect((await idm(['auth', 'status', '--profile', 'prod'])).code).toBe(4);
   });
 
+  it("auth status when the unreadable secret is the default profile's: said once, as the error (exit 4), not also as a warning above it", async () => {
+    await threeProfiles();
+    const file = join(dir, 'credentials', 'default.json');
+    rmSync(file);
+    mkdirSync(file);
+    const error = `Error: Cannot read ${file}: it is a directory.\nMove it away: idm keeps a file there.\n`;
+    const every = await idm(['auth', 'status']);
+    expect(every.code).toBe(4);
+    expect(every.stderr).toBe(error);
+    expect(every.stdout).toContain('Profile\tdefault (the default)\n');
+    expect(every.stdout).toContain('Secret\tunreadable (see the error)\n');
+    expect(every.stdout).toContain('Profile\tro\n');
+    // The only profile: listed all the same, the error once.
+    for (const name of ['prod', 'ro']) expect((await idm(['profiles', 'remove', name, '--yes'])).code).toBe(0);
+    const single = await idm(['auth', 'status']);
+    expect(single.code).toBe(4);
+    expect(single.stderr).toBe(error);
+    expect(single.stdout).toContain('Secret\tunreadable (see the error)\n');
+  });
+
   it('at a terminal, a table with the default marked; --json, the same as data', async () => {
     await threeProfiles();
     const table = await idm(['profiles', 'list'], { ...TTY_OUT, COLUMNS: '160' });
