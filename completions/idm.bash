@@ -127,13 +127,13 @@ _idm_flag_value() {
     'streams test|--data') REPLY='none' ;;
     'streams test|--data-file') REPLY='files' ;;
     'streams test|--wait-timeout') REPLY='none' ;;
-    'streams deliveries list|--status') REPLY='none' ;;
+    'streams deliveries list|--status') REPLY='list:failed' ;;
     'streams deliveries list|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams deliveries list|--since') REPLY='none' ;;
     'streams deliveries list|--until') REPLY='none' ;;
     'streams deliveries list|--take') REPLY='none' ;;
     'streams deliveries list|--from') REPLY='none' ;;
-    'streams redeliver|--status') REPLY='none' ;;
+    'streams redeliver|--status') REPLY='list:failed' ;;
     'streams redeliver|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams redeliver|--since') REPLY='none' ;;
     'streams redeliver|--until') REPLY='none' ;;

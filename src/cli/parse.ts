@@ -6,7 +6,7 @@ import { preview } from '../core/text.js';
 import { instantOf, utcSeconds } from '../core/time.js';
 import { PROFILE_NAME } from '../config/paths.js';
 import { unsafeTextProblem } from '../io/safe.js';
-import { EVENT_TYPES, isEventType } from '../schemas/constants.js';
+import { DELIVERY_STATUSES, EVENT_TYPES, isEventType } from '../schemas/constants.js';
 import { article, ID_SHAPES, idProblem, type IdKind } from '../schemas/ids.js';
 import { didYouMean, notOneOf, suggest } from './suggest.js';
 
@@ -194,8 +194,8 @@ export function notAnEventType(flag: string, value: string): string {
  */
 export function checkDeliveryStatus(flag: string) {
   return (value: string): string => {
-    if (value === 'failed' || suggest(value, ['failed']).length === 0) return value;
-    throw new InvalidArgumentError(`${flag} "${value}" is not a delivery status.${didYouMean(value, ['failed'])}`);
+    if ((DELIVERY_STATUSES as readonly string[]).includes(value) || suggest(value, DELIVERY_STATUSES).length === 0) return value;
+    throw new InvalidArgumentError(`${flag} "${value}" is not a delivery status.${didYouMean(value, DELIVERY_STATUSES)}`);
   };
 }
 

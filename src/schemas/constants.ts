@@ -44,6 +44,9 @@ export const PROVISIONING_STRATEGIES = ['google-apps'] as const;
 export const SYNC_GROUPS = ['all', 'off', 'selected'] as const;
 export type SyncGroups = (typeof SYNC_GROUPS)[number];
 
+/** Delivery statuses: the interface lists only `failed` (the service also answers `pending`, `retrying`: shown as they are). */
+export const DELIVERY_STATUSES = ['failed'] as const;
+
 export const LIMITS = {
   takeMin: 1,
   takeMax: 100,

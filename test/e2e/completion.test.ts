@@ -257,6 +257,11 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'provisioning', 'create', 'con_1', '--mapping-file', 'ma'])).toEqual(['map two.json', 'mapping.json']);
   });
 
+  it('offers the delivery status the interface lists after --status (deliveries list, redeliver)', () => {
+    expect(complete(['idm', 'streams', 'deliveries', 'list', 'est_1', '--status', ''])).toEqual(['failed']);
+    expect(complete(['idm', 'streams', 'redeliver', 'est_1', '--status', 'f'])).toEqual(['failed']);
+  });
+
   it('offers nothing for a free value such as --data', () => {
     expect(complete(['idm', 'streams', 'test', 'x', '--data', ''])).toEqual([]);
   });

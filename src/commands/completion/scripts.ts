@@ -7,7 +7,7 @@
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/commands/completion fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
-import { CLOUD_REGIONS, EVENT_TYPES } from '../../schemas/constants.js';
+import { CLOUD_REGIONS, DELIVERY_STATUSES, EVENT_TYPES } from '../../schemas/constants.js';
 import type { Shell } from './index.js';
 import type { AskKind } from './values.js';
 
@@ -48,6 +48,7 @@ const FLAG_VALUES: Record<string, Values> = {
   '--remove-event-type': { kind: 'list', values: EVENT_TYPES },
   '--profile': { kind: 'ask', what: 'profiles' },
   '--eventbus-region': { kind: 'list', values: CLOUD_REGIONS }, // too many for .choices() in --help
+  '--status': { kind: 'list', values: DELIVERY_STATUSES }, // deliveries: others are sent as given, not refused
   '--strategy': { kind: 'ask', what: 'strategies' },
 };
 
