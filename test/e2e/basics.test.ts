@@ -32,9 +32,9 @@ describe('idm as a process', () => {
     expect(result.stderr).toBe("Error: Unknown flag --bogus.\nRun 'idm streams list --help' for usage.\n");
   });
 
-  it('a flag that takes no value given one (--json=true, --yes=1): named as such, not as an unknown flag', async () => {
+  it('a flag that takes no value given one (--json=false, --yes=1): named as such, not as an unknown flag', async () => {
     for (const [args, flag, help] of [
-      [['streams', 'list', '--json=true'], '--json', 'idm streams list'],
+      [['streams', 'list', '--json=false'], '--json', 'idm streams list'],
       [['--no-color=1', 'streams', 'list'], '--no-color', 'idm'],
       [['streams', 'delete', 'est_demoInboxBasic00000000', '--yes=1'], '--yes', 'idm streams delete'],
     ] as const) {
@@ -45,6 +45,23 @@ describe('idm as a process', () => {
     }
     // A flag idm does not have stays an unknown one.
     expect((await runIdm(['streams', 'list', '--bogus=1'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag --bogus=1\./);
+  });
+
+  it('--json=1, --json=true (anywhere in argv, the parser stopping before it or at it): the error is the one JSON line a script reads', async () => {
+    for (const args of [
+      ['streams', 'list', '--json=1'],
+      ['--json=true', 'streams', 'list'],
+      ['--timeout', '0', 'streams', 'list', '--json=yes'],
+    ]) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines, args.join(' ')).toHaveLength(1);
+      expect(JSON.parse(lines[0]!), args.join(' ')).toEqual({ error: expect.objectContaining({ code: 'usage', exitCode: 2 }) });
+    }
+    const valued = JSON.parse((await runIdm(['streams', 'list', '--json=1'], { configDir: config() })).stderr);
+    expect(valued.error.message).toBe('--json takes no value: give --json alone, without "=".');
   });
 
   it('a bad flag value: the parser\'s own message, said once', async () => {
