@@ -186,7 +186,8 @@ export interface RetryInfo {
   beyondMaxWait?: { leftSeconds: number; maxSeconds: number };
 }
 
-export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo): ApiError {
+/** `now`: the clock the retry policy read the answer's wait with (an HTTP-date Retry-After, a reset), so the hint says the same wait. */
+export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo, now = Date.now()): ApiError {
   const { status } = answer;
   const tried = retry && retry.attempts > 1 ? `Tried ${retry.attempts} times. ` : '';
   const words = serverWords(answer);
@@ -205,8 +206,8 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const body = context.endpoint === 'management' ? words.body : undefined;
 
   if (isRateLimited(answer)) {
-    const resetAt = rateLimitReset(answer.headers);
-    const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000)) : undefined;
+    const resetAt = rateLimitReset(answer.headers, now);
+    const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - now) / 1000)) : undefined;
     const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
     const budget = retry?.beyondMaxWait;
     const beyond = budget === undefined ? '' : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;
@@ -246,7 +247,7 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   else message = `Could not ${what}: ${said} (${statusText}).`;
 
   // A fault whose Retry-After would go beyond --max-wait (retry.ts): that wait is said, not "in a moment".
-  const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, Date.now()) : undefined;
+  const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, now) : undefined;
   const hint =
     asked !== undefined && retry?.beyondMaxWait
       ? `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${Math.ceil(asked / 1000)} s (Retry-After), longer than what is left of --max-wait (${retry.beyondMaxWait.leftSeconds} s of ${retry.beyondMaxWait.maxSeconds} s); run again after that, or allow a longer wait with --max-wait SECONDS.`

@@ -138,7 +138,8 @@ export async function send(transport: Transport, request: HttpRequest, context: 
       if (!(error instanceof NetworkError)) throw error;
       outcome = { error };
     }
-    const decision = retryDecision(outcome, attempt, policy.idempotent, random, now());
+    const at = now();
+    const decision = retryDecision(outcome, attempt, policy.idempotent, random, at);
     if (decision) {
       const remaining = budget.maxWaitMs - budget.waitedMs;
       // A fault's backoff, and the jitter, are shortened to what is left; a rate limit's wait, or the
@@ -152,7 +153,7 @@ export async function send(transport: Transport, request: HttpRequest, context: 
       const beyondMaxWait =
         attempt < MAX_ATTEMPTS ? { leftSeconds: Math.max(0, Math.floor(remaining / 1000)), maxSeconds: budget.maxWaitMs / 1000 } : undefined;
       if ('error' in outcome) throw annotate(outcome.error, attempt, beyondMaxWait);
-      throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWait });
+      throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWait }, at);
     }
     if ('error' in outcome) throw outcome.error;
     return { ...outcome.response, attempts: attempt };
