@@ -207,7 +207,9 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
 
   if (isRateLimited(answer)) {
     const resetAt = rateLimitReset(answer.headers, now);
-    const wait = resetAt ? Math.max(0, Math.ceil((resetAt.getTime() - now) / 1000)) : undefined;
+    // The wait as the server gave it (Retry-After: 120 is 120 s), not from resetAt, which is rounded up to a whole second.
+    const waitMs = serverWaitMs(answer.headers, now);
+    const wait = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
     const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
     const budget = retry?.beyondMaxWait;
     const beyond = budget === undefined ? '' : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;

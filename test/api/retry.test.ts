@@ -135,6 +135,12 @@ describe('rate limits (any method)', () => {
     expect(error.toJSON().error.resetAt).toBe('2030-01-01T00:01:30.000Z');
   });
 
+  it('the hint says the wait the server gave, not one more second: Retry-After: 120 is "in 120 s" whatever the milliseconds of the clock', async () => {
+    const { run } = await setup(script([429, limited, { 'retry-after': '120' }]), { now: () => NOW + 400 });
+    const error = await rejection(run());
+    expect(error.hint).toMatch(/^The limit resets at 2030-01-01T00:02:01Z \(in 120 s\); /);
+  });
+
   it('a Retry-After given as an HTTP date is read by one clock, the policy\'s: the hint says the wait the policy refused', async () => {
     const date = new Date(NOW + 90_000).toUTCString();
     const limitedBy = await setup(script([429, limited, { 'retry-after': date }]));
