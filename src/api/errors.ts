@@ -212,8 +212,15 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     const wait = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
     const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
     const budget = retry?.beyondMaxWait;
-    const beyond = budget === undefined ? '' : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;
-    const again = beyond ? 'run again after that, or allow a longer wait with --max-wait SECONDS.' : 'run again after that.';
+    // Nothing left of --max-wait and no wait asked (Retry-After: 0): "longer than 0 s" would be untrue.
+    const usedUp = budget !== undefined && wait !== undefined && wait <= budget.leftSeconds;
+    const beyond =
+      budget === undefined
+        ? ''
+        : usedUp
+          ? `, but nothing is left of --max-wait (${budget.maxSeconds} s)`
+          : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;
+    const again = beyond ? `run again${usedUp ? '' : ' after that'}, or allow a longer wait with --max-wait SECONDS.` : 'run again after that.';
     return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said})${still}.`, {
       attempts: retry?.attempts,
       exitCode: ExitCode.RateLimited,
@@ -250,10 +257,13 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
 
   // A fault whose Retry-After would go beyond --max-wait (retry.ts): that wait is said, not "in a moment".
   const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, now) : undefined;
-  const hint =
-    asked !== undefined && retry?.beyondMaxWait
-      ? `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${Math.ceil(asked / 1000)} s (Retry-After), longer than what is left of --max-wait (${retry.beyondMaxWait.leftSeconds} s of ${retry.beyondMaxWait.maxSeconds} s); run again after that, or allow a longer wait with --max-wait SECONDS.`
-      : hintFor(status, words, context, scope, answer.headers);
+  const askedHint = (seconds: number, budget: NonNullable<RetryInfo['beyondMaxWait']>) =>
+    `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${seconds} s (Retry-After), ` +
+    // Nothing left of --max-wait and no wait asked (Retry-After: 0): "longer than 0 s" would be untrue.
+    (seconds <= budget.leftSeconds
+      ? `but nothing is left of --max-wait (${budget.maxSeconds} s); run again, or allow a longer wait with --max-wait SECONDS.`
+      : `longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s); run again after that, or allow a longer wait with --max-wait SECONDS.`);
+  const hint = asked !== undefined && retry?.beyondMaxWait ? askedHint(Math.ceil(asked / 1000), retry.beyondMaxWait) : hintFor(status, words, context, scope, answer.headers);
   return new ApiError(message, {
     attempts: retry?.attempts,
     exitCode: exitCodeFor(status, context),

@@ -288,6 +288,21 @@ describe('faults', () => {
     expect(server.seen).toHaveLength(2);
   });
 
+  it('--max-wait used up and Retry-After: 0: the hint says nothing is left of it, not that 0 s is longer than 0 s', async () => {
+    const spent = () => ({ maxWaitMs: 60_000, waitedMs: 60_000 });
+    const busy = await setup(script([503, '<html>busy</html>', { 'retry-after': '0' }], [200, {}]), { budget: spent() });
+    const fault = await rejection(busy.run());
+    expect(busy.server.seen).toHaveLength(1);
+    expect(fault.hint).toBe('The service asked to be tried again in 0 s (Retry-After), but nothing is left of --max-wait (60 s); run again, or allow a longer wait with --max-wait SECONDS.');
+    const limitedBy = await setup(script([429, limited, { 'retry-after': '0' }], [200, {}]), { budget: spent() });
+    const rateLimit = await rejection(limitedBy.run());
+    expect(rateLimit.exitCode).toBe(5);
+    expect(rateLimit.hint).toBe('The limit resets at 2030-01-01T00:00:00Z (in 0 s), but nothing is left of --max-wait (60 s); run again, or allow a longer wait with --max-wait SECONDS.');
+    // A budget of 0 (--max-wait itself is more than 0; IDM_MAX_WAIT too): the same words.
+    const none = await setup(script([429, limited, { 'retry-after': '0' }], [200, {}]), { budget: retryBudget(0) });
+    expect((await rejection(none.run())).hint).toContain('but nothing is left of --max-wait (0 s); run again,');
+  });
+
   it('a fault backoff is cut to what is left of --max-wait; nothing left, no more attempts', async () => {
     const { run, server, waits } = await setup(script([502, '<html/>']), { budget: retryBudget(300), random: () => 1 });
     await rejection(run());
