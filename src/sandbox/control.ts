@@ -3,7 +3,7 @@
 // recorded in `requests`, rate limited, nor faulted (so that faults can always be cleared).
 import { describeIssues } from '../schemas/index.js';
 import { FaultSpecSchema } from './faults.js';
-import { apiError, empty, json, parseJsonBody, type Reply } from './http.js';
+import { allowed, apiError, empty, json, parseJsonBody, type Reply } from './http.js';
 import type { Tenant } from './tenant.js';
 import type { FaultSpec } from './types.js';
 
@@ -59,8 +59,8 @@ export function control(tenant: Tenant, method: string, path: string, body: stri
     }
     default: {
       // A control path asked with another method: 405 with the methods it takes, as the tenant's routes answer.
-      const allowed = ['GET /sandbox', ...ENDPOINTS].filter((endpoint) => endpoint.endsWith(` ${route.slice(method.length + 1)}`)).map((endpoint) => endpoint.split(' ')[0]!);
-      if (allowed.length > 0) return apiError(405, `Method Not Allowed. ${route.slice(method.length + 1)} takes ${allowed.join(', ')}`).withHeaders({ Allow: allowed.join(', ') });
+      const methods = allowed(['GET /sandbox', ...ENDPOINTS].filter((endpoint) => endpoint.endsWith(` ${route.slice(method.length + 1)}`)).map((endpoint) => endpoint.split(' ')[0]!));
+      if (methods.length > 0) return apiError(405, `Method Not Allowed. ${route.slice(method.length + 1)} takes ${methods.join(', ')}`).withHeaders({ Allow: methods.join(', ') });
       return apiError(404, `Not Found. Control endpoints: ${ENDPOINTS.join(', ')}`);
     }
   }

@@ -39,6 +39,14 @@ export function reason(status: number): string {
   return STATUS_CODES[status] ?? 'Unknown';
 }
 
+/**
+ * The methods a resource takes, for a 405's `Allow` (and its message): HEAD after GET, since HEAD is
+ * served wherever GET is (RFC 9110: Allow lists the methods the resource supports).
+ */
+export function allowed(methods: readonly string[]): string[] {
+  return methods.flatMap((method) => (method === 'GET' && !methods.includes('HEAD') ? ['GET', 'HEAD'] : [method]));
+}
+
 /** A management-interface error. `errorCode` is optional on the real service (absent on 404s). */
 export function apiError(status: number, message: string, errorCode?: string, headers: Record<string, string> = {}): Reply {
   return json(status, { statusCode: status, error: reason(status), message, ...(errorCode ? { errorCode } : {}) }, headers);

@@ -12,7 +12,7 @@ import { removeMade } from '../core/dirs.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { allowed, answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -518,7 +518,8 @@ async function dispatch(
   }
   if (path === '/.well-known/jwks.json' || path === '/') {
     // Another method on a path that exists is 405 with Allow, as the tenant's routes and the control paths answer.
-    if (method !== 'GET') return apiError(405, `Method Not Allowed. ${path} takes GET`).withHeaders({ Allow: 'GET' });
+    const methods = allowed(['GET']).join(', ');
+    if (method !== 'GET') return apiError(405, `Method Not Allowed. ${path} takes ${methods}`).withHeaders({ Allow: methods });
     if (path === '/') return json(200, { sandbox: true, api: `${tenant.url}/api/v2`, control: `${tenant.url}/sandbox` });
     const jwk = tenant.signing.publicKey.export({ format: 'jwk' });
     return json(200, { keys: [{ ...jwk, kid: tenant.signing.kid, use: 'sig', alg: 'RS256' }] });

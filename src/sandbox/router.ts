@@ -2,7 +2,7 @@
 // Order of checks, as on the real service: route, bearer token (401), scope (403), then the handler's
 // own path, body and existence checks (400, 404, 409).
 import { SCOPES } from '../schemas/constants.js';
-import { apiError, type Reply } from './http.js';
+import { allowed, apiError, type Reply } from './http.js';
 import { listConnections } from './connections.js';
 import {
   changeSynchronizedGroups,
@@ -84,8 +84,8 @@ export async function routeApi(tenant: Tenant, method: string, path: string, req
     return route.handler({ tenant, params, ...request });
   }
   if (pathMatched) {
-    const allowed = ROUTES.filter((route) => route.pattern.test(path)).map((route) => route.method);
-    throw apiError(405, 'Method Not Allowed').withHeaders({ Allow: allowed.join(', ') });
+    const methods = allowed(ROUTES.filter((route) => route.pattern.test(path)).map((route) => route.method));
+    throw apiError(405, 'Method Not Allowed').withHeaders({ Allow: methods.join(', ') });
   }
   throw apiError(404, 'Not Found');
 }

@@ -24,13 +24,14 @@ describe('sandbox basics', () => {
 describe('the paths outside /api/v2', () => {
   // `curl -X POST "$url/.well-known/jwks.json"` was answered 404 'Not Found', as if the path did not
   // exist, where the tenant's routes and the control paths answer 405 with Allow.
-  it.each(['/', '/.well-known/jwks.json'])('%s: GET answers; another method is 405 with Allow: GET', async (path) => {
+  it.each(['/', '/.well-known/jwks.json'])('%s: GET and HEAD answer; another method is 405 with Allow: GET, HEAD', async (path) => {
     expect((await call(sb(), 'GET', path)).status).toBe(200);
+    expect((await call(sb(), 'HEAD', path)).status).toBe(200);
     for (const method of ['POST', 'DELETE']) {
       const res = await call(sb(), method, path);
       expect(res.status).toBe(405);
-      expect(res.headers.get('allow')).toBe('GET');
-      expect(res.body).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: `Method Not Allowed. ${path} takes GET` });
+      expect(res.headers.get('allow')).toBe('GET, HEAD');
+      expect(res.body).toEqual({ statusCode: 405, error: 'Method Not Allowed', message: `Method Not Allowed. ${path} takes GET, HEAD` });
     }
     expect((await call(sb(), 'POST', '/nothing-here')).status).toBe(404);
   });

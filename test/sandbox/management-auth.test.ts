@@ -92,6 +92,9 @@ describe('management interface: 403 per operation', () => {
     expect(missing.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'Not Found' });
     const wrong = await call(sb(), 'PUT', '/api/v2/event-streams');
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET, POST');
+    // HEAD is served wherever GET is, so Allow lists it (RFC 9110); a HEAD there is answered, not refused.
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD, POST');
+    expect((await call(sb(), 'PUT', '/api/v2/event-streams/est_0000000000000000000000')).headers.get('allow')).toBe('GET, HEAD, PATCH, DELETE');
+    expect((await call(sb(), 'HEAD', '/api/v2/event-streams')).status).not.toBe(405);
   });
 });

@@ -165,11 +165,12 @@ describe('control endpoints', () => {
   it('405 with Allow for a control path asked with a method it does not take; faults unchanged', async () => {
     const put = await call(sb(), 'PUT', '/sandbox/faults', { body: { kind: 'status', status: 503 } });
     expect(put.status).toBe(405);
-    expect(put.headers.get('allow')).toBe('GET, POST, DELETE');
-    expect(put.body.message).toBe('Method Not Allowed. /sandbox/faults takes GET, POST, DELETE');
+    expect(put.headers.get('allow')).toBe('GET, HEAD, POST, DELETE');
+    expect(put.body.message).toBe('Method Not Allowed. /sandbox/faults takes GET, HEAD, POST, DELETE');
     const post = await call(sb(), 'POST', '/sandbox/stats');
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET');
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect((await call(sb(), 'HEAD', '/sandbox/stats')).status).toBe(200);
     expect((await call(sb(), 'GET', '/sandbox/faults')).body).toEqual({ faults: [] });
   });
 });
