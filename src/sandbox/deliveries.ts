@@ -181,11 +181,14 @@ export function streamStats(ctx: ApiContext): Reply {
   const now = ctx.tenant.now();
   const given = { from: anyTime('date_from', single(ctx.query, 'date_from')), to: anyTime('date_to', single(ctx.query, 'date_to')) };
   const to = given.to ?? (given.from === undefined ? floorTo(now, HOUR) + HOUR : now);
-  const from = given.from ?? floorTo(now, HOUR) - 14 * DAY;
-  if (from > to) throw queryError('date_from', 'must not be after date_to');
+  // date_to alone (the service's answer is not recorded): the default window's 14 days, ending there.
+  // An error never names a parameter that was not sent: date_from alone is compared with now.
+  const from = given.from ?? (given.to === undefined ? floorTo(now, HOUR) - 14 * DAY : to - 14 * DAY);
+  const end = given.to === undefined ? 'now' : 'date_to';
+  if (from > to) throw queryError('date_from', `must not be after ${end}`);
   // The sandbox's bound (the service's is not recorded): a window of years would be millions of
   // buckets, an answer of a hundred megabytes built while every other request waits.
-  if (to - from > MAX_STATS_WINDOW_DAYS * DAY) throw queryError('date_from', `must be at most ${MAX_STATS_WINDOW_DAYS} days before date_to`);
+  if (to - from > MAX_STATS_WINDOW_DAYS * DAY) throw queryError('date_from', `must be at most ${MAX_STATS_WINDOW_DAYS} days before ${end}`);
   const scale = to - from <= DAY ? HOUR : DAY;
   const window = { from: floorTo(from, HOUR), to: floorTo(to, HOUR) };
   const buckets: number[] = [];

@@ -76,8 +76,25 @@ describe('stats windows: bounded', () => {
       message: "Query validation error: 'date_from' must be at most 366 days before date_to.",
       errorCode: 'invalid_query_string',
     });
-    // date_from alone counts to now; date_to alone from 14 days before now.
-    expect((await stats('?date_from=1990-01-01T00:00:00Z')).status).toBe(400);
-    expect((await stats('?date_to=2999-01-01T00:00:00Z')).status).toBe(400);
+    // date_from alone counts to now: the error names now, not the date_to that was not sent.
+    const alone = await stats('?date_from=1990-01-01T00:00:00Z');
+    expect(alone.status).toBe(400);
+    expect(alone.body.message).toBe("Query validation error: 'date_from' must be at most 366 days before now.");
+  });
+});
+
+describe('stats windows: one end given', () => {
+  it('date_to alone: the 14 days before it (the default window, ending there), never a 400 naming the date_from not sent', async () => {
+    const past = await stats('?date_to=2025-07-01T10:30:00Z'); // weeks before the sandbox's now
+    expect(past.status).toBe(200);
+    expect(past.body.window).toEqual({ date_from: '2025-06-17T10:00:00.000Z', date_to: '2025-07-01T10:00:00.000Z', bucket_interval: { scale_factor: 86400 } });
+    expect(past.body.buckets).toHaveLength(15);
+    expect((await stats('?date_to=2999-01-01T00:00:00Z')).body.window.date_from).toBe('2998-12-18T00:00:00.000Z');
+  });
+
+  it('date_from alone after now: the 400 says after now, not after the date_to that was not sent', async () => {
+    const res = await stats('?date_from=2025-07-30T00:00:00Z');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Query validation error: 'date_from' must not be after now.");
   });
 });
