@@ -1,8 +1,9 @@
 // The sandbox's HTTP plumbing: handlers return (or throw) a Reply, and one function writes it. Error
 // bodies come in the two shapes of the real service: the management interface's
 // {statusCode, error, message, errorCode?} and the token endpoint's {error, error_description}.
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server as NetServer, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { z } from 'zod';
 import { nestsDeeper } from '../core/json-depth.js';
 import { LIMITS } from '../schemas/constants.js';
@@ -171,12 +172,41 @@ const PLAIN_HTTP_ERRORS = new Set(['ERR_SSL_HTTP_REQUEST', 'ERR_SSL_WRONG_VERSIO
 export function answerPlainHttp(error: Error & { code?: string }, socket: { _parent?: unknown }, httpsUrl: string): void {
   const raw = socket._parent as Socket | undefined;
   if (!PLAIN_HTTP_ERRORS.has(error.code ?? '') || !raw || raw.destroyed || !raw.writable) return;
-  const body = JSON.stringify({
-    statusCode: 400,
-    error: reason(400),
-    message: `This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${httpsUrl}.`,
-  });
-  raw.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  raw.end(rawApiError(400, `This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${httpsUrl}.`));
+}
+
+/** A management-interface error written straight to a socket (no ServerResponse), the connection closed after it. */
+function rawApiError(status: number, message: string): string {
+  const body = JSON.stringify({ statusCode: status, error: reason(status), message });
+  return `HTTP/1.1 ${status} ${reason(status)}\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+/** What Node answers a request its parser refused (its own choice of status), and the sandbox's words for it. */
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, `The request headers are larger than the sandbox reads (${maxHeaderSize} bytes in all).`],
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: [413, 'The chunk extensions of the request body are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request did not arrive in time.'],
+};
+
+/**
+ * A request Node's HTTP parser refused ('clientError': malformed, headers too large, too slow):
+ * answered as Node would (the same status, only when no answer has begun on the connection, then
+ * closed), but with a body in the management error shape where Node sends a bare status line. The
+ * parser's code (HPE_INVALID_METHOD, ...) is named; nothing of the request is quoted back.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex & { _httpMessage?: { headersSent?: boolean } | null }): void {
+  if (socket.writable && !socket._httpMessage?.headersSent && error.code !== 'ECONNRESET') {
+    const code = /^[A-Z_]+$/.test(error.code ?? '') ? error.code! : undefined;
+    const [status, message] = CLIENT_ERRORS[code ?? ''] ?? [400, `The request is not valid HTTP/1.1${code ? ` (${code})` : ''}.`];
+    socket.write(rawApiError(status, message));
+  }
+  socket.destroy();
+}
+
+/** A request with an Expect header other than 100-continue: 417, as Node answers it, in the management error shape. */
+export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  writeReply(res, apiError(417, 'The sandbox takes no Expect header but Expect: 100-continue.').withHeaders({ Connection: 'close' }));
+  req.resume();
 }
 
 type ClosableServer = Pick<NetServer, 'on'> & { close(done: () => void): unknown; closeAllConnections(): void };

@@ -12,7 +12,7 @@ import { removeMade } from '../core/dirs.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { allowed, answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -182,8 +182,8 @@ function createTenantServer(
   ca: Pem | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): HttpServer | HttpsServer {
-  if (!tls) return trackSockets(createHttpServer(handler));
-  return trackSockets(createHttpsServer(
+  if (!tls) return answerBadRequests(trackSockets(createHttpServer(handler)));
+  return answerBadRequests(trackSockets(createHttpsServer(
     options.mtls === 'handshake'
       ? // Every client is asked for a certificate, none is refused in the handshake: the token
         // endpoint decides, and answers invalid_client as the service does.
@@ -191,7 +191,14 @@ function createTenantServer(
       : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
         { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
     handler,
-  ));
+  )));
+}
+
+/** Node's bare answers (400 malformed, 431 headers too large, 417 unknown Expect) in the management error shape. */
+function answerBadRequests<S extends HttpServer | HttpsServer>(server: S): S {
+  server.on('clientError', answerClientError);
+  server.on('checkExpectation', answerExpectation);
+  return server;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {

@@ -92,6 +92,21 @@ describe('request-targets that are no URL', () => {
   });
 });
 
+describe("requests Node's parser refuses: its status, with a body in the management shape", () => {
+  const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+  it.each([
+    ['headers over the limit', `GET / HTTP/1.1\r\nX-Big: ${'a'.repeat(17_000)}`, 431, 'Request Header Fields Too Large', /^The request headers are larger than the sandbox reads \(\d+ bytes in all\)\.$/],
+    ['a method HTTP does not have', 'BREW / HTTP/1.1', 400, 'Bad Request', /^The request is not valid HTTP\/1\.1 \(HPE_INVALID_METHOD\)\.$/],
+    ['an Expect other than 100-continue', 'GET /api/v2/event-streams HTTP/1.1\r\nExpect: magic', 417, 'Expectation Failed', /^The sandbox takes no Expect header but Expect: 100-continue\.$/],
+  ])('%s', async (_name, head, status, error, message) => {
+    const answer = await rawRequest(head);
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} ${error}\r\n`));
+    expect(answer).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+    expect(body(answer)).toEqual({ statusCode: status, error, message: expect.stringMatching(message) });
+    expect((await call(sb(), 'GET', '/sandbox/stats')).status).toBe(200);
+  });
+});
+
 describe('the inbox, for a request-target that is no URL', () => {
   it('answers 400 and keeps taking deliveries (it dropped the connection)', async () => {
     const answer = await rawRequest('POST //[ HTTP/1.1', 'inbox');
