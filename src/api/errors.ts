@@ -186,6 +186,20 @@ export interface RetryInfo {
   beyondMaxWait?: { leftSeconds: number; maxSeconds: number };
 }
 
+/**
+ * A wait the server asked for (seconds; undefined when it named none) against what is left of
+ * --max-wait: why idm did not wait, and what to do. With nothing left and no wait asked
+ * (Retry-After: 0), "longer than 0 s" would be untrue: it says the budget is used up.
+ */
+function beyondMaxWait(seconds: number | undefined, budget: NonNullable<RetryInfo['beyondMaxWait']>): { usedUp: boolean; why: string; again: string } {
+  const usedUp = seconds !== undefined && seconds <= budget.leftSeconds;
+  return {
+    usedUp,
+    why: usedUp ? `nothing is left of --max-wait (${budget.maxSeconds} s)` : `longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`,
+    again: `run again${usedUp ? '' : ' after that'}, or allow a longer wait with --max-wait SECONDS.`,
+  };
+}
+
 /** `now`: the clock the retry policy read the answer's wait with (an HTTP-date Retry-After, a reset), so the hint says the same wait. */
 export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo, now = Date.now()): ApiError {
   const { status } = answer;
@@ -211,16 +225,9 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
     const waitMs = serverWaitMs(answer.headers, now);
     const wait = waitMs === undefined ? undefined : Math.ceil(waitMs / 1000);
     const still = retry && retry.attempts > 1 ? `, still after ${retry.attempts} attempts` : '';
-    const budget = retry?.beyondMaxWait;
-    // Nothing left of --max-wait and no wait asked (Retry-After: 0): "longer than 0 s" would be untrue.
-    const usedUp = budget !== undefined && wait !== undefined && wait <= budget.leftSeconds;
-    const beyond =
-      budget === undefined
-        ? ''
-        : usedUp
-          ? `, but nothing is left of --max-wait (${budget.maxSeconds} s)`
-          : `; waiting for it would take longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s)`;
-    const again = beyond ? `run again${usedUp ? '' : ' after that'}, or allow a longer wait with --max-wait SECONDS.` : 'run again after that.';
+    const over = retry?.beyondMaxWait && beyondMaxWait(wait, retry.beyondMaxWait);
+    const beyond = over === undefined ? '' : over.usedUp ? `, but ${over.why}` : `; waiting for it would take ${over.why}`;
+    const again = over ? over.again : 'run again after that.';
     return new RateLimitError(`Rate limited by ${context.host} while trying to ${context.action} (${statusText}: ${said})${still}.`, {
       attempts: retry?.attempts,
       exitCode: ExitCode.RateLimited,
@@ -257,12 +264,10 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
 
   // A fault whose Retry-After would go beyond --max-wait (retry.ts): that wait is said, not "in a moment".
   const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, now) : undefined;
-  const askedHint = (seconds: number, budget: NonNullable<RetryInfo['beyondMaxWait']>) =>
-    `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${seconds} s (Retry-After), ` +
-    // Nothing left of --max-wait and no wait asked (Retry-After: 0): "longer than 0 s" would be untrue.
-    (seconds <= budget.leftSeconds
-      ? `but nothing is left of --max-wait (${budget.maxSeconds} s); run again, or allow a longer wait with --max-wait SECONDS.`
-      : `longer than what is left of --max-wait (${budget.leftSeconds} s of ${budget.maxSeconds} s); run again after that, or allow a longer wait with --max-wait SECONDS.`);
+  const askedHint = (seconds: number, budget: NonNullable<RetryInfo['beyondMaxWait']>) => {
+    const over = beyondMaxWait(seconds, budget);
+    return `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${seconds} s (Retry-After), ${over.usedUp ? 'but ' : ''}${over.why}; ${over.again}`;
+  };
   const hint = asked !== undefined && retry?.beyondMaxWait ? askedHint(Math.ceil(asked / 1000), retry.beyondMaxWait) : hintFor(status, words, context, scope, answer.headers);
   return new ApiError(message, {
     attempts: retry?.attempts,
