@@ -113,13 +113,14 @@ function cacheHolds(file: string, accessToken: string): boolean {
 /**
  * Removes the cached token of a client (logout), holding the token lock so that a run fetching a
  * token at that moment cannot write it back afterwards. Returns whether there was one. When the lock
- * cannot be had in time, nothing is removed: the error names the holder.
+ * cannot be had in time, the token is not removed: the error names the holder, and says `done`
+ * (what the caller already did: logout removed the secret) or that nothing was written.
  */
-export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000): Promise<boolean> {
+export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000, done?: string): Promise<boolean> {
   const file = tokenCacheFile(dir, tenant, clientId);
   if (!existsSync(tokensDir(dir))) return false; // no run has ever fetched a token here
   const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs: 300_000, signal });
-  if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock);
+  if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock, done);
   try {
     return removeIfExists(file);
   } finally {

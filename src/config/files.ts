@@ -436,10 +436,13 @@ export function isLock(lock: Lock | LockHeld): lock is Lock {
   return !('held' in lock);
 }
 
-/** The error when a settings lock could not be had in time: nothing was written. */
-export function lockTimeout(what: string, path: string, holder: LockHeld): IdmError {
+/**
+ * The error when a lock could not be had in time: nothing was written, or `done` says what the
+ * command had already done before it needed the lock.
+ */
+export function lockTimeout(what: string, path: string, holder: LockHeld, done = 'nothing was written'): IdmError {
   const by = holder.holderPid === undefined ? 'another idm process' : `idm process ${holder.holderPid}`;
-  return new IdmError(`Could not ${what}: ${path} is locked by ${by}; nothing was written.`, {
+  return new IdmError(`Could not ${what}: ${path} is locked by ${by}; ${done}.`, {
     exitCode: ExitCode.Failure,
     code: 'locked',
     hint: `Run the command again when that process has finished${holder.holderPid === undefined ? '' : ` (or, if it hangs: kill ${holder.holderPid})`}.`,

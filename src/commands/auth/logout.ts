@@ -33,7 +33,9 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   // Kept while another profile with a secret uses it (the same domain and client): its next command
   // would otherwise need a new, metered token.
   const sharedBy = profile ? profilesSharingToken(dir, readProfiles(dir).profiles, name, profile, (other) => existsSync(credentialsFile(dir, other))) : [];
-  const removedToken = profile && sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
+  // When the lock cannot be had, the secret is gone already: the error says so (a second logout removes the token).
+  const done = removedSecret ? 'the secret was removed, the token stays cached' : undefined;
+  const removedToken = profile && sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, done) : false;
 
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken });
   // Without --profile and without a default, the name is `default`, which may be no profile at all.

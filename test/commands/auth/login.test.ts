@@ -4,7 +4,8 @@
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { acquireLock, isLock, type Lock } from '../../../src/config/files.js';
 import { loginRun, type LoginOptions } from '../../../src/commands/auth/login.js';
 import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
@@ -484,6 +485,33 @@ describe('idm logout and idm auth status', () => {
     const after = await status();
     expect(after.error?.exitCode).toBe(4);
     expect(after.error?.message).toBe('Profile "default" has no stored secret (logged out?).');
+  });
+
+  it('the token lock held past the wait: the error says the secret was removed (it was), not that nothing was written; a second logout removes the token', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    const tokenFile = join(dir, 'tokens', readdirSync(join(dir, 'tokens'))[0]!);
+    const lockFile = tokenFile.replace(/\.json$/, '.lock');
+    // Held by a live process (this one) for the whole wait; the wait's two minutes pass on a fake clock.
+    const held = await acquireLock(lockFile, { waitMs: 0, staleMs: 3_600_000 });
+    expect(isLock(held)).toBe(true);
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    let out;
+    try {
+      const pending = run((deps) => logoutRun({}, deps));
+      await vi.advanceTimersByTimeAsync(130_000);
+      out = await pending;
+    } finally {
+      vi.useRealTimers();
+      (held as Lock).release();
+    }
+    expect(out.error?.message).toBe(`Could not remove the cached token: ${lockFile} is locked by idm process ${process.pid}; the secret was removed, the token stays cached.`);
+    expect(out.error?.exitCode).toBe(1);
+    expect(existsSync(join(dir, 'credentials', 'default.json'))).toBe(false);
+    expect(existsSync(tokenFile)).toBe(true);
+    const again = await run((deps) => logoutRun({}, deps));
+    expect(again.stderr).toBe('Logged out of profile "default": removed its cached token.\n');
+    expect(existsSync(tokenFile)).toBe(false);
   });
 
   it('warns when the secret file or the directory is open to other users', async () => {
