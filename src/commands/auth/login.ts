@@ -377,6 +377,16 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (envValue('IDM_ACCESS_TOKEN')) {
     output.warn({ message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
   }
+  // IDM_DOMAIN and IDM_CLIENT_ID win over the profile too: set to another tenant or client (--domain
+  // or --client-id gave this login's), the next command would be "not logged in as client ...".
+  const overriding = otherTenantOrClient(env, tenant, client.clientId);
+  if (overriding.length > 0) {
+    const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
+    output.warn({
+      message: `${overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`).join(' and ')}: commands use ${one}, not profile "${name}"'s ${overriding.map(([variable]) => (variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${client.clientId})`)).join(' and ')}, while ${them}.`,
+      hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the profile.`,
+    });
+  }
   // The scope of the first command most run after logging in, as the typed client knows it: said in
   // every view (a {"warning"} line with --json).
   const listScope = management.streams.scopes.list;
@@ -399,6 +409,28 @@ function clientIdProblem(value: string): string | undefined {
   const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
   const shown = char === ' ' ? 'a space' : hasUnsafeCharacters(char) || /\s/u.test(char) ? code : `"${char}" (${code})`;
   return `A client id is printable ASCII without spaces: character ${at + 1} is ${shown}.`;
+}
+
+/**
+ * IDM_DOMAIN and IDM_CLIENT_ID when set to another tenant or client than the one stored, with the
+ * base URL or client id they name (none when the variable cannot be read: commands will say why).
+ */
+function otherTenantOrClient(env: NodeJS.ProcessEnv, tenant: { base: string }, clientId: string): Array<[variable: string, value: string | undefined]> {
+  const found: Array<[string, string | undefined]> = [];
+  const domain = resolve.envValue(env, 'IDM_DOMAIN');
+  if (domain !== undefined) {
+    const checked = checkDomain(domain);
+    if (typeof checked === 'string') found.push(['IDM_DOMAIN', undefined]);
+    else if (checked.base !== tenant.base) found.push(['IDM_DOMAIN', checked.base]);
+  }
+  let envClient: string | undefined;
+  try {
+    envClient = resolve.envClientId(env);
+  } catch {
+    found.push(['IDM_CLIENT_ID', undefined]);
+  }
+  if (envClient !== undefined && envClient !== clientId) found.push(['IDM_CLIENT_ID', envClient]);
+  return found;
 }
 
 /** Tries at a wrong secret typed at the prompt, as a login form gives. */

@@ -261,6 +261,27 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(without.stderr).not.toContain('IDM_ACCESS_TOKEN');
   });
 
+  it('IDM_DOMAIN or IDM_CLIENT_ID set to another tenant or client than --domain / --client-id stored: a warning says the next commands use them', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const other = sandbox().clients.reader.clientId;
+    const env = { IDM_DOMAIN: 'https://other.example.com', IDM_CLIENT_ID: other };
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr).toContain(
+      `Warning: IDM_DOMAIN is set (https://other.example.com) and IDM_CLIENT_ID is set (${other}): commands use them, not profile "default"'s domain (${sandbox().url}) and client (${clientId}), while they are.\nUnset them (unset IDM_DOMAIN IDM_CLIENT_ID) to use the profile.\n`,
+    );
+    // Without the warning, the next command failed on it.
+    const next = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_CLIENT_ID: other } });
+    expect(next.error?.message).toMatch(/^Not logged in as client /);
+    const one = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_CLIENT_ID: other } });
+    expect(one.stderr).toContain(`Warning: IDM_CLIENT_ID is set (${other}): commands use it, not profile "default"'s client (${clientId}), while it is.\nUnset it (unset IDM_CLIENT_ID) to use the profile.\n`);
+    // Set to what login stored: nothing to say; the secret is never shown.
+    const same = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: clientId } });
+    expect(same.error).toBeUndefined();
+    expect(same.stderr).not.toContain('Warning');
+    for (const text of [result.stderr, one.stderr]) expect(text).not.toContain(clientSecret);
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
