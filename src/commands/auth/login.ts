@@ -161,6 +161,9 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // tls_client_auth: the certificate and key are the global --client-cert and --client-key (or IDM_CLIENT_CERT, IDM_CLIENT_KEY).
   /** The secret came from the prompt: a refused one is asked again (SECRET_TRIES in all). */
   let secretTyped = false;
+  /** Chosen at the prompt (the method, the key file): the command to run again carries them as flags. */
+  let methodAsked = false;
+  let keyFileAsked: string | undefined;
   let clientCert = globals.clientCert;
   let clientKey = globals.clientKey;
   const byCertificate = () => method === 'tls_client_auth' && clientCert !== undefined && clientKey !== undefined;
@@ -248,7 +251,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       [`needs an https:// domain, and ${tenant.host} is plain HTTP`, 'needs an https:// domain'].find((why) => 3 + displayWidth(`${name} ${why}`) < deps.io.stderrColumns) ?? 'needs https://';
     const choices = METHOD_CHOICES.map((choice) => (choice.value === 'tls_client_auth' && tenant.base.startsWith('http:') ? { ...choice, disabled: plainHttp(choice.name) } : choice));
     const usable = choices.find((choice) => choice.value === existing?.authMethod && !('disabled' in choice));
-    method ??= await prompter.select('How does the client authenticate?', choices, { default: usable?.value ?? 'post' });
+    if (method === undefined) {
+      method = await prompter.select('How does the client authenticate?', choices, { default: usable?.value ?? 'post' });
+      methodAsked = true;
+    }
     if (method === 'private_key_jwt' && keyPem === undefined) {
       // The file is read once, by the check: the key used is the one checked (a FIFO or a terminal
       // gives its text once, and a file may change meanwhile).
@@ -269,6 +275,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       });
       const typed = input.typedPath(path, env);
       keyPem = checked?.path === typed ? checked.pem : await resolve.readPrivateKeyFile(typed, 'The private key file', io.signal);
+      keyFileAsked = absolute(typed);
     } else if (method === 'tls_client_auth') {
       // Each file is checked as the request will read it: a certificate, then the key of that certificate.
       const certFlag = clientCert === undefined ? 'The certificate file' : '--client-cert';
@@ -319,9 +326,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const rerun = shellCommand([
     ...['idm', 'login', '--profile', name, '--domain', tenant.base, '--client-id', client.clientId],
     // tls_client_auth chosen at the prompt too: --client-cert and --client-key alone do not choose it.
-    ...(opts.authMethod || method === 'tls_client_auth' ? ['--auth-method', method!] : []),
+    // Any method chosen there, but private_key_jwt, which the key file chooses.
+    ...(opts.authMethod || method === 'tls_client_auth' || (methodAsked && method !== 'private_key_jwt') ? ['--auth-method', method!] : []),
     ...(opts.clientSecretFile ? ['--client-secret-file', opts.clientSecretFile] : []),
-    ...(opts.privateKeyFile ? ['--private-key-file', opts.privateKeyFile] : []),
+    ...(opts.privateKeyFile ? ['--private-key-file', opts.privateKeyFile] : keyFileAsked ? ['--private-key-file', keyFileAsked] : []),
     ...(opts.signingAlg ? ['--signing-alg', opts.signingAlg] : []),
     ...(method === 'tls_client_auth' ? ['--client-cert', client.clientCert!, '--client-key', client.clientKey!] : []),
     ...(globals.caFile ? ['--ca-file', caFile!] : []),

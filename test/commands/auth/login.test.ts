@@ -320,6 +320,24 @@ function scripted(answers: Record<string, string>, afterValidate?: (message: str
 }
 
 describe('idm login at a terminal', () => {
+  it('refused after the method and key file were chosen at the prompt: the command to run again carries them (the path shell-quoted), never the key or secret', async () => {
+    const { clientId } = sandbox().clients.admin;
+    const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const keyFile = join(dir, 'my key.pem');
+    writeFileSync(keyFile, pem, { mode: 0o600 });
+    const byKey = await login({}, { tty: true, prompter: scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId, 'How does the client authenticate': 'private_key_jwt', 'Private key file': keyFile }) });
+    expect(byKey.error?.exitCode).toBe(4);
+    expect(byKey.error?.hint).toBe(`Check the client id and its secret or private key, then run: idm login --profile default --domain ${sandbox().url} --client-id ${clientId} --private-key-file '${keyFile}'`);
+    // A secret method chosen there: the method goes with the command (the secret is asked again).
+    const bySecret = await login({}, { tty: true, prompter: scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId, 'How does the client authenticate': 'basic', 'Client secret': 'wrong-typed-secret' }) });
+    expect(bySecret.error?.exitCode).toBe(4);
+    expect(bySecret.error?.hint).toBe(`Check the client id and its secret or private key, then run: idm login --profile default --domain ${sandbox().url} --client-id ${clientId} --auth-method basic`);
+    for (const text of [byKey.error!.hint!, byKey.stderr, bySecret.error!.hint!, bySecret.stderr]) {
+      expect(text).not.toContain('wrong-typed-secret');
+      expect(text).not.toContain('PRIVATE KEY');
+    }
+  });
+
   it('a secret or key taken from IDM_CLIENT_SECRET or IDM_PRIVATE_KEY where it would be asked is said to be the variable\'s (never shown); not in scripts', async () => {
     const { clientId, clientSecret, privateKeyPem } = sandbox().clients.admin;
     const asked = scripted({ 'Tenant domain': sandbox().url, 'Client ID': clientId });
