@@ -68,7 +68,21 @@ export async function readPrivateKeyFile(path: string, what: string, signal?: Ab
  */
 export async function privateKeyFromEnvironment(value: string, signal?: AbortSignal): Promise<string> {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
+  // A PEM stored base64-encoded (as CI secret stores often keep keys) is neither: said as such, not
+  // as a path that cannot be read, and never quoted.
+  if (isBase64Pem(value)) {
+    throw new UsageError(
+      'IDM_PRIVATE_KEY holds a base64-encoded PEM: it must hold the PEM itself or the path of a PEM file.',
+      'Decode it where it is set: export IDM_PRIVATE_KEY="$(printf %s "$IDM_PRIVATE_KEY" | base64 -d)"',
+    );
+  }
   return readPrivateKeyFile(value, 'IDM_PRIVATE_KEY', signal, { quotePath: false });
+}
+
+/** Whether `value` is base64 (line breaks allowed) of a text that holds a PEM header. */
+function isBase64Pem(value: string): boolean {
+  const compact = value.replace(/\s+/g, '');
+  return /^[A-Za-z0-9+/]+={0,2}$/.test(compact) && Buffer.from(compact, 'base64').toString('latin1').includes('-----BEGIN');
 }
 
 /**

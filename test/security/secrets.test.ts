@@ -48,6 +48,22 @@ describe('a value that may be a secret is never quoted back', () => {
     expect(leaks(result.stdout + result.stderr, BODY)).toEqual([]);
   });
 
+  it.each(variants)('IDM_PRIVATE_KEY holding a base64-encoded PEM (as CI secret stores keep one) %s', async (...flags) => {
+    const encoded = Buffer.from(PEM).toString('base64');
+    recordSecrets([encoded]);
+    for (const args of [['streams', 'list'], ['login', '--domain', server.url, '--client-id', 'c']]) {
+      const result = await idm([...args, ...flags], { env: { IDM_CONFIG_DIR: config.dir, IDM_DOMAIN: server.url, IDM_CLIENT_ID: 'c', IDM_PRIVATE_KEY: encoded } });
+      expect(result.code).toBe(2);
+      // With --json the error is a JSON object on stderr: its strings compared once read.
+      const text = flags.includes('--json') ? Object.values(JSON.parse(result.stderr).error as Record<string, string>).join('\n') : result.stderr;
+      expect(text).toContain('IDM_PRIVATE_KEY holds a base64-encoded PEM: it must hold the PEM itself or the path of a PEM file.');
+      expect(text).toContain('Decode it where it is set: export IDM_PRIVATE_KEY="$(printf %s "$IDM_PRIVATE_KEY" | base64 -d)"');
+      expect(leaks(result.stdout + result.stderr, encoded)).toEqual([]);
+      expect(leaks(result.stdout + result.stderr, BODY)).toEqual([]);
+    }
+    expect(server.seen).toEqual([]);
+  });
+
   it.each(variants)('IDM_CLIENT_KEY holding the key itself instead of its path %s', async (...flags) => {
     const ca = await makeTestCa();
     recordSecrets([ca.client.key]);
