@@ -4,7 +4,7 @@
 import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
-import { plural, shellCommand } from '../core/text.js';
+import { hasUnsafeCharacters, plural, shellCommand } from '../core/text.js';
 import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
@@ -114,8 +114,26 @@ export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefin
  */
 export function envClientId(env: NodeJS.ProcessEnv): string | undefined {
   const clientId = envValue(env, 'IDM_CLIENT_ID')?.trim();
-  if (clientId !== undefined && !CLIENT_ID.test(clientId)) throw new UsageError('IDM_CLIENT_ID must be the client identifier: printable characters, no spaces.');
+  const problem = clientId === undefined ? undefined : clientIdProblem(clientId);
+  if (problem !== undefined) throw new UsageError(`IDM_CLIENT_ID ${problem}.`);
   return clientId;
+}
+
+/**
+ * What is wrong with a client id (--client-id, IDM_CLIENT_ID, the login prompt), said after its
+ * name ("--client-id must ..."), or undefined; not empty. The character is named: one copied from a web
+ * page may hold an invisible one (a zero-width or no-break space), which "no spaces" did not explain.
+ */
+export function clientIdProblem(value: string): string | undefined {
+  if (CLIENT_ID.test(value)) return undefined;
+  const chars = [...value];
+  const at = chars.findIndex((char) => !/^[\x21-\x7e]$/.test(char));
+  if (at === -1) return `must have at most 256 characters (this one has ${chars.length})`;
+  const char = chars[at]!;
+  // Named by its code point; quoted as well when it can be seen (ü), never when it acts or hides (U+200B).
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = char === ' ' ? 'a space' : hasUnsafeCharacters(char) || /\s/u.test(char) ? code : `"${char}" (${code})`;
+  return `must be printable ASCII without spaces: character ${at + 1} is ${shown}`;
 }
 
 /**

@@ -323,7 +323,7 @@ describe('idm as a process against the sandbox', () => {
     expect(refused[0]!.stderr).toContain('IDM_ACCESS_TOKEN cannot be sent as a bearer token: it is the token with "Bearer " before it.');
     expect(refused[1]!.stderr).toContain('IDM_ACCESS_TOKEN cannot be sent as a bearer token');
     expect(refused[2]!.stderr).toContain('IDM_CLIENT_SECRET holds more than one line.');
-    expect(refused[3]!.stderr).toContain('IDM_CLIENT_ID must be the client identifier');
+    expect(refused[3]!.stderr).toContain('IDM_CLIENT_ID must be printable ASCII without spaces: character 4 is a space.');
     for (const result of refused) expect(result.stderr).not.toContain(token.slice(20, 60));
     expect(sandbox().requests.length).toBe(before);
   });

@@ -87,7 +87,7 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     await term.waitFor('Client ID');
     term.type(`${clientId.slice(0, 4)}\u200b${clientId.slice(4)}`);
     term.keys('Enter');
-    await term.waitFor('A client id is printable ASCII without spaces: character 5 is U+200B.');
+    await term.waitFor('A client id must be printable ASCII without spaces: character 5 is U+200B.');
     term.keys('C-u');
     term.type(`${clientId}ü`);
     term.keys('Enter');

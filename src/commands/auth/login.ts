@@ -7,7 +7,7 @@ import { examples } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
-import { AUTH_METHODS, CLIENT_ID, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
+import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
 import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
@@ -43,7 +43,8 @@ function parseDomainFlag(value: string): string {
 }
 
 function parseClientId(value: string): string {
-  if (!CLIENT_ID.test(value)) throw new InvalidArgumentError('--client-id must be the client identifier: printable characters, no spaces.');
+  const problem = value === '' ? 'is empty' : resolve.clientIdProblem(value);
+  if (problem !== undefined) throw new InvalidArgumentError(`--client-id ${problem}.`);
   return value;
 }
 
@@ -403,20 +404,11 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
 }
 
-/**
- * Why a client id typed or pasted at the prompt is refused, naming the character: one copied from a
- * web page may hold an invisible one (a zero-width or no-break space), which "no spaces" did not explain.
- */
+/** Why a client id typed or pasted at the prompt is refused (resolve.clientIdProblem names the character). */
 function clientIdProblem(value: string): string | undefined {
-  if (CLIENT_ID.test(value)) return undefined;
   if (value === '') return 'Enter the client id.';
-  const at = [...value].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
-  if (at === -1) return 'A client id has at most 256 characters.';
-  const char = [...value][at]!;
-  // Named by its code point; quoted as well when it can be seen (ü), never when it acts or hides (U+200B).
-  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
-  const shown = char === ' ' ? 'a space' : hasUnsafeCharacters(char) || /\s/u.test(char) ? code : `"${char}" (${code})`;
-  return `A client id is printable ASCII without spaces: character ${at + 1} is ${shown}.`;
+  const problem = resolve.clientIdProblem(value);
+  return problem === undefined ? undefined : `A client id ${problem}.`;
 }
 
 /**

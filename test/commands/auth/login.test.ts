@@ -282,6 +282,23 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     for (const text of [result.stderr, one.stderr]) expect(text).not.toContain(clientSecret);
   });
 
+  it('--client-id and IDM_CLIENT_ID refused by the prompt\'s rule, naming the character and its place (an invisible one by its code point only)', async () => {
+    const sent = sandbox().requests.length;
+    const cases: Array<[string[], NodeJS.ProcessEnv, string]> = [
+      [['login', '--domain', sandbox().url, '--client-id', 'ab\u200bcd'], {}, '--client-id must be printable ASCII without spaces: character 3 is U+200B.'],
+      [['login', '--domain', sandbox().url, '--client-id', 'x'.repeat(300)], {}, '--client-id must have at most 256 characters (this one has 300).'],
+      [['login', '--domain', sandbox().url, '--client-id', ''], {}, '--client-id is empty.'],
+      [['streams', 'list'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: 'abcdü', IDM_CLIENT_SECRET: 'some-secret' }, 'IDM_CLIENT_ID must be printable ASCII without spaces: character 5 is "ü" (U+00FC).'],
+      [['streams', 'list'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: 'ab\u001b[31mcd', IDM_CLIENT_SECRET: 'some-secret' }, 'IDM_CLIENT_ID must be printable ASCII without spaces: character 3 is U+001B.'],
+    ];
+    for (const [args, env, message] of cases) {
+      const result = await runInProcess(args, { configDir: dir, env });
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(`Error: ${message}`);
+    }
+    expect(sandbox().requests.length).toBe(sent);
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
