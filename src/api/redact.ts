@@ -2,7 +2,8 @@
 // carries a secret. Two nets: fields known to hold secrets are masked wherever they appear (headers,
 // form and JSON bodies), and every secret value idm knows of (client secret in each encoding idm
 // sends it, tokens, assertions, keys) is masked anywhere in the text. A token endpoint's answer is
-// shown with every string value masked: a token repeated under another key is a token still.
+// shown with every string value masked but those of the fields known to hold none (token_type,
+// scope, error...: a 403 is debugged with the scopes); any other field may hold a token by another name.
 // A body that cannot be masked (JSON nested too deep to walk) is never shown: a placeholder says why.
 import { MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../core/json-depth.js';
@@ -23,6 +24,8 @@ const SECRET_KEYS = new Set([
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
 /** The fields of a token endpoint's answer that hold tokens. */
 const TOKEN_KEYS = ['access_token', 'id_token', 'refresh_token'];
+/** The fields of a token endpoint's answer (RFC 6749 5.1, 5.2) shown as they are: they hold no secret. */
+const TOKEN_ANSWER_SHOWN = new Set(['token_type', 'scope', 'expires_in', 'error', 'error_description', 'error_uri']);
 export const REDACTED = '[redacted]';
 
 export class Redactor {
@@ -96,12 +99,15 @@ export class Redactor {
     }
   }
 
-  /** A token endpoint's answer: JSON with every string value masked (the shape stays readable). */
+  /**
+   * A token endpoint's answer: JSON with every string value masked (the shape stays readable) but the
+   * top-level fields that hold no secret (TOKEN_ANSWER_SHOWN); then the value net, for a token quoted in one.
+   */
   tokenAnswer(text: string): string {
     const at = text.search(/[{[]/);
     const parsed = at < 0 ? NOT_JSON : parseJson(text.slice(at));
     if (parsed === NOT_JSON) return this.text(text); // not JSON: the value net
-    return this.text(`${text.slice(0, at)}${masked(parsed.value, maskStrings)}`);
+    return this.text(`${text.slice(0, at)}${masked(parsed.value, maskTokenAnswer)}`);
   }
 
   /**
@@ -174,6 +180,11 @@ function redactValue(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+function maskTokenAnswer(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return maskStrings(value);
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, TOKEN_ANSWER_SHOWN.has(key) && (inner === null || typeof inner !== 'object') ? inner : maskStrings(inner)]));
 }
 
 function maskStrings(value: unknown): unknown {

@@ -247,6 +247,26 @@ describe('every encoding of the secret, and every token, is masked', () => {
     }
   });
 
+  it('a token answer under --debug: its token_type, scope and expires_in shown (a 403 is debugged with them), every token and unknown field masked', async () => {
+    const token = `${tokenBody().access_token as string}-SCOPE`;
+    const refresh = 'refresh-token-Vb7nQ2xLp9sK4mZt';
+    const session = 'session-state-Hq3wE8rTy6uI1oPa';
+    recordSecrets([token, refresh, session]);
+    const body = { ...tokenBody(), access_token: token, scope: 'read:event_streams update:event_streams', refresh_token: refresh, session_state: session, error_description: `echo ${token}` };
+    answer = (request) => (request.url.startsWith('/oauth/token') ? { body } : { body: { eventStreams: [] } });
+    const home = tempDir();
+    try {
+      const result = await idm(['streams', 'list', '--debug'], { env: { ...env(), IDM_CONFIG_DIR: home.dir } });
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(
+        '< {"access_token":"[redacted]","token_type":"Bearer","expires_in":3600,"scope":"read:event_streams update:event_streams","refresh_token":"[redacted]","session_state":"[redacted]","error_description":"echo [redacted]"}',
+      );
+      for (const secret of [token, refresh, session, token.split('.')[1]!]) expect(result.stderr).not.toContain(secret);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   const DEEP = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
 
   it('a token answer nested 100,000 deep, under --debug: refused as a bad answer, the token never shown', async () => {
