@@ -165,13 +165,17 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     // expires_in is set per API: never assume a day. 0 (or less) says it expires now: it serves this
     // run only (auth/tokens.ts never caches it). Without it, the token's own exp, else one minute.
     // With both, the sooner: the service refuses a token past its exp whatever expires_in said, and
-    // a cache that kept it would send refused requests. The exp is measured from the token's own iat
-    // (the server's clock, not this machine's), or from now when it has none.
+    // a cache that kept it would send refused requests. The exp is measured on the server's clock,
+    // never this machine's: from the answer's Date (the time left, for a token issued a while ago and
+    // handed back again), and never beyond its lifetime from its own iat; from now without either.
     let expiresIn = typeof body!.expires_in === 'number' && Number.isFinite(body!.expires_in) ? Math.max(0, body!.expires_in) : undefined;
     const claims = peekClaims(accessToken);
     const exp = typeof claims?.exp === 'number' && !Number.isNaN(claims.exp) ? claims.exp : undefined;
     if (exp !== undefined) {
-      const from = typeof claims?.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : Date.now() / 1000;
+      const iat = typeof claims?.iat === 'number' && Number.isFinite(claims.iat) ? claims.iat : undefined;
+      const answeredAt = Date.parse(response.headers.date ?? '') / 1000; // NaN without a readable Date
+      const froms = [iat, Number.isFinite(answeredAt) ? answeredAt : undefined].filter((from) => from !== undefined);
+      const from = froms.length > 0 ? Math.max(...froms) : Date.now() / 1000;
       expiresIn = Math.min(expiresIn ?? Infinity, Math.max(0, exp - from));
     }
     expiresIn ??= 60;

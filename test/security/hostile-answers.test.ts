@@ -287,9 +287,11 @@ describe('tokens and hosts', () => {
     // the day expires_in claims would send refused requests (and a fresh-looking token is not retried).
     const issued = Math.floor(Date.now() / 1000) - 86_400 * 400; // the server's clock, far off this machine's
     const claims = (lifetime: number) => Buffer.from(JSON.stringify({ iat: issued, exp: issued + lifetime, scope: 'read:event_streams' })).toString('base64url');
+    // Its answers' Date is of the same clock as its iat.
+    const headers = { date: new Date(issued * 1000).toUTCString() };
     const home = tempDir();
     try {
-      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(600)}.sig-ten-minutes`, expires_in: 86_400 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { headers, body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(600)}.sig-ten-minutes`, expires_in: 86_400 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
       const listed = await idm(['streams', 'list'], { env: server.env(home.dir) });
       expect(listed.code, listed.stderr).toBe(0);
       const status = await idm(['auth', 'status', '--json'], { env: server.env(home.dir) });
@@ -298,7 +300,7 @@ describe('tokens and hosts', () => {
       expect(left).toBeLessThanOrEqual(600_000);
       expect(left).toBeGreaterThan(0);
       // A token whose exp is its iat (the service refuses it at once), with expires_in an hour: this run's only, never cached.
-      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(0)}.sig-no-lifetime`, expires_in: 3600 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { headers, body: tokenBody({ access_token: `eyJhbGciOiJub25lIn0.${claims(0)}.sig-no-lifetime`, expires_in: 3600 }) } : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined);
       const other = tempDir();
       try {
         for (const run of [1, 2]) {
@@ -355,6 +357,31 @@ describe('tokens and hosts', () => {
         expect(Date.parse(until!) - Date.now()).toBeLessThanOrEqual(366 * 86_400_000);
         expect(Date.parse(until!) - Date.now()).toBeGreaterThan(300 * 86_400_000);
       }
+    } finally {
+      home.cleanup();
+    }
+  });
+
+  it('a token without expires_in issued 50 minutes before it is answered (its Date): cached for the 10 minutes it has left, on the server\'s clock', async () => {
+    const home = tempDir();
+    try {
+      // The server's clock two hours ahead of this machine's: only its own times are compared.
+      const serverNow = Math.floor(Date.now() / 1000) + 7_200;
+      const claims = { iat: serverNow - 3_000, exp: serverNow + 600, scope: 'read:event_streams' };
+      const token = `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.sig`;
+      answer = (request) =>
+        request.url.startsWith('/oauth/token')
+          ? { headers: { date: new Date(serverNow * 1000).toUTCString() }, body: tokenBody({ expires_in: undefined, access_token: token }) }
+          : isList(request) ? { body: { eventStreams: [STREAM] } } : undefined;
+      const before = Date.now();
+      const listed = await idm(['streams', 'list'], { env: server.env(home.dir) });
+      const after = Date.now();
+      expect(listed.code, listed.stderr).toBe(0);
+      const status = await idm(['auth', 'status', '--json'], { env: server.env(home.dir) });
+      const expiresAt = Date.parse((JSON.parse(status.stdout) as { token: { expiresAt: string } }).token.expiresAt);
+      // Obtained between before and after, for 600 s (not the 3,600 s from iat to exp).
+      expect(expiresAt).toBeGreaterThanOrEqual(before + 600_000);
+      expect(expiresAt).toBeLessThanOrEqual(after + 600_000);
     } finally {
       home.cleanup();
     }
