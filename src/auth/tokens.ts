@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError, type Warning } from '../core/errors.js';
 import { parseDomain, type Tenant } from '../config/domain.js';
-import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type Lock } from '../config/files.js';
+import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type DoneBeforeLock, type Lock } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
 import { fnv1a64 } from '../core/hash.js';
@@ -113,14 +113,14 @@ function cacheHolds(file: string, accessToken: string): boolean {
 /**
  * Removes the cached token of a client (logout), holding the token lock so that a run fetching a
  * token at that moment cannot write it back afterwards. Returns whether there was one. When the lock
- * cannot be had in time, the token is not removed: the error names the holder, and says `done`
- * (what the caller already did: logout removed the secret) or that nothing was written.
+ * cannot be had in time, the token is not removed: the error names the holder, and says what the
+ * caller already did (logout removed the secret; `before`, given the file) or that nothing was written.
  */
-export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000, done?: string): Promise<boolean> {
+export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000, before?: (file: string) => DoneBeforeLock): Promise<boolean> {
   const file = tokenCacheFile(dir, tenant, clientId);
   if (!existsSync(tokensDir(dir))) return false; // no run has ever fetched a token here
   const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs: 300_000, signal });
-  if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock, done);
+  if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock, before?.(file));
   try {
     return removeIfExists(file);
   } finally {

@@ -436,15 +436,23 @@ export function isLock(lock: Lock | LockHeld): lock is Lock {
   return !('held' in lock);
 }
 
+/** What a command had done before it needed a lock it could not have, and what is left to do then. */
+export interface DoneBeforeLock {
+  /** `the secret was removed, ...` */
+  done: string;
+  /** Instead of running the command again (which would not do the rest: the profile is gone). */
+  hint?: string;
+}
+
 /**
- * The error when a lock could not be had in time: nothing was written, or `done` says what the
+ * The error when a lock could not be had in time: nothing was written, or `before` says what the
  * command had already done before it needed the lock.
  */
-export function lockTimeout(what: string, path: string, holder: LockHeld, done = 'nothing was written'): IdmError {
+export function lockTimeout(what: string, path: string, holder: LockHeld, before?: DoneBeforeLock): IdmError {
   const by = holder.holderPid === undefined ? 'another idm process' : `idm process ${holder.holderPid}`;
-  return new IdmError(`Could not ${what}: ${path} is locked by ${by}; ${done}.`, {
+  return new IdmError(`Could not ${what}: ${path} is locked by ${by}; ${before?.done ?? 'nothing was written'}.`, {
     exitCode: ExitCode.Failure,
     code: 'locked',
-    hint: `Run the command again when that process has finished${holder.holderPid === undefined ? '' : ` (or, if it hangs: kill ${holder.holderPid})`}.`,
+    hint: before?.hint ?? `Run the command again when that process has finished${holder.holderPid === undefined ? '' : ` (or, if it hangs: kill ${holder.holderPid})`}.`,
   });
 }

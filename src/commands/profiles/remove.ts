@@ -66,7 +66,13 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
   // Shared by the profiles of the same client at the same tenant: kept while one of those that are
   // left can use it (a secret stored), as logout does.
   const sharedBy = profilesSharingToken(dir, readProfiles(dir).profiles, name, profile, (other) => existsSync(credentialsFile(dir, other)));
-  const removedToken = sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal) : false;
+  // When the lock cannot be had, the profile is gone already: running the command again would find
+  // no profile, so the error says how to remove the token file itself.
+  const before = (file: string) => ({
+    done: `profile "${name}" was removed, its token stays cached`,
+    hint: `When that process has finished, remove the token: ${shellCommand(['rm', '-f', '--', file])}`,
+  });
+  const removedToken = sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, before) : false;
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
   output.say(`Removed profile "${name}".`);
   if (sharedBy.length > 0) output.note(`Kept its cached token: ${sharingWords(sharedBy)} it too.`);

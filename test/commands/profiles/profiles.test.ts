@@ -2,7 +2,8 @@
 // written by real logins to the sandbox, through main() in process.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { acquireLock, isLock, type Lock } from '../../../src/config/files.js';
 import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { TTY_OUT } from '../../helpers/harness.js';
 import { useSandbox } from '../../helpers/sandbox.js';
@@ -169,6 +170,33 @@ describe('idm profiles remove', () => {
     expect(existsSync(join(dir, 'credentials', 'prod.json'))).toBe(false);
     const list = await idm(['streams', 'list', '--take', '1']);
     expect(list.code).toBe(0);
+  });
+
+  it('the token lock held past the wait: the error says the profile was removed (it was), and how to remove its token, not to run the command again', async () => {
+    await threeProfiles();
+    const tokenFile = join(dir, 'tokens', readdirSync(join(dir, 'tokens')).find((name) => name.includes(sandbox().clients.reader.clientId))!);
+    const lockFile = tokenFile.replace(/\.json$/, '.lock');
+    // Held by a live process (this one) for the whole wait; the wait's two minutes pass on a fake clock.
+    const held = await acquireLock(lockFile, { waitMs: 0, staleMs: 3_600_000 });
+    expect(isLock(held)).toBe(true);
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    let result;
+    try {
+      const pending = idm(['profiles', 'remove', 'ro', '--yes']);
+      await vi.advanceTimersByTimeAsync(130_000);
+      result = await pending;
+    } finally {
+      vi.useRealTimers();
+      (held as Lock).release();
+    }
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not remove the cached token: ${lockFile} is locked by idm process ${process.pid}; profile "ro" was removed, its token stays cached.\n` +
+        `When that process has finished, remove the token: rm -f -- ${tokenFile}\n`,
+    );
+    expect(Object.keys(config().profiles).sort()).toEqual(['default', 'prod']);
+    // Running the command again could not help: the profile is gone.
+    expect((await idm(['profiles', 'remove', 'ro', '--yes'])).code).toBe(4);
   });
 
   it('the default: `default` takes its place when it exists, else there is none (and the note says how to choose)', async () => {
