@@ -8,7 +8,7 @@ import { once } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
-import { configDir } from '../../config/paths.js';
+import { configDir, PROFILE_NAME } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { openSettings } from '../../config/store.js';
@@ -385,6 +385,16 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   // flags > environment > profile): the profile just stored would not be used while it is set.
   if (envValue('IDM_ACCESS_TOKEN')) {
     output.warn({ message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
+  }
+  // IDM_PROFILE picks the profile of every command without --profile: naming another, the one just
+  // stored is not used (login's own --profile won over it).
+  const envProfile = envValue('IDM_PROFILE')?.trim();
+  if (envProfile !== undefined && envProfile !== name) {
+    const shown = PROFILE_NAME.test(envProfile) ? ` (${envProfile})` : '';
+    output.warn({
+      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${envProfile}"` : 'it'}, not profile "${name}", while it is.`,
+      hint: `Unset it (unset IDM_PROFILE), or pass --profile ${name} to each command.`,
+    });
   }
   // IDM_DOMAIN and IDM_CLIENT_ID win over the profile too: set to another tenant or client (--domain
   // or --client-id gave this login's), the next command would be "not logged in as client ...".

@@ -299,6 +299,18 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(sandbox().requests.length).toBe(sent);
   });
 
+  it('IDM_PROFILE naming another profile than the one --profile stored: a warning says the next commands use that one', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'dev' } });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr).toContain('Warning: IDM_PROFILE is set (dev): commands use profile "dev", not profile "prod", while it is.\nUnset it (unset IDM_PROFILE), or pass --profile prod to each command.\n');
+    // Without the warning, the next command failed on it.
+    const next = await runInProcess(['streams', 'list'], { configDir: dir, env: { IDM_PROFILE: 'dev' } });
+    expect(next.stderr.split('\n')[0]).toBe('Error: There is no profile named "dev".');
+    const same = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'prod' } });
+    expect(same.stderr).not.toContain('Warning');
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
