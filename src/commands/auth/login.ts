@@ -386,6 +386,17 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   if (envValue('IDM_ACCESS_TOKEN')) {
     output.warn({ message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
   }
+  // IDM_CLIENT_SECRET and IDM_PRIVATE_KEY, when login took its proof elsewhere (a file, the prompt):
+  // every command sends them instead of the profile's (README: flags > environment > profile), and a
+  // stale one is refused once the token cached now expires.
+  for (const variable of ['IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY'] as const) {
+    if (variable === fromVariable || !envValue(variable)) continue;
+    if (variable === 'IDM_CLIENT_SECRET' && secret !== undefined && sameSecret(() => resolve.envClientSecret(env), secret)) continue;
+    output.warn({
+      message: `${variable} is set: commands ${variable === 'IDM_PRIVATE_KEY' ? 'sign with that key' : 'send that secret'}, not the credentials of profile "${name}", while it is.`,
+      hint: `Unset it (unset ${variable}) to use the profile.`,
+    });
+  }
   // IDM_PROFILE picks the profile of every command without --profile: naming another, the one just
   // stored is not used (login's own --profile won over it).
   const envProfile = envValue('IDM_PROFILE')?.trim();
@@ -419,6 +430,15 @@ function clientIdProblem(value: string): string | undefined {
   if (value === '') return 'Enter the client id.';
   const problem = resolve.clientIdProblem(value);
   return problem === undefined ? undefined : `A client id ${problem}.`;
+}
+
+/** Whether the variable `read` reads holds `secret` (one that cannot be read does not). */
+function sameSecret(read: () => string | undefined, secret: string): boolean {
+  try {
+    return read() === secret;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -311,6 +311,31 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(same.stderr).not.toContain('Warning');
   });
 
+  it('IDM_CLIENT_SECRET or IDM_PRIVATE_KEY set while login took the secret from a file: a warning says commands send the variable\'s, never showing it', async () => {
+    const { clientId, clientSecret, privateKeyPem } = sandbox().clients.admin;
+    const stale = 'stale-secret-left-in-the-shell';
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_CLIENT_SECRET: stale } });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr).toContain('Warning: IDM_CLIENT_SECRET is set: commands send that secret, not the credentials of profile "default", while it is.\nUnset it (unset IDM_CLIENT_SECRET) to use the profile.\n');
+    // Without the warning, the next command that needs a token failed on it.
+    rmSync(join(dir, 'tokens'), { recursive: true, force: true });
+    const next = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_CLIENT_SECRET: stale } });
+    expect(next.error?.exitCode).toBe(4);
+    const key = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_PRIVATE_KEY: privateKeyPem } });
+    expect(key.stderr).toContain('Warning: IDM_PRIVATE_KEY is set: commands sign with that key, not the credentials of profile "default", while it is.\nUnset it (unset IDM_PRIVATE_KEY) to use the profile.\n');
+    // The same secret in the variable, or the secret login took from it: nothing to say.
+    const same = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_CLIENT_SECRET: clientSecret } });
+    const taken = await login({ domain: sandbox().url, clientId }, { env: { IDM_CLIENT_SECRET: clientSecret } });
+    for (const quiet of [same, taken]) {
+      expect(quiet.error).toBeUndefined();
+      expect(quiet.stderr).not.toContain('Warning');
+    }
+    for (const text of [result.stderr, key.stderr]) {
+      expect(text).not.toContain(stale);
+      expect(text).not.toContain('PRIVATE KEY');
+    }
+  });
+
   it('a client secret shorter than 4 characters is refused before anything is sent', async () => {
     const sent = sandbox().requests.length;
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('abc') });
