@@ -397,6 +397,23 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('PATCH')).toEqual([]);
   });
 
+  it('update --json with no change flag, answers that change nothing: the stream as it is on stdout, as when --add-event-type adds a type it has', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'kept-json', '--event-type', 'user.created', '--action', 'act-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'update', id, '--json']);
+    await t.waitFor(`What to change in stream ${id}?`);
+    t.keys('Space'); // name
+    t.keys('Enter');
+    await t.waitFor('Stream name (kept-json)');
+    t.keys('Enter'); // kept
+    expect(await t.exitCode()).toBe(0);
+    const screen = t.screen();
+    expect(screen).toMatch(new RegExp(`"id": "${id}"`));
+    expect(screen).toContain('"name": "kept-json"');
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('update with no change flag and no terminal stays a usage error naming the flags (exit 2, nothing read or sent)', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'not-asked-update', '--event-type', 'user.created', '--action', 'act-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

@@ -65,7 +65,13 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
     const stream = await (await deps.api()).streams.get(streamId);
     const { askStreamChanges } = await import('./update-wizard.js');
     const flags = await askStreamChanges(streamId, stream, deps);
-    if (flags === undefined) return output.note('Nothing changed: nothing was sent.');
+    if (flags === undefined) {
+      // As when an --add-event-type changes nothing: the stream as it is (read above), so that
+      // --json always prints a stream.
+      output.note('Nothing changed: nothing was sent.');
+      if (output.json) return output.printJson(stream);
+      return output.printFields(streamFields(stream));
+    }
     return updateRun({ streamId, ...flags }, deps);
   }
   if (options.eventType !== undefined && (options.addEventType !== undefined || options.removeEventType !== undefined)) {
