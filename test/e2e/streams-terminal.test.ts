@@ -447,6 +447,25 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(yes.screen()).toContain(`Deleted stream ${id}.`);
   });
 
+  it("delete quotes at most 80 characters of the stream's name and of its webhook URL in its question (as provisioning delete does), not the server's text whole", async () => {
+    const name = `n${'a'.repeat(110)}-tail-end`;
+    const url = `https://hooks.example.com/${'p'.repeat(300)}/url-end`;
+    const created = await h.idm(['streams', 'create', '--name', name, '--event-type', 'user.created', '--webhook', url, '--auth', 'bearer', '--json'], { env: { IDM_WEBHOOK_SECRET: 'delete-question-token' } });
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'delete', id]);
+    // The question is one line, which the prompt wraps at the terminal's width.
+    const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
+    expect(screen).toContain(`Delete stream ${id}, ${name.slice(0, 80)}… (40 more characters) (webhook ${url.slice(0, 72)}… (262 more characters))?`);
+    expect(screen).not.toContain('tail-end');
+    expect(screen).not.toContain('url-end');
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('DELETE')).toEqual([]);
+  });
+
   it('profiles remove asks first at a terminal; no leaves the profile', async () => {
     writeFileSync(join(h.configDir, 'config.json'), JSON.stringify({ defaultProfile: 'prod', profiles: { prod: { domain: 'https://prod.example.com', clientId: 'c1', authMethod: 'post' } } }));
     const t = open(['profiles', 'remove', 'prod']);

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
+import { clip } from '../../core/text.js';
 import { fieldText } from '../../output/index.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { describeDestination } from './format.js';
@@ -37,7 +38,9 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
     gone = stream === undefined;
     if (stream) {
       const prompter = await deps.prompter();
-      const what = `${fieldText(stream, 'name')} (${describeDestination(stream)})`;
+      // The name and destination are the server's free text: a one-line question quotes at most 80
+      // characters of each (as provisioning delete does its connection's name).
+      const what = `${clip(fieldText(stream, 'name'), 80)} (${clip(describeDestination(stream), 80)})`;
       if (!(await prompter.confirm(`Delete stream ${streamId}, ${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
     }
   }
