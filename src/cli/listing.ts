@@ -8,7 +8,7 @@ import type { Column } from '../output/index.js';
 import { jsonPages } from '../output/json-pages.js';
 import { LIMITS } from '../schemas/constants.js';
 import type { Deps } from './factory.js';
-import { checkText, parseIntegerInRange } from './parse.js';
+import { checkText, once, parseIntegerInRange } from './parse.js';
 
 export interface ListingFlags {
   take?: number;
@@ -53,10 +53,10 @@ export function addListingOptions(command: Command, what: string): Command {
   return command
     .addOption(
       new Option('--take <n>', `${what} per page (${LIMITS.takeMin}-${LIMITS.takeMax}; default ${LIMITS.takeDefault}, 100 with --all)`).argParser(
-        parseIntegerInRange('--take', LIMITS.takeMin, LIMITS.takeMax),
+        once('--take', parseIntegerInRange('--take', LIMITS.takeMin, LIMITS.takeMax)),
       ),
     )
-    .option('--from <cursor>', 'start at this cursor (the `next` of a previous page)', parseCursor)
+    .option('--from <cursor>', 'start at this cursor (the `next` of a previous page)', once('--from', parseCursor))
     .option('--all', 'follow `next` to the last page');
 }
 

@@ -111,10 +111,12 @@ const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
  * event's exact time (`…:05.581Z`, as listed) given to either flag keeps that event in it.
  */
 export function parseTime(flag: string, now: () => number = Date.now, end = false) {
+  // The clock is read once: the same duration given twice is the same time (once() compares them).
+  let at: number | undefined;
   return (value: string): string => {
     const text = value.trim();
     const relative = /^(\d{1,6})\s*([smhdw])$/.exec(text);
-    const ms = relative ? now() - Number(relative[1]) * UNITS[relative[2]!]! : instantOf(text);
+    const ms = relative ? (at ??= now()) - Number(relative[1]) * UNITS[relative[2]!]! : instantOf(text);
     if (ms === undefined || !Number.isFinite(ms)) {
       throw new InvalidArgumentError(
         `${flag} must be an RFC 3339 time with Z or an offset (2026-11-24T09:00:00Z), a date (2026-11-24, midnight UTC) or a duration back from now (30m, 6h, 7d), not "${value}".`,

@@ -26,7 +26,7 @@ export interface CreateOptions extends DestinationFlags {
 export function streamsCreateCommand(deps: Deps, run = createRun): Command {
   const command = new Command('create')
     .description('Create an event stream: a name, event types and one destination (webhook, event bus or action)')
-    .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`, checkText('--name'))
+    .option('--name <name>', `the stream's name (${LIMITS.streamNameMin}-${LIMITS.streamNameMax} characters)`, once('--name', checkText('--name')))
     .option('--event-type <types>', 'an event type to subscribe to (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--disabled', 'create it disabled (default: enabled)')
     .option('--from-file <path>', 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields', once('--from-file'));

@@ -86,18 +86,20 @@ function parseWebhookUrl(value: string): string {
 /** The destination flags, on `streams create` (all of them) and `streams update` (no event bus: it cannot change). */
 export function addDestinationOptions(command: Command, options: { eventbus: boolean }): Command {
   command
-    .option('--webhook <url>', 'send events to this https:// endpoint (with --auth)')
-    .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES))
-    .option('--username <name>', 'the user name of --auth basic', checkText('--username'))
-    .option('--header-key <name>', 'the header name of --auth custom-header', checkText('--header-key'))
+    // Not quoted when given twice: a webhook URL's path may be its key (webhookShown).
+    .option('--webhook <url>', 'send events to this https:// endpoint (with --auth)', once('--webhook', undefined, { secret: true }))
+    // .choices() for --help and the completions; the parser after it checks them too, and a second value.
+    .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES).argParser(once('--auth', parseChoice('--auth', AUTH_CHOICES))))
+    .option('--username <name>', 'the user name of --auth basic', once('--username', checkText('--username')))
+    .option('--header-key <name>', 'the header name of --auth custom-header', once('--header-key', checkText('--header-key')))
     .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)", once('--secret-file', undefined, { secret: true }));
   if (options.eventbus) {
     command
-      .option('--eventbus-account <id>', 'send events to the event bus of this 12-digit account (with --eventbus-region)')
+      .option('--eventbus-account <id>', 'send events to the event bus of this 12-digit account (with --eventbus-region)', once('--eventbus-account'))
       // Not .choices(): --help would list every region. The completions take the same list (FLAG_VALUES).
-      .addOption(new Option('--eventbus-region <region>', 'the event bus region (e.g. us-east-1)').argParser(parseChoice('--eventbus-region', CLOUD_REGIONS)));
+      .addOption(new Option('--eventbus-region <region>', 'the event bus region (e.g. us-east-1)').argParser(once('--eventbus-region', parseChoice('--eventbus-region', CLOUD_REGIONS))));
   }
-  return command.option('--action <id>', 'send events to this action', checkText('--action'));
+  return command.option('--action <id>', 'send events to this action', once('--action', checkText('--action')));
 }
 
 /** --from-file - and --secret-file - would both read stdin: refused before anything is read. */

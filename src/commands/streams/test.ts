@@ -41,11 +41,12 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
   return new Command('test')
     .description('Send a test event to an event stream and show the delivery record')
     .addArgument(new Argument('<stream-id>', `the stream's id (${ID_SHAPES.stream.words})`).argParser(parseId('stream')))
-    .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below')
+    // Values not quoted when given twice: as notAnEventType, anything but an event type may be a token.
+    .option('--event-type <type>', 'the event type to send (asks at a terminal when absent); see the list below', once('--event-type', undefined, { secret: true }))
     .addOption(new Option('--data <json>', 'payload of the event: a JSON object').conflicts('dataFile').argParser(once('--data', undefined, { secret: true })))
     .option('--data-file <path>', 'read the payload (a JSON object) from a file, or - for stdin', once('--data-file'))
     .option('--wait', 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)')
-    .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(parsePositiveSeconds('--wait-timeout')))
+    .addOption(new Option('--wait-timeout <seconds>', `how long --wait follows it (default ${DEFAULT_WAIT_SECONDS})`).argParser(once('--wait-timeout', parsePositiveSeconds('--wait-timeout'))))
     .addHelpText(
       'after',
       () => `${examples([

@@ -34,7 +34,7 @@ export function streamsUpdateCommand(deps: Deps, run = updateRun): Command {
   const command = new Command('update')
     .description("Change a stream's name, event types, webhook (endpoint and secret) or action")
     .addArgument(STREAM_ID_ARGUMENT())
-    .option('--name <name>', 'a new name', checkText('--name'))
+    .option('--name <name>', 'a new name', once('--name', checkText('--name')))
     .option('--event-type <types>', 'the event types, replacing the list (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
     .option('--add-event-type <types>', 'subscribe to these too', collectList('--add-event-type', checkEventType('--add-event-type')))
     .option('--remove-event-type <types>', 'unsubscribe from these', collectList('--remove-event-type', checkEventType('--remove-event-type')))

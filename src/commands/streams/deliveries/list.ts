@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing } from '../../../cli/listing.js';
-import { checkDeliveryStatus, checkEventType, checkTimeWindow, collectList, parseTime } from '../../../cli/parse.js';
+import { checkDeliveryStatus, checkEventType, checkTimeWindow, collectList, once, parseTime } from '../../../cli/parse.js';
 import { ID_SHAPES } from '../../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from '../show.js';
 import { DELIVERY_COLUMNS, type DeliveryRecord } from './format.js';
@@ -27,8 +27,8 @@ export function addDeliveryFilters(command: Command): Command {
   return command
     .option('--status <statuses>', 'only deliveries with this status, e.g. failed (repeat, or comma-separate)', collectList('--status', checkDeliveryStatus('--status')))
     .option('--event-type <types>', 'only these event types (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
-    .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d)', parseTime('--since'))
-    .option('--until <time>', 'up to this time: RFC 3339, or back from now', parseTime('--until', Date.now, true));
+    .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d)', once('--since', parseTime('--since')))
+    .option('--until <time>', 'up to this time: RFC 3339, or back from now', once('--until', parseTime('--until', Date.now, true)));
 }
 
 /**

@@ -1,0 +1,60 @@
+// A value flag of the streams commands given twice with two values: a usage error (exit 2) naming the
+// flag, nothing sent, as --data, --from-file and --secret-file already were; before, the last value
+// silently won (`--take 5 --take 7` listed 7, `--since 7d --since 1h` asked for the last hour). The
+// same value twice is no contradiction. A webhook URL or a test's event type given twice is not
+// quoted (a URL's path may be its key; anything but an event type may be a token).
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../helpers/harness.js';
+
+const S = 'est_twiceFlags00000000000a';
+const SEED = { streams: [{ id: S, name: 'twice', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'twice' } } }] };
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ seed: SEED });
+});
+afterAll(() => h.close());
+beforeEach(() => h.mark());
+
+const create = ['streams', 'create', '--event-type', 'user.created'];
+const hook = 'https://hooks.example.com/services/T0/B0/first-key';
+
+describe('a streams flag given twice with two values: exit 2, nothing sent (the last value silently won)', () => {
+  it.each([
+    [['streams', 'list', '--take', '5', '--take', '7'], '--take is given twice (5 and 7): give it once.'],
+    [['streams', 'list', '--from', 'c1', '--from', 'c2'], '--from is given twice (c1 and c2): give it once.'],
+    [['streams', 'deliveries', 'list', S, '--take', '5', '--take', '7'], '--take is given twice (5 and 7): give it once.'],
+    [['streams', 'deliveries', 'list', S, '--since', '2026-11-24', '--since', '2026-11-25'], '--since is given twice (2026-11-24T00:00:00Z and 2026-11-25T00:00:00Z): give it once.'],
+    [['streams', 'deliveries', 'list', S, '--until', '2026-11-24', '--until', '2026-11-25'], '--until is given twice (2026-11-24T00:00:00Z and 2026-11-25T00:00:00Z): give it once.'],
+    [['streams', 'redeliver', S, '--since', '7d', '--since', '1h'], '--since is given twice'],
+    [['streams', 'stats', S, '--since', '2026-11-24', '--since', '2026-11-25'], '--since is given twice (2026-11-24T00:00:00Z and 2026-11-25T00:00:00Z): give it once.'],
+    [['streams', 'stats', S, '--until', '1h', '--until', '2h'], '--until is given twice'],
+    [[...create, '--name', 'a', '--name', 'b', '--action', 'x'], '--name is given twice (a and b): give it once.'],
+    [['streams', 'update', S, '--name', 'a', '--name', 'b'], '--name is given twice (a and b): give it once.'],
+    [[...create, '--name', 'n', '--action', 'x', '--action', 'y'], '--action is given twice (x and y): give it once.'],
+    [[...create, '--name', 'n', '--webhook', hook, '--webhook', 'https://hooks.example.com/other', '--auth', 'bearer'], '--webhook is given twice: give it once.'],
+    [[...create, '--name', 'n', '--webhook', hook, '--auth', 'bearer', '--auth', 'basic'], '--auth is given twice (bearer and basic): give it once.'],
+    [[...create, '--name', 'n', '--webhook', hook, '--auth', 'basic', '--username', 'u1', '--username', 'u2'], '--username is given twice (u1 and u2): give it once.'],
+    [[...create, '--name', 'n', '--webhook', hook, '--auth', 'custom-header', '--header-key', 'X-A', '--header-key', 'X-B'], '--header-key is given twice (X-A and X-B): give it once.'],
+    [[...create, '--name', 'n', '--eventbus-account', '123456789012', '--eventbus-account', '223456789012', '--eventbus-region', 'us-east-1'], '--eventbus-account is given twice (123456789012 and 223456789012): give it once.'],
+    [[...create, '--name', 'n', '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--eventbus-region', 'us-east-2'], '--eventbus-region is given twice (us-east-1 and us-east-2): give it once.'],
+    [['streams', 'test', S, '--event-type', 'user.created', '--event-type', 'user.deleted'], '--event-type is given twice: give it once.'],
+    [['streams', 'test', S, '--event-type', 'user.created', '--wait', '--wait-timeout', '5', '--wait-timeout', '9'], '--wait-timeout is given twice (5 and 9): give it once.'],
+  ])('%j', async (args, message) => {
+    const result = await h.idm(args);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).not.toContain('first-key');
+    expect(result.stdout).toBe('');
+    expect(h.calls()).toEqual([]);
+  });
+
+  it('the same value twice is no contradiction: taken, as once (a duration twice is the same time)', async () => {
+    const listed = await h.idm(['streams', 'list', '--take', '5', '--take', '5']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const deliveries = await h.idm(['streams', 'deliveries', 'list', S, '--since', '6h', '--since', '6h', '--until', '1m', '--until', '1m']);
+    expect(deliveries.code, deliveries.stderr).toBe(0);
+    const query = new URL(h.calls('GET').find((call) => call.url.includes('/deliveries'))!.url, 'https://x').searchParams;
+    expect(query.get('date_from')).toMatch(/Z$/);
+  });
+});
