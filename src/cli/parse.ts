@@ -152,6 +152,16 @@ export function checkTimeWindow(since: string | undefined, until: string | undef
 }
 
 /**
+ * A --since after `now` (the time, rounded up to the second): failed deliveries are in the past, so
+ * no delivery can match, whatever --until says. Refused before anything is sent (exit 2): `deliveries
+ * list` would say there are none, and `redeliver` that it asked the service, for nothing.
+ */
+export function checkSinceNotFuture(since: string | undefined, now: string): void {
+  if (since === undefined || Date.parse(since) <= Date.parse(now)) return;
+  throw new UsageError(`--since (${since}) is in the future (now is ${now}): no delivery can match it yet.`, 'Give --since a time before now: RFC 3339, or back from now (30m, 6h, 7d).');
+}
+
+/**
  * A free-text value that is sent to the service (a name, a cursor, a filter, an action id): control
  * and invisible characters are refused, as in ids, group ids and mapping attributes (the tenant would
  * keep them, and show them to everyone). The message names the character, escaped, never the value.

@@ -4,7 +4,8 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkTimeWindow } from '../../cli/parse.js';
+import { checkSinceNotFuture, checkTimeWindow } from '../../cli/parse.js';
+import { utcSeconds } from '../../core/time.js';
 import { UsageError } from '../../core/errors.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { addDeliveryFilters, deliveriesListWords } from './deliveries/list.js';
@@ -36,12 +37,13 @@ export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command
     .action((streamId: string, eventId: string | undefined, flags: Omit<RedeliverOptions, 'streamId' | 'eventId'>) => run({ ...flags, streamId, eventId }, deps));
 }
 
-export async function redeliverRun(options: RedeliverOptions, deps: Deps): Promise<void> {
+export async function redeliverRun(options: RedeliverOptions, deps: Deps, now: () => number = Date.now): Promise<void> {
   const { streamId, eventId } = options;
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   const filtered = Object.values(filter).some((value) => value !== undefined);
   if (eventId !== undefined && filtered) throw new UsageError('Give an event id or filters (--status, --event-type, --since, --until), not both.');
   checkTimeWindow(options.since, options.until);
+  checkSinceNotFuture(options.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
   const { output } = deps;
   const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);

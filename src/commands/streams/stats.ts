@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkTimeWindow, once, parseTime } from '../../cli/parse.js';
+import { checkSinceNotFuture, checkTimeWindow, once, parseTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
@@ -96,6 +96,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // Without --until the service counts to now (wire-facts.md: Statistics): `--since 2027-01-01`
   // alone is as empty a window as a reversed pair.
   checkTimeWindow(options.since, options.until, { time: utcSeconds(now(), true), words: 'now' });
+  // With --until too: a window that starts after now counts nothing yet.
+  checkSinceNotFuture(options.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
   const stats = await streams.stats(options.streamId, { dateFrom: options.since, dateTo: options.until });
   const { io, output } = deps;

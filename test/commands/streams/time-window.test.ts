@@ -4,6 +4,8 @@
 // of issue 12 every one of these was sent. `stats` also checks a bound given alone against the
 // service's default for the other (run with one clock for idm and the sandbox: no real time).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { deliveriesListRun } from '../../../src/commands/streams/deliveries/list.js';
+import { redeliverRun } from '../../../src/commands/streams/redeliver.js';
 import { statsRun } from '../../../src/commands/streams/stats.js';
 import { credentialsEnv } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/deps.js';
@@ -152,6 +154,43 @@ describe('stats: --since given alone is checked against the default end (now)', 
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^Error: --since \(2100-01-01T00:00:00Z\) is after --until, which is now \(\S+Z\) when not given\./);
+    expect(h.received()).toEqual([]);
+  });
+});
+
+describe('deliveries list, redeliver and stats: a --since in the future matches no delivery, with or without --until (exit 2, nothing sent)', () => {
+  const env = () => ({ env: { IDM_CONFIG_DIR: h.configDir, ...credentialsEnv(h.sandbox) } });
+  const list = (flags: { since?: string; until?: string }) => runCommand((deps) => deliveriesListRun({ streamId: CLOSED, all: false, ...flags }, deps, () => NOW), env());
+  const redeliver = (flags: { since?: string; until?: string }) => runCommand((deps) => redeliverRun({ streamId: CLOSED, ...flags }, deps, () => NOW), env());
+
+  it.each([
+    ['deliveries list --since after now', () => list({ since: '2026-11-25T10:20:32Z' })],
+    ['deliveries list --since and --until both after now', () => list({ since: '2026-12-01T00:00:00Z', until: '2026-12-02T00:00:00Z' })],
+    ['redeliver --since after now (it said it had asked the service)', () => redeliver({ since: '2026-11-25T10:20:32Z' })],
+    ['redeliver --since and --until both after now', () => redeliver({ since: '2026-12-01T00:00:00Z', until: '2026-12-02T00:00:00Z' })],
+    ['stats --since and --until both after now (a chart of nothing)', () => runCommand((deps) => statsRun({ streamId: CLOSED, since: '2026-12-01T00:00:00Z', until: '2026-12-02T00:00:00Z' }, deps, () => NOW), env())],
+  ])('%s', async (_name, run) => {
+    const { error } = await run();
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toMatch(/^--since \(\S+Z\) is in the future \(now is 2026-11-25T10:20:30Z\): no delivery can match it yet\.$/);
+    expect(error?.hint).toBe('Give --since a time before now: RFC 3339, or back from now (30m, 6h, 7d).');
+    expect(h.received()).toEqual([]);
+  });
+
+  it('--since now, or before it, is sent', async () => {
+    for (const run of [() => list({ since: '2026-11-25T10:20:30Z' }), () => redeliver({ since: '2026-11-25T10:20:30Z', until: '2026-12-01T00:00:00Z' })]) {
+      h.mark();
+      const { error } = await run();
+      expect(error).toBeUndefined();
+      expect(h.calls().filter((call) => call.path.includes('/event-streams/'))).toHaveLength(1);
+    }
+  });
+
+  it('through the command line: redeliver --since far ahead is refused, nothing sent', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--since', '2100-01-01']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: --since \(2100-01-01T00:00:00Z\) is in the future \(now is \S+Z\): no delivery can match it yet\./);
     expect(h.received()).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ import { Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing } from '../../../cli/listing.js';
-import { checkDeliveryStatus, checkEventType, checkTimeWindow, collectList, once, parseTime } from '../../../cli/parse.js';
+import { checkDeliveryStatus, checkEventType, checkSinceNotFuture, checkTimeWindow, collectList, once, parseTime } from '../../../cli/parse.js';
+import { utcSeconds } from '../../../core/time.js';
 import { ID_SHAPES } from '../../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from '../show.js';
 import { DELIVERY_COLUMNS, type DeliveryRecord } from './format.js';
@@ -60,8 +61,9 @@ export function deliveriesListCommand(deps: Deps, run = deliveriesListRun): Comm
     .action((streamId: string, flags: Omit<DeliveriesListOptions, 'streamId' | 'all'> & { all?: boolean }) => run({ ...flags, streamId, all: Boolean(flags.all) }, deps));
 }
 
-export async function deliveriesListRun(options: DeliveriesListOptions, deps: Deps): Promise<void> {
+export async function deliveriesListRun(options: DeliveriesListOptions, deps: Deps, now: () => number = Date.now): Promise<void> {
   checkTimeWindow(options.since, options.until);
+  checkSinceNotFuture(options.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   // The next page's command repeats the filters.
