@@ -105,10 +105,12 @@ const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86
  * A point in time for `--since` / `--until`: an RFC 3339 time with `Z` or an offset
  * (`2026-11-24T09:00:00Z`, `2026-11-24T10:00:00+01:00`), a date alone (`2026-11-24`, midnight UTC),
  * or a duration back from now (`30m`, `6h`, `7d`). A time without `Z` or an offset, or a date that
- * does not exist, is refused. Returned in the form the service requires: UTC, `Z`, no fractions
- * (`2026-11-24T09:00:00Z`, 20 characters). A fraction of a second goes to the second before a
- * start and to the second after an `end` (--until): the window sent holds the one given, and an
- * event's exact time (`…:05.581Z`, as listed) given to either flag keeps that event in it.
+ * does not exist, is refused. Returned in UTC with `Z`, to the second (`2026-11-24T09:00:00Z`); a
+ * time typed with a fraction of a second keeps it (`2026-11-24T09:00:05.581Z`), so that the order of
+ * --since and --until is judged on the times given (checkTimeWindow). sentTime() makes it what the
+ * service takes, no fractions: a fraction goes to the second before a start and to the second after
+ * an `end` (--until), so that the window sent holds the one given, and an event's exact time
+ * (`…:05.581Z`, as listed) given to either flag keeps that event in it.
  */
 export function parseTime(flag: string, now: () => number = Date.now, end = false) {
   // The clock is read once: the same duration given twice is the same time (once() compares them).
@@ -126,8 +128,18 @@ export function parseTime(flag: string, now: () => number = Date.now, end = fals
     // or an offset past 9999-12-31 would be sent as `-000711-…` or `+010000-…`, and refused there.
     const time = utcSeconds(ms, end);
     if (!/^\d{4}-/.test(time)) throw new InvalidArgumentError(`${flag} is outside the years 0000 to 9999 (${time}); give a time RFC 3339 can write.`);
-    return time;
+    // A duration is to the second; a fraction typed is kept until the time is sent.
+    return relative || ms % 1000 === 0 ? time : new Date(ms).toISOString();
   };
+}
+
+/**
+ * A time of --since or --until (parseTime's) as the service takes it: UTC, `Z`, no fractions (20
+ * characters); a fraction goes to the second before a start, to the second after an `end`.
+ */
+export function sentTime(time: string | undefined, end = false): string | undefined {
+  const ms = time === undefined ? NaN : Date.parse(time);
+  return Number.isFinite(ms) ? utcSeconds(ms, end) : time;
 }
 
 /** What the service takes for `--until` when it is not given (`streams stats`): the time, and in words. */

@@ -6,7 +6,7 @@
 // before it starts (checkTimeWindow).
 import { InvalidArgumentError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { checkTimeWindow, parseTime } from '../../src/cli/parse.js';
+import { checkTimeWindow, parseTime, sentTime } from '../../src/cli/parse.js';
 import { UsageError } from '../../src/core/errors.js';
 
 const NOW = Date.parse('2026-11-25T12:34:56.789Z');
@@ -33,7 +33,14 @@ describe('parseTime', () => {
     ['0004-02-29', '0004-02-29T00:00:00Z'],
     ['0001-01-01T00:30:00+01:00', '0000-12-31T23:30:00Z'],
   ])('%s → %s', (typed, sent) => {
-    expect(parse(typed)).toBe(sent);
+    expect(sentTime(parse(typed))).toBe(sent);
+  });
+
+  it('a fraction typed is kept until the time is sent (the order of --since and --until is judged on it); a duration is to the second', () => {
+    expect(parse('2026-11-24T09:00:00.700Z')).toBe('2026-11-24T09:00:00.700Z');
+    expect(parse('2026-11-24T10:00:00.5+01:00')).toBe('2026-11-24T09:00:00.500Z');
+    expect(parse('2026-11-24T09:00:00.000Z')).toBe('2026-11-24T09:00:00Z');
+    expect(parse('30m')).toBe('2026-11-25T12:04:56Z');
   });
 
   it.each([
@@ -65,7 +72,7 @@ describe('parseTime for an end (--until): a fraction of a second goes to the sec
     ['2026-11-24', '2026-11-24T00:00:00Z'],
     ['30m', '2026-11-25T12:04:57Z'],
   ])('%s → %s', (typed, sent) => {
-    expect(until(typed)).toBe(sent);
+    expect(sentTime(until(typed), true)).toBe(sent);
   });
   it('a second after 9999-12-31T23:59:59 is outside the years RFC 3339 writes', () => {
     expect(() => until('9999-12-31T23:59:59.5Z')).toThrow(/--until is outside the years 0000 to 9999/);
@@ -77,6 +84,13 @@ describe('checkTimeWindow', () => {
     expect(() => checkTimeWindow('2026-11-24T00:00:00Z', '2026-11-23T00:00:00Z')).toThrow(UsageError);
     expect(() => checkTimeWindow('2026-11-24T00:00:00Z', '2026-11-23T00:00:00Z')).toThrow('--since (2026-11-24T00:00:00Z) is after --until (2026-11-23T00:00:00Z).');
   });
+  it('judges the times given, to the millisecond: a pair reversed within one second is refused (sent, it was a window of that second)', () => {
+    const since = parseTime('--since', () => NOW)('2026-11-24T09:00:00.7Z');
+    const until = parseTime('--until', () => NOW, true)('2026-11-24T09:00:00.3Z');
+    expect(() => checkTimeWindow(since, until)).toThrow('--since (2026-11-24T09:00:00.700Z) is after --until (2026-11-24T09:00:00.300Z).');
+    expect(() => checkTimeWindow('2026-11-24T09:00:00.300Z', '2026-11-24T09:00:00.700Z')).not.toThrow();
+  });
+
   it('takes an equal pair, an ordered pair, and either alone', () => {
     for (const [since, until] of [['2026-11-24T00:00:00Z', '2026-11-24T00:00:00Z'], ['2026-11-23T00:00:00Z', '2026-11-24T00:00:00Z'], [undefined, '2026-11-24T00:00:00Z'], ['2026-11-24T00:00:00Z', undefined]]) {
       expect(() => checkTimeWindow(since, until)).not.toThrow();

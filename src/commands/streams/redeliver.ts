@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkSinceNotFuture, checkTimeWindow } from '../../cli/parse.js';
+import { checkSinceNotFuture, checkTimeWindow, sentTime } from '../../cli/parse.js';
 import { utcSeconds } from '../../core/time.js';
 import { UsageError } from '../../core/errors.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -37,13 +37,15 @@ export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command
     .action((streamId: string, eventId: string | undefined, flags: Omit<RedeliverOptions, 'streamId' | 'eventId'>) => run({ ...flags, streamId, eventId }, deps));
 }
 
-export async function redeliverRun(options: RedeliverOptions, deps: Deps, now: () => number = Date.now): Promise<void> {
-  const { streamId, eventId } = options;
+export async function redeliverRun(given: RedeliverOptions, deps: Deps, now: () => number = Date.now): Promise<void> {
+  const { streamId, eventId } = given;
+  // What is sent, said and followed: the times to the second (the order is judged on those given).
+  const options = { ...given, since: sentTime(given.since), until: sentTime(given.until, true) };
   const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
   const filtered = Object.values(filter).some((value) => value !== undefined);
   if (eventId !== undefined && filtered) throw new UsageError('Give an event id or filters (--status, --event-type, --since, --until), not both.');
-  checkTimeWindow(options.since, options.until);
-  checkSinceNotFuture(options.since, utcSeconds(now(), true));
+  checkTimeWindow(given.since, given.until);
+  checkSinceNotFuture(given.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
   const { output } = deps;
   const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);

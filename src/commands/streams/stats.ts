@@ -4,7 +4,7 @@
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { checkSinceNotFuture, checkTimeWindow, once, parseTime } from '../../cli/parse.js';
+import { checkSinceNotFuture, checkTimeWindow, once, parseTime, sentTime } from '../../cli/parse.js';
 import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
@@ -99,7 +99,7 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // With --until too: a window that starts after now counts nothing yet.
   checkSinceNotFuture(options.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
-  const stats = await streams.stats(options.streamId, { dateFrom: options.since, dateTo: options.until });
+  const stats = await streams.stats(options.streamId, { dateFrom: sentTime(options.since), dateTo: sentTime(options.until, true) });
   const { io, output } = deps;
   if (output.json) return output.printJson(stats);
   const data = series(stats);

@@ -35,6 +35,10 @@ describe('a reversed or impossible window is refused locally (exit 2, nothing se
     ['stats --since 999999d (before year 0)', ['streams', 'stats', CLOSED, '--since', '999999d'], /--since is outside the years 0000 to 9999 \(-0\d{5}-/],
     ['deliveries list --until past 9999-12-31 by its offset', ['streams', 'deliveries', 'list', CLOSED, '--until', '9999-12-31T23:59:59-01:00'], /--until is outside the years 0000 to 9999 \(\+010000-01-01T00:59:59Z\)/],
     ['redeliver --since 999999w', ['streams', 'redeliver', CLOSED, '--since', '999999w'], /--since is outside the years 0000 to 9999/],
+    // Reversed within one second: once judged on the seconds sent (…:00Z to …:01Z), it passed, and redeliver asked for that second.
+    ['redeliver reversed within one second', ['streams', 'redeliver', CLOSED, '--since', '2026-11-24T09:00:00.7Z', '--until', '2026-11-24T09:00:00.3Z'], /--since \(2026-11-24T09:00:00\.700Z\) is after --until \(2026-11-24T09:00:00\.300Z\)\./],
+    ['deliveries list reversed within one second', ['streams', 'deliveries', 'list', CLOSED, '--since', '2026-11-24T09:00:00.7Z', '--until', '2026-11-24T09:00:00.3Z'], /--since \(2026-11-24T09:00:00\.700Z\) is after --until/],
+    ['stats reversed within one second', ['streams', 'stats', CLOSED, '--since', '2026-11-24T09:00:00.7Z', '--until', '2026-11-24T09:00:00.3Z'], /--since \(2026-11-24T09:00:00\.700Z\) is after --until/],
   ])('%s', async (_name, args, message) => {
     const result = await h.idm(args);
     expect(result.code).toBe(2);

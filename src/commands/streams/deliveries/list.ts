@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing } from '../../../cli/listing.js';
-import { checkDeliveryStatus, checkEventType, checkSinceNotFuture, checkTimeWindow, collectList, once, parseTime } from '../../../cli/parse.js';
+import { checkDeliveryStatus, checkEventType, checkSinceNotFuture, checkTimeWindow, collectList, once, parseTime, sentTime } from '../../../cli/parse.js';
 import { utcSeconds } from '../../../core/time.js';
 import { ID_SHAPES } from '../../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from '../show.js';
@@ -65,9 +65,11 @@ export async function deliveriesListRun(options: DeliveriesListOptions, deps: De
   checkTimeWindow(options.since, options.until);
   checkSinceNotFuture(options.since, utcSeconds(now(), true));
   const { streams } = await deps.api();
-  const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: options.since, dateTo: options.until };
+  // The times as sent: to the second (checked above as given).
+  const sent = { ...options, since: sentTime(options.since), until: sentTime(options.until, true) };
+  const filter = { statuses: options.status, eventTypes: options.eventType, dateFrom: sent.since, dateTo: sent.until };
   // The next page's command repeats the filters.
-  const again = deliveriesListWords(options.streamId, options);
+  const again = deliveriesListWords(options.streamId, sent);
   await printListing<DeliveryRecord>(
     options,
     {
