@@ -23,8 +23,8 @@ const stopped = (what: string, problem: string, fromFlag: string) =>
     hint: `A fault of the service; the pages can still be read one at a time with ${fromFlag}.`,
   });
 
-/** The advice on a page's 400: the cursor when one was given, else what `otherwise` names. */
-export const pageRequestHint = (query: { from?: string }, otherwise: string): string =>
+/** The advice on a page's 400: the cursor when one was given, else what `otherwise` names (none: the service's words alone). */
+export const pageRequestHint = (query: { from?: string }, otherwise: string | undefined): string | undefined =>
   query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : otherwise;
 
 /** What a page fetcher puts in its operation (api/client.ts Operation): the signal, and onText. */

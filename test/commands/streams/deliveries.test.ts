@@ -316,3 +316,24 @@ describe('idm streams deliveries show', () => {
     expect(h.received()).toEqual([]);
   });
 });
+
+describe("a listing's 400 (the service refusing its query): the hint names what was sent, never a flag that was not", () => {
+  const refuse = (path: string) => h.sandbox.addFault({ path, kind: 'status', status: 400, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid query string paging options' }) });
+
+  it.each([
+    ['streams list, no flag: no flag to check (it said "Check --take (1-100)")', ['streams', 'list'], undefined],
+    ['streams list --take 20', ['streams', 'list', '--take', '20'], 'Check --take (1-100: 20 was sent).'],
+    ['streams list --all: the size --all sent', ['streams', 'list', '--all'], 'Check --take (1-100: 100 was sent).'],
+    ['deliveries list, no flag (it named every filter and --take)', ['streams', 'deliveries', 'list', CLOSED], undefined],
+    ['deliveries list --since --status', ['streams', 'deliveries', 'list', CLOSED, '--status', 'failed', '--since', '2026-11-01'], 'Check --status and --since.'],
+    ['deliveries list --event-type --until --take', ['streams', 'deliveries', 'list', CLOSED, '--event-type', 'user.created', '--until', '2026-11-01', '--take', '5'], 'Check --event-type, --until and --take (1-100: 5 was sent).'],
+  ])('%s', async (_name, args, hint) => {
+    refuse(args[1] === 'list' ? '/api/v2/event-streams' : `/api/v2/event-streams/${CLOSED}/deliveries`);
+    const result = await h.idm(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid query string paging options');
+    expect(result.stderr).not.toMatch(/Check (--take \(1-100\)\.|the filters)/);
+    if (hint === undefined) expect(result.stderr).not.toContain('Check ');
+    else expect(result.stderr).toContain(hint);
+  });
+});
