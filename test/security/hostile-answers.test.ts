@@ -220,12 +220,13 @@ describe('statistics a server chooses (streams stats at a terminal)', () => {
     expect(result.stderr).not.toContain('Unexpected error');
     expect(result.code).toBe(0);
     const rows = result.stdout.split('\n').filter((line) => /^(2026-01-01|Total)/.test(line));
-    // No bar for the negative count; a total is the buckets' sum where the service's is no number, and
-    // one beyond any number is shown as written, without a share of deliveries.
+    // No bar for the negative count; a count that is not a number ("NaN") is shown as it came, with no
+    // bar; a total is the buckets' sum where the service sent none, and one beyond any number is shown
+    // as written, without a share of deliveries.
     expect(rows).toEqual([
       '2026-01-01 00:00      -5       0',
       expect.stringMatching(/^2026-01-01 01:00       2       0  █+$/),
-      expect.stringMatching(/^2026-01-01 02:00       0       3  ▒+$/),
+      expect.stringMatching(/^2026-01-01 02:00     NaN       3  ▒+$/),
       'Total              1e400       3',
     ]);
     for (const row of rows) expect(row.length).toBeLessThanOrEqual(80);

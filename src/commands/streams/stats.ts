@@ -46,18 +46,27 @@ export interface Series {
   successful: number[];
   failed: number[];
   totals: { successful: number; failed: number };
-  /** The counts as shown: a count a double cannot hold (12345678901234567890, 1e400) as the service wrote it. */
+  /**
+   * The counts as shown: as the service wrote them (a count a double cannot hold, 12345678901234567890
+   * or 1e400; a value that is not a number, "12" or null, as it came); one it left out, as counted (0).
+   */
   shown: { successful: string[]; failed: string[]; totals: { successful: string; failed: string } };
+  /** Whether the totals are numbers the service sent, or added up from counts that all were: a share of them means something. */
+  totalsCounted: boolean;
   scale?: number;
 }
 
-/** `holder[key]` as shown when the service sent a number there (fieldText: as written), else `count`. */
+const valueAt = (holder: unknown, key: string | number): unknown => (typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined);
+
+/** `holder[key]` as shown: what the service sent there (fieldText: numbers as written, anything else as it came), else `count`. */
 function countText(holder: unknown, key: string | number, count: number): string {
-  const value = typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
-  return typeof value === 'number' ? fieldText(holder, key) : String(count);
+  return valueAt(holder, key) === undefined ? String(count) : fieldText(holder, key);
 }
 
-/** The two metrics per bucket, read tolerantly (a missing metric or count is 0). */
+/**
+ * The two metrics per bucket, read tolerantly: a missing metric or count is 0; a count that is not a
+ * number is shown as it came, and draws no bar.
+ */
 export function series(stats: ApiRecord): Series {
   const buckets = (Array.isArray(stats.buckets) ? stats.buckets : []).map((bucket) => text(bucket));
   const metrics = (Array.isArray(stats.metrics) ? stats.metrics : []).filter(isPlainObject);
@@ -80,9 +89,17 @@ export function series(stats: ApiRecord): Series {
     failed: shownCounts(FAILED, failed),
     totals: { successful: countText(metric(SUCCESSFUL), 'window_total', totals.successful), failed: countText(metric(FAILED), 'window_total', totals.failed) },
   };
+  // A total is what the service sent when it is a number; else it is added up, which holds only when every count is one.
+  const counted = (name: string) => {
+    const given = valueAt(metric(name), 'window_total');
+    if (given !== undefined) return typeof given === 'number';
+    const data = metric(name)?.data;
+    return buckets.every((_, i) => ['number', 'undefined'].includes(typeof valueAt(data, i)));
+  };
+  const totalsCounted = counted(SUCCESSFUL) && counted(FAILED);
   const window = isPlainObject(stats.window) ? stats.window : {};
   const interval = isPlainObject(window.bucket_interval) ? window.bucket_interval.scale_factor : undefined;
-  return { buckets, successful, failed, totals, shown, scale: typeof interval === 'number' ? interval : undefined };
+  return { buckets, successful, failed, totals, shown, totalsCounted, scale: typeof interval === 'number' ? interval : undefined };
 }
 
 /** `2026-11-24` for daily buckets, `2026-11-24 09:00` for hourly ones (UTC, as the service counts). */
@@ -122,8 +139,15 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   const padLabel = (label: string) => `${label}${' '.repeat(labelWidth - displayWidth(label))}`;
   // Every count shown sets the column's width: a bucket's count can be wider than the total the
   // service sent when the two do not add up.
-  const { shown } = data;
-  const digits = [shown.totals.successful, shown.totals.failed, ...shown.successful, ...shown.failed].reduce((most, count) => Math.max(most, count.length), 6);
+  // Measured as shown too: a count that is not a number is the server's text, made safe (escaped)
+  // and cut at 24 columns.
+  const safeCount = (count: string) => cut(safeText(count), 24);
+  const shown = {
+    successful: data.shown.successful.map(safeCount),
+    failed: data.shown.failed.map(safeCount),
+    totals: { successful: safeCount(data.shown.totals.successful), failed: safeCount(data.shown.totals.failed) },
+  };
+  const digits = [shown.totals.successful, shown.totals.failed, ...shown.successful, ...shown.failed].reduce((most, count) => Math.max(most, displayWidth(count)), 6);
   // The bars take what the columns leave (a row never wraps: at a very narrow terminal, no bars).
   const room = Math.max(0, io.columns - 1 - labelWidth - 2 * (digits + 2) - 2);
   const most = data.buckets.reduce((max, _, i) => Math.max(max, data.successful[i]! + data.failed[i]!), 1);
@@ -133,7 +157,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     const width = Math.round((count / most) * room);
     return width > 0 ? Math.min(width, room) : count > 0 && room > 0 ? 1 : 0;
   };
-  const counts = (ok: string, failed: string) => `  ${ok.padStart(digits)}  ${failed.padStart(digits)}`;
+  const padCount = (count: string) => `${' '.repeat(digits - displayWidth(count))}${count}`;
+  const counts = (ok: string, failed: string) => `  ${padCount(ok)}  ${padCount(failed)}`;
   const window = isPlainObject(stats.window) ? stats.window : {};
   const every = data.scale === 3600 ? 'hourly' : data.scale === 86_400 ? 'daily' : `${data.scale ?? '?'} s`;
   // The title fits the terminal: the window to the minute, and the stream's name cut when long.
@@ -157,8 +182,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
     output.line([`${padLabel(label)}${counts(shown.successful[i]!, shown.failed[i]!)}${okBar + failedBar > 0 ? '  ' : ''}`, ['green', '█'.repeat(okBar)], ['red', '▒'.repeat(failedBar)]]);
   });
   const all = data.totals.successful + data.totals.failed;
-  // A total beyond any number (1e400) is shown as the service wrote it, without a share.
-  const beyond = [shown.totals.successful, shown.totals.failed].some((total) => !Number.isFinite(Number(total)));
+  // A total beyond any number (1e400), or one that is not a number, is shown as the service wrote it, without a share.
+  const beyond = !data.totalsCounted || [shown.totals.successful, shown.totals.failed].some((total) => !Number.isFinite(Number(total)));
   const share = beyond ? undefined : all === 0 ? 'no deliveries' : `${Math.floor((data.totals.successful / all) * 1000) / 10}% delivered`;
   const totals = counts(shown.totals.successful, shown.totals.failed);
   const shareFits = share === undefined || displayWidth(`${'Total'.padEnd(labelWidth)}${totals}  (${share})`) < io.columns;

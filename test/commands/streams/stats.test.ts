@@ -109,6 +109,41 @@ describe('idm streams stats: piped', () => {
   });
 });
 
+describe('idm streams stats: a count that is not a number is shown as it came (README: wrong types are shown as they are), never as 0', () => {
+  const ODD = {
+    ...RECORDED_HOURLY,
+    metrics: [
+      { name: 'platform.event_streams.successful_deliveries', type: 'sum', data: ['12', 0, 10] },
+      { name: 'platform.event_streams.failed_deliveries', window_total: '3 (approx.)', type: 'sum', data: [null, { n: 3 }, 0] },
+    ],
+  };
+
+  it('piped: each as the service wrote it (null as empty, as every field idm shows)', async () => {
+    answer(INBOX, ODD);
+    const result = await h.idm(['streams', 'stats', INBOX]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('2025-07-29T02:00:00.000Z\t12\t\n2025-07-29T03:00:00.000Z\t0\t{"n":3}\n2025-07-29T04:00:00.000Z\t10\t0\n');
+  });
+
+  it('at a terminal: shown as written, escaped, in their columns; no bar for them; a total that is not a number, or added up past one, has no share', async () => {
+    answer(INBOX, { ...ODD, metrics: [{ ...ODD.metrics[0]!, data: ['12\u001b[2J', 0, 10] }, ODD.metrics[1]!] });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '100' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('\u001b');
+    const lines = result.stdout.trimEnd().split('\n');
+    const header = lines.findIndex((line) => line.startsWith('TIME'));
+    const rows = lines.slice(header, header + 5);
+    expect(rows[1]).toMatch(/^2025-07-29 02:00 +12\\x1b\[2J +$/);
+    expect(rows[2]).toMatch(/^2025-07-29 03:00 +0 +\{"n":3\}$/);
+    expect(rows[3]).toMatch(/^2025-07-29 04:00 +10 +0  █+$/);
+    expect(rows[4]).toMatch(/^Total +10 +3 \(approx\.\)$/);
+    expect(result.stdout).not.toContain('delivered');
+    // Where FAILED ends is the same on every row.
+    const end = (line: string) => line.replace(/ {2}█+$/u, '').length;
+    expect(rows.map(end)).toEqual(Array(5).fill(end(rows[0]!)));
+  });
+});
+
 describe('idm streams stats: at a terminal and --json', () => {
   it('hourly: the name and window, a row per bucket (date and hour), bars, the totals and the share', async () => {
     answer(INBOX, RECORDED_HOURLY);
