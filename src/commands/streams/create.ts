@@ -7,7 +7,8 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject } from '../../core/text.js';
+import { isPlainObject, plural } from '../../core/text.js';
+import { statusLine } from '../../io/progress.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { asText as text, fieldText } from '../../output/index.js';
 import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
@@ -141,13 +142,22 @@ export function nameAnswerCheck(inUse: Map<string, string> | undefined): (value:
 export async function streamNames(deps: Deps): Promise<Map<string, string> | undefined> {
   const { streams } = await deps.api();
   const names = new Map<string, string>();
+  // Page after page, each request too quick for its own spinner, a large tenant was seconds of
+  // silence before the first question: from the second page on, a status line says what is read and
+  // why. Only at a terminal (this runs only where idm asks); erased before the question.
+  const status = deps.io.liveStderr ? statusLine(deps.io) : undefined;
+  let read = 0;
   try {
     for await (const page of streams.pages({ take: LIMITS.takeMax })) {
       for (const stream of page.items) if (isPlainObject(stream) && typeof stream.name === 'string') names.set(stream.name, typeof stream.id === 'string' ? stream.id : '(no id)');
+      read += page.items.length;
+      if (page.next !== undefined) status?.set(`Reading the names of the tenant's streams, to refuse one in use (${plural(read, 'stream')} so far)…`);
     }
   } catch (error) {
     if (!isForbidden(error)) throw error;
     return undefined;
+  } finally {
+    status?.clear();
   }
   return names;
 }
