@@ -49,7 +49,8 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
 export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T, options: { secret?: boolean } = {}) {
   return (value: string, previous: T | undefined): T => {
     const parsed = parse(value);
-    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice${options.secret ? '' : ` (${String(previous)} and ${String(parsed)})`}: give it once.`);
+    // Each value quoted as a preview: a pasted cursor or name must not push the point out of view.
+    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice${options.secret ? '' : ` (${preview(String(previous))} and ${preview(String(parsed))})`}: give it once.`);
     return parsed;
   };
 }

@@ -49,6 +49,15 @@ describe('a streams flag given twice with two values: exit 2, nothing sent (the 
     expect(h.calls()).toEqual([]);
   });
 
+  it('a long value is quoted as a preview (its first 40 characters), not whole', async () => {
+    const cursor = `c${'x'.repeat(2_999)}`;
+    const result = await h.idm(['streams', 'list', '--from', cursor, '--from', 'c2']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--from is given twice (${cursor.slice(0, 40)}… (2960 more characters) and c2): give it once.`);
+    expect(result.stderr.length).toBeLessThan(200);
+    expect(h.calls()).toEqual([]);
+  });
+
   it('the same value twice is no contradiction: taken, as once (a duration twice is the same time)', async () => {
     const listed = await h.idm(['streams', 'list', '--take', '5', '--take', '5']);
     expect(listed.code, listed.stderr).toBe(0);
