@@ -299,8 +299,9 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
       return undefined;
     } finally {
       // Waiting for a holder that waits out a rate limit is waiting too: without this, each of N
-      // parallel runs would wait for the one before it and then for itself, N times --max-wait.
-      options.onLockWait?.(now() - started);
+      // parallel runs would wait for the one before it and then for itself, N times --max-wait. A lock
+      // that was free was not waited for: the milliseconds its file took are not --max-wait's.
+      if (waiting) options.onLockWait?.(now() - started);
     }
   }
 

@@ -61,13 +61,13 @@ function cached(accessToken: string, obtainedAt = Date.now()): CachedToken {
  * A token source whose fetchToken answers `token-N` (valid `expiresIn` seconds) and records, for each
  * call, who held the lock; `now` is its clock (the real one unless a test drives time).
  */
-function source(options: { expiresIn?: number; now?: () => number; monotonic?: () => number } = {}) {
+function source(options: { expiresIn?: number; now?: () => number; monotonic?: () => number; onLockWait?: (ms: number) => void } = {}) {
   const calls: Array<{ request: TokenRequest; lock: string | undefined }> = [];
   const fetchToken = async (request: TokenRequest): Promise<TokenAnswer> => {
     calls.push({ request, lock: existsSync(lockFile) ? readFileSync(lockFile, 'utf8') : undefined });
     return { accessToken: `token-${calls.length}`, tokenType: 'Bearer', expiresIn: options.expiresIn ?? 3600 };
   };
-  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS, now: options.now, monotonic: options.monotonic });
+  const tokens = createTokenSource({ tenant, dir, client, fetchToken, holdMs: HOLD_MS, now: options.now, monotonic: options.monotonic, onLockWait: options.onLockWait });
   return { tokens, calls };
 }
 
@@ -108,6 +108,16 @@ describe('the token source', () => {
     const next = source();
     expect(await next.tokens.get()).toBe('token-1');
     expect(next.calls).toEqual([]);
+  });
+
+  it('a lock that was free is no wait: nothing is counted against --max-wait, however long taking it took', async () => {
+    let clock = Date.now();
+    const waits: number[] = [];
+    // Every reading of the clock is a second later: taking the free lock "took" seconds.
+    const { tokens, calls } = source({ now: () => (clock += 1_000), onLockWait: (ms) => waits.push(ms) });
+    expect(await tokens.get()).toBe('token-1');
+    expect(calls).toHaveLength(1);
+    expect(waits).toEqual([]);
   });
 
   it('a damaged cache file is not removed by reading it; the token fetched under the lock replaces it', async () => {
