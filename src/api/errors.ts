@@ -5,7 +5,7 @@
 import { ApiError, NetworkError, RateLimitError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from '../core/exit-codes.js';
 import { parseJsonExact } from '../core/json-numbers.js';
-import { utcSeconds } from '../core/time.js';
+import { LAST_DATE_MS, utcSeconds } from '../core/time.js';
 import { nestsDeeper } from '../core/json-depth.js';
 import { isLoopbackHost } from '../core/net.js';
 
@@ -76,7 +76,9 @@ export function serverWaitMs(headers: Record<string, string>, now: number): numb
     const skewed = Number.isFinite(serverNow) && Math.abs(serverNow - now) > 2_000;
     waits.push(resetMs - (skewed ? serverNow : now));
   }
-  return waits.length ? Math.max(0, ...waits) : undefined;
+  // A wait beyond what a date can hold (Retry-After: 99999999999999999999, or beyond a double) ends
+  // at the last instant one holds: the reset is still a time to show, never an invalid date.
+  return waits.length ? Math.min(Math.max(0, ...waits), LAST_DATE_MS - now) : undefined;
 }
 
 /** When the limit resets: the same reading of the headers as the retry policy's wait. */

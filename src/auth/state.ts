@@ -1,6 +1,7 @@
 // What idm holds for a client, read from the token cache only (no request): whether a token is
 // cached, until when, and its scopes. auth status and profiles list show it.
 import type { Tenant } from '../config/domain.js';
+import { LAST_DATE_MS } from '../core/time.js';
 import { peekClaims } from './jwt.js';
 import { readCachedToken, tokenCacheFile } from './tokens.js';
 
@@ -13,8 +14,7 @@ export interface TokenState {
   scopes: string[];
 }
 
-/** The latest time a Date can hold (ms): an expiry beyond it (a claim or cache of a hostile server) is shown as it. */
-const LAST_DATE_MS = 8.64e15;
+/** An expiry beyond the latest time a Date can hold (a claim or cache of a hostile server) is shown as it. */
 const representable = (ms: number) => Math.max(-LAST_DATE_MS, Math.min(LAST_DATE_MS, ms));
 
 /** The state of an access token given as is (IDM_ACCESS_TOKEN): its own claims, when it has readable ones. */

@@ -1,6 +1,9 @@
 // Time: waiting that a stop (Ctrl-C, SIGTERM, a closed stdout) cuts short, and instants in the form
 // the service takes and shows.
 
+/** The last instant a Date can hold (ECMAScript: 8.64e15 ms after 1970, in year 275760). */
+export const LAST_DATE_MS = 8.64e15;
+
 /**
  * An instant (ms) in the form the service takes (`date_from`, `--since`) and idm shows times in:
  * UTC, `Z`, whole seconds (`2026-11-24T09:00:00Z`). `up`: to the next second instead of the last.

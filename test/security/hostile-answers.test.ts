@@ -427,4 +427,19 @@ describe('wording', () => {
     // The reset is an hour away; the message says the wait would exceed what is left, not that 3600 s is less than 3 s.
     expect(result.stderr).toMatch(/waiting for it would take longer than what is left of --max-wait \(3 s of 3 s\)/);
   });
+
+  it.each([
+    ['Retry-After beyond any date', { 'retry-after': '99999999999999999999' }],
+    ['Retry-After beyond a double', { 'retry-after': '9'.repeat(400) }],
+    ['X-RateLimit-Reset beyond any date', { 'x-ratelimit-reset': '1e300' }],
+  ])('a 429 with %s: the reset is the last date there is, not an unexpected error', async (_name, headers) => {
+    answer = (request) => (isList(request) ? { status: 429, body: { statusCode: 429, error: 'Too Many Requests', message: 'slow down' }, headers } : undefined);
+    const result = await idm(['streams', 'list', '--max-wait', '3'], { env: env() });
+    expect(result.stderr).not.toContain('Unexpected error');
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/The limit resets at \+275760-09-13T00:00:00Z \(in \d+ s\); waiting for it would take longer than what is left of --max-wait \(3 s of 3 s\)/);
+    expect(server.api()).toHaveLength(1); // not waited for, nor asked again sooner
+    const json = await idm(['streams', 'list', '--max-wait', '3', '--json'], { env: env() });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ exitCode: 5, resetAt: '+275760-09-13T00:00:00.000Z' });
+  });
 });
