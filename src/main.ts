@@ -5,7 +5,7 @@
 import { type Command, CommanderError } from 'commander';
 import { createDeps } from './cli/factory.js';
 import { commandPath, configureTree, readGlobals, unknownCommand } from './cli/program.js';
-import { notOneOf } from './cli/suggest.js';
+import { didYouMean, notOneOf } from './cli/suggest.js';
 import { buildProgram } from './commands/index.js';
 import { IdmError, InterruptedError, OutputError, StdoutClosedError, UsageError } from './core/errors.js';
 import { ExitCode } from './core/exit-codes.js';
@@ -125,6 +125,18 @@ function asksForJson(argv: readonly string[]): boolean {
   return argv.some((arg) => arg === '--json' || (arg.startsWith('--json=') && !/^(false|0|no|off)$/i.test(arg.slice('--json='.length))));
 }
 
+/**
+ * An unknown flag given with its value in the same word (`--client-secret=…`, `-pVALUE`): named
+ * without the value, which may be a secret (a flag idm does not take, tried on the wrong command)
+ * and would otherwise be quoted back on stderr, into a terminal's scrollback or a CI log.
+ */
+function unknownValuedFlag(flag: string, command: Command, hint: string): UsageError {
+  const flags: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) for (const option of c.options) if (!option.hidden && option.long) flags.push(option.long);
+  const near = flag.startsWith('--') ? didYouMean(flag, flags) : '';
+  return new UsageError(`Unknown flag ${flag} (its value is not repeated here: it may be a secret).${near}`, hint);
+}
+
 function hasDebugFlag(program: Command): boolean {
   return Boolean(program.opts().debug);
 }
@@ -145,6 +157,8 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
     const valued = error.code === 'commander.unknownOption' ? /^error: unknown option '(--[^=']+)=/.exec(error.message) : null;
     // `--json=true`: commander knows no such flag, but the flag is there, and takes no value.
     if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
+    else if (valued) output.error(unknownValuedFlag(valued[1]!, failed, hint));
+    else if (error.code === 'commander.unknownOption' && /^error: unknown option '-[^-'][^']/.test(error.message)) output.error(unknownValuedFlag(error.message.slice("error: unknown option '".length).slice(0, 2), failed, hint));
     else output.error(unknown ? unknownCommand(unknown[1]!, failed) : new UsageError(capitalize(commanderMessage(error)), hint));
     return ExitCode.Usage;
   }

@@ -44,7 +44,27 @@ describe('idm as a process', () => {
       expect(result.stderr).toBe(`Error: ${flag} takes no value: give ${flag} alone, without "=".\nRun '${help} --help' for usage.\n`);
     }
     // A flag idm does not have stays an unknown one.
-    expect((await runIdm(['streams', 'list', '--bogus=1'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag --bogus=1\./);
+    expect((await runIdm(['streams', 'list', '--bogus=1'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag --bogus \(its value is not repeated here/);
+  });
+
+  it('an unknown flag with its value in the same word (--client-secret=…, -pVALUE) is named without the value, which may be a secret', async () => {
+    const secret = 'a-client-secret-0123456789abcdef';
+    for (const [args, flag, near] of [
+      [['streams', 'list', `--client-secret=${secret}`], '--client-secret', ' Did you mean --client-cert?'],
+      [['login', `--client-secet=${secret}`], '--client-secet', ' Did you mean --client-cert?'],
+      [['streams', 'list', `--tak=${secret}`], '--tak', ' Did you mean --take?'],
+      [['streams', 'list', `-z${secret}`], '-z', ''],
+    ] as const) {
+      for (const json of [false, true]) {
+        const result = await runIdm([...args, ...(json ? ['--json'] : [])], { configDir: config() });
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stdout).toBe('');
+        expect(result.stderr).not.toContain(secret.slice(0, 8));
+        const message = `Unknown flag ${flag} (its value is not repeated here: it may be a secret).${near}`;
+        if (json) expect(JSON.parse(result.stderr).error.message).toBe(message);
+        else expect(result.stderr.split('\n')[0]).toBe(`Error: ${message}`);
+      }
+    }
   });
 
   it('--json=1, --json=true (anywhere in argv, the parser stopping before it or at it): the error is the one JSON line a script reads', async () => {
