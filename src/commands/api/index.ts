@@ -56,7 +56,10 @@ class ApiCommand extends Command {
   missingArgument(name: string): never {
     const [first] = this.args;
     if (name === 'path' && first !== undefined && !RAW_METHODS.includes(first.toUpperCase() as HttpMethod)) {
-      this.error(`error: Give the method before the path, e.g. ${shellCommand(['idm', 'api', 'GET', first])}.`, { code: 'commander.missingArgument' });
+      // A path with a control or invisible character (a zero-width space pasted with it) is refused
+      // as a path: a command that quotes it would be refused, or, copied as shown (escaped), ask for another path.
+      const example = hasUnsafeCharacters(first) ? `${shellCommand(['idm', 'api', 'GET'])} PATH (the path given holds a control or invisible character: type it again without it)` : shellCommand(['idm', 'api', 'GET', first]);
+      this.error(`error: Give the method before the path, e.g. ${example}.`, { code: 'commander.missingArgument' });
     }
     return this.error(`error: missing required argument '${name}'`, { code: 'commander.missingArgument' });
   }

@@ -387,6 +387,9 @@ describe('idm api: refused before anything is sent (exit 2)', () => {
       [['GET'], /^Error: Missing <path>\./],
       [['/event-streams'], /^Error: Give the method before the path, e\.g\. idm api GET \/event-streams\.\n/],
       [['event-streams?take=1'], /^Error: Give the method before the path, e\.g\. idm api GET 'event-streams\?take=1'\.\n/],
+      // A path idm would refuse is not put in a command to copy (shown escaped, a copy would be another path).
+      [['/event-streams\u200b'], /^Error: Give the method before the path, e\.g\. idm api GET PATH \(the path given holds a control or invisible character: type it again without it\)\.\n/],
+      [['/x\u001b]8;;https://evil.example\u0007'], /^Error: Give the method before the path, e\.g\. idm api GET PATH \(the path given holds/],
       [['POST', '/event-streams', '--data', '{}', '--data', '[]'], /--data is given twice/],
     ] as const) {
       const result = await h.idm(['api', ...args]);
