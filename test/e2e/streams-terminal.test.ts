@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsEnv } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { hostileServer, tempDir } from '../helpers/hostile-server.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 const run = hasTmux || Boolean(process.env.CI);
@@ -474,5 +475,40 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     t.keys('Enter');
     expect(await t.exitCode()).toBe(130);
     expect(JSON.parse(readFileSync(join(h.configDir, 'config.json'), 'utf8')).profiles.prod.clientId).toBe('c1');
+  });
+});
+
+describe.skipIf(!run)('streams update at a terminal, against a server whose stream name is longer than any the service allows', () => {
+  const ID = 'est_longName00000000000000';
+  const NAME = 'n'.repeat(5_000);
+  it("the wizard shows the stream's name on one line (the question and the choices stay on the screen) and does not offer it as the default", async () => {
+    const server = await hostileServer((request) => {
+      if (request.url === `/api/v2/event-streams/${ID}`) return { body: { id: ID, name: NAME, status: 'enabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } } };
+      if (request.url.startsWith('/api/v2/event-streams?')) return { body: { eventStreams: [] } };
+      return undefined;
+    });
+    const config = tempDir();
+    try {
+      terminal = Terminal.start(['streams', 'update', ID], { configDir: config.dir, env: server.env(config.dir), columns: 80, rows: 24 });
+      const t = terminal;
+      await t.waitFor(`What to change in stream ${ID}?`);
+      const shown = t.visible();
+      expect(shown).toContain(`What to change in stream ${ID}?`);
+      expect(shown).toContain('Destination (a webhook with a new secret, or an action)');
+      expect(shown.split('\n').filter((row) => row.includes('nnnn'))).toHaveLength(1);
+      t.keys('Space'); // the name
+      t.keys('Enter');
+      await t.waitFor('? Stream name');
+      // Enter would only be refused (longer than the service allows): the name is not the default.
+      const question = t.visible().split('\n').find((row) => row.includes('? Stream name'));
+      expect(question, t.visible()).toBeDefined();
+      expect(question).not.toContain('nnnn');
+      t.keys('C-c');
+      expect(await t.exitCode()).toBe(130);
+      expect(server.seen.filter((request) => request.method === 'PATCH')).toEqual([]);
+    } finally {
+      config.cleanup();
+      await server.close();
+    }
   });
 });

@@ -5,6 +5,8 @@
 import type { Deps } from '../../cli/factory.js';
 import { isPlainObject } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
+import { safeText } from '../../io/safe.js';
+import { cut } from '../../output/width.js';
 import { EVENT_TYPES } from '../../schemas/constants.js';
 import { nameAnswerCheck, streamNames } from './create.js';
 import { askActionId, askWebhookUrl } from './destination.js';
@@ -21,14 +23,17 @@ export async function askStreamChanges(streamId: string, stream: ApiRecord, deps
   const name = typeof stream.name === 'string' ? stream.name : undefined;
   const had = eventTypesOf(stream);
   const prompter = await deps.prompter();
+  // The stream's values as the server has them, on one line: a name of 5,000 characters would wrap
+  // to more rows than the terminal has, and the question and the choices would scroll away.
+  const now = (value: string) => cut(safeText(`Now: ${value}`), Math.max(20, deps.io.stderrColumns - 24));
   const parts = await prompter.checkbox<Part>(
     `What to change in stream ${streamId}?`,
     [
-      { value: 'name', name: 'Name', description: `Now: ${name ?? '(none)'}` },
-      { value: 'types', name: 'Event types', description: `Now: ${had.join(', ') || '(none)'}` },
+      { value: 'name', name: 'Name', description: now(name ?? '(none)') },
+      { value: 'types', name: 'Event types', description: now(had.join(', ') || '(none)') },
       type === 'eventbus'
         ? { value: 'destination', name: 'Destination', disabled: 'an event bus cannot change: create a new stream' }
-        : { value: 'destination', name: 'Destination (a webhook with a new secret, or an action)', short: 'destination', description: `Now: ${typeof type === 'string' ? type : '(none)'}` },
+        : { value: 'destination', name: 'Destination (a webhook with a new secret, or an action)', short: 'destination', description: now(typeof type === 'string' ? type : '(none)') },
     ],
     { required: true },
   );
@@ -37,7 +42,9 @@ export async function askStreamChanges(streamId: string, stream: ApiRecord, deps
     // Another stream's name is refused as typed (the stream's own is Enter: kept).
     const inUse = await streamNames(deps);
     if (name !== undefined) inUse?.delete(name);
-    const answer = (await prompter.input('Stream name', { default: name, validate: nameAnswerCheck(inUse) })).trim();
+    const check = nameAnswerCheck(inUse);
+    // Only a name the check takes is offered (Enter keeps it): not one the service's rules refuse (longer than they allow).
+    const answer = (await prompter.input('Stream name', { default: name !== undefined && check(name) === true ? name : undefined, validate: check })).trim();
     if (answer !== name) flags.name = answer;
   }
   if (parts.includes('types')) {
