@@ -511,4 +511,40 @@ describe.skipIf(!run)('streams update at a terminal, against a server whose stre
       await server.close();
     }
   });
+
+  it("update --webhook: the stream's user name or header name is not the default when the question's check refuses it (Enter would only be refused)", async () => {
+    const streams: Record<string, unknown> = {
+      est_longUser00000000000000: { method: 'basic', username: 'u'.repeat(300) },
+      est_badHeader0000000000000: { method: 'custom_header', header_key: 'X Bad:Header' },
+    };
+    const server = await hostileServer((request) => {
+      const id = /^\/api\/v2\/event-streams\/(est_\w+)$/.exec(request.url)?.[1];
+      const authorization = id === undefined ? undefined : streams[id];
+      if (authorization === undefined) return undefined;
+      return { body: { id, name: 'n', status: 'enabled', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://hooks.example.com/a', webhook_authorization: authorization } } } };
+    });
+    const config = tempDir();
+    try {
+      for (const [id, question, bad] of [
+        ['est_longUser00000000000000', '? User name', 'uuuu'],
+        ['est_badHeader0000000000000', '? Header name', 'X Bad'],
+      ] as const) {
+        terminal = Terminal.start(['streams', 'update', id, '--webhook', 'https://hooks.example.com/b'], { configDir: config.dir, env: server.env(config.dir), columns: 80, rows: 24 });
+        const t = terminal;
+        await t.waitFor('(as now)');
+        t.keys('Enter'); // the method it has
+        await t.waitFor(question);
+        const row = t.visible().split('\n').find((line) => line.includes(question));
+        expect(row, t.visible()).toBeDefined();
+        expect(row).not.toContain(bad);
+        t.keys('C-c');
+        expect(await t.exitCode()).toBe(130);
+        t.close();
+      }
+      expect(server.seen.filter((request) => request.method === 'PATCH')).toEqual([]);
+    } finally {
+      config.cleanup();
+      await server.close();
+    }
+  });
 });

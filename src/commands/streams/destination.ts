@@ -207,7 +207,11 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
   // question's default, so that Enter keeps it rather than switching a basic webhook to bearer.
   const was = isPlainObject(current) ? current : {};
   const wasAuth = choiceOf(was.method);
-  const wasText = (key: string, choice: AuthChoice) => (wasAuth === choice && typeof was[key] === 'string' ? (was[key] as string) : undefined);
+  // Offered only when the question's check takes it: Enter on a name the service's rules refuse (a
+  // server's, longer than 128 characters or with a colon) would only be refused.
+  const wasText = (key: string, choice: AuthChoice, check: (value: string) => true | string) =>
+    wasAuth === choice && typeof was[key] === 'string' && check(was[key] as string) === true ? (was[key] as string) : undefined;
+  const headerKeyProblem = (value: string) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.");
   const auth =
     flags.auth ??
     (flags.username !== undefined ? 'basic' : flags.headerKey !== undefined ? 'custom-header' : undefined) ??
@@ -220,8 +224,8 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
       ].map((choice) => (choice.value === wasAuth ? { ...choice, name: `${choice.name} (as now)` } : choice)) as Array<{ value: AuthChoice; name: string; short: string }>,
       { default: wasAuth },
     ));
-  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { default: wasText('username', 'basic'), validate: usernameProblem })).trim());
-  const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { default: wasText('header_key', 'custom-header'), validate: (value) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.") })).trim());
+  const username = auth !== 'basic' ? undefined : (flags.username ?? (await (await ask()).input('User name', { default: wasText('username', 'basic', usernameProblem), validate: usernameProblem })).trim());
+  const headerKey = auth !== 'custom-header' ? undefined : (flags.headerKey ?? (await (await ask()).input('Header name', { default: wasText('header_key', 'custom-header', headerKeyProblem), validate: headerKeyProblem })).trim());
   const secret = await webhookSecret(flags, auth, deps);
   if (secret === undefined) throw new UsageError(`Missing ${SECRET_FLAG}.`, 'The service takes a webhook with its secret and never returns it.');
   if (auth === 'basic') return { method: METHOD[auth], username: username!, password: secret };
