@@ -4,6 +4,7 @@
 // more than MAX_PAGES pages. It holds one short cursor per page, never the items.
 import { ApiError } from '../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject, jsonKind } from '../core/text.js';
+import { LIMITS } from '../schemas/constants.js';
 import type { ApiClient, Operation } from './client.js';
 
 /** 1,000,000 items at 100 a page: beyond it a listing is a fault of the server (README). */
@@ -23,9 +24,17 @@ const stopped = (what: string, problem: string, fromFlag: string) =>
     hint: `A fault of the service; the pages can still be read one at a time with ${fromFlag}.`,
   });
 
-/** The advice on a page's 400: the cursor when one was given, else what `otherwise` names (none: the service's words alone). */
-export const pageRequestHint = (query: { from?: string }, otherwise: string | undefined): string | undefined =>
-  query.from ? 'Check --from: it takes the `next` value of a previous page, as printed.' : otherwise;
+/**
+ * The advice on a listing's 400: the cursor when one was given; else the flags whose values the query
+ * sent (`sent`: a listing's filters, each named when its value was sent), then --take with the size
+ * sent (which --all chooses when --take is not given); none when it sent none (the service's words alone).
+ */
+export function pageRequestHint(query: { from?: string; take?: number }, sent: ReadonlyArray<string | false> = []): string | undefined {
+  if (query.from) return 'Check --from: it takes the `next` value of a previous page, as printed.';
+  const flags = [...sent, query.take !== undefined && `--take (${LIMITS.takeMin}-${LIMITS.takeMax}: ${query.take} was sent)`].filter((flag): flag is string => Boolean(flag));
+  if (flags.length === 0) return undefined;
+  return `Check ${flags.length === 1 ? flags[0] : `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`}.`;
+}
 
 /** What a page fetcher puts in its operation (api/client.ts Operation): the signal, and onText. */
 export type PageAsk = Required<Pick<Operation, 'signal' | 'onText'>>;

@@ -20,7 +20,7 @@ export function connectionsApi(client: ApiClient) {
       action: 'list connections',
       scope: SCOPES.listConnections,
       success: 200,
-      hints: { 400: pageRequestHint(query, 'Check --strategy and --take (1-100).') },
+      hints: { 400: pageRequestHint(query, [Boolean(query.strategy?.length) && '--strategy']) },
       ...ask,
     };
     const { status, body } = await client.request(operation);

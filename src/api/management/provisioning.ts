@@ -183,7 +183,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: 'list directory provisioning configurations',
       scope: SCOPE.read,
       success: 200,
-      hints: { 400: pageRequestHint(query, 'Check --take (1-100).') },
+      hints: { 400: pageRequestHint(query) },
       ...ask,
     };
     let answer;
@@ -204,7 +204,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: `list the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.read,
       success: 200,
-      hints: { 400: pageRequestHint(query, 'Check --search and --take (1-100).') },
+      hints: { 400: pageRequestHint(query, [query.search !== undefined && '--search']) },
       ...ask,
     };
     const { status, body } = await request(connectionId, operation);

@@ -50,21 +50,13 @@ const SCOPE = {
 
 const joined = (values: string[] | undefined) => (values && values.length > 0 ? values.join(',') : undefined);
 
-/**
- * The advice on a listing's 400 without --from: the flags whose values the query sent (--take with
- * the size sent, which --all chooses when --take is not given), or none when it sent none.
- */
-function checkSent(query: PageQuery & DeliveryFilter): string | undefined {
-  const flags = [
-    joined(query.statuses) !== undefined && '--status',
-    joined(query.eventTypes) !== undefined && '--event-type',
-    query.dateFrom !== undefined && '--since',
-    query.dateTo !== undefined && '--until',
-    query.take !== undefined && `--take (1-100: ${query.take} was sent)`,
-  ].filter((flag): flag is string => Boolean(flag));
-  if (flags.length === 0) return undefined;
-  return `Check ${flags.length === 1 ? flags[0] : `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`}.`;
-}
+/** The filters a deliveries query sent, as their flags (pageRequestHint). */
+const filtersSent = (query: DeliveryFilter) => [
+  joined(query.statuses) !== undefined && '--status',
+  joined(query.eventTypes) !== undefined && '--event-type',
+  query.dateFrom !== undefined && '--since',
+  query.dateTo !== undefined && '--until',
+];
 
 /** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
 export function streamsApi(client: ApiClient, command: CommandLine = shellCommand) {
@@ -78,7 +70,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       action: 'list event streams',
       scope: SCOPE.list,
       success: 200,
-      hints: { 400: pageRequestHint(query, checkSent(query)) },
+      hints: { 400: pageRequestHint(query) },
       ...ask,
     };
     const { status, body } = await client.request(operation);
@@ -93,7 +85,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       action: `list the deliveries of stream ${id}`,
       scope: SCOPE.deliveries,
       success: 200,
-      hints: { ...streamNotFound, 400: pageRequestHint(query, checkSent(query)) },
+      hints: { ...streamNotFound, 400: pageRequestHint(query, filtersSent(query)) },
       ...ask,
     };
     const { status, body } = await client.request(operation);

@@ -210,3 +210,19 @@ describe('idm connections list: errors', () => {
     });
   }
 });
+
+describe("idm connections list: a 400 (the service refusing its query) names what was sent, as every listing's does (--json: the provisioning list, which the fault's path prefix also matches, is not read)", () => {
+  it.each([
+    ['no flag: no flag to check (it said "Check --strategy and --take (1-100)")', ['connections', 'list', '--json'], undefined],
+    ['--strategy', ['connections', 'list', '--strategy', 'google-apps', '--json'], 'Check --strategy.'],
+    ['--take', ['connections', 'list', '--take', '20', '--json'], 'Check --take (1-100: 20 was sent).'],
+    ['--strategy --all: the size --all sent', ['connections', 'list', '--strategy', 'google-apps', '--all', '--json'], 'Check --strategy and --take (1-100: 100 was sent).'],
+  ])('%s', async (_name, args, hint) => {
+    h.sandbox.addFault({ path: '/api/v2/connections', kind: 'status', status: 400, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid query string paging options' }) });
+    const result = await h.idm(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid query string paging options');
+    if (hint === undefined) expect(result.stderr).not.toContain('Check ');
+    else expect(result.stderr).toContain(hint);
+  });
+});

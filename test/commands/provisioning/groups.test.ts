@@ -399,3 +399,18 @@ describe('idm provisioning groups: errors of the service', () => {
     expect(await listed(id)).toEqual([ENG]);
   });
 });
+
+describe("idm provisioning groups list: a 400 (the service refusing its query) names what was sent, as every listing's does", () => {
+  it.each([
+    ['no flag: no flag to check (it said "Check --search and --take (1-100)")', ['provisioning', 'groups', 'list', LISTED], undefined],
+    ['--search', ['provisioning', 'groups', 'list', LISTED, '--search', 'Eng'], 'Check --search.'],
+    ['--take', ['provisioning', 'groups', 'list', LISTED, '--take', '20'], 'Check --take (1-100: 20 was sent).'],
+  ])('%s', async (_name, args, hint) => {
+    h.sandbox.addFault({ path: groupsPath(LISTED), kind: 'status', status: 400, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid query string paging options' }) });
+    const result = await h.idm(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid query string paging options');
+    if (hint === undefined) expect(result.stderr).not.toContain('Check ');
+    else expect(result.stderr).toContain(hint);
+  });
+});

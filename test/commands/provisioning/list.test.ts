@@ -207,3 +207,18 @@ describe('idm provisioning list: errors of the service', () => {
     expect(result.stderr).toContain('read:directory_provisionings');
   });
 });
+
+describe("idm provisioning list: a 400 (the service refusing its query) names what was sent, as every listing's does", () => {
+  it.each([
+    ['no flag: no flag to check (it said "Check --take (1-100)")', ['provisioning', 'list'], undefined],
+    ['--take', ['provisioning', 'list', '--take', '20'], 'Check --take (1-100: 20 was sent).'],
+    ['--all: the size --all sent', ['provisioning', 'list', '--all'], 'Check --take (1-100: 100 was sent).'],
+  ])('%s', async (_name, args, hint) => {
+    h.sandbox.addFault({ path: '/api/v2/connections-directory-provisionings', kind: 'status', status: 400, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Invalid query string paging options' }) });
+    const result = await h.idm(args);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('Invalid query string paging options');
+    if (hint === undefined) expect(result.stderr).not.toContain('Check ');
+    else expect(result.stderr).toContain(hint);
+  });
+});
