@@ -33,14 +33,14 @@ export function createRootCommand(): Command {
     .description('Administer the event streams and directory provisioning of an identity-platform tenant.')
     .version(VERSION, '-V, --version', 'print the version')
     .option('--json', 'print JSON for scripts (errors too, on stderr)')
-    .addOption(new Option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)').argParser(parseProfileName))
+    .addOption(new Option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)').argParser(once('--profile', parseProfileName)))
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)')
     .option('--no-input', 'never prompt; a missing value is a usage error')
     .option('--debug', 'print requests and responses on stderr, secrets redacted')
     // Their IDM_* variables are read from the run's environment by readGlobals (not commander's
     // .env(), which reads process.env), with the same parsers.
-    .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30) (env: IDM_TIMEOUT)').argParser(parsePositiveSeconds('--timeout')))
-    .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)').argParser(parsePositiveSeconds('--max-wait')))
+    .addOption(new Option('--timeout <seconds>', 'bound on each request (default 30) (env: IDM_TIMEOUT)').argParser(once('--timeout', parsePositiveSeconds('--timeout'))))
+    .addOption(new Option('--max-wait <seconds>', 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)').argParser(once('--max-wait', parsePositiveSeconds('--max-wait'))))
     .addOption(new Option('--ca-file <path>', 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)').argParser(once('--ca-file', parsePath('--ca-file'), { secret: true })))
     .addOption(new Option('--client-cert <path>', 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)').argParser(once('--client-cert', parsePath('--client-cert'), { secret: true })))
     .addOption(new Option('--client-key <path>', 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)').argParser(once('--client-key', parsePath('--client-key'), { secret: true })))

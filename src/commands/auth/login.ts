@@ -4,7 +4,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { once } from '../../cli/parse.js';
+import { once, parseChoice } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
@@ -51,12 +51,12 @@ function parseClientId(value: string): string {
 export function loginCommand(deps: Deps, run = loginRun): Command {
   return new Command('login')
     .description('Store credentials for a tenant as a profile (checked with a token request first)')
-    .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL', parseDomainFlag)
-    .option('--client-id <id>', 'client (application) id', parseClientId)
+    .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL', once('--domain', parseDomainFlag))
+    .option('--client-id <id>', 'client (application) id', once('--client-id', parseClientId))
     .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin', once('--client-secret-file', undefined, { secret: true }))
     .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin', once('--private-key-file', undefined, { secret: true }))
-    .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS))
-    .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS))
+    .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS).argParser(once('--signing-alg', parseChoice('--signing-alg', SIGNING_ALGS))))
+    .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS).argParser(once('--auth-method', parseChoice('--auth-method', AUTH_METHODS))))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
     // The value is optional so that the flag alone gets the same answer, not "needs a value".
     .addOption(new Option('--client-secret [secret]').hideHelp())

@@ -67,3 +67,33 @@ describe('a streams flag given twice with two values: exit 2, nothing sent (the 
     expect(query.get('date_from')).toMatch(/Z$/);
   });
 });
+
+// README says it of every flag that takes one value: the global flags, login's and provisioning
+// groups list's --search took the last one too (`idm --profile prod streams delete ID --profile dev`
+// used dev).
+describe('a global, login or groups flag given twice with two values: exit 2, nothing sent (the last value silently won)', () => {
+  it.each([
+    [['--profile', 'prod', 'streams', 'list', '--profile', 'dev'], '--profile is given twice (prod and dev): give it once.'],
+    [['--timeout', '5', 'streams', 'list', '--timeout', '6'], '--timeout is given twice (5 and 6): give it once.'],
+    [['--max-wait', '1', '--max-wait', '2', 'streams', 'list'], '--max-wait is given twice (1 and 2): give it once.'],
+    [['login', '--domain', 'a.example.com', '--domain', 'b.example.com'], '--domain is given twice (https://a.example.com and https://b.example.com): give it once.'],
+    [['login', '--client-id', 'one', '--client-id', 'two'], '--client-id is given twice (one and two): give it once.'],
+    [['login', '--auth-method', 'post', '--auth-method', 'basic'], '--auth-method is given twice (post and basic): give it once.'],
+    [['login', '--signing-alg', 'RS256', '--signing-alg', 'ES256'], '--signing-alg is given twice (RS256 and ES256): give it once.'],
+    [['provisioning', 'groups', 'list', 'con_twiceFlags000001', '--search', 'a', '--search', 'b'], '--search is given twice (a and b): give it once.'],
+  ])('%j', async (args, message) => {
+    const result = await h.idm(args);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.stdout).toBe('');
+    expect(h.calls()).toEqual([]);
+  });
+
+  it('a choice is still checked, and the same value twice is taken', async () => {
+    const refused = await h.idm(['login', '--auth-method', 'nope']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--auth-method must be one of: post, basic, private_key_jwt, tls_client_auth.');
+    const listed = await h.idm(['--timeout', '5', 'streams', 'list', '--timeout', '5']);
+    expect(listed.code, listed.stderr).toBe(0);
+  });
+});

@@ -5,6 +5,7 @@ import type { ApiRecord } from '../../../api/management/index.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { addListingOptions, printListing, type ListingFlags } from '../../../cli/listing.js';
+import { once } from '../../../cli/parse.js';
 import { UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject } from '../../../core/text.js';
 import { asText as text, fieldText, type Column } from '../../../output/index.js';
@@ -27,7 +28,7 @@ export function groupsListCommand(deps: Deps, run = groupsListRun): Command {
     new Command('list')
       .description('List the groups synchronized when group synchronization is "selected"')
       .addArgument(CONNECTION_ID_ARGUMENT())
-      .option('--search <text>', 'only groups whose name starts with this'),
+      .option('--search <text>', 'only groups whose name starts with this', once('--search')),
     'groups',
   )
     .addHelpText('after', () => examples([`idm provisioning groups list ${EXAMPLE_CONNECTION}`, `idm provisioning groups list ${EXAMPLE_CONNECTION} --search eng`]))
