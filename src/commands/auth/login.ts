@@ -381,18 +381,21 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     output.say(`Logged in to ${tenant.host} as client ${client.clientId} (profile "${name}"${isDefault ? ', the default' : ''}; ${client.authMethod}).`);
     output.say(`Token scopes: ${scopes.length ? scopes.join(' ') : '(none)'}`);
   }
-  // The one credential login does not take, that every command puts before the profile (README:
-  // flags > environment > profile): the profile just stored would not be used while it is set.
+  // Variables every command puts before the profile just stored (README: flags > environment >
+  // profile): one set is said with what it changes; several are one warning, with one unset command.
+  const overrides: Array<{ set: string[]; variables: string[]; message: string; hint: string }> = [];
+  // The one credential login does not take: the profile just stored would not be used while it is set.
   if (envValue('IDM_ACCESS_TOKEN')) {
-    output.warn({ message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
+    overrides.push({ set: ['IDM_ACCESS_TOKEN'], variables: ['IDM_ACCESS_TOKEN'], message: `IDM_ACCESS_TOKEN is set: commands send that token, not the one of profile "${name}", while it is.`, hint: 'Unset it (unset IDM_ACCESS_TOKEN) to use the profile.' });
   }
   // IDM_CLIENT_SECRET and IDM_PRIVATE_KEY, when login took its proof elsewhere (a file, the prompt):
-  // every command sends them instead of the profile's (README: flags > environment > profile), and a
-  // stale one is refused once the token cached now expires.
+  // a stale one is refused once the token cached now expires.
   for (const variable of ['IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY'] as const) {
     if (variable === fromVariable || !envValue(variable)) continue;
     if (variable === 'IDM_CLIENT_SECRET' && secret !== undefined && sameSecret(() => resolve.envClientSecret(env), secret)) continue;
-    output.warn({
+    overrides.push({
+      set: [variable],
+      variables: [variable],
       message: `${variable} is set: commands ${variable === 'IDM_PRIVATE_KEY' ? 'sign with that key' : 'send that secret'}, not the credentials of profile "${name}", while it is.`,
       hint: `Unset it (unset ${variable}) to use the profile.`,
     });
@@ -402,19 +405,32 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   const envProfile = envValue('IDM_PROFILE')?.trim();
   if (envProfile !== undefined && envProfile !== name) {
     const shown = PROFILE_NAME.test(envProfile) ? ` (${envProfile})` : '';
-    output.warn({
+    overrides.push({
+      set: [`IDM_PROFILE${shown}`],
+      variables: ['IDM_PROFILE'],
       message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${envProfile}"` : 'it'}, not profile "${name}", while it is.`,
       hint: `Unset it (unset IDM_PROFILE), or pass --profile ${name} to each command.`,
     });
   }
-  // IDM_DOMAIN and IDM_CLIENT_ID win over the profile too: set to another tenant or client (--domain
-  // or --client-id gave this login's), the next command would be "not logged in as client ...".
+  // IDM_DOMAIN and IDM_CLIENT_ID set to another tenant or client (--domain or --client-id gave this
+  // login's): the next command would be "not logged in as client ...".
   const overriding = otherTenantOrClient(env, tenant, client.clientId);
   if (overriding.length > 0) {
     const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
-    output.warn({
+    const set = overriding.map(([variable, value]) => `${variable}${value === undefined ? '' : ` (${value})`}`);
+    overrides.push({
+      set,
+      variables: overriding.map(([variable]) => variable),
       message: `${overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`).join(' and ')}: commands use ${one}, not profile "${name}"'s ${overriding.map(([variable]) => (variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${client.clientId})`)).join(' and ')}, while ${them}.`,
       hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the profile.`,
+    });
+  }
+  if (overrides.length === 1) output.warn({ message: overrides[0]!.message, hint: overrides[0]!.hint });
+  else if (overrides.length > 1) {
+    const set = overrides.flatMap((override) => override.set);
+    output.warn({
+      message: `${set.slice(0, -1).join(', ')} and ${set.at(-1)} are set: commands use them, not what profile "${name}" stores, while they are.`,
+      hint: `Unset them (unset ${overrides.flatMap((override) => override.variables).join(' ')}) to use the profile.`,
     });
   }
   // The scope of the first command most run after logging in, as the typed client knows it: said in

@@ -299,6 +299,22 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(sandbox().requests.length).toBe(sent);
   });
 
+  it('several variables that commands put before the profile: one warning naming each (values but no secret), one unset command', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const other = sandbox().clients.reader.clientId;
+    const stale = 'stale-secret-left-in-the-shell';
+    const token = 'eyJhbGciOiJub25lIn0.e30.token-from-elsewhere';
+    const env = { IDM_ACCESS_TOKEN: token, IDM_CLIENT_SECRET: stale, IDM_PROFILE: 'dev', IDM_DOMAIN: 'https://other.example.com', IDM_CLIENT_ID: other };
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr.match(/Warning: /g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      `Warning: IDM_ACCESS_TOKEN, IDM_CLIENT_SECRET, IDM_PROFILE (dev), IDM_DOMAIN (https://other.example.com) and IDM_CLIENT_ID (${other}) are set: commands use them, not what profile "prod" stores, while they are.\n` +
+        'Unset them (unset IDM_ACCESS_TOKEN IDM_CLIENT_SECRET IDM_PROFILE IDM_DOMAIN IDM_CLIENT_ID) to use the profile.\n',
+    );
+    for (const secret of [clientSecret, stale, token]) expect(result.stderr).not.toContain(secret);
+  });
+
   it('IDM_PROFILE naming another profile than the one --profile stored: a warning says the next commands use that one', async () => {
     const { clientId, clientSecret } = sandbox().clients.admin;
     const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'dev' } });
