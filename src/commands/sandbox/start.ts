@@ -14,7 +14,7 @@ import { Redactor } from '../../api/redact.js';
 import { fsProblem, IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
-import { once, parseIntegerInRange, parsePath } from '../../cli/parse.js';
+import { once, parseChoice, parseIntegerInRange, parsePath } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
@@ -50,7 +50,7 @@ export interface SandboxStartOptions {
 export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
   return new Command('start')
     .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
-    .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', parseIntegerInRange('--port', 0, 65_535))
+    .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', once('--port', parseIntegerInRange('--port', 0, 65_535)))
     .option('--https', 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)')
     .option('--tls-cert <path>', 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)', once('--tls-cert'))
     .option('--tls-key <path>', 'the PEM private key of --tls-cert', once('--tls-key', undefined, { secret: true }))
@@ -59,13 +59,13 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     // Not empty: '' would be the current directory, which would get the clients' secrets and keys.
     .option('--state-dir <dir>', 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start', once('--state-dir', parsePath('--state-dir', 'directory')))
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)', once('--seed'))
-    .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', parseIntegerInRange('--streams', 0, 1_000_000))
-    .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', parseIntegerInRange('--token-lifetime', 1, 2_592_000))
+    .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', once('--streams', parseIntegerInRange('--streams', 0, 1_000_000)))
+    .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', once('--token-lifetime', parseIntegerInRange('--token-lifetime', 1, 2_592_000)))
     .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
-    .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', parseIntegerInRange('--max-streams', 1, 1_000_000))
-    .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']))
+    .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', once('--max-streams', parseIntegerInRange('--max-streams', 1, 1_000_000)))
+    .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']).argParser(once('--delivery', parseChoice('--delivery', ['async', 'sync']))))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
-    .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', parseIntegerInRange('--delivery-timeout', 1, MAX_DELIVERY_TIMEOUT_MS))
+    .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', once('--delivery-timeout', parseIntegerInRange('--delivery-timeout', 1, MAX_DELIVERY_TIMEOUT_MS)))
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(
       'after',

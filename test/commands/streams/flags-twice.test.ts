@@ -97,3 +97,25 @@ describe('a global, login or groups flag given twice with two values: exit 2, no
     expect(listed.code, listed.stderr).toBe(0);
   });
 });
+
+// sandbox start too (a --seed that cannot be read ends the run before anything starts, whichever way it goes).
+describe('a sandbox start flag given twice with two values: exit 2 naming it (the last value silently won)', () => {
+  const NO_SEED = ['--seed', '/nonexistent/idm-twice-seed.json'];
+  it.each([
+    [['--port', '1', '--port', '2'], '--port is given twice (1 and 2): give it once.'],
+    [['--streams', '5', '--streams', '7'], '--streams is given twice (5 and 7): give it once.'],
+    [['--token-lifetime', '60', '--token-lifetime', '90'], '--token-lifetime is given twice (60 and 90): give it once.'],
+    [['--max-streams', '5', '--max-streams', '7'], '--max-streams is given twice (5 and 7): give it once.'],
+    [['--delivery', 'sync', '--delivery', 'async'], '--delivery is given twice (sync and async): give it once.'],
+    [['--delivery-timeout', '100', '--delivery-timeout', '200'], '--delivery-timeout is given twice (100 and 200): give it once.'],
+  ])('%j', async (flags, message) => {
+    const result = await h.idm(['sandbox', 'start', ...flags, ...NO_SEED]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe(`Error: ${message}`);
+  });
+
+  it('the same value twice is taken (the run then stops at the seed), and --delivery still checks its choice', async () => {
+    expect((await h.idm(['sandbox', 'start', '--port', '5', '--port', '5', ...NO_SEED])).stderr).toMatch(/^Error: --seed: cannot read/);
+    expect((await h.idm(['sandbox', 'start', '--delivery', 'later', ...NO_SEED])).stderr).toMatch(/^Error: --delivery must be one of: async, sync\./);
+  });
+});
