@@ -55,7 +55,8 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   const { connectionId } = options;
   // Every check of the flags comes before the first request: exit 2 means nothing was sent.
   const body = await bodyFields(options, deps.io);
-  const removing = (options.removeMapping ?? []).map((value) => checkedPlatformAttribute(value, '--remove-mapping'));
+  // One platform attribute removed twice is one row removed (the second must not read as a row the mapping lacks).
+  const removing = [...new Set((options.removeMapping ?? []).map((value) => checkedPlatformAttribute(value, '--remove-mapping')))];
   const adding = (options.addMapping ?? []).map((value) => checkedMappingRow(value, '--add-mapping'));
   for (const [index, row] of adding.entries()) {
     const earlier = rowMapping(adding.slice(0, index), row.platform);
@@ -66,9 +67,9 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   if (options.addMapping !== undefined || options.removeMapping !== undefined) {
     // Read, change, write the whole list: the service replaces the mapping it is sent.
     const rows = currentRows(connectionId, await provisioning.get(connectionId), deps.command);
-    for (const [index, platform] of removing.entries()) {
+    for (const platform of removing) {
       const at = rowMapping(rows, platform);
-      if (at < 0) throw new UsageError(`--remove-mapping ${options.removeMapping![index]}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
+      if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
       rows.splice(at, 1);
     }
     for (const row of adding) {

@@ -84,6 +84,14 @@ describe('idm provisioning update: the PATCH body', () => {
     expect(patches()[0]!.json).toEqual({ mapping: START.slice(0, 2) });
   });
 
+  it('--remove-mapping of one attribute twice removes its row once, not "the mapping has no row"', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'is_admin', '--remove-mapping', ' is_admin ']);
+    expect(result.stderr).toBe(`Updated directory provisioning for ${id} with 2 mapped attributes.\n`);
+    expect(result.code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ mapping: START.slice(0, 2) }]);
+  });
+
   it('--remove-mapping x --add-mapping x=new replaces one row and keeps the order of the others', async () => {
     const id = configured();
     const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'email', '--add-mapping', 'email=primaryEmailAlias', '--sync-automatically']);
