@@ -209,9 +209,39 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     const result = await h.idm(['provisioning', 'groups', 'remove', id, ENG]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`^Removed 1 group from the synchronized groups of ${id}\\.`));
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`DELETE ${groupsPath(id)}`]);
-    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: ENG }] });
+    // The list is read first: only what it holds is sent.
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `DELETE ${groupsPath(id)}`]);
+    expect(h.calls('DELETE')[0]!.json).toEqual({ groups: [{ id: ENG }] });
     expect(await listed(id)).toEqual([]);
+  });
+
+  it('remove of a group the list holds and one it does not (a typo): counts and sends the one there, names the other (not "Removed 2 groups")', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'remove', id, ENG, 'engineerin']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Removed 1 group from the synchronized groups of ${id} (group engineerin was not there: not sent). See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls('DELETE').map((call) => call.json)).toEqual([{ groups: [{ id: ENG }] }]);
+    expect(await listed(id)).toEqual([]);
+  });
+
+  it('remove of groups the list does not hold: nothing sent, and the note names them (exit 0)', async () => {
+    const id = editable();
+    const result = await h.idm(['provisioning', 'groups', 'remove', id, SALES, SUPPORT]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(`Nothing to remove from the synchronized groups of ${id}: groups ${SALES}, ${SUPPORT} were not there; nothing sent. See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls('DELETE')).toEqual([]);
+    expect(await listed(id)).toEqual([ENG]);
+  });
+
+  it('remove by a client that may change the list but not read it: every group is sent, and the note says so', async () => {
+    const id = LISTED;
+    const message = 'Insufficient scope, expected any of: read:directory_provisionings';
+    h.sandbox.addFault({ path: groupsPath(id), method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const result = await h.idm(['provisioning', 'groups', 'remove', id, EVERYONE]).finally(() => h.sandbox.clearFaults());
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Sent 1 group to remove from the synchronized groups of ${id}, unread: the client may not read the list (read:directory_provisionings), so groups not there were sent too. See them: idm provisioning groups list ${id}\n`);
+    expect(h.calls('DELETE').map((call) => call.json)).toEqual([{ groups: [{ id: EVERYONE }] }]);
   });
 
   it('set: PUT {groups: [...]} replaces the whole list', async () => {

@@ -49,8 +49,9 @@ function reply(res: ServerResponse, response: Recorded['response']): void {
 beforeAll(async () => {
   server = await fakeServer((request, res) => {
     if (request.url.startsWith('/oauth/token')) return json(res, 200, tokenAnswer(1, { scope: 'read:directory_provisionings create:directory_provisionings update:directory_provisionings delete:directory_provisionings' }));
-    // groups add reads the list first (only groups it does not hold are sent): an empty one.
-    if (listGroupsFirst && request.method === 'GET' && request.url.includes('/synchronized-groups')) return json(res, 200, { groups: [] });
+    // groups add and remove read the list first (add sends only groups it does not hold: an empty one;
+    // remove only groups it holds: those given).
+    if (listGroupsFirst && request.method === 'GET' && request.url.includes('/synchronized-groups')) return json(res, 200, { groups: listedGroups });
     if (!answer) return json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: 'no recorded answer set up' });
     reply(res, answer);
   });
@@ -60,12 +61,15 @@ afterAll(async () => {
   config.cleanup();
 });
 let from = 0;
-/** GET .../synchronized-groups is answered with an empty list, and is not one of the requests sent(). */
+/** GET .../synchronized-groups is answered with listedGroups, and is not one of the requests sent(). */
 let listGroupsFirst = false;
+/** What the list read first holds. */
+let listedGroups: Array<{ id: string }> = [];
 beforeEach(() => {
   from = server.seen.length;
   answer = undefined;
   listGroupsFirst = false;
+  listedGroups = [];
 });
 
 function idm(args: string[], response: Recorded['response']): Promise<RunResult> {
@@ -269,7 +273,8 @@ describe('recorded: provisioning groups set / add / remove', () => {
   });
 
   it.each(cases)('%s: sends the recorded request; the 204 is a success', async (_, verb, args, pair) => {
-    listGroupsFirst = verb === 'add';
+    listGroupsFirst = verb === 'add' || verb === 'remove';
+    if (verb === 'remove') listedGroups = args.map((group) => ({ id: group }));
     const result = await idm(['provisioning', 'groups', verb, id(pair), ...args], pair.response);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');

@@ -61,15 +61,58 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   if (verb === 'add' && entries.length === 0) throw new UsageError(`--groups-file ${options.groupsFile} holds no group: nothing to add.`);
   const { provisioning } = await deps.api();
   if (verb === 'add') return add(connectionId, entries, deps);
-  if (verb === 'remove') await provisioning.removeGroups(connectionId, entries);
-  else await provisioning.setGroups(connectionId, entries);
-  const count = plural(entries.length, 'group');
-  if (verb === 'set' && entries.length === 0) {
+  if (verb === 'remove') return remove(connectionId, entries, deps);
+  await provisioning.setGroups(connectionId, entries);
+  if (entries.length === 0) {
     deps.output.note(`${connectionId} synchronizes no group now.`);
     return;
   }
-  const done = verb === 'remove' ? `Removed ${count} from` : `Set ${count} as`;
-  deps.output.note(`${done} the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+  deps.output.note(`Set ${plural(entries.length, 'group')} as the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+}
+
+/**
+ * The stored entries of the list, by id (every page); undefined for a client that may change the list
+ * but not read it (no read:directory_provisionings). A tenant without the feature is thrown.
+ */
+async function storedGroups(connectionId: string, deps: Deps): Promise<Map<string, string> | undefined> {
+  const { provisioning } = await deps.api();
+  const stored = new Map<string, string>();
+  try {
+    for await (const page of provisioning.groupPages(connectionId, {})) {
+      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
+    }
+  } catch (error) {
+    if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
+    return undefined;
+  }
+  return stored;
+}
+
+/** `group X was` / `groups X, Y were`, for the notes of add and remove. */
+const groupsWere = (ids: string[]) => `${ids.length === 1 ? 'group' : 'groups'} ${ids.join(', ')} ${ids.length === 1 ? 'was' : 'were'}`;
+
+/**
+ * remove: as add, the list is read first, and only the groups it holds are sent and counted: a group
+ * id it does not hold (a typo) is named, not counted as removed. None there: nothing sent (exit 0).
+ */
+async function remove(connectionId: string, entries: GroupEntry[], deps: Deps): Promise<void> {
+  const { provisioning } = await deps.api();
+  const see = `See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`;
+  const stored = await storedGroups(connectionId, deps);
+  if (stored === undefined) {
+    await provisioning.removeGroups(connectionId, entries);
+    deps.output.note(`Sent ${plural(entries.length, 'group')} to remove from the synchronized groups of ${connectionId}, unread: the client may not read the list (${provisioning.scopes.read}), so groups not there were sent too. ${see}`);
+    return;
+  }
+  const there = entries.filter((entry) => stored.has(entry.id));
+  const absent = entries.filter((entry) => !stored.has(entry.id)).map((entry) => entry.id);
+  const notThere = absent.length === 0 ? '' : `${groupsWere(absent)} not there`;
+  if (there.length === 0) {
+    deps.output.note(`Nothing to remove from the synchronized groups of ${connectionId}: ${notThere}; nothing sent. ${see}`);
+    return;
+  }
+  await provisioning.removeGroups(connectionId, there);
+  deps.output.note(`Removed ${plural(there.length, 'group')} from the synchronized groups of ${connectionId}${notThere ? ` (${notThere}: not sent)` : ''}. ${see}`);
 }
 
 /** The fields of an entry the service keeps, in one order: two entries that say the same compare equal. */
@@ -84,15 +127,10 @@ const entryText = (entry: Record<string, unknown>) => JSON.stringify(['id', 'nam
 async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Promise<void> {
   const { provisioning } = await deps.api();
   const see = `See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`;
-  const stored = new Map<string, string>();
-  try {
-    for await (const page of provisioning.groupPages(connectionId, {})) {
-      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
-    }
-  } catch (error) {
+  const stored = await storedGroups(connectionId, deps);
+  if (stored === undefined) {
     // A client that may change the list but not read it (no read:directory_provisionings): every
     // entry is sent, as the flags give them, as before the list was read.
-    if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
     await provisioning.addGroups(connectionId, entries);
     deps.output.note(`Sent ${plural(entries.length, 'group')} to add to the synchronized groups of ${connectionId}, unread: the client may not read the list (${provisioning.scopes.read}), so groups there already were sent too. ${see}`);
     return;
@@ -100,7 +138,7 @@ async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Pro
   const fresh = entries.filter((entry) => !stored.has(entry.id));
   const updated = entries.filter((entry) => stored.has(entry.id) && Object.keys(entry).length > 1 && stored.get(entry.id) !== entryText({ ...entry }));
   const already = entries.filter((entry) => !fresh.includes(entry) && !updated.includes(entry)).map((entry) => entry.id);
-  const there = already.length === 0 ? '' : `${already.length === 1 ? 'group' : 'groups'} ${already.join(', ')} ${already.length === 1 ? 'was' : 'were'} there already`;
+  const there = already.length === 0 ? '' : `${groupsWere(already)} there already`;
   if (fresh.length + updated.length === 0) {
     deps.output.note(`Nothing to add to the synchronized groups of ${connectionId}: ${there}; nothing sent.`);
     return;
