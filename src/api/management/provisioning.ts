@@ -51,17 +51,21 @@ export function isFeatureDisabled(error: unknown): error is ApiError {
   return error instanceof ApiError && error.status === 403 && error.code !== 'insufficient_scope' && /\bnot enabled for this tenant\b/i.test(error.serverMessage ?? '');
 }
 
-/** What to do about a feature the tenant does not have: the operator enables it, and group synchronization can stay off meanwhile. */
-function featureHint(error: ApiError): string {
+/**
+ * What to do about a feature the tenant does not have: the operator enables it, and group
+ * synchronization can stay off meanwhile (`groupsOff`: how, for the command that met it; a command
+ * line to run where there is a configuration to change, as `--sync-groups off` is no flag of every command).
+ */
+function featureHint(error: ApiError, groupsOff = 'with --sync-groups off'): string {
   const groups = /\bgroup synchronization\b/i.test(error.serverMessage ?? '');
   const what = groups ? 'Group synchronization' : 'Directory provisioning';
-  return `${what} is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant.${groups ? ' Meanwhile users can still be synchronized with group synchronization off (--sync-groups off).' : ''}`;
+  return `${what} is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant.${groups ? ` Meanwhile users can still be synchronized with group synchronization off (${groupsOff}).` : ''}`;
 }
 
 /** A feature-disabled 403 gets its own hint, and names no scope (details.scope would say one is missing). */
-function explainFeature(error: unknown): void {
+function explainFeature(error: unknown, groupsOff?: string): void {
   if (!isFeatureDisabled(error)) return;
-  error.hint = featureHint(error);
+  error.hint = featureHint(error, groupsOff);
   delete error.details.scope;
 }
 
@@ -147,20 +151,23 @@ export type ConnectionCheck =
 
 /** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
 export function provisioningApi(client: ApiClient, command: CommandLine = shellCommand) {
-  /** `run`, with the hint of a 404 chosen by its error code. */
-  const explained = async <T>(connectionId: string, run: () => Promise<T>, unconfigured?: string): Promise<T> => {
+  /**
+   * `run`, with the hint of a 404 chosen by its error code. `creating`: there is no configuration to
+   * change yet, so group synchronization is turned off by the flag of the same command.
+   */
+  const explained = async <T>(connectionId: string, run: () => Promise<T>, unconfigured?: string, creating = false): Promise<T> => {
     try {
       return await run();
     } catch (error) {
       notFoundHint(error, connectionId, command, unconfigured);
-      explainFeature(error);
+      explainFeature(error, creating ? undefined : `'${command(['idm', 'provisioning', 'update', connectionId, '--sync-groups', 'off'])}'`);
       if (isUnsupportedStrategy(error)) error.hint = unsupportedStrategyHint(command);
       throw error;
     }
   };
   // Every operation on one connection: a 404's hint depends on its error code (notFoundHint).
   const request = (connectionId: string, operation: Operation) => explained(connectionId, () => client.request(operation));
-  const record = (connectionId: string, operation: Operation, what: string) => explained(connectionId, () => requestRecord(client, operation, what));
+  const record = (connectionId: string, operation: Operation, what: string, creating = false) => explained(connectionId, () => requestRecord(client, operation, what), undefined, creating);
 
   const get = (connectionId: string): Promise<ApiRecord> =>
     record(
@@ -393,6 +400,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
           },
         },
         'a provisioning configuration',
+        true,
       ),
 
     defaultMapping,

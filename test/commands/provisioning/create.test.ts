@@ -217,6 +217,19 @@ describe('idm provisioning create: errors of the service', () => {
     }
   });
 
+  it('403 "Group synchronization is not enabled for this tenant" on create: the hint turns it off with the same command\'s flag (there is nothing to update yet)', async () => {
+    const id = fresh();
+    featureOff(`/api/v2/connections/${id}/directory-provisioning`, 'POST', 'Group synchronization is not enabled for this tenant');
+    try {
+      const result = await h.idm(['provisioning', 'create', id, '--sync-groups', 'all']);
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain('Meanwhile users can still be synchronized with group synchronization off (with --sync-groups off).\n');
+      expect(result.stderr).not.toContain('provisioning update');
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   it('at a terminal, a 403 "feature is not enabled" to the first GET ends the wizard with it, before any question (exit 4)', async () => {
     const id = fresh();
     featureOff(`/api/v2/connections/${id}/directory-provisioning`, 'GET', FEATURE_OFF);

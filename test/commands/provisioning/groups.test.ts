@@ -414,7 +414,8 @@ describe('idm provisioning groups: errors of the service', () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(
         `Error: Could not list the synchronized groups of connection ${LISTED}: ${message} (403 forbidden).\n` +
-          "Group synchronization is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant. Meanwhile users can still be synchronized with group synchronization off (--sync-groups off).\n",
+          // A command to run: --sync-groups is no flag of groups list.
+          `Group synchronization is enabled per tenant by the service, not by a scope: ask the service's support to enable it for this tenant. Meanwhile users can still be synchronized with group synchronization off ('idm provisioning update ${LISTED} --sync-groups off').\n`,
       );
     } finally {
       h.sandbox.clearFaults();
