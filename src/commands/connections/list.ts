@@ -76,8 +76,10 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
       pages: (query) => connections.pages({ ...query, strategy }),
       remember: async (rows) => {
         const records = rows.filter(isPlainObject);
-        await rememberRecent(deps.io.env, client.credentials.tenant, 'connections', records.map((row) => row.id));
-        await rememberRecent(deps.io.env, client.credentials.tenant, 'strategies', records.map((row) => row.strategy));
+        // --strategy shows only some connections (and strategies): the others stay for a TAB.
+        const merge = Boolean(strategy?.length);
+        await rememberRecent(deps.io.env, client.credentials.tenant, 'connections', records.map((row) => row.id), { merge });
+        await rememberRecent(deps.io.env, client.credentials.tenant, 'strategies', records.map((row) => row.strategy), { merge });
       },
     },
     deps,

@@ -33,6 +33,18 @@ const provisioningCalls = () => h.calls('GET').filter((call) => call.path === '/
 const params = (url: string) => new URL(url, 'http://x').searchParams;
 
 describe('idm connections list', () => {
+  it('--strategy shows only some connections: the ids and strategies a TAB offers keep the others (as provisioning list merges)', async () => {
+    expect((await h.idm(['connections', 'list'])).code).toBe(0);
+    expect((await h.idm(['connections', 'list', '--strategy', 'samlp'])).code).toBe(0);
+    const offered = async (kind: string) => (await h.idm(['completion', '--values', kind])).stdout.split('\n').filter(Boolean);
+    // Not only SAML's: the google-apps connections, which provisioning commands take, are still offered.
+    expect(await offered('connections')).toEqual([SAML, G1, DB, G2, G3]);
+    expect(await offered('strategies')).toEqual(['samlp', 'google-apps', 'platform']);
+    // An unfiltered listing shows them all: it replaces the list.
+    expect((await h.idm(['connections', 'list'])).code).toBe(0);
+    expect(await offered('connections')).toEqual([G1, DB, G2, SAML, G3]);
+  });
+
   it('piped: id<TAB>name<TAB>strategy<TAB>provisioning, configured or not for google-apps, - for the rest', async () => {
     const result = await h.idm(['connections', 'list']);
     expect(result.code).toBe(0);
