@@ -134,22 +134,24 @@ function paging(ctx: ApiContext): { take: number; from: number } {
 }
 
 /**
- * Each synchronized group's place in the order the groups were selected, beside the entries (which are
- * what the service answers and --state-dir keeps): the cursor of their list. An offset into the list
- * skipped as many groups as a DELETE removed while a client paged. Places only grow, so a connection's
- * list, in the order it is kept, is in the order of its places (placed() keeps that).
+ * A connection's synchronized groups as the service lists them: in the order of their ids, whatever
+ * order they were sent or added in (recorded: PUT [group2def, group1abc] is listed [group1abc,
+ * group2def]; group1abc added to [group2def] comes first).
  */
-const groupPlaces = new WeakMap<DirectoryGroup, number>();
-let lastGroupPlace = 0;
-function placeOf(group: DirectoryGroup): number {
-  let place = groupPlaces.get(group);
-  if (place === undefined) groupPlaces.set(group, (place = ++lastGroupPlace));
-  return place;
+function byId(groups: readonly DirectoryGroup[]): DirectoryGroup[] {
+  return [...groups].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
-/** A connection's groups, each with a place (seeded and restored ones get theirs here, in their order). */
-function placed(connection: Connection): DirectoryGroup[] {
-  for (const group of connection.synchronizedGroups) placeOf(group);
-  return connection.synchronizedGroups;
+
+/**
+ * The cursor of the groups list: the id of the last group a page showed, the next page starting after
+ * it in id order. Not an offset into the list, which a DELETE shortens while a client pages through it.
+ */
+const groupCursor = (id: string) => Buffer.from(`g1:${id}`).toString('base64url');
+function afterGroup(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const id = /^g1:([^]+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'))?.[1];
+  // Only the exact string this server handed out: base64 decoding forgives stray characters.
+  return id !== undefined && groupCursor(id) === cursor ? id : undefined;
 }
 
 /**
@@ -203,22 +205,24 @@ export function synchronize(ctx: ApiContext): Reply {
   return json(201, { connection_id: connection.id, synchronization_id: id, status: 'pending' });
 }
 
-/** GET .../synchronized-groups: as they were sent, `q=name:<prefix>*` matching the directory's names. */
+/** GET .../synchronized-groups: the entries as they were sent, in id order, `q=name:<prefix>*` matching the directory's names. */
 export function listSynchronizedGroups(ctx: ApiContext): Reply {
   const connection = findConnection(ctx);
   configured(connection);
-  const { take, from } = paging(ctx);
+  const take = ctx.query.has('take') ? Number(ctx.query.get('take')) : LIMITS.takeDefault;
+  const after = ctx.query.has('from') ? afterGroup(ctx.query.get('from')!) : '';
+  if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax || after === undefined) throw badPaging();
   const q = ctx.query.get('q');
-  let groups = placed(connection);
+  let groups = byId(connection.synchronizedGroups);
   if (q !== null) {
     const prefix = /^name:(.*)\*$/.exec(q)?.[1];
     if (prefix === undefined) throw apiError(400, "Query validation error: 'q' must be name:<prefix>*.", 'invalid_query_string');
     const nameOf = (group: DirectoryGroup) => group.name ?? connection.groups.find((known) => known.id === group.id)?.name ?? '';
     groups = groups.filter((group) => nameOf(group).toLowerCase().startsWith(prefix.toLowerCase()));
   }
-  const rest = groups.filter((group) => placeOf(group) > from);
+  const rest = groups.filter((group) => group.id > after);
   const items = rest.slice(0, take);
-  return json(200, { groups: items, ...(rest.length > take ? { next: encodeCursor(placeOf(items.at(-1)!)) } : {}) });
+  return json(200, { groups: items, ...(rest.length > take ? { next: groupCursor(items.at(-1)!.id) } : {}) });
 }
 
 /**
@@ -247,21 +251,16 @@ export function changeSynchronizedGroups(ctx: ApiContext, how: 'set' | 'add' | '
   const connection = findConnection(ctx);
   configured(connection);
   const entries = groupEntries(ctx);
-  const kept = placed(connection);
+  const kept = connection.synchronizedGroups;
   if (how === 'set') connection.synchronizedGroups = entries;
   else if (how === 'remove') connection.synchronizedGroups = kept.filter((group) => !entries.some((entry) => entry.id === group.id));
   else {
     for (const entry of entries) {
+      // A group sent again replaces its entry (listed by id all the same).
       const at = kept.findIndex((group) => group.id === entry.id);
-      // A group sent again keeps its place in the list (and in paging); a new one comes last.
-      if (at >= 0) {
-        groupPlaces.set(entry, placeOf(kept[at]!));
-        kept[at] = entry;
-      } else {
-        kept.push(entry);
-      }
+      if (at >= 0) kept[at] = entry;
+      else kept.push(entry);
     }
   }
-  placed(connection);
   return empty(204);
 }

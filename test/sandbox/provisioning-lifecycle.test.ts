@@ -97,7 +97,7 @@ describe('synchronizations', () => {
 
 describe('synchronized groups', () => {
   const path = `${provisioning(DEMO_IDS.googleAppsConfigured)}/synchronized-groups`;
-  it('GET lists them as sent; PUT replaces, POST adds, DELETE removes (204)', async () => {
+  it('GET lists the entries as sent; PUT replaces, POST adds, DELETE removes (204)', async () => {
     expect((await api('GET', `${path}?take=50`)).body).toEqual({ groups: [expect.objectContaining({ id: '03ep43zb1xk6ay0' })] });
     expect((await api('PUT', path, { groups: [{ id: 'group1abc' }, { id: 'group2def' }] })).status).toBe(204);
     expect((await api('POST', path, { groups: [{ id: 'group3ghi' }] })).status).toBe(204);
@@ -113,12 +113,27 @@ describe('synchronized groups', () => {
     const first = await api('GET', `${path}?take=2`);
     expect(ids(first)).toEqual(['g1', 'g2']);
     expect((await api('DELETE', path, { groups: [{ id: 'g1' }, { id: 'g2' }] })).status).toBe(204);
-    // A group sent again (POST with new fields) keeps its place; a new one comes last.
+    // A group sent again (POST with new fields) is listed where its id puts it, as a new one is.
     expect((await api('POST', path, { groups: [{ id: 'g3', name: 'Three' }, { id: 'g5' }] })).status).toBe(204);
     const second = await api('GET', `${path}?take=2&from=${first.body.next}`);
     expect(second.body.groups).toEqual([{ id: 'g3', name: 'Three' }, { id: 'g4' }]);
     const third = await api('GET', `${path}?take=2&from=${second.body.next}`);
     expect(third.body).toEqual({ groups: [{ id: 'g5' }] });
+  });
+
+  // As recorded: PUT [group2def, group3ghi, group1abc] is listed [group1abc, group2def, group3ghi], and
+  // group1abc added to [group2def] comes first: the service lists them in id order, not as sent.
+  it('lists the groups in id order, whatever order they were sent or added in', async () => {
+    const ids = (res: Awaited<ReturnType<typeof api>>) => res.body.groups.map((g: { id: string }) => g.id);
+    expect((await api('PUT', path, { groups: [{ id: 'group2def' }, { id: 'group3ghi' }, { id: 'group1abc' }] })).status).toBe(204);
+    expect(ids(await api('GET', `${path}?take=50`))).toEqual(['group1abc', 'group2def', 'group3ghi']);
+    expect((await api('PUT', path, { groups: [{ id: 'group2def' }] })).status).toBe(204);
+    expect((await api('POST', path, { groups: [{ id: 'group1abc' }] })).status).toBe(204);
+    expect(ids(await api('GET', `${path}?take=50`))).toEqual(['group1abc', 'group2def']);
+    // Paged, in the same order.
+    const first = await api('GET', `${path}?take=1`);
+    expect(ids(first)).toEqual(['group1abc']);
+    expect((await api('GET', `${path}?take=1&from=${first.body.next}`)).body).toEqual({ groups: [{ id: 'group2def' }] });
   });
 
   it('searches names by prefix (q=name:<prefix>*)', async () => {

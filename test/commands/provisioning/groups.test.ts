@@ -251,7 +251,7 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.stderr).toMatch(/^Set 2 groups as the synchronized groups of/);
     expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PUT ${groupsPath(id)}`]);
     expect(h.calls()[0]!.json).toEqual({ groups: [{ id: SUPPORT }, { id: SALES }] });
-    expect(await listed(id)).toEqual([SUPPORT, SALES]);
+    expect(await listed(id)).toEqual([SALES, SUPPORT]); // listed in id order, as the service does
   });
 
   it('set --none: PUT {groups: []}; the list is empty', async () => {
@@ -289,7 +289,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`]);
     expect(h.calls('POST')[0]!.json).toEqual({ groups: [PLATFORM, { id: SALES }] });
     const shown = await h.idm(['provisioning', 'groups', 'list', id]);
-    expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\ngroup1abc\tPlatform\tplatform@example.com\t9\n${SALES}\t\t\t\n`);
+    expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\n${SALES}\t\t\t\ngroup1abc\tPlatform\tplatform@example.com\t9\n`);
   });
 
   it('set --groups-file - reads what groups list --json printed (stdin): the list is set back as it was', async () => {
