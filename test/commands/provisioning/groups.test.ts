@@ -358,10 +358,12 @@ describe('idm provisioning groups: local validation sends nothing (exit 2)', () 
     ['add with group ids and --groups-file', ['add', id, ENG, '--groups-file', 'groups.json'], /--groups-file gives the groups: give group ids or --groups-file, not both\./],
     ['remove --groups-file (the ids are what remove needs)', ['remove', id, '--groups-file', 'groups.json'], /Unknown flag --groups-file/],
     ['remove without group ids', ['remove', id], /^Error: Missing <group-id>\./],
-    ['add with an empty group id', ['add', id, ' '], /is not a group id/],
+    ['add with an empty group id', ['add', id, ''], /^Error: "" is not a group id: it is empty \(1 to 256 characters/],
+    // " " is 1 character: the rule alone would not say what is wrong with it.
+    ['add with a group id of spaces', ['add', id, '  '], /^Error: " {2}" is not a group id: it holds only spaces \(1 to 256 characters/],
     ['add with a control character in a group id', ['add', id, 'ab\u0007c'], /is not a group id/],
     // A pasted screenful is clipped in the message, not echoed whole.
-    ['add with a 300-character group id', ['add', id, `g${'x'.repeat(299)}`], /^Error: "gx{39}… \(260 more characters\)" is not a group id: 1 to 256 characters/],
+    ['add with a 300-character group id', ['add', id, `g${'x'.repeat(299)}`], /^Error: "gx{39}… \(260 more characters\)" is not a group id: it has 300 characters, more than 256 \(1 to 256 characters/],
     ['add with a malformed connection id', ['add', 'con_1', ENG], /Not a connection id: "con_1"/],
     ['add --none (a flag of set only)', ['add', id, ENG, '--none'], /Unknown flag --none/],
     ['list with an unknown flag', ['list', id, '--query', 'x'], /Unknown flag --query/],

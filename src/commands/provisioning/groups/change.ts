@@ -33,7 +33,9 @@ const DESCRIPTIONS: Record<GroupsVerb, string> = {
 
 function checkGroupId(value: string): string {
   const id = value.trim();
-  if (id === '' || id.length > 256 || hasUnsafeCharacters(id)) throw new UsageError(`"${preview(value)}" is not a group id: 1 to 256 characters, no control characters.`);
+  // Which rule it breaks: " " is 1 character, and "1 to 256 characters" would not say what is wrong with it.
+  const problem = id === '' ? (value === '' ? 'it is empty' : 'it holds only spaces') : id.length > 256 ? `it has ${id.length} characters, more than 256` : hasUnsafeCharacters(id) ? 'it holds control or invisible characters' : undefined;
+  if (problem) throw new UsageError(`"${preview(value)}" is not a group id: ${problem} (1 to 256 characters, no control characters).`);
   return id;
 }
 
