@@ -621,6 +621,34 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(h.calls('PATCH')).toEqual([]);
   });
 
+  it('a row removed and added back as it was is no change: nothing sent (not a summary calling the mapping unchanged, then a PATCH of it reordered)', async () => {
+    const id = 'con_takenTaken000001';
+    const t = open(h, ['provisioning', 'update', id]);
+    await t.waitFor('What next?');
+    t.keys('Down', 'Down', 'Enter'); // Remove a row
+    await t.waitFor('Row to remove');
+    t.keys('Enter'); // row 1: app_metadata.external_id = id
+    await t.waitFor('Removed app_metadata.external_id = id');
+    await t.waitFor('What next?', 2);
+    t.keys('Down', 'Down', 'Down', 'Enter'); // Add a row
+    await t.waitFor('Platform attribute');
+    t.type('app_metadata.external_id');
+    t.keys('Enter');
+    await t.waitFor('Identity-provider attribute for app_metadata.external_id');
+    t.type('id');
+    t.keys('Enter');
+    await t.waitFor('What next?', 3);
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter');
+    const screen = await t.waitFor(/Nothing changed: nothing was sent\.|Change the directory provisioning/);
+    expect(screen).toContain('Nothing changed: nothing was sent.');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('changing nothing sends nothing and says so; Ctrl-C at a question sends nothing either', async () => {
     const same = open(h, ['provisioning', 'update', gappsId(1)]);
     await same.waitFor('What next?');

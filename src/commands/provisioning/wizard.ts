@@ -244,7 +244,10 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   const settings = await askSettings(prompter, deps, { mapping: before, what: 'the current mapping', ...was, emptyMeans: 'refused' });
   const body: ProvisioningBody = {};
   // Never empty here (editMapping refuses that on update): a changed mapping is always sent, whole.
-  if (JSON.stringify(settings.mapping) !== JSON.stringify(before)) body.mapping = settings.mapping;
+  // The same rows in another order (a row removed, then added back: it comes last) are no change:
+  // the wizard cannot reorder, and the summary would call the mapping unchanged while sending it.
+  const rowsKey = (rows: readonly MappingRow[]) => JSON.stringify(rows.map((row) => [row.platform, row.idp]).sort());
+  if (rowsKey(settings.mapping) !== rowsKey(before)) body.mapping = settings.mapping;
   if (settings.synchronizeAutomatically !== held.synchronizeAutomatically) body.synchronize_automatically = settings.synchronizeAutomatically;
   if (settings.synchronizeGroups !== held.synchronizeGroups) body.synchronize_groups = settings.synchronizeGroups;
   if (Object.keys(body).length === 0) return undefined;
