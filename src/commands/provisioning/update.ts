@@ -95,7 +95,7 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
     if (!deps.io.canPrompt) {
       throw new UsageError(
         'Nothing to change.',
-        `idm cannot ask here (${deps.io.cannotAsk}): give --mapping, --add-mapping, --remove-mapping, --sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`,
+        `idm cannot ask here (${deps.io.cannotAsk}): give --mapping, --mapping-file, --add-mapping, --remove-mapping, --sync-automatically, --no-sync-automatically or --sync-groups; run '${shellCommand(['idm', 'provisioning', 'update', '--help'])}'.`,
       );
     }
     const { runUpdateWizard } = await import('./wizard.js');

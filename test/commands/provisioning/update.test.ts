@@ -156,7 +156,8 @@ describe('idm provisioning update: output', () => {
 describe('idm provisioning update: local validation sends nothing (exit 2)', () => {
   const cases: Array<[string, string[], RegExp, string?, Record<string, string>?]> = [
     // Each says why the wizard did not open.
-    ['no flag, without a terminal', [], /Nothing to change\.\nidm cannot ask here \(stdin, stdout and stderr are not terminals\): give --mapping/],
+    // Every flag that changes something, --mapping-file and --no-sync-automatically too.
+    ['no flag, without a terminal', [], /Nothing to change\.\nidm cannot ask here \(stdin, stdout and stderr are not terminals\): give --mapping, --mapping-file, --add-mapping, --remove-mapping, --sync-automatically, --no-sync-automatically or --sync-groups; run 'idm provisioning update --help'\.\n$/],
     ['no flag, with --no-input at a terminal', ['--no-input'], /Nothing to change\.\nidm cannot ask here \(--no-input\)/, undefined, { IDM_FORCE_TTY: 'all', NO_COLOR: '1' }],
     ['no flag, at a terminal with stdout piped', [], /Nothing to change\.\nidm cannot ask here \(stdout is not a terminal\)/, undefined, { IDM_FORCE_TTY: 'stdin,stderr', NO_COLOR: '1' }],
     ['--sync-automatically with --no-sync-automatically', ['--sync-automatically', '--no-sync-automatically'], /--sync-automatically and --no-sync-automatically contradict each other/],
