@@ -5,7 +5,7 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { isSyncTooSoon } from '../../api/errors.js';
-import { utcSeconds } from '../../core/time.js';
+import { instantOf, utcSeconds } from '../../core/time.js';
 import { asText as text, fieldText } from '../../output/index.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -49,8 +49,9 @@ async function whenAgain(connectionId: string, deps: Deps): Promise<string> {
   const every = 'Automatic synchronization runs every 30 minutes.';
   try {
     const { provisioning } = await deps.api();
-    const last = Date.parse(text((await provisioning.get(connectionId)).last_synchronization_at));
-    if (Number.isFinite(last)) return `The last one ran at ${utcSeconds(last)}: ask again after ${utcSeconds(last + SYNC_INTERVAL_MS, true)}. ${every}`;
+    // An RFC 3339 time only: Date.parse would read one without a zone on the local clock.
+    const last = instantOf(text((await provisioning.get(connectionId)).last_synchronization_at));
+    if (last !== undefined) return `The last one ran at ${utcSeconds(last)}: ask again after ${utcSeconds(last + SYNC_INTERVAL_MS, true)}. ${every}`;
   } catch {
     // the hint below is true without the time
   }

@@ -161,6 +161,29 @@ describe('idm provisioning sync: the 30-minute rule (sandbox clock)', () => {
     expect(named).toBe('2030-01-01T00:30:01Z');
   });
 
+  it('a last synchronization time without a zone is not read on the local clock: the hint names no time', async () => {
+    const json = { 'content-type': 'application/json; charset=utf-8' };
+    const message = 'Connection has been synchronized in the last 30 minutes. Please wait before synchronizing it again.';
+    h.sandbox.addFault({ path: path(FRESH), method: 'POST', kind: 'status', status: 400, count: 1, headers: json, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message }) });
+    h.sandbox.addFault({
+      path: `/api/v2/connections/${FRESH}/directory-provisioning`,
+      method: 'GET',
+      kind: 'status',
+      status: 200,
+      count: 1,
+      headers: json,
+      body: JSON.stringify({ connection_id: FRESH, mapping: [], synchronize_automatically: false, last_synchronization_at: '2030-01-01T00:00:00', last_synchronization_status: 'completed' }),
+    });
+    try {
+      const refused = await h.idm(['provisioning', 'sync', FRESH]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('A connection can be synchronized once every 30 minutes; ask again later. Automatic synchronization runs every 30 minutes.');
+      expect(refused.stderr).not.toContain('ask again after');
+    } finally {
+      h.sandbox.clearFaults();
+    }
+  });
+
   it('with --json, the refusal is one JSON object with status 400 and the hint', async () => {
     const id = fresh();
     clock = T0;
