@@ -668,3 +668,26 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(h.calls('PATCH')).toEqual([]);
   });
 });
+
+describe.skipIf(!run)('provisioning wizard: a tenant with more connections than the list offers', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ seed: connectionsSeed(1_150) });
+  });
+  afterAll(() => h.close());
+
+  // Every page was read (12 of 100 here) though the list keeps the first 1,000: on a large tenant,
+  // requests (and rate limit) spent before the first question on connections never shown.
+  it('reads the pages of connections up to the 1,000 the list offers, not the ones after', async () => {
+    h.mark();
+    terminal = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin') });
+    const t = terminal;
+    await t.waitFor('navigate');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    // The 10 pages of the first 1,000, and at most the one paginate asks for ahead (then abandoned).
+    const pages = h.calls('GET').filter((call) => call.path === '/api/v2/connections').length;
+    expect(pages).toBeGreaterThanOrEqual(10);
+    expect(pages).toBeLessThanOrEqual(11);
+  });
+});

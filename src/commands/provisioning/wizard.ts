@@ -77,7 +77,11 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const api = await deps.api();
   const connections: ApiRecord[] = [];
   try {
-    for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) connections.push(...(page.items as ApiRecord[]).slice(0, 1000 - connections.length));
+    // The list offers at most 1,000: the pages after those are not asked for.
+    for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) {
+      connections.push(...(page.items as ApiRecord[]).slice(0, 1000 - connections.length));
+      if (connections.length >= 1000) break;
+    }
   } catch (error) {
     if (!isForbidden(error)) throw error;
     deps.output.note(`Cannot list the tenant's connections (the token lacks ${api.connections.scopes.list}); type the connection id instead.`);
