@@ -690,4 +690,21 @@ describe.skipIf(!run)('provisioning wizard: a tenant with more connections than 
     expect(pages).toBeGreaterThanOrEqual(10);
     expect(pages).toBeLessThanOrEqual(11);
   });
+
+  // The connections after the first 1,000 could not be chosen at all (only given as the argument).
+  it('a connection after the first 1,000 can be typed: the list ends with a choice that asks for its id', async () => {
+    terminal = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin') });
+    const t = terminal;
+    await t.waitFor('navigate');
+    t.keys('Up'); // the list loops: from the first choice to the last
+    await t.waitFor('❯ Another connection: type its id (this list shows the first 1,000)');
+    t.keys('Enter');
+    await t.waitFor('Connection id (con_…)');
+    t.type(gappsId(1_150));
+    t.keys('Enter');
+    const screen = await t.waitFor('What next?');
+    expect(screen).toContain(`The service shows no default mapping for ${gappsId(1_150)} before it has provisioning`);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
 });

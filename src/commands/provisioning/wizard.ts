@@ -72,15 +72,23 @@ export async function checkConnection(api: Management, connectionId: string, com
   }
 }
 
+/** The choice of the connection list that asks for an id instead. */
+const TYPED = '';
+
 /** The connection to configure: chosen from a list of the tenant's, or typed (and checked) when it cannot be listed. */
 async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connectionId: string; start: Start }> {
   const api = await deps.api();
   const connections: ApiRecord[] = [];
+  // The list offers at most 1,000: the pages after those are not asked for, and the others are typed.
+  let more = false;
   try {
-    // The list offers at most 1,000: the pages after those are not asked for.
     for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) {
-      connections.push(...(page.items as ApiRecord[]).slice(0, 1000 - connections.length));
-      if (connections.length >= 1000) break;
+      const room = 1000 - connections.length;
+      connections.push(...(page.items as ApiRecord[]).slice(0, room));
+      if (page.items.length > room || (connections.length >= 1000 && page.next !== undefined)) {
+        more = true;
+        break;
+      }
     }
   } catch (error) {
     if (!isForbidden(error)) throw error;
@@ -92,6 +100,8 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const choices = connections
     .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
     .map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns) }));
+  // A connection after the first 1,000 can still be set up: by its id (TYPED, no id's value).
+  if (more) choices.push({ value: TYPED, name: 'Another connection: type its id (this list shows the first 1,000)', disabled: false });
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
@@ -101,6 +111,7 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   for (;;) {
     // The cursor starts on the first connection that can be chosen.
     const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
+    if (connectionId === TYPED) return typeConnection(prompter, deps);
     const checked = await checkConnection(api, connectionId, deps.command);
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
