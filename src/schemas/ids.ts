@@ -14,7 +14,11 @@ export function idProblem(kind: IdKind, value: string): string | undefined {
   const shape = ID_SHAPES[kind];
   if (shape.pattern.test(value)) return undefined;
   const size = value.length === 0 ? 'it is empty' : `it has ${value.length} character${value.length === 1 ? '' : 's'}`;
-  return `${capitalizedArticle(shape.name)} ${shape.name} is ${shape.words}, ${shape.example.length} characters in all (${size}).`;
+  // The rest of an id without its prefix (copied from a URL or a console without it): the id it would
+  // be, which holds letters, digits and the prefix's underscore only (safe to paste in a shell).
+  const prefixed = `${shape.example.slice(0, shape.example.indexOf('_') + 1)}${value}`;
+  const near = shape.pattern.test(prefixed) ? ` Did you mean ${prefixed}?` : '';
+  return `${capitalizedArticle(shape.name)} ${shape.name} is ${shape.words}, ${shape.example.length} characters in all (${size}).${near}`;
 }
 
 /** `a stream id`, `an event id`: the article of a name, by its first letter's sound (the names here are plain words). */

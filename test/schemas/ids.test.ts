@@ -26,3 +26,23 @@ describe('the stream id', () => {
     expect(EventStreamIdSchema.safeParse('est_2mNwzVbDq8sXe4RtY6uJkL').success).toBe(true);
   });
 });
+
+describe('an id given without its prefix', () => {
+  it.each([
+    ['connection', 'googleAppsDemo01', 'con_googleAppsDemo01'],
+    ['stream', 'demoInboxBasic00000000', 'est_demoInboxBasic00000000'],
+    ['event', '6pVbXr0TqL2mWc8ZyK4sNd', 'evt_6pVbXr0TqL2mWc8ZyK4sNd'],
+  ] as const)('%s: the id it would be is suggested', (kind, value, id) => {
+    expect(idProblem(kind, value)).toMatch(new RegExp(` Did you mean ${id}\\?$`));
+  });
+
+  it.each([
+    ['connection', 'googleAppsDemo0'], // one short
+    ['connection', 'googleAppsDemo01x'], // one long
+    ['connection', "googleApps'emo01"], // not a letter or digit
+    ['stream', 'evt_6pVbXr0TqL2mWc8ZyK'], // the prefix of another kind: 22 characters, one not a letter or digit
+    ['stream', ''],
+  ] as const)('%s, %j, that no prefix makes right: no suggestion', (kind, value) => {
+    expect(idProblem(kind, value)).not.toMatch(/Did you mean/);
+  });
+});

@@ -171,6 +171,8 @@ describe('idm provisioning show: local validation sends nothing (exit 2)', () =>
     ['a connection id that is too short', ['con_bad'], /Not a connection id: "con_bad"/],
     ['a connection id with a slash', ['con_a/b4567890123456'], /Not a connection id/],
     ['a connection id without con_', ['googleAppsDemo01abcd'], /Not a connection id/],
+    // The 16 characters after con_: the id is named, as it can be pasted.
+    ['the rest of a connection id, without con_', ['googleAppsDemo01'], /\(it has 16 characters\)\. Did you mean con_googleAppsDemo01\?\n/],
     ['two connection ids', [SHOWN, FAILS], /Too many arguments/],
     ['an unknown flag', [SHOWN, '--yes'], /Unknown flag --yes/],
   ];

@@ -141,6 +141,7 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     ['wrong prefix', 'evt_demoInboxBearer0000000', /Not a stream id: "evt_demoInboxBearer0000000"/],
     ['a character that is not a letter or digit', 'est_demoInboxBearer000000-', /Not a stream id/],
     ['a path in the id', 'est_../../oauth/token', /Not a stream id/],
+    ['the rest of a stream id, without est_', 'demoInboxBasic00000000', /\(it has 22 characters\)\. Did you mean est_demoInboxBasic00000000\?\n/],
   ])('%s', async (_name, id, message) => {
     const result = await h.idm(['streams', 'show', id]);
     expect(result.code).toBe(2);
