@@ -372,7 +372,9 @@ describe('idm provisioning groups: local validation sends nothing (exit 2)', () 
     // --search is sent as q=name:<text>*: a * of its own would be a second wildcard (q=name:**).
     ['list --search *', ['list', id, '--search', '*'], /--search holds a \*: it is a prefix already/],
     ['list --search eng*', ['list', id, '--search', 'eng*'], /--search holds a \*/],
-    ['list --search with nothing in it', ['list', id, '--search', ' '], /--search is empty\./],
+    ['list --search with nothing in it', ['list', id, '--search', ''], /--search is empty\./],
+    // Three characters: "is empty" would name no rule they break (as for group ids).
+    ['list --search of spaces', ['list', id, '--search', '   '], /--search holds only spaces\./],
     ['list --search with a control character', ['list', id, '--search', 'en\u0007g'], /--search holds control characters\./],
   ];
   for (const [name, args, message] of cases) {

@@ -44,7 +44,7 @@ export function groupsListCommand(deps: Deps, run = groupsListRun): Command {
 function checkSearch(search: string | undefined): string | undefined {
   if (search === undefined) return undefined;
   const problem =
-    search.trim() === '' ? 'is empty' : search.includes('*') ? 'holds a *: it is a prefix already (--search eng finds "Engineering"), and * cannot be searched for' : hasUnsafeCharacters(search) ? 'holds control characters' : undefined;
+    search === '' ? 'is empty' : search.trim() === '' ? 'holds only spaces' : search.includes('*') ? 'holds a *: it is a prefix already (--search eng finds "Engineering"), and * cannot be searched for' : hasUnsafeCharacters(search) ? 'holds control characters' : undefined;
   if (problem) throw new UsageError(`--search ${problem}.`, 'Give the start of a group name, e.g. --search eng.');
   return search;
 }
