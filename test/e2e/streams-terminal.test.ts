@@ -458,9 +458,27 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     const t = open(['streams', 'delete', id]);
     // The question is one line, which the prompt wraps at the terminal's width.
     const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
-    expect(screen).toContain(`Delete stream ${id}, ${name.slice(0, 80)}… (40 more characters) (webhook ${url.slice(0, 72)}… (262 more characters))?`);
+    expect(screen).toContain(`Delete stream ${id}, ${name.slice(0, 79)}… (webhook ${url.slice(0, 71)}…)?`);
     expect(screen).not.toContain('tail-end');
     expect(screen).not.toContain('url-end');
+    t.type('n');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('DELETE')).toEqual([]);
+  });
+
+  it("delete's question cuts a name at 80 columns as the terminal draws them: wide characters count two, and an emoji at the cut is left out whole, never split", async () => {
+    // 40 columns of CJK, 59 letters (99 columns, 79 UTF-16 units), then an emoji at units 79-80.
+    const name = `${'界'.repeat(20)}${'a'.repeat(59)}😀-tail-end`;
+    const created = await h.idm(['streams', 'create', '--name', name, '--event-type', 'user.created', '--action', 'a-1', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const t = open(['streams', 'delete', id]);
+    const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
+    // 40 + 39 columns and the …: 80 in all.
+    expect(screen).toContain(`Delete stream ${id}, ${'界'.repeat(20)}${'a'.repeat(39)}… (action a-1)?`);
+    expect(screen).not.toContain('\ufffd');
     t.type('n');
     t.keys('Enter');
     expect(await t.exitCode()).toBe(130);

@@ -396,7 +396,7 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     terminal = Terminal.start(['provisioning', 'delete', 'con_oneRow0000000001'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 200 });
     const t = terminal;
     const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
-    expect(screen).toContain(`(one-row-${'z'.repeat(72)}… (128 more characters)), 1 mapped attribute?`);
+    expect(screen).toContain(`(one-row-${'z'.repeat(71)}…), 1 mapped attribute?`);
     t.keys('n', 'Enter');
     expect(await t.exitCode()).toBe(130);
     expect(h.calls('DELETE')).toEqual([]);
@@ -463,6 +463,32 @@ describe.skipIf(!run)('streams test in a terminal', () => {
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
     expect(h.calls('POST')).toEqual([]);
+  });
+});
+
+describe.skipIf(!run)('provisioning delete: a name of wide characters and emoji', () => {
+  let h: Harness;
+  const WIDE = 'con_wideName00000001';
+  beforeAll(async () => {
+    h = await startHarness({
+      seed: {
+        // 40 columns of CJK, 59 letters (99 columns, 79 UTF-16 units), then an emoji at units 79-80.
+        connections: [{ id: WIDE, name: `${'界'.repeat(20)}${'a'.repeat(59)}😀-tail-end`, strategy: 'google-apps', provisioning: { mapping: [{ platform: 'email', idp: 'primaryEmail' }] } }],
+      },
+    });
+  });
+  afterAll(() => h.close());
+
+  it('provisioning delete cuts a name at 80 columns as the terminal draws them: wide characters count two, an emoji at the cut is left out whole', async () => {
+    h.mark();
+    terminal = Terminal.start(['provisioning', 'delete', WIDE], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 200 });
+    const t = terminal;
+    const screen = (await t.waitFor('(y/N)')).replace(/\n/g, '');
+    expect(screen).toContain(`(${'界'.repeat(20)}${'a'.repeat(39)}…), 1 mapped attribute?`);
+    expect(screen).not.toContain('\ufffd');
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('DELETE')).toEqual([]);
   });
 });
 

@@ -3,7 +3,9 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
-import { clip, plural } from '../../core/text.js';
+import { plural } from '../../core/text.js';
+import { safeText } from '../../io/safe.js';
+import { cut } from '../../output/width.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
 export interface ProvisioningDeleteOptions {
@@ -30,8 +32,9 @@ export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps):
     // What is about to go: the connection's name and how much it maps (a 404 is reported as is).
     const current = await provisioning.get(connectionId);
     const prompter = await deps.prompter();
-    // The name is the server's free text: a one-line question quotes at most 80 characters of it.
-    const name = typeof current.connection_name === 'string' ? ` (${clip(current.connection_name, 80)})` : '';
+    // The name is the server's free text: a one-line question quotes at most 80 columns of it, cut
+    // between characters (never inside an emoji) and measured as the terminal draws them.
+    const name = typeof current.connection_name === 'string' ? ` (${cut(safeText(current.connection_name), 80)})` : '';
     const rows = Array.isArray(current.mapping) ? `, ${plural(current.mapping.length, 'mapped attribute')}` : '';
     if (!(await prompter.confirm(`Delete the directory provisioning of ${connectionId}${name}${rows}? Users and groups stop synchronizing.`, { default: false }))) {
       throw new CancelledError('Cancelled: the configuration was not deleted.');

@@ -4,8 +4,9 @@ import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
-import { clip } from '../../core/text.js';
+import { safeText } from '../../io/safe.js';
 import { fieldText } from '../../output/index.js';
+import { cut } from '../../output/width.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { describeDestination } from './format.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -39,8 +40,9 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
     if (stream) {
       const prompter = await deps.prompter();
       // The name and destination are the server's free text: a one-line question quotes at most 80
-      // characters of each (as provisioning delete does its connection's name).
-      const what = `${clip(fieldText(stream, 'name'), 80)} (${clip(describeDestination(stream), 80)})`;
+      // columns of each (as provisioning delete does its connection's name), cut between characters
+      // (never inside an emoji's pair of UTF-16 units) and measured as the terminal draws them.
+      const what = `${cut(safeText(fieldText(stream, 'name')), 80)} (${cut(safeText(describeDestination(stream)), 80)})`;
       if (!(await prompter.confirm(`Delete stream ${streamId}, ${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
     }
   }
