@@ -131,6 +131,11 @@ export function destinationKind(flags: DestinationFlags): Kind | undefined {
   }
   if (flags.auth !== undefined && flags.auth !== 'basic' && flags.username !== undefined) throw new UsageError('--username goes with --auth basic.');
   if (flags.auth !== undefined && flags.auth !== 'custom-header' && flags.headerKey !== undefined) throw new UsageError('--header-key goes with --auth custom-header.');
+  // Without --auth, the method follows from --username (basic) or --header-key (custom-header): from
+  // both, it does not (one of them would be dropped without a word).
+  if (flags.auth === undefined && flags.username !== undefined && flags.headerKey !== undefined) {
+    throw new UsageError('--username (for --auth basic) and --header-key (for --auth custom-header) are settings of two methods.', 'Give the one of the method meant, or --auth with it.');
+  }
   if (flags.webhook !== undefined) parseWebhookUrl(flags.webhook);
   return kind;
 }
