@@ -149,13 +149,22 @@ const secretGiven = (flags: DestinationFlags, io: IO) => flags.secretFile !== un
  * and the secret.
  */
 export function missingWebhookFlags(flags: DestinationFlags, io: IO, options: { endpoint: boolean }): string[] {
+  const auth = authOf(flags);
   return [
     options.endpoint && flags.webhook === undefined ? '--webhook' : '',
-    flags.auth === undefined ? '--auth' : '',
-    flags.auth === 'basic' && flags.username === undefined ? '--username' : '',
-    flags.auth === 'custom-header' && flags.headerKey === undefined ? '--header-key' : '',
+    auth === undefined ? '--auth' : '',
+    auth === 'basic' && flags.username === undefined ? '--username' : '',
+    auth === 'custom-header' && flags.headerKey === undefined ? '--header-key' : '',
     secretGiven(flags, io) ? '' : SECRET_FLAG,
   ].filter(Boolean);
+}
+
+/**
+ * The method the flags name: --auth, else the one --username (basic) or --header-key (custom-header)
+ * belongs to, with or without a terminal (destinationKind refuses the two together without --auth).
+ */
+function authOf(flags: DestinationFlags): AuthChoice | undefined {
+  return flags.auth ?? (flags.username !== undefined ? 'basic' : flags.headerKey !== undefined ? 'custom-header' : undefined);
 }
 
 /** The event bus flags `create` still lacks. */
@@ -218,8 +227,7 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
     wasAuth === choice && typeof was[key] === 'string' && check(was[key] as string) === true ? (was[key] as string) : undefined;
   const headerKeyProblem = (value: string) => (PATTERNS.headerKey.test(value.trim()) ? true : "A header name: letters, digits and !#$%&'*+.^_`|~-.");
   const auth =
-    flags.auth ??
-    (flags.username !== undefined ? 'basic' : flags.headerKey !== undefined ? 'custom-header' : undefined) ??
+    authOf(flags) ??
     (await (await ask()).select<AuthChoice>(
       'How does the webhook authenticate deliveries?',
       [

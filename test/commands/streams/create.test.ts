@@ -92,6 +92,18 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(result.stdout + result.stderr).not.toContain(value);
   });
 
+  // At a terminal the method follows from --username or --header-key; without one it did not ("Missing --auth.").
+  it('without a terminal, --username alone says basic and --header-key alone custom-header: --auth is not asked for', async () => {
+    const basic = await h.idm(['streams', 'create', '--name', 'basic-inferred', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/b', '--username', 'idm'], { env: { IDM_WEBHOOK_SECRET: 'pw-inferred-1' } });
+    expect(basic.code, basic.stderr).toBe(0);
+    const header = await h.idm(['streams', 'create', '--name', 'header-inferred', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/c', '--header-key', 'X-Api-Key'], { env: { IDM_WEBHOOK_SECRET: 'hdr-inferred-2' } });
+    expect(header.code, header.stderr).toBe(0);
+    expect(posts().map((call) => (call.json as { destination: { configuration: unknown } }).destination.configuration)).toEqual([
+      { webhook_endpoint: 'https://hooks.example.com/b', webhook_authorization: { method: 'basic', username: 'idm', password: 'pw-inferred-1' } },
+      { webhook_endpoint: 'https://hooks.example.com/c', webhook_authorization: { method: 'custom_header', header_key: 'X-Api-Key', header_value: 'hdr-inferred-2' } },
+    ]);
+  });
+
   it('event bus: the note names the step left in the cloud account, associating the partner event source the service names (stderr only, not with --json)', async () => {
     const result = await h.idm(['streams', 'create', '--name', 'bus-next-step', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'eu-west-1']);
     expect(result.code, result.stderr).toBe(0);
@@ -218,6 +230,7 @@ describe('idm streams create: local validation sends nothing (exit 2)', () => {
     // Without --auth the method follows from either flag; from both it does not (at a terminal, basic was taken and --header-key dropped).
     ['--username and --header-key without --auth', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--username', 'u', '--header-key', 'X-K', '--secret-file', secret()], /--username \(for --auth basic\) and --header-key \(for --auth custom-header\) are settings of two methods\./],
     ['--username and --header-key without --auth, at a terminal', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--username', 'u', '--header-key', 'X-K', '--secret-file', secret()], /are settings of two methods\./, { IDM_FORCE_TTY: 'all' }],
+    ['--header-key without --auth or a secret: the secret alone is missing', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--header-key', 'X-K'], /Missing --secret-file \(or IDM_WEBHOOK_SECRET\)\.\n/],
     ['a webhook without a secret (no file, no IDM_WEBHOOK_SECRET, no terminal)', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer'], /Missing --secret-file \(or IDM_WEBHOOK_SECRET\)/],
     ['an empty secret file', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('')], /--secret-file: the file is empty/],
     ['a secret of two lines', () => ['streams', 'create', '--name', 'a', '--event-type', 'user.created', '--webhook', 'https://x.example.com', '--auth', 'bearer', '--secret-file', secretFile('one\ntwo')], /more than one line/],

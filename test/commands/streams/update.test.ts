@@ -219,6 +219,8 @@ describe('idm streams update: refusals sent before any change (exit 2)', () => {
     ['webhook and action at once', () => ['streams', 'update', ids.rename, '--action', 'a', '--webhook', 'https://x.example.com'], /Give one destination, not webhook and action/],
     ['an http:// webhook', () => ['streams', 'update', ids.rename, '--webhook', 'http://x.example.com', '--auth', 'bearer', '--secret-file', file('s')], /--webhook must be an https:\/\/ URL/],
     ['a webhook without --auth', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n'], /Missing --auth, --secret-file \(or IDM_WEBHOOK_SECRET\)\./],
+    // --username says basic (as at a terminal): what is missing is the secret alone.
+    ['a webhook with --username, without --auth or a secret', () => ['streams', 'update', ids.rename, '--webhook', 'https://x.example.com/n', '--username', 'joe'], /Missing --secret-file \(or IDM_WEBHOOK_SECRET\)\.\n/],
     ['an empty name', () => ['streams', 'update', ids.rename, '--name', ''], /Invalid change: --name: must not be empty\./],
     // Review C2 and C3: the --username below was refused only after the stream was read (a GET).
     ['--auth basic --username with a colon, rotating the secret (the endpoint kept)', () => ['streams', 'update', ids.rename, '--auth', 'basic', '--username', 'a:b', '--secret-file', file('pw')], /^Error: Invalid change: --username: must not contain a colon\.\n$/],
