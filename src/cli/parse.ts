@@ -44,13 +44,16 @@ export function parseChoice<T extends string>(flag: string, choices: readonly T[
 /**
  * A flag that takes one value: given twice with different values it is a usage error, not "the last
  * one wins" (a script that says both is wrong about something). `secret`: the values (the paths of
- * a key or secret file, or a key pasted in their place) are not quoted.
+ * a key or secret file, or a key pasted in their place) are not quoted. `shown`: for a value parsed
+ * into an object or a list, its words (`50/10`), by which two values are compared and quoted.
  */
-export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T, options: { secret?: boolean } = {}) {
+export function once<T>(flag: string, parse: (value: string) => T = (value) => value as T, options: { secret?: boolean; shown?: (value: T) => string } = {}) {
+  const shown = options.shown ?? String;
   return (value: string, previous: T | undefined): T => {
     const parsed = parse(value);
+    const differ = previous !== undefined && (options.shown ? shown(previous) !== shown(parsed) : previous !== parsed);
     // Each value quoted as a preview: a pasted cursor or name must not push the point out of view.
-    if (previous !== undefined && previous !== parsed) throw new InvalidArgumentError(`${flag} is given twice${options.secret ? '' : ` (${preview(String(previous))} and ${preview(String(parsed))})`}: give it once.`);
+    if (differ) throw new InvalidArgumentError(`${flag} is given twice${options.secret ? '' : ` (${preview(shown(previous!))} and ${preview(shown(parsed))})`}: give it once.`);
     return parsed;
   };
 }

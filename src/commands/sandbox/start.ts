@@ -61,10 +61,10 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .option('--seed <file>', 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)', once('--seed'))
     .option('--streams <n>', 'also generate this many streams (pagination, benchmarks)', once('--streams', parseIntegerInRange('--streams', 0, 1_000_000)))
     .option('--token-lifetime <seconds>', 'lifetime of issued access tokens (default 86400)', once('--token-lifetime', parseIntegerInRange('--token-lifetime', 1, 2_592_000)))
-    .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', parseRateLimit)
+    .option('--rate-limit <limit/per-second>', 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)', once('--rate-limit', parseRateLimit, { shown: ({ limit, refillPerSecond }) => `${limit}/${refillPerSecond}` }))
     .option('--max-streams <n>', 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)', once('--max-streams', parseIntegerInRange('--max-streams', 1, 1_000_000)))
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']).argParser(once('--delivery', parseChoice('--delivery', ['async', 'sync']))))
-    .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', parseDelays)
+    .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', once('--retry-delays', parseDelays, { shown: (delays) => delays.join(',') }))
     .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', once('--delivery-timeout', parseIntegerInRange('--delivery-timeout', 1, MAX_DELIVERY_TIMEOUT_MS)))
     .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
     .addHelpText(

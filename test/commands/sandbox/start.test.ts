@@ -90,6 +90,11 @@ describe('idm sandbox start: usage errors (exit 2, nothing on stdout)', () => {
     [['--state-dir', ''], '--state-dir must be the path of a directory.'],
     // Which tenant to keep: two would be a guess (the last one silently won).
     [['--state-dir', '/nonexistent/a', '--state-dir', '/nonexistent/b'], '--state-dir is given twice (/nonexistent/a and /nonexistent/b): give it once.'],
+    // As every one-value flag, compared parsed (the last one won). The --seed that cannot be read
+    // ends a start that gets past the flags; the same value written twice does.
+    [['--rate-limit', '50/10', '--rate-limit', '5/1', '--seed', '/nonexistent/seed.json'], '--rate-limit is given twice (50/10 and 5/1): give it once.'],
+    [['--retry-delays', '1000,2000', '--retry-delays', '10', '--seed', '/nonexistent/seed.json'], '--retry-delays is given twice (1000,2000 and 10): give it once.'],
+    [['--rate-limit', '50/10', '--rate-limit', ' 50 / 10 ', '--retry-delays', '1,2', '--retry-delays', '1, 2', '--seed', '/nonexistent/seed.json'], '--seed: cannot read /nonexistent/seed.json'],
   ])('%j', async (args, message) => {
     const result = await runInProcess(['sandbox', 'start', ...args], { configDir: configDir() });
     expect(result.code).toBe(2);
