@@ -657,8 +657,8 @@ _idm_flags() {
     'provisioning create') reply=(
       '--mapping:map a platform user attribute to an identity-provider attribute (repeat for each)'
       '--mapping-file:the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
-      '--sync-automatically:synchronize users periodically'
-      '--no-sync-automatically:do not synchronize users periodically'
+      '--sync-automatically:synchronize users every 30 minutes'
+      '--no-sync-automatically:do not synchronize users automatically'
       '--sync-groups:group synchronization'
       '-h:show help'
       '--help:show help'

@@ -32,8 +32,8 @@ export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRu
     .addArgument(new Argument('[connection-id]', `the connection (${ID_SHAPES.connection.words}); asked at a terminal when absent`).argParser(parseId('connection')))
     .option('--mapping <platform=idp>', 'map a platform user attribute to an identity-provider attribute (repeat for each)', collect)
     .option('--mapping-file <path>', 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin', once('--mapping-file'))
-    .option('--sync-automatically', 'synchronize users periodically')
-    .option('--no-sync-automatically', 'do not synchronize users periodically')
+    .option('--sync-automatically', 'synchronize users every 30 minutes')
+    .option('--no-sync-automatically', 'do not synchronize users automatically')
     .addOption(new Option('--sync-groups <mode>', 'group synchronization').choices(SYNC_GROUPS).argParser(once('--sync-groups', parseChoice('--sync-groups', SYNC_GROUPS))))
     .addHelpText(
       'after',
