@@ -61,7 +61,7 @@ export async function main(
     // An error found while parsing never reached preAction: its colour is set up here, only now
     // (chalk is loaded on this path alone). --no-color and --json may come after the error's place
     // in argv (`idm --timeout 0 streams list --json`): the parser stopped before it saw them.
-    if (!configured) await io.configure({ color: program.opts().color !== false && !argv.includes('--no-color'), json: io.json || asksForJson(argv) });
+    if (!configured) await io.configure({ color: program.opts().color !== false && !flagWords(argv).includes('--no-color'), json: io.json || asksForJson(argv) });
     return report(cause, deps.output, hasDebugFlag(program), failed);
   } finally {
     stopHandling();
@@ -117,12 +117,18 @@ function takesNoValue(command: Command, flag: string): boolean {
   return false;
 }
 
+/** The words of argv before `--`: after it every word is an operand (`idm streams show -- --json`), never a flag. */
+function flagWords(argv: readonly string[]): readonly string[] {
+  const end = argv.indexOf('--');
+  return end < 0 ? argv : argv.slice(0, end);
+}
+
 /**
  * Whether argv asks for JSON, for an error found while parsing: `--json`, or `--json=VALUE`, whose
  * error ("takes no value") a script reading stderr as JSON lines must still read, unless VALUE says no.
  */
 function asksForJson(argv: readonly string[]): boolean {
-  return argv.some((arg) => arg === '--json' || (arg.startsWith('--json=') && !/^(false|0|no|off)$/i.test(arg.slice('--json='.length))));
+  return flagWords(argv).some((arg) => arg === '--json' || (arg.startsWith('--json=') && !/^(false|0|no|off)$/i.test(arg.slice('--json='.length))));
 }
 
 /**

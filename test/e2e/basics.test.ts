@@ -84,6 +84,19 @@ describe('idm as a process', () => {
     expect(valued.error.message).toBe('--json takes no value: give --json alone, without "=".');
   });
 
+  it('after -- (the end of the flags), --json and --no-color are operands: an error about them is said in words, in colour where colour is on', async () => {
+    const result = await runIdm(['streams', 'show', '--', '--json'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^Error: Not a stream id: "--json"\. /);
+    const coloured = await runIdm(['streams', 'show', '--', '--no-color'], { configDir: config(), env: { FORCE_COLOR: '1' } });
+    expect(coloured.code).toBe(2);
+    expect(coloured.stderr).toMatch(/^\x1b\[31mError:\x1b\[39m Not a stream id: "--no-color"\. /);
+    // Before --, they are flags as ever.
+    const json = await runIdm(['streams', 'show', '--json', '--', 'nope'], { configDir: config() });
+    expect(JSON.parse(json.stderr)).toEqual({ error: expect.objectContaining({ code: 'usage', message: expect.stringContaining('Not a stream id: "nope"') }) });
+  });
+
   it('a bad flag value: the parser\'s own message, said once', async () => {
     const result = await runIdm(['streams', 'list', '--take', '0'], { configDir: config() });
     expect(result.code).toBe(2);
