@@ -11,7 +11,12 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
 
 /** A message or hint that quotes a huge pasted value is cut, not echoed whole. */
 export function clip(text: string, max = 1000): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+  if (text.length <= max) return text;
+  // Never half of a surrogate pair (an emoji at the cut is left out whole: its first half alone would
+  // be shown escaped, `\ud83d`), and what is left out counted in characters, not UTF-16 units.
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  const rest = text.slice(end);
+  return `${text.slice(0, end)}… (${rest.length - (rest.match(/[\ud800-\udbff][\udc00-\udfff]/g)?.length ?? 0)} more characters)`;
 }
 
 /** A value a one-line message quotes back (a bad argument, a path segment): its first 40 characters, as clip cuts. */

@@ -23,6 +23,16 @@ describe('long values in usage errors: the first 40 characters, then how many mo
   });
 });
 
+describe('an emoji at the cut of a preview', () => {
+  it('is left out whole, not split into a half shown escaped (\\ud83d), and what is left out is counted in characters', async () => {
+    const value = `${'a'.repeat(39)}😀xyz`;
+    const result = await runInProcess(['streams', 'show', value], { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Not a stream id: "${'a'.repeat(39)}… (4 more characters)".`);
+    expect(result.stderr).not.toMatch(/\\ud83d|\ud83d/);
+  });
+});
+
 describe('a value refused for not being one of a list is quoted only when it is a near miss of one (else it may be a token)', () => {
   it.each<[string, string[], string, string]>([
     ["idm api's method", ['api', long('Y'), '/event-streams'], long('Y'), 'Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE (any case).\n'],
