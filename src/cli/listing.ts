@@ -44,7 +44,7 @@ const RECENT_ROWS = 1_000;
 function parseCursor(value: string): string {
   // The cursor is opaque (the server judges it); only an empty one, or one with control characters
   // (never in a `next` idm prints), is certainly wrong.
-  if (value.trim() === '') throw new InvalidArgumentError('--from must not be empty.');
+  if (value.trim() === '') throw new InvalidArgumentError(value === '' ? '--from must not be empty.' : '--from holds only spaces: give the `next` of a previous page.');
   return checkText('--from')(value);
 }
 

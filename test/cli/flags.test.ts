@@ -43,8 +43,16 @@ describe('idm streams list flags', () => {
 
   it('refuses an empty --from', async () => {
     const run = vi.fn(async () => {});
-    const error = await parse(streamsListCommand(deps, run), ['--from', ' ']);
+    const error = await parse(streamsListCommand(deps, run), ['--from', '']);
     expect((error as CommanderError).message).toContain('--from must not be empty');
+    expect(run).not.toHaveBeenCalled();
+  });
+
+  // Three characters: "must not be empty" would name no rule they break (as for --search and group ids).
+  it('refuses a --from of spaces, saying so', async () => {
+    const run = vi.fn(async () => {});
+    const error = await parse(streamsListCommand(deps, run), ['--from', '   ']);
+    expect((error as CommanderError).message).toContain('--from holds only spaces: give the `next` of a previous page.');
     expect(run).not.toHaveBeenCalled();
   });
 

@@ -207,6 +207,7 @@ describe('idm connections list: errors', () => {
     ['--take 0', ['--take', '0'], /--take must be from 1 to 100, not 0/],
     ['--take 500', ['--take', '500'], /--take must be from 1 to 100/],
     ['an empty --from', ['--from', ''], /--from must not be empty/],
+    ['a --from of spaces', ['--from', '  '], /--from holds only spaces: give the `next` of a previous page\./],
     ['an empty --strategy', ['--strategy', ','], /--strategy must not be empty/],
     ['--strategy without a value', ['--strategy'], /--strategy needs a value/],
     ['an unknown flag', ['--name', 'x'], /Unknown flag --name/],
