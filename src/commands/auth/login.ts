@@ -425,6 +425,19 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the profile.`,
     });
   }
+  // IDM_AUTH_METHOD and IDM_SIGNING_ALG replace the stored method and algorithm field by field
+  // (--auth-method or --signing-alg gave this login's): later commands send otherwise, or fail.
+  const replaced = otherMethodOrAlg(env, client.authMethod, signingAlg);
+  for (const [variable, value] of replaced) {
+    const shown = value === undefined ? '' : ` (${value})`;
+    const what = variable === 'IDM_AUTH_METHOD' ? `method (${client.authMethod})` : `signing algorithm (${signingAlg})`;
+    overrides.push({
+      set: [`${variable}${shown}`],
+      variables: [variable],
+      message: `${variable} is set${shown}: commands use it, not profile "${name}"'s ${what}, while it is.`,
+      hint: `Unset it (unset ${variable}) to use the profile.`,
+    });
+  }
   if (overrides.length === 1) output.warn({ message: overrides[0]!.message, hint: overrides[0]!.hint });
   else if (overrides.length > 1) {
     const set = overrides.flatMap((override) => override.set);
@@ -476,6 +489,25 @@ function otherTenantOrClient(env: NodeJS.ProcessEnv, tenant: { base: string }, c
     found.push(['IDM_CLIENT_ID', undefined]);
   }
   if (envClient !== undefined && envClient !== clientId) found.push(['IDM_CLIENT_ID', envClient]);
+  return found;
+}
+
+/**
+ * IDM_AUTH_METHOD when set to another method than the one stored (its value when it is one of the
+ * methods; a value no command accepts is not shown), and IDM_SIGNING_ALG when set to another
+ * algorithm than the one a private_key_jwt profile stores (other methods do not sign).
+ */
+function otherMethodOrAlg(env: NodeJS.ProcessEnv, method: AuthMethod, signingAlg: SigningAlg | undefined): Array<[variable: string, value: string | undefined]> {
+  const found: Array<[string, string | undefined]> = [];
+  let envMethod: AuthMethod | undefined;
+  try {
+    envMethod = resolve.envAuthMethod(env);
+  } catch {
+    found.push(['IDM_AUTH_METHOD', undefined]);
+  }
+  if (envMethod !== undefined && envMethod !== method) found.push(['IDM_AUTH_METHOD', envMethod]);
+  const envAlg = resolve.envSigningAlg(env); // checked by login already
+  if (method === 'private_key_jwt' && envAlg !== undefined && envAlg !== signingAlg) found.push(['IDM_SIGNING_ALG', envAlg]);
   return found;
 }
 

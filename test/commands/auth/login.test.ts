@@ -315,6 +315,34 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     for (const secret of [clientSecret, stale, token]) expect(result.stderr).not.toContain(secret);
   });
 
+  it('IDM_AUTH_METHOD or IDM_SIGNING_ALG set to another method or algorithm than --auth-method / --signing-alg stored: the warning names them too', async () => {
+    const { clientId, clientSecret, privateKeyPem } = sandbox().clients.admin;
+    const basic = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret), authMethod: 'post' }, { env: { IDM_AUTH_METHOD: 'basic' } });
+    expect(basic.error).toBeUndefined();
+    expect(basic.stderr).toContain('Warning: IDM_AUTH_METHOD is set (basic): commands use it, not profile "default"\'s method (post), while it is.\nUnset it (unset IDM_AUTH_METHOD) to use the profile.\n');
+    // Without the warning, the next command sent the stored secret as basic, silently.
+    rmSync(join(dir, 'tokens'), { recursive: true, force: true });
+    const before = sandbox().requests.length;
+    expect((await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_AUTH_METHOD: 'basic' } })).error).toBeUndefined();
+    expect(tokenBodies(before)[0]!.headers.authorization).toMatch(/^Basic /);
+
+    const alg = await login({ domain: sandbox().url, clientId, privateKeyFile: secretFile(privateKeyPem), signingAlg: 'PS256' }, { profile: 'jwt', env: { IDM_SIGNING_ALG: 'RS256' } });
+    expect(alg.error).toBeUndefined();
+    expect(alg.stderr).toContain('Warning: IDM_SIGNING_ALG is set (RS256): commands use it, not profile "jwt"\'s signing algorithm (PS256), while it is.\nUnset it (unset IDM_SIGNING_ALG) to use the profile.\n');
+
+    // With others, one warning; a value no command takes is not shown.
+    const both = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret), authMethod: 'post' }, { env: { IDM_AUTH_METHOD: 'bearer\u001b[31m', IDM_PROFILE: 'dev' } });
+    expect(both.error).toBeUndefined();
+    expect(both.stderr.match(/Warning: /g)).toHaveLength(1);
+    expect(both.stderr).toContain('Warning: IDM_PROFILE (dev) and IDM_AUTH_METHOD are set: commands use them, not what profile "default" stores, while they are.\nUnset them (unset IDM_PROFILE IDM_AUTH_METHOD) to use the profile.\n');
+    for (const result of [basic, alg, both]) expect(result.stderr).not.toContain(clientSecret);
+
+    // Set to what login stored, or an algorithm over a secret (nothing signs): nothing to say.
+    const same = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret), authMethod: 'basic' }, { env: { IDM_AUTH_METHOD: 'basic', IDM_SIGNING_ALG: 'PS256' } });
+    expect(same.error).toBeUndefined();
+    expect(same.stderr).not.toContain('Warning');
+  });
+
   it('IDM_PROFILE naming another profile than the one --profile stored: a warning says the next commands use that one', async () => {
     const { clientId, clientSecret } = sandbox().clients.admin;
     const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'dev' } });
