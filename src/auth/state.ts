@@ -3,7 +3,7 @@
 import type { Tenant } from '../config/domain.js';
 import { LAST_DATE_MS } from '../core/time.js';
 import { peekClaims } from './jwt.js';
-import { readCachedToken, tokenCacheFile } from './tokens.js';
+import { isFresh, readCachedToken, tokenCacheFile } from './tokens.js';
 
 export interface TokenState {
   /** `unknown`: a token given as is (IDM_ACCESS_TOKEN) whose expiry cannot be read (not a JWT, or no exp). */
@@ -12,6 +12,8 @@ export interface TokenState {
   unreadable?: boolean;
   expiresAt?: number;
   scopes: string[];
+  /** A cached token still valid but past the margin before its expiry: the next command gets a new one (isFresh). */
+  renewed?: boolean;
 }
 
 /** An expiry beyond the latest time a Date can hold (a claim or cache of a hostile server) is shown as it. */
@@ -35,7 +37,8 @@ export function cachedTokenState(dir: string, tenant: Tenant, clientId: string, 
   const cached = readCachedToken(tokenCacheFile(dir, tenant, clientId), tenant, clientId);
   if (!cached) return { state: 'none', scopes: [] };
   const scopes = (cached.scope ?? String(peekClaims(cached.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
-  return { state: cached.expiresAt > now ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes };
+  const valid = cached.expiresAt > now;
+  return { state: valid ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes, ...(valid && !isFresh(cached, now) ? { renewed: true } : {}) };
 }
 
 /** `42 s`, `3 h 12 min`, `2 days`: how far a time is from now, for people. */

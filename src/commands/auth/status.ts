@@ -35,7 +35,8 @@ function tokenWords(token: TokenState, given: boolean, now: number, canFetch = t
     return canFetch ? 'none cached (the next command gets one)' : 'none cached';
   }
   const until = new Date(token.expiresAt).toISOString();
-  if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})`;
+  // In its last minute (or last quarter of a short lifetime) a cached token is no longer used: said so.
+  if (token.expiresAt > now) return `${given ? 'from IDM_ACCESS_TOKEN' : 'cached'}, valid until ${until} (in ${inWords(token.expiresAt - now)})${token.renewed && canFetch ? ', renewed by the next command' : ''}`;
   return `expired at ${until}${given || !canFetch ? '' : ' (the next command gets a new one)'}`;
 }
 

@@ -1,8 +1,12 @@
 // idm auth status: how far the token's expiry is, in words, read against an injected clock (no real
 // time). Under a minute it is counted in seconds: it used to read "(in 0 min)" for a token of a
 // short lifetime (a sandbox's --token-lifetime 60) for all of its life.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { inWords } from '../../../src/auth/state.js';
+import { audienceOf, isFresh, tokenCacheFile, type CachedToken } from '../../../src/auth/tokens.js';
+import { parseDomain } from '../../../src/config/domain.js';
+import { tokensDir } from '../../../src/config/paths.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/deps.js';
@@ -33,6 +37,50 @@ describe('auth status: the time left on the token', () => {
     [-5, 'expired at 2026-11-25T10:20:25.000Z'],
   ])('%i s from now: %s', async (left, line) => {
     expect(await tokenLine(NOW / 1000 + left)).toBe(line);
+  });
+});
+
+// A cached token in its last minute (or last quarter of a short lifetime) is not used by commands
+// (isFresh): status said "valid until ..." all the same, and the next command fetched a new one.
+describe('auth status: a cached token the next command renews', () => {
+  const domain = 'http://127.0.0.1:9';
+  const clientId = 'status-client';
+  async function cachedLine(obtainedAgo: number, left: number): Promise<{ line?: string; fresh: boolean }> {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const tenant = parseDomain(domain, 'domain');
+      const token: CachedToken = {
+        accessToken: tokenExpiringAt(NOW / 1000 + left),
+        tokenType: 'Bearer',
+        obtainedAt: NOW - obtainedAgo * 1000,
+        expiresAt: NOW + left * 1000,
+        domain: tenant.base,
+        clientId,
+        audience: audienceOf(tenant),
+      };
+      mkdirSync(tokensDir(dir), { recursive: true, mode: 0o700 });
+      writeFileSync(tokenCacheFile(dir, tenant, clientId), JSON.stringify(token), { mode: 0o600 });
+      const env = { IDM_CONFIG_DIR: dir, IDM_DOMAIN: domain, IDM_CLIENT_ID: clientId, IDM_CLIENT_SECRET: 'status-secret' };
+      const { stdout, stderr, error } = await runCommand((deps) => authStatusRun({}, deps, NOW), { env });
+      expect(error).toBeUndefined();
+      expect(`${stdout}${stderr}`).not.toContain('status-secret');
+      return { line: /^Token\t(.*)$/m.exec(stdout)?.[1], fresh: isFresh(token, NOW) };
+    } finally {
+      cleanup();
+    }
+  }
+
+  it.each([
+    // obtained (s ago), left (s), the line: a day's token, in its last minute or not; a 60 s token, in its last 15 s or not.
+    [86_400 - 42, 42, 'cached, valid until 2026-11-25T10:21:12.000Z (in 42 s), renewed by the next command'],
+    [86_400 - 61, 61, 'cached, valid until 2026-11-25T10:21:31.000Z (in 1 min)'],
+    [50, 10, 'cached, valid until 2026-11-25T10:20:40.000Z (in 10 s), renewed by the next command'],
+    [20, 40, 'cached, valid until 2026-11-25T10:21:10.000Z (in 40 s)'],
+  ])('obtained %i s ago, %i s left: %s', async (ago, left, line) => {
+    const shown = await cachedLine(ago, left);
+    expect(shown.line).toBe(line);
+    // The rule of the token source, in one place: renewed exactly when commands no longer use it.
+    expect(shown.line!.endsWith('renewed by the next command')).toBe(!shown.fresh);
   });
 });
 
