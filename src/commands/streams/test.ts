@@ -59,11 +59,14 @@ export function streamsTestCommand(deps: Deps, run = streamsTestRun): Command {
 Event types:
 ${paragraph(EVENT_TYPES.join(' '), '  ')}
 
-${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), 6 with --wait when its outcome was still not known when the wait ended, and the usual codes for other errors (see idm --help). The service lists only failed deliveries: --wait counts a delivery as made when the stream\'s statistics, for the window from just before the test to the end of the wait, count more successful deliveries than before the test, and the event still has no failed record when read once more (README: streams test --wait).')}
+${paragraph('Exit status: 0 when the event was accepted or delivered, 3 when its delivery failed (the record and its attempts are printed all the same), 6 with --wait when its outcome was still not known when the wait ended, and the usual codes for other errors (see idm --help). The service lists only failed deliveries: --wait counts a delivery as made when the stream\'s statistics, for the window from a minute before the test to a minute after the end of the wait, count more successful deliveries than before the test, and the event still has no failed record when read once more (README: streams test --wait).')}
 `,
     )
     .action((streamId: string, flags: Omit<StreamsTestOptions, 'streamId'>) => run({ streamId, ...flags }, deps));
 }
+
+/** How far this machine's clock may be from the service's, either way, for --wait's statistics window. */
+const CLOCK_ALLOWANCE_MS = 60_000;
 
 /** Checks what was given, asks for the event type when allowed, sends once, prints the record. */
 export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): Promise<void> {
@@ -98,10 +101,12 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
 
   const { output } = deps;
   const timeoutMs = (options.waitTimeout ?? DEFAULT_WAIT_SECONDS) * 1000;
-  // --wait's evidence of a success: the stream's successful deliveries in one window, from just
-  // before the test to the end of the wait, counted now and then while waiting (README).
+  // --wait's evidence of a success: the stream's successful deliveries in one window, from a minute
+  // before the test to a minute after the end of the wait, counted now and then while waiting
+  // (README). The minute each side is for the clocks: this machine's is not the service's, and one
+  // ahead of it put the delivery, which the service times by its own, before the window's start.
   const sentAt = Date.now();
-  const window = { dateFrom: utcSeconds(sentAt), dateTo: utcSeconds(sentAt + timeoutMs + 60_000, true) };
+  const window = { dateFrom: utcSeconds(sentAt - CLOCK_ALLOWANCE_MS), dateTo: utcSeconds(sentAt + timeoutMs + CLOCK_ALLOWANCE_MS, true) };
   const note = (line: string) => output.note(line);
   const baseline = await countBefore(api, streamId, window, note);
   const sent = await api.streams.testToFollow(streamId, body);

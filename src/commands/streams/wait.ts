@@ -4,8 +4,8 @@
 //   retries are over (a 4xx from the receiver is never retried; a connection error is tried 4 times).
 //   While retries are to come the service shows the record as `failed` all the same;
 // - delivered: the record itself says so (a service or sandbox that reports successes), or the
-//   stream's statistics, read for one window (from just before the test was sent to the end of the
-//   wait), count more successful deliveries than they did before the test, and the event's record
+//   stream's statistics, read for one window (from a minute before the test was sent to a minute
+//   after the end of the wait), count more successful deliveries than they did before the test, and the event's record
 //   is still absent when read once more after that. On a stream that carries other traffic at that
 //   moment, that count may be another event's: README, "streams test --wait", says so.
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.

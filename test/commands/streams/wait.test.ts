@@ -3,7 +3,7 @@
 // outcome at once: exit 3 after its 4 attempts (a 4xx: after 1), exit 0 when the statistics count
 // one more success. With the default delays (1, 2, 4 s) and --wait-timeout 1 the outcome cannot be
 // known in time: exit 6. No assertion depends on how fast the machine is.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SEED } from '../../../src/sandbox/seed.js';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
@@ -251,5 +251,36 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
     expect(result.code).toBe(6);
     expect(result.stderr).toContain("(The stream's statistics could not be read, so a success could not be seen.)");
     expect(tests()).toHaveLength(1);
+  });
+});
+
+// This machine's clock ahead of the service's: the service times the delivery by its own clock, in
+// the hour before the one the test was sent in by this machine's. The window used to start at the
+// local send time exactly (its end had a minute's allowance), so the success fell outside it and
+// the wait ended "not known" (exit 6). The clocks: this process's Date, set to 5 s past an hour (it
+// advances as real time does: the wait's deadline is read from it), and the sandbox's, 50 s behind it.
+// The fix passes while the test is sent less than 55 s after the set-up, and without it, fails while
+// the delivery comes less than 45 s after it: on any machine, the run takes about a second.
+describe('idm streams test --wait: a machine clock ahead of the service\'s', () => {
+  let h: Harness;
+  const local = Date.parse('2026-11-25T10:00:05Z');
+  // The fake Date from before the sandbox starts: its rate limiter never sees time go back.
+  beforeAll(async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: local, shouldAdvanceTime: true });
+    h = await startHarness({ delivery: 'async', retryDelaysMs: [5, 5, 5], now: () => Date.now() - 50_000 });
+  });
+  afterAll(async () => {
+    await h.close();
+    vi.useRealTimers();
+  });
+
+  it('the delivery, timed by the service in the previous hour, is still counted: delivered, exit 0', async () => {
+    h.mark();
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '5']);
+    expect(result.stderr).toContain("Delivered: the stream's statistics count one more successful delivery");
+    expect(result.code).toBe(0);
+    const stats = h.calls('GET').find((call) => call.path.endsWith('/stats'))!;
+    const from = Date.parse(new URL(stats.url, 'http://x').searchParams.get('date_from')!);
+    expect(from).toBeLessThan(Date.parse('2026-11-25T10:00:00Z')); // a minute before the local send time: the service's hour too
   });
 });
