@@ -102,6 +102,9 @@ export function series(stats: ApiRecord): Series {
   return { buckets, successful, failed, totals, shown, totalsCounted, scale: typeof interval === 'number' ? interval : undefined };
 }
 
+/** A count shown as a JSON number is written (digits, a sign, a fraction, an exponent): nothing to escape or cut. */
+const WRITTEN_NUMBER = /^-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
 /** `2026-11-24` for daily buckets, `2026-11-24 09:00` for hourly ones (UTC, as the service counts). */
 function bucketLabel(time: string, scale: number | undefined): string {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d)/.exec(time);
@@ -140,8 +143,8 @@ export async function statsRun(options: StatsOptions, deps: Deps, now: () => num
   // Every count shown sets the column's width: a bucket's count can be wider than the total the
   // service sent when the two do not add up.
   // Measured as shown too: a count that is not a number is the server's text, made safe (escaped)
-  // and cut at 24 columns.
-  const safeCount = (count: string) => cut(safeText(count), 24);
+  // and cut at 24 columns; a number is shown whole, as written (12345678901234567890123456, 1e400).
+  const safeCount = (count: string) => (WRITTEN_NUMBER.test(count) ? count : cut(safeText(count), 24));
   const shown = {
     successful: data.shown.successful.map(safeCount),
     failed: data.shown.failed.map(safeCount),

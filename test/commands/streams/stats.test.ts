@@ -144,6 +144,26 @@ describe('idm streams stats: a count that is not a number is shown as it came (R
   });
 });
 
+describe('idm streams stats: numbers beyond 24 columns', () => {
+  // Counts used to be cut at 24 columns like text, numbers too: a count of 25 digits or more showed
+  // as "…", while the README promises numbers as written.
+  it('at a terminal: a count or total of 30 digits is shown whole, in its column; text of that length is still cut', async () => {
+    const big = '123456789012345678901234567890';
+    const body = `{"id":"${INBOX}","name":"big","window":{"date_from":"2025-07-29T02:00:00.000Z","date_to":"2025-07-29T03:00:00.000Z","bucket_interval":{"scale_factor":3600}},"buckets":["2025-07-29T02:00:00.000Z","2025-07-29T03:00:00.000Z"],"metrics":[{"name":"platform.event_streams.successful_deliveries","window_total":${big},"type":"sum","data":[${big},0]},{"name":"platform.event_streams.failed_deliveries","window_total":"${'x'.repeat(30)}","type":"sum","data":[0,0]}]}`;
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/stats`, method: 'GET', kind: 'status', status: 200, body, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    const result = await h.idm(['streams', 'stats', INBOX], { env: { ...TTY_OUT, COLUMNS: '120' } });
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    const header = lines.findIndex((line) => line.startsWith('TIME'));
+    const rows = lines.slice(header, header + 4);
+    expect(rows[1]).toMatch(new RegExp(`^2025-07-29 02:00  ${big} +0  █+$`));
+    expect(rows[3]).toMatch(new RegExp(`^Total +${big} +x{23}…$`));
+    // Where FAILED ends is the same on every row.
+    const end = (line: string) => line.replace(/ {2}█+$/u, '').length;
+    expect(rows.map(end)).toEqual(Array(4).fill(end(rows[0]!)));
+  });
+});
+
 describe('idm streams stats: at a terminal and --json', () => {
   it('hourly: the name and window, a row per bucket (date and hour), bars, the totals and the share', async () => {
     answer(INBOX, RECORDED_HOURLY);
