@@ -66,6 +66,11 @@ export function asText(value: unknown): string {
   return value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** `holder[key]` of an answer: undefined when `holder` is not an object (or array). fieldText shows it. */
+export function valueAt(holder: unknown, key: string | number): unknown {
+  return typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+}
+
 /**
  * `holder[key]` as asText shows it, but every number in it as the server wrote it
  * (core/json-numbers.ts): a count of 12345678901234567890 or 1e400 is shown so, not as
@@ -73,10 +78,10 @@ export function asText(value: unknown): string {
  * from an answer; `holder` is the object (or array) that holds it, anything else shows as empty.
  */
 export function fieldText(holder: unknown, key: string | number): string {
-  if (typeof holder !== 'object' || holder === null) return '';
-  const value = (holder as Record<string, unknown>)[key];
+  const value = valueAt(holder, key);
   if (value === undefined || value === null || typeof value === 'string') return asText(value);
-  return stringifyJson(value, undefined, { holder, key: String(key) }) ?? '';
+  // A value there: `holder` is an object (valueAt).
+  return stringifyJson(value, undefined, { holder: holder as object, key: String(key) }) ?? '';
 }
 
 // A listing's entry that is not an object (null, a number) is shown as it is in its ID column, never a crash.

@@ -9,7 +9,7 @@ import { isPlainObject } from '../../core/text.js';
 import { utcSeconds } from '../../core/time.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { safeText } from '../../io/safe.js';
-import { asText as text, fieldText, toMinute } from '../../output/index.js';
+import { asText as text, fieldText, toMinute, valueAt } from '../../output/index.js';
 import { cut, displayWidth } from '../../output/width.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { STREAM_ID_ARGUMENT } from './show.js';
@@ -55,8 +55,6 @@ export interface Series {
   totalsCounted: boolean;
   scale?: number;
 }
-
-const valueAt = (holder: unknown, key: string | number): unknown => (typeof holder === 'object' && holder !== null ? (holder as Record<string, unknown>)[key] : undefined);
 
 /** `holder[key]` as shown: what the service sent there (fieldText: numbers as written, anything else as it came), else `count`. */
 function countText(holder: unknown, key: string | number, count: number): string {
