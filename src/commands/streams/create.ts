@@ -7,7 +7,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, plural } from '../../core/text.js';
+import { clip, isPlainObject, plural } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { asText as text, fieldText } from '../../output/index.js';
@@ -74,7 +74,7 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const inUse = missing.length > 0 ? await streamNames(deps) : undefined;
   const holder = (name: unknown) => (typeof name === 'string' ? inUse?.get(name) : undefined);
   if (holder(body.name) !== undefined) {
-    throw new UsageError(`Stream ${text(holder(body.name))} is named "${text(body.name)}" already: stream names are unique in a tenant.`, 'Choose another --name.');
+    throw new UsageError(`Stream ${shown(text(holder(body.name)))} is named "${shown(text(body.name))}" already: stream names are unique in a tenant.`, 'Choose another --name.');
   }
   if (body.name === undefined) {
     const prompter = await deps.prompter();
@@ -100,10 +100,16 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   // A disabled stream takes no test event (400): what it needs first is to be enabled.
   const disabled = stream.status === 'disabled';
   const next = disabled ? ` It is disabled; to enable it: ${deps.command(['idm', 'streams', 'enable', id])}` : ` Try it: ${deps.command(['idm', 'streams', 'test', id, '--event-type', first!.event_type, '--wait'])}`;
-  output.note(`Created stream ${id || '(the service did not say its id)'}.${idProblem('stream', id) ? '' : next}`);
+  output.note(`Created stream ${shown(id) || '(the service did not say its id)'}.${idProblem('stream', id) ? '' : next}`);
   const eventbus = eventbusNextStep(stream);
   if (eventbus) output.note(eventbus);
 }
+
+/**
+ * A server's value quoted in a note or message for people (an id, a partner event source): cut,
+ * as clip does, past what a terminal line or two holds; the record on stdout and --json show it whole.
+ */
+const shown = (value: string) => clip(value, 200);
 
 /**
  * For an event-bus stream, the step left on the cloud side: the service offers its events as a
@@ -114,10 +120,10 @@ function eventbusNextStep(stream: Record<string, unknown>): string | undefined {
   const destination = isPlainObject(stream.destination) ? stream.destination : {};
   if (destination.type !== 'eventbus') return undefined;
   const config = isPlainObject(destination.configuration) ? destination.configuration : {};
-  const account = fieldText(config, 'cloud_account_id');
-  const region = fieldText(config, 'cloud_region');
+  const account = shown(fieldText(config, 'cloud_account_id'));
+  const region = shown(fieldText(config, 'cloud_region'));
   const where = `cloud account ${account || '(not said)'}${region ? ` (${region})` : ''}`;
-  const source = typeof config.cloud_partner_event_source === 'string' && config.cloud_partner_event_source !== '' ? `the partner event source ${config.cloud_partner_event_source}` : 'the partner event source of this stream';
+  const source = typeof config.cloud_partner_event_source === 'string' && config.cloud_partner_event_source !== '' ? `the partner event source ${shown(config.cloud_partner_event_source)}` : 'the partner event source of this stream';
   return `Next, in ${where}: associate ${source} with an event bus; the stream's events reach the bus only once it is associated.`;
 }
 
@@ -131,7 +137,7 @@ export function nameAnswerCheck(inUse: Map<string, string> | undefined): (value:
     const value = answer.trim();
     if (value === '') return "Enter the stream's name.";
     if (problem(value) !== undefined) return `A name ${problem(value)}.`;
-    return inUse?.has(value) ? `Stream ${inUse.get(value)} has that name: choose another.` : true;
+    return inUse?.has(value) ? `Stream ${shown(inUse.get(value)!)} has that name: choose another.` : true;
   };
 }
 

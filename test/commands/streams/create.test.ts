@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 import { hasTmux, Terminal } from '../../helpers/tmux.js';
+import { nameAnswerCheck } from '../../../src/commands/streams/create.js';
 
 let h: Harness;
 let dir: string;
@@ -118,6 +119,35 @@ describe('idm streams create: the request sent, for each destination', () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.stderr).toBe('');
     expect(JSON.parse(json.stdout).destination.configuration.cloud_partner_event_source).toMatch(/^cloud\.partner\//);
+  });
+
+  it('event bus: a partner event source (or id, account, region) of 100,000 characters is cut in the note, whole in --json', async () => {
+    const long = (head: string) => `${head}${'x'.repeat(100_000)}`;
+    const answer = {
+      id: long('est_'),
+      name: 'bus-long',
+      status: 'enabled',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'eventbus', configuration: { cloud_account_id: long('1'), cloud_region: long('eu-'), cloud_partner_event_source: long('cloud.partner/') } },
+    };
+    const fault = { path: '/api/v2/event-streams', method: 'POST', kind: 'status', status: 201, body: JSON.stringify(answer), headers: { 'content-type': 'application/json; charset=utf-8' } } as const;
+    h.sandbox.addFault(fault);
+    const result = await h.idm(['streams', 'create', '--name', 'bus-long', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'eu-west-1']);
+    expect(result.code, result.stderr).toBe(0);
+    const cut = (head: string) => `${long(head).slice(0, 200)}… (${100_000 + head.length - 200} more characters)`;
+    expect(result.stderr).toBe(
+      `Created stream ${cut('est_')}.\n` +
+        `Next, in cloud account ${cut('1')} (${cut('eu-')}): associate the partner event source ${cut('cloud.partner/')} with an event bus; the stream's events reach the bus only once it is associated.\n`,
+    );
+    h.sandbox.addFault(fault);
+    const json = await h.idm(['streams', 'create', '--name', 'bus-long', '--event-type', 'user.created', '--eventbus-account', '123456789012', '--eventbus-region', 'eu-west-1', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).destination.configuration.cloud_partner_event_source).toBe(long('cloud.partner/'));
+  });
+
+  it('a name in use by a stream whose id is 100,000 characters: the prompt\'s answer check names it cut', () => {
+    const id = `est_${'x'.repeat(100_000)}`;
+    expect(nameAnswerCheck(new Map([['taken', id]]))('taken')).toBe(`Stream ${id.slice(0, 200)}… (${id.length - 200} more characters) has that name: choose another.`);
   });
 
   it('event bus, --disabled: account, region and status disabled', async () => {
