@@ -359,6 +359,30 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     }
   });
 
+  it('update with no change flag: an action id of 5,000 characters is not offered as the prompt\'s default (it filled the screen); one typed is sent', async () => {
+    const long = `act-${'x'.repeat(5_000)}`;
+    const seeded = await startHarness({ seed: { streams: [{ id: 'est_wizLongAction00000000a', name: 'long-action', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: long } } }] } });
+    try {
+      terminal = Terminal.start(['streams', 'update', 'est_wizLongAction00000000a'], { configDir: seeded.configDir, env: credentialsEnv(seeded.sandbox) });
+      const t = terminal;
+      await t.waitFor('What to change in stream');
+      t.keys('Down', 'Down');
+      t.keys('Space'); // destination
+      t.keys('Enter');
+      await t.waitFor('Where do the events go?');
+      t.keys('Enter'); // an action, the default
+      await t.waitFor('Action id');
+      expect(t.screen()).toMatch(/Action id *$/m); // no default after it
+      expect(t.screen()).not.toContain('x'.repeat(200));
+      t.type('a-2');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+      expect(seeded.calls('PATCH')[0]!.json).toEqual({ destination: { type: 'action', configuration: { action_id: 'a-2' } } });
+    } finally {
+      await seeded.close();
+    }
+  });
+
   it('update with no change flag: a new webhook for an action stream is asked (URL, method, secret); the same answers as now send nothing', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'asked-webhook', '--event-type', 'user.created', '--action', 'act-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;

@@ -309,11 +309,18 @@ export async function destinationFrom(flags: DestinationFlags, deps: Deps): Prom
   return webhookDestination(endpoint, await webhookAuthorization(flags, deps));
 }
 
-/** The action id, asked (trimmed); `current` (update: the stream's own) is the default. */
+/**
+ * The action id, asked (trimmed); `current` (update: the stream's own) is the default, when it is
+ * one a terminal line can show: the prompt writes it whole (as its hint, and as the answer taken).
+ */
 export async function askActionId(deps: Deps, current?: string): Promise<string> {
   const prompter = await deps.prompter();
-  return (await prompter.input('Action id', { default: current, validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim();
+  const offered = current !== undefined && current.length <= OFFERED_MAX ? current : undefined;
+  return (await prompter.input('Action id', { default: offered, validate: (value) => (value.trim() ? freeText(value.trim()) : 'Enter the action id.') })).trim();
 }
+
+/** The longest value of the service's offered as a prompt's default (an action id is a few dozen characters). */
+const OFFERED_MAX = 200;
 
 /** The webhook URL, asked (trimmed); `current` (update: the stream's own, if idm would send it) is the default. */
 export async function askWebhookUrl(deps: Deps, current?: string): Promise<string> {
