@@ -161,14 +161,17 @@ export function createOutput(io: IO): Output {
     line(text) {
       io.out(`${styled(text, io.palette('stdout'))}\n`);
     },
+    // Notes and warnings quote a server's strings (an id, a status, a message): cut as an error's
+    // message is (clip), so that one of a megabyte does not fill the terminal.
     note(text) {
       if (io.json) return;
-      io.err(`${io.palette('stderr').dim(safeText(text))}\n`);
+      io.err(`${io.palette('stderr').dim(safeText(clip(text)))}\n`);
     },
     say(text) {
       io.err(`${styled(text, io.palette('stderr'))}\n`);
     },
-    warn(warning) {
+    warn(given) {
+      const warning = { ...given, message: clip(given.message), ...(given.hint === undefined ? {} : { hint: clip(given.hint) }) };
       const label = io.palette('stderr').yellow('Warning:');
       io.notice('warning', warning, `${label} ${safeText(warning.message)}\n${warning.hint ? `${safeText(warning.hint)}\n` : ''}`);
     },

@@ -60,6 +60,25 @@ describe('idm streams disable / enable', () => {
     expect(result.stderr).not.toContain(`Stream ${HEADER} is enabled.`);
   });
 
+  it('an answer with an id or status of 100,000 characters: the note and the warning quote them cut (as an error\'s message is), the record and --json whole', async () => {
+    const long = `${HEADER}${'x'.repeat(100_000)}`;
+    const cut = (text: string) => `${text.slice(0, 1000)}… (${text.length - 1000} more characters)`;
+    const answer = (status: string) => JSON.stringify({ id: long, name: 'demo-inbox-header', status, subscriptions: [{ event_type: 'user.created' }] });
+    const fault = (status: string) => h.sandbox.addFault({ path: `/api/v2/event-streams/${HEADER}`, method: 'PATCH', kind: 'status', status: 200, count: 1, body: answer(status), headers: { 'content-type': 'application/json; charset=utf-8' } });
+    fault('disabled');
+    const note = await h.idm(['streams', 'disable', HEADER]);
+    expect(note.code).toBe(0);
+    expect(fields(note.stdout).get('ID')).toBe(long);
+    expect(note.stderr).toBe(`${cut(`Stream ${long} is disabled.`)}\n`);
+    fault(`disabled${'y'.repeat(100_000)}`);
+    const warned = await h.idm(['streams', 'disable', HEADER]);
+    expect(warned.code).toBe(0);
+    expect(warned.stderr).toBe(`Warning: ${cut(`The service answered that stream ${long} is disabled${'y'.repeat(100_000)}, not disabled.`)}\nSee it with 'idm streams show ${HEADER}'.\n`);
+    fault(`disabled${'y'.repeat(100_000)}`);
+    const json = await h.idm(['streams', 'disable', HEADER, '--json']);
+    expect(JSON.parse(json.stdout).id).toBe(long);
+  });
+
   it('an answer without id or status (tolerated): the note names the stream asked and the status asked, not "Stream  is ."', async () => {
     h.sandbox.addFault({ path: `/api/v2/event-streams/${HEADER}`, method: 'PATCH', kind: 'status', status: 200, count: 1, body: '{"name":"demo-inbox-header"}', headers: { 'content-type': 'application/json' } });
     const result = await h.idm(['streams', 'disable', HEADER]);
