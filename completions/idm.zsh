@@ -187,10 +187,10 @@ _idm_flags() {
       '--help:show help'
     ) ;;
     'login') reply=(
-      '--domain:tenant domain: a host (tenant.example.com) or base URL'
-      '--client-id:client (application) id'
-      '--client-secret-file:read the client secret from this file, or - for stdin'
-      '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
+      '--domain:tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
+      '--client-id:client (application) id (else IDM_CLIENT_ID, or asked)'
+      '--client-secret-file:read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
+      '--private-key-file:PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
       '--signing-alg:assertion algorithm (default: by key type)'
       '--auth-method:client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
       '-h:show help'
@@ -238,10 +238,10 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'auth login') reply=(
-      '--domain:tenant domain: a host (tenant.example.com) or base URL'
-      '--client-id:client (application) id'
-      '--client-secret-file:read the client secret from this file, or - for stdin'
-      '--private-key-file:PEM private key for private_key_jwt, or - for stdin'
+      '--domain:tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
+      '--client-id:client (application) id (else IDM_CLIENT_ID, or asked)'
+      '--client-secret-file:read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
+      '--private-key-file:PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
       '--signing-alg:assertion algorithm (default: by key type)'
       '--auth-method:client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
       '-h:show help'

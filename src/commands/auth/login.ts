@@ -51,10 +51,10 @@ function parseClientId(value: string): string {
 export function loginCommand(deps: Deps, run = loginRun): Command {
   return new Command('login')
     .description('Store credentials for a tenant as a profile (checked with a token request first)')
-    .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL', once('--domain', parseDomainFlag))
-    .option('--client-id <id>', 'client (application) id', once('--client-id', parseClientId))
-    .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin', once('--client-secret-file', undefined, { secret: true }))
-    .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin', once('--private-key-file', undefined, { secret: true }))
+    .option('--domain <domain>', 'tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)', once('--domain', parseDomainFlag))
+    .option('--client-id <id>', 'client (application) id (else IDM_CLIENT_ID, or asked)', once('--client-id', parseClientId))
+    .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)', once('--client-secret-file', undefined, { secret: true }))
+    .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)', once('--private-key-file', undefined, { secret: true }))
     .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS).argParser(once('--signing-alg', parseChoice('--signing-alg', SIGNING_ALGS))))
     .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS).argParser(once('--auth-method', parseChoice('--auth-method', AUTH_METHODS))))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
@@ -68,7 +68,7 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
         'idm login --domain tenant.example.com --client-id ID --client-secret-file secret.txt',
         'vault read -field=secret kv/idm | idm login --domain tenant.example.com --client-id ID --client-secret-file -',
         'idm login --profile prod --domain tenant.example.com --client-id ID --private-key-file key.pem --signing-alg RS256',
-        'idm login --domain http://127.0.0.1:4010 --client-id ID --client-secret-file s.txt --auth-method basic   # the sandbox',
+        'idm login --domain http://127.0.0.1:4010 --client-id ID --client-secret-file s.txt --auth-method basic   # the sandbox, started with --port 4010',
         'idm login --domain tenant.example.com --auth-method tls_client_auth --client-id ID --client-cert client.crt --client-key client.key',
       ]),
     )
