@@ -536,8 +536,8 @@ _idm_flags() {
     'streams deliveries list') reply=(
       '--status:only deliveries with this status, e.g. failed (repeat, or comma-separate)'
       '--event-type:only these event types (repeat, or comma-separate)'
-      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d)'
-      '--until:up to this time: RFC 3339, or back from now'
+      '--since:from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
+      '--until:up to this time: RFC 3339, a date, or back from now'
       '--take:deliveries per page (1-100; default 50, 100 with --all)'
       '--from:start at this cursor (the `next` of a previous page)'
       '--all:follow `next` to the last page'
@@ -573,8 +573,8 @@ _idm_flags() {
     'streams redeliver') reply=(
       '--status:only deliveries with this status, e.g. failed (repeat, or comma-separate)'
       '--event-type:only these event types (repeat, or comma-separate)'
-      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d)'
-      '--until:up to this time: RFC 3339, or back from now'
+      '--since:from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
+      '--until:up to this time: RFC 3339, a date, or back from now'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -590,8 +590,8 @@ _idm_flags() {
       '--client-key:PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
     ) ;;
     'streams stats') reply=(
-      '--since:from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days'
-      '--until:up to this time: RFC 3339, or back from now; default: now (with neither flag, the service'\''s window: to the next full hour)'
+      '--since:from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d); default: 14 days'
+      '--until:up to this time: RFC 3339, a date, or back from now; default: now (with neither flag, the service'\''s window: to the next full hour)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'

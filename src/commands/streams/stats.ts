@@ -27,8 +27,8 @@ export function streamsStatsCommand(deps: Deps, run = statsRun): Command {
   return new Command('stats')
     .description('Show successful and failed deliveries of a stream, per hour or per day')
     .addArgument(STREAM_ID_ARGUMENT())
-    .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d); default: 14 days', once('--since', parseTime('--since')))
-    .option('--until <time>', 'up to this time: RFC 3339, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)', once('--until', parseTime('--until', Date.now, true)))
+    .option('--since <time>', 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d); default: 14 days', once('--since', parseTime('--since')))
+    .option('--until <time>', 'up to this time: RFC 3339, a date, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)', once('--until', parseTime('--until', Date.now, true)))
     .addHelpText(
       'after',
       () => `${examples([`idm streams stats ${ID_SHAPES.stream.example}`, `idm streams stats ${ID_SHAPES.stream.example} --since 6h`, `idm streams stats ${ID_SHAPES.stream.example} --since 7d | awk -F'\\t' '{ failed += $3 } END { print failed }'`])}

@@ -28,8 +28,8 @@ export function addDeliveryFilters(command: Command): Command {
   return command
     .option('--status <statuses>', 'only deliveries with this status, e.g. failed (repeat, or comma-separate)', collectList('--status', checkDeliveryStatus('--status')))
     .option('--event-type <types>', 'only these event types (repeat, or comma-separate)', collectList('--event-type', checkEventType('--event-type')))
-    .option('--since <time>', 'from this time: RFC 3339, or back from now (30m, 6h, 7d)', once('--since', parseTime('--since')))
-    .option('--until <time>', 'up to this time: RFC 3339, or back from now', once('--until', parseTime('--until', Date.now, true)));
+    .option('--since <time>', 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)', once('--since', parseTime('--since')))
+    .option('--until <time>', 'up to this time: RFC 3339, a date, or back from now', once('--until', parseTime('--until', Date.now, true)));
 }
 
 /**
