@@ -35,7 +35,7 @@ export function createRootCommand(): Command {
     .option('--json', 'print JSON for scripts (errors too, on stderr)')
     .addOption(new Option('-p, --profile <name>', 'use this stored profile (default: IDM_PROFILE or the default profile)').argParser(once('--profile', parseProfileName)))
     .option('--no-color', 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)')
-    .option('--no-input', 'never prompt; a missing value is a usage error')
+    .option('--no-input', 'never prompt (also CI set, or not at a terminal); a missing value is a usage error')
     .option('--debug', 'print requests and responses on stderr, secrets redacted')
     // Their IDM_* variables are read from the run's environment by readGlobals (not commander's
     // .env(), which reads process.env), with the same parsers.
