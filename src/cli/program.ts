@@ -106,6 +106,16 @@ function helpTakesPaths(command: Command): void {
     }
     return target === command ? original(name) : target.help();
   };
+  // `idm streams lst --help`: commander shows the group's help for a word none of its commands has,
+  // hiding the typo that `idm help streams lst` reports. The word is the first operand (a known
+  // command was dispatched before this; a flag's word starts with '-').
+  const group = command as Command & { _outputHelpIfRequested(args: string[]): void };
+  const outputHelp = group._outputHelpIfRequested.bind(group);
+  group._outputHelpIfRequested = (args: string[]) => {
+    const word = command.args[0];
+    if (word !== undefined && !word.startsWith('-') && args.some((arg) => arg === '-h' || arg === '--help')) throw unknownCommand(word, command);
+    outputHelp(args);
+  };
 }
 
 /**

@@ -195,6 +195,21 @@ describe('help command with a path', () => {
     }
   });
 
+  it('an unknown word before --help is the same usage error, not the group\'s help (idm help streams lst and idm streams lst --help are the same thing)', async () => {
+    for (const args of [['streams', 'lst', '--help'], ['streams', 'deliveries', 'lst', '-h'], ['strems', '--help'], ['--profile', 'x', 'streams', 'lst', '--help']]) {
+      const result = await runIdm(args, { configDir: dir });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^Error: Unknown command '(lst|strems)'\. Did you mean (list|streams)\?\nThe commands of idm( streams)?( deliveries)?: /);
+    }
+    // A group's own help, and a flag before --help, are unchanged.
+    for (const args of [['streams', '--help'], ['streams', '--json', '--help'], ['--help']]) {
+      const result = await runIdm(args, { configDir: dir });
+      expect(result.code, args.join(' ')).toBe(0);
+      expect(result.stdout).toMatch(/^Usage: idm /);
+    }
+  });
+
   it('a word after a command that has no subcommands says so, not an empty list of commands', async () => {
     const result = await runIdm(['help', 'streams', 'list', 'foo'], { configDir: dir });
     expect(result.code).toBe(2);
