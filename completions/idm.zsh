@@ -98,7 +98,7 @@ _idm_subcommands() {
       'help:show help for a command'
     ) ;;
     'sandbox') reply=(
-      'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
+      'start:Run a local tenant on 127.0.0.1 until Ctrl-C or SIGTERM; prints its URL and client credentials'
       'help:show help for a command'
     ) ;;
     'help') reply=(
@@ -160,7 +160,7 @@ _idm_subcommands() {
       'list:List the tenant'\''s connections; for strategies that support directory provisioning, whether it is configured'
     ) ;;
     'help sandbox') reply=(
-      'start:Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials'
+      'start:Run a local tenant on 127.0.0.1 until Ctrl-C or SIGTERM; prints its URL and client credentials'
     ) ;;
     *) reply=() ;;
   esac

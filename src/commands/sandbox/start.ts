@@ -49,7 +49,7 @@ export interface SandboxStartOptions {
 
 export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command {
   return new Command('start')
-    .description('Run a local tenant on 127.0.0.1 until interrupted (Ctrl-C); prints its URL and client credentials')
+    .description('Run a local tenant on 127.0.0.1 until Ctrl-C or SIGTERM; prints its URL and client credentials')
     .option('--port <n>', 'port of the tenant (default: a free one, or the saved one with --state-dir)', once('--port', parseIntegerInRange('--port', 0, 65_535)))
     .option('--https', 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)')
     .option('--tls-cert <path>', 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)', once('--tls-cert'))
@@ -72,7 +72,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
       () => `${examples([
         'idm sandbox start  # the demo data, a free port',
         'idm sandbox start --port 4010 --streams 10000',
-        'idm sandbox start --json > sandbox.json &  # scripts: JSON on the first line',
+        'idm sandbox start --json > sandbox.json &  # scripts: JSON on the first line (kill %1 stops it)',
         'idm sandbox start --seed seed.json --token-lifetime 60 --rate-limit 5/1',
         'idm sandbox start --fault \'{"kind":"status","status":502,"path":"/api/v2","count":1}\'',
         'idm sandbox start --https --state-dir ~/.idm-sandbox  # the official SDKs need HTTPS; the same clients after a restart',
