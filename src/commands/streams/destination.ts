@@ -90,8 +90,8 @@ export function addDestinationOptions(command: Command, options: { eventbus: boo
     .option('--webhook <url>', 'send events to this https:// endpoint (with --auth)', once('--webhook', undefined, { secret: true }))
     // .choices() for --help and the completions; the parser after it checks them too, and a second value.
     .addOption(new Option('--auth <method>', 'how the webhook authenticates deliveries').choices(AUTH_CHOICES).argParser(once('--auth', parseChoice('--auth', AUTH_CHOICES))))
-    .option('--username <name>', 'the user name of --auth basic (alone, it means --auth basic)', once('--username', checkText('--username')))
-    .option('--header-key <name>', 'the header name of --auth custom-header (alone, it means --auth custom-header)', once('--header-key', checkText('--header-key')))
+    .option('--username <name>', 'the user name of --auth basic (with --webhook, it implies --auth basic)', once('--username', checkText('--username')))
+    .option('--header-key <name>', 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)', once('--header-key', checkText('--header-key')))
     .option('--secret-file <path>', "the webhook's token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)", once('--secret-file', undefined, { secret: true }));
   if (options.eventbus) {
     command
