@@ -208,6 +208,17 @@ function __idm_values
     idm completion --values $argv[1] 2>/dev/null
 end
 
+# The directories that complete the word under the cursor (fish's helper). Of --flag= with nothing
+# (or only quotes) after the =, those of '': fish puts --flag= in front of what matches an empty
+# value, so that the whole word's --flag=DIR/ became --flag=--flag=DIR/. After a value, the whole
+# word: fish takes --flag=DIR/ as a replacement of the word.
+function __idm_directories
+    set -l word (commandline -ct)
+    set -l empty (string match -r -- '^([\'"]?)--[^=]*=([\'"]*)$' "$word")
+    and set word "$empty[2]$empty[3]"
+    __fish_complete_directories "$word"
+end
+
 # No file names unless a flag asks for a file.
 complete -c idm -f
 complete -c idm -n '__idm_at ""' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
@@ -398,7 +409,7 @@ complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -r -F -d 'serve HTTPS 
 complete -c idm -n '__idm_in "sandbox start"' -l tls-key -r -F -d 'the PEM private key of --tls-cert'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
 complete -c idm -n '__idm_in "sandbox start"' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
-complete -c idm -n '__idm_in "sandbox start"' -l state-dir -x -a '(__fish_complete_directories)' -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
+complete -c idm -n '__idm_in "sandbox start"' -l state-dir -x -a '(__idm_directories)' -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
 complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
 complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
 complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'

@@ -190,6 +190,8 @@ describe('the bash completion in a real bash', () => {
     mkdirSync(join(files, 'state one'), { recursive: true });
     expect(completeFish(['idm', 'sandbox', 'start', '--state-dir', ''])).toEqual(['state one/']);
     expect(completeFish(['idm', 'sandbox', 'start', '--state-dir=st'])).toEqual(['--state-dir=state one/']);
+    // Nothing typed after the =: the flag once, not --state-dir=--state-dir=state one/.
+    expect(completeFish(['idm', 'sandbox', 'start', '--state-dir='])).toEqual(['--state-dir=state one/']);
   });
   it.skipIf(!has('zsh') && !process.env.CI)('zsh: sandbox start --state-dir <TAB> offers directories only', () => {
     mkdirSync(join(files, 'state one'), { recursive: true });

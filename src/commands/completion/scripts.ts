@@ -458,8 +458,8 @@ function fq(text: string): string {
   return `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** fish's own helper: the directories that complete the word under the cursor (`--flag=` forms too). */
-const DIRECTORIES = "'(__fish_complete_directories)'";
+/** The directories that complete the word under the cursor, `--flag=` forms too (__idm_directories, below). */
+const DIRECTORIES = "'(__idm_directories)'";
 
 function fishValueArgs(values: Values): string {
   switch (values.kind) {
@@ -606,6 +606,17 @@ function __idm_values
     end
     set -lx IDM_PROFILE $profile
     idm completion --values $argv[1] 2>/dev/null
+end
+
+# The directories that complete the word under the cursor (fish's helper). Of --flag= with nothing
+# (or only quotes) after the =, those of '': fish puts --flag= in front of what matches an empty
+# value, so that the whole word's --flag=DIR/ became --flag=--flag=DIR/. After a value, the whole
+# word: fish takes --flag=DIR/ as a replacement of the word.
+function __idm_directories
+    set -l word (commandline -ct)
+    set -l empty (string match -r -- '^([\\'"]?)--[^=]*=([\\'"]*)$' "$word")
+    and set word "$empty[2]$empty[3]"
+    __fish_complete_directories "$word"
 end
 
 # No file names unless a flag asks for a file.
