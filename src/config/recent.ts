@@ -38,14 +38,15 @@ function recentFile(env: NodeJS.ProcessEnv, tenant: Tenant, kind: RecentKind): s
 export async function rememberRecent(env: NodeJS.ProcessEnv, tenant: Tenant, kind: RecentKind, values: Iterable<unknown>, options: { merge?: boolean } = {}): Promise<void> {
   const file = recentFile(env, tenant, kind);
   const fresh = [...values];
-  const textFor = (old: string | undefined): string | undefined => {
+  const textFor = (old: string | undefined): string => {
     const kept = new Set<string>();
     const before = options.merge ? (old ?? '').split('\n') : [];
     for (const value of [...fresh, ...before]) {
       if (typeof value === 'string' && SHAPES[kind].test(value)) kept.add(value);
       if (kept.size >= KEEP) break;
     }
-    return kept.size === 0 ? undefined : `${[...kept].join('\n')}\n`;
+    // A listing that showed none (the last stream deleted) leaves none: '' (no file is the same).
+    return kept.size === 0 ? '' : `${[...kept].join('\n')}\n`;
   };
   const read = () => {
     try {
@@ -56,14 +57,13 @@ export async function rememberRecent(env: NodeJS.ProcessEnv, tenant: Tenant, kin
   };
   // The same listing again (the usual case) writes nothing and takes no lock: a read costs less.
   const first = read();
-  if (textFor(first) === undefined || textFor(first) === first) return;
+  if (textFor(first) === (first ?? '')) return;
   try {
     checkWritableDir(configDir(env));
     const lock = await acquireLock(`${file}.lock`, { waitMs: 0, staleMs: 10_000 });
     if (!isLock(lock)) return;
     try {
-      const text = textFor(read());
-      if (text !== undefined) writeFileAtomic(file, text);
+      writeFileAtomic(file, textFor(read()));
     } finally {
       lock.release();
     }

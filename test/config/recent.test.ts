@@ -37,11 +37,19 @@ describe('recent values for completion', () => {
     expect(readFileSync(file, 'utf8')).toBe('est_demoAction000000000000\n');
   });
 
-  it('the last listing wins; a listing with nothing to keep leaves the list as it was', async () => {
+  it('the last listing wins; a listing that showed none (the last stream deleted) leaves none to offer', async () => {
     await rememberRecent(env, TENANT, 'connections', ['con_googleAppsDemo01']);
     await rememberRecent(env, TENANT, 'connections', ['con_googleAppsTaken1', 'con_samlEnterprise01']);
-    await rememberRecent(env, TENANT, 'connections', []);
     expect(readRecent(env, TENANT, 'connections')).toEqual(['con_googleAppsTaken1', 'con_samlEnterprise01']);
+    await rememberRecent(env, TENANT, 'connections', []);
+    expect(readRecent(env, TENANT, 'connections')).toEqual([]);
+    // A merge of none (provisioning list with no configuration) keeps the others.
+    await rememberRecent(env, TENANT, 'streams', ['est_demoAction000000000000']);
+    await rememberRecent(env, TENANT, 'streams', [], { merge: true });
+    expect(readRecent(env, TENANT, 'streams')).toEqual(['est_demoAction000000000000']);
+    // None shown and none kept before: no file is made.
+    await rememberRecent(env, OTHER, 'streams', []);
+    expect(readdirSync(join(dir, 'cache')).sort()).toEqual([FILE('connections'), FILE('streams')].sort());
   });
 
   it('merge: a listing of some of a kind (provisioning list) puts its ids first and keeps the others', async () => {

@@ -281,6 +281,23 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
   });
 
+  // A listing that shows no stream (the last one deleted) leaves no id to offer, not the deleted ones.
+  describe('after the last stream is deleted', () => {
+    const emptied = useSandbox();
+    it('bash: streams show <TAB> offers nothing once streams list showed none', async () => {
+      const dir = join(configDir, 'emptied');
+      mkdirSync(dir, { recursive: true });
+      const env = { IDM_CONFIG_DIR: dir, ...credentialsEnv(emptied()) };
+      const list = await runInProcess(['streams', 'list'], { configDir: dir, env });
+      expect(list.code).toBe(0);
+      const ids = list.stdout.split('\n').filter(Boolean).map((line) => line.split('\t')[0]!);
+      expect(complete(['idm', 'streams', 'show', ''], env)).toEqual([...ids].sort());
+      for (const id of ids) expect((await runInProcess(['streams', 'delete', '--yes', id], { configDir: dir, env })).code).toBe(0);
+      expect(await runInProcess(['streams', 'list'], { configDir: dir, env })).toMatchObject({ code: 0, stdout: '' });
+      expect(complete(['idm', 'streams', 'show', ''], env)).toEqual([]);
+    });
+  });
+
   // The ids offered are those of the tenant the command line works on: its --profile (-p, --profile=),
   // else IDM_PROFILE, else the default profile; never those another tenant's listing showed.
   describe('ids of the tenant in effect only', () => {
