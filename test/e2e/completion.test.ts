@@ -253,6 +253,14 @@ describe('the bash completion in a real bash', () => {
   it('completes profile names from the config directory, without the network', () => {
     expect(complete(['idm', '--profile', ''])).toEqual(['prod', 'staging']);
     expect(complete(['idm', 'streams', 'list', '-p', 'st'])).toEqual(['staging']);
+    expect(complete(['idm', 'streams', 'list', '--profile', '=', 'st'])).toEqual(['staging']);
+  });
+
+  // A short flag takes no =: -p=prod is the profile "=prod" to idm, a usage error; bash splits it
+  // at the = as it does --profile=prod, and nothing is offered there (as zsh and fish do).
+  it('offers no profile after -p= (what it would complete is not a profile)', () => {
+    expect(complete(['idm', 'streams', 'list', '-p', '='])).toEqual([]);
+    expect(complete(['idm', 'streams', 'list', '-p', '=', 'st'])).toEqual([]);
   });
 
   it('completes file names after --mapping-file, spaces included', () => {

@@ -279,10 +279,11 @@ _idm() {
     i+=1
   done
 
-  # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole.
-  if [[ $cur == = && $prev == -* ]]; then
+  # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole. A short flag
+  # takes no = (-p=prod is the profile "=prod"): nothing is offered after one.
+  if [[ $cur == = && $prev == --* ]]; then
     flag=$prev; cur=''
-  elif [[ $prev == = ]] && (( COMP_CWORD > 1 )); then
+  elif [[ $prev == = && \${COMP_WORDS[COMP_CWORD-2]} == --* ]] && (( COMP_CWORD > 1 )); then
     flag=\${COMP_WORDS[COMP_CWORD-2]}
   elif [[ $cur == --*=* ]]; then
     flag=\${cur%%=*}; prefix=\${flag}=; cur=\${cur#*=}
