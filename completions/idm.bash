@@ -230,13 +230,16 @@ _idm_complete_value() {
 
 _idm() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
-  local -i i=1 npos=0
+  local -i i=1 npos=0 ddash=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < COMP_CWORD )); do
     word=${COMP_WORDS[i]}
+    # After --, every word is an argument, one with a dash too.
+    if (( ddash )) && [[ $word == -* ]]; then npos+=1; i+=1; continue; fi
     case "$word" in
+      --) ddash=1 ;;
       '--profile'=*) profile=${word#*=} ;;
       -*=*) ;;
       -*)
@@ -256,8 +259,10 @@ _idm() {
   done
 
   # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole. A short flag
-  # takes no = (-p=prod is the profile "=prod"): nothing is offered after one.
-  if [[ $cur == = && $prev == --* ]]; then
+  # takes no = (-p=prod is the profile "=prod"): nothing is offered after one. After --, no flags.
+  if (( ddash )); then
+    flag=''
+  elif [[ $cur == = && $prev == --* ]]; then
     flag=$prev; cur=''
   elif [[ $prev == = && ${COMP_WORDS[COMP_CWORD-2]} == --* ]] && (( COMP_CWORD > 1 )); then
     flag=${COMP_WORDS[COMP_CWORD-2]}
@@ -272,7 +277,7 @@ _idm() {
     return 0
   fi
 
-  if [[ $cur == -* ]]; then
+  if (( ! ddash )) && [[ $cur == -* ]]; then
     _idm_flags "$path"
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then

@@ -147,12 +147,20 @@ function __idm_state
     set -l path ''
     set -l npos 0
     set -l skip 0
+    set -l ddash 0
     for word in $tokens
         if test $skip = 1
             set skip 0
             continue
         end
+        # After --, every word is an argument, one with a dash too.
+        if test $ddash = 1; and string match -q -- '-*' $word
+            set npos (math $npos + 1)
+            continue
+        end
         switch $word
+            case '--'
+                set ddash 1
             case '-*=*'
             case '-*'
                 if __idm_flag_takes_value "$path" $word

@@ -1095,11 +1095,14 @@ _idm_complete_value() {
 _idm() {
   local cmdpath='' cmdprofile='' word cur=${words[CURRENT]} prev=${words[CURRENT-1]} REPLY
   local -a reply
-  integer i=2 npos=0
+  integer i=2 npos=0 ddash=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
     word=${words[i]}
+    # After --, every word is an argument, one with a dash too.
+    if (( ddash )) && [[ $word == -* ]]; then (( npos += 1, i += 1 )); continue; fi
     case "$word" in
+      --) ddash=1 ;;
       '--profile'=*) cmdprofile=${(Q)word#*=} ;;
       -*=*) ;;
       -*)
@@ -1118,16 +1121,16 @@ _idm() {
     (( i += 1 ))
   done
 
-  if [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "${cur%%=*}"; then
+  if (( ! ddash )) && [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "${cur%%=*}"; then
     compset -P '*='
     _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
-  if (( CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
+  if (( ! ddash && CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
     _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
-  if [[ $cur == -* ]]; then
+  if (( ! ddash )) && [[ $cur == -* ]]; then
     _idm_flags "$cmdpath"
     _describe -t options 'option' reply
     return

@@ -256,6 +256,25 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'streams', 'list', '--profile', '=', 'st'])).toEqual(['staging']);
   });
 
+  // After --, every word is an argument (commander's rule): no flags are offered, and a word with a
+  // dash counts as an argument (the second one of api, which has no values), never as a flag.
+  const AFTER_DOUBLE_DASH: Array<[string, string[]]> = [
+    ['idm streams show -- --', []],
+    ['idm api -- -x ', []],
+    ['idm api -- ', ['DELETE', 'GET', 'PATCH', 'POST', 'PUT']],
+    ['idm -- str', ['streams']],
+  ];
+  it.each(AFTER_DOUBLE_DASH)('bash: %s<TAB>', (line, expected) => {
+    expect(complete(line.split(' '))).toEqual(expected);
+  });
+  // fish's own rule offers no flag after a -- typed as it is; completeFish quotes each word ('--').
+  it.skipIf(!has('fish') && !process.env.CI).each(AFTER_DOUBLE_DASH.slice(1))('fish: %s<TAB>', (line, expected) => {
+    expect(completeFish(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(AFTER_DOUBLE_DASH)('zsh: %s<TAB>', (line, expected) => {
+    expect(completeZsh(line)).toEqual(expected);
+  });
+
   // A short flag takes no =: -p=prod is the profile "=prod" to idm, a usage error; bash splits it
   // at the = as it does --profile=prod, and nothing is offered there (as zsh and fish do).
   it('offers no profile after -p= (what it would complete is not a profile)', () => {

@@ -254,13 +254,16 @@ _idm_complete_value() {
 
 _idm() {
   local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
-  local -i i=1 npos=0
+  local -i i=1 npos=0 ddash=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < COMP_CWORD )); do
     word=\${COMP_WORDS[i]}
+    # After --, every word is an argument, one with a dash too.
+    if (( ddash )) && [[ $word == -* ]]; then npos+=1; i+=1; continue; fi
     case "$word" in
+      --) ddash=1 ;;
       ${profileLong}=*) profile=\${word#*=} ;;
       -*=*) ;;
       -*)
@@ -280,8 +283,10 @@ _idm() {
   done
 
   # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole. A short flag
-  # takes no = (-p=prod is the profile "=prod"): nothing is offered after one.
-  if [[ $cur == = && $prev == --* ]]; then
+  # takes no = (-p=prod is the profile "=prod"): nothing is offered after one. After --, no flags.
+  if (( ddash )); then
+    flag=''
+  elif [[ $cur == = && $prev == --* ]]; then
     flag=$prev; cur=''
   elif [[ $prev == = && \${COMP_WORDS[COMP_CWORD-2]} == --* ]] && (( COMP_CWORD > 1 )); then
     flag=\${COMP_WORDS[COMP_CWORD-2]}
@@ -296,7 +301,7 @@ _idm() {
     return 0
   fi
 
-  if [[ $cur == -* ]]; then
+  if (( ! ddash )) && [[ $cur == -* ]]; then
     _idm_flags "$path"
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
@@ -397,11 +402,14 @@ _idm_complete_value() {
 _idm() {
   local cmdpath='' cmdprofile='' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
   local -a reply
-  integer i=2 npos=0
+  integer i=2 npos=0 ddash=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
     word=\${words[i]}
+    # After --, every word is an argument, one with a dash too.
+    if (( ddash )) && [[ $word == -* ]]; then (( npos += 1, i += 1 )); continue; fi
     case "$word" in
+      --) ddash=1 ;;
       ${profileLong}=*) cmdprofile=\${(Q)word#*=} ;;
       -*=*) ;;
       -*)
@@ -420,16 +428,16 @@ _idm() {
     (( i += 1 ))
   done
 
-  if [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "\${cur%%=*}"; then
+  if (( ! ddash )) && [[ $cur == --*=* ]] && _idm_flag_value "$cmdpath" "\${cur%%=*}"; then
     compset -P '*='
     _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
-  if (( CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
+  if (( ! ddash && CURRENT > 2 )) && [[ $prev == -* ]] && _idm_flag_value "$cmdpath" "$prev"; then
     _idm_complete_value "$REPLY" "$cmdprofile"
     return
   fi
-  if [[ $cur == -* ]]; then
+  if (( ! ddash )) && [[ $cur == -* ]]; then
     _idm_flags "$cmdpath"
     _describe -t options 'option' reply
     return
@@ -548,12 +556,20 @@ function __idm_state
     set -l path ''
     set -l npos 0
     set -l skip 0
+    set -l ddash 0
     for word in $tokens
         if test $skip = 1
             set skip 0
             continue
         end
+        # After --, every word is an argument, one with a dash too.
+        if test $ddash = 1; and string match -q -- '-*' $word
+            set npos (math $npos + 1)
+            continue
+        end
         switch $word
+            case '--'
+                set ddash 1
             case '-*=*'
             case '-*'
                 if __idm_flag_takes_value "$path" $word
