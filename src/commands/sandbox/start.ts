@@ -358,6 +358,16 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   // Beside the saved tenant with --state-dir (kept), else in a fresh 0700 directory (removed at the end).
   let temporary: string | undefined;
   try {
+    // Stopped while it was starting (Ctrl-C during a long --streams): closed (finally, below), not
+    // announced as running: no URLs, credentials or files for a tenant that is already gone. A whole
+    // turn of the event loop first (its poll phase reads a signal that came during the start's
+    // synchronous work; one setImmediate may run before it).
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    if (deps.io.signal.aborted) {
+      deps.io.restoreTerminal();
+      if (!json) output.note('Sandbox stopped.');
+      return;
+    }
     // Inside the try: a file that cannot be written (or a temporary directory that cannot be made)
     // stops the sandbox, as an interrupt does.
     const dir = tls.stateDir ?? (temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-')));

@@ -5,8 +5,11 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Deps } from '../../../src/cli/factory.js';
-import { sandboxStartCommand, type SandboxStartOptions } from '../../../src/commands/sandbox/start.js';
+import { createDeps, type Deps } from '../../../src/cli/factory.js';
+import { sandboxStartCommand, sandboxStartRun, type SandboxStartOptions } from '../../../src/commands/sandbox/start.js';
+import { InterruptedError } from '../../../src/core/errors.js';
+import { createIO } from '../../../src/io/io.js';
+import { Capture } from '../../helpers/capture.js';
 import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
 
 function parseFlags(args: string[]): SandboxStartOptions {
@@ -260,6 +263,26 @@ describe('idm sandbox start: a key file that cannot be written once the sandbox 
         `Error: Cannot write ${join(state, 'admin.secret')}: a directory is in the way (EISDIR).\nMove what is in the way out of --state-dir, or check its space and permissions.\n`,
       ]);
       expect(readdirSync(state).sort()).toEqual(['admin.secret', 'state.json']);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('idm sandbox start: stopped while starting', () => {
+  // Ctrl-C during a long start (--streams 1000000 takes seconds): the run is stopped before the
+  // sandbox is up; it is closed, not announced with its URLs, secrets and a login for a gone tenant.
+  it('prints nothing of the tenant it closes', async () => {
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const io = createIO({ stdin: process.stdin, stdout, stderr }, { IDM_CONFIG_DIR: dir });
+      io.stop(new InterruptedError('SIGINT'));
+      const deps = createDeps(io, () => ({ json: false, color: false, input: false, debug: false }));
+      await sandboxStartRun({ faults: [] }, deps);
+      expect(stdout.text).toBe('');
+      expect(stderr.text).toBe('Sandbox stopped.\n');
     } finally {
       cleanup();
     }
