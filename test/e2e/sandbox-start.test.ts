@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { KILL_AFTER_MS, runIdm, startSandboxProcess, tempConfigDir, type SandboxProcess } from '../helpers/cli.js';
+import { KILL_AFTER_MS, runIdm, sandboxProcesses } from '../helpers/cli.js';
 import { call, direct, getToken, tokenRequest } from '../helpers/sandbox.js';
 import { retryWhilePortTaken } from '../helpers/ports.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
@@ -21,20 +21,8 @@ import { hasTmux, Terminal } from '../helpers/tmux.js';
 /** The built sandbox (npm run build), as `idm sandbox start` loads it. */
 const SANDBOX_BUNDLE = fileURLToPath(new URL('../../dist/sandbox.cjs', import.meta.url));
 
-const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()));
-/** A fresh config directory, removed after the test. */
-const configDir = () => {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-};
-/** The sandbox process, SIGKILLed after the test if it still runs (a failed assertion). */
-const started = async (args: string[], options: { configDir: string; json?: boolean }): Promise<SandboxProcess> => {
-  const sandbox = await startSandboxProcess(args, options);
-  cleanups.push(() => sandbox.kill());
-  return sandbox;
-};
+/** A fresh config directory per call; every sandbox started is killed after its test. */
+const { configDir, started, later } = sandboxProcesses();
 
 describe('idm sandbox start as a process', () => {
   it('prints one JSON line, answers a token request, and exits 0 on SIGINT', async () => {
@@ -95,7 +83,7 @@ describe('idm sandbox start for people', () => {
 describe.skipIf(!hasTmux && !process.env.CI)('idm sandbox start in an 80-column terminal', () => {
   it("a client's scopes are broken between scopes, under the first, and Ctrl-C ends it, saying so on a line of its own", async () => {
     const t = Terminal.start(['sandbox', 'start'], { configDir: configDir(), env: {}, columns: 80 });
-    cleanups.push(() => t.close());
+    later(() => t.close());
     await t.waitFor('Running until Ctrl-C.');
     const rows = t.rows();
     const first = rows.findIndex((row) => row.startsWith('  scopes       read:event_streams create:'));
@@ -118,7 +106,7 @@ describe('idm sandbox start --https --state-dir as a process', () => {
   it('a profile logged in with the printed CA file still works after a restart (same port, clients, CA)', () => retryWhilePortTaken(async () => {
     const dir = configDir();
     const state = `${dir}-state`;
-    cleanups.push(() => rmSync(state, { recursive: true, force: true }));
+    later(() => rmSync(state, { recursive: true, force: true }));
     let sandbox = await started(['--https', '--state-dir', state], { configDir: dir, json: true });
     const first = sandbox.info;
     expect(first.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);

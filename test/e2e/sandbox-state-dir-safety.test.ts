@@ -3,21 +3,11 @@
 // owns or can write into (where such a symlink could be planted), as idm's settings directory.
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { runIdm, startSandboxProcess, tempConfigDir, type SandboxProcess } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { runIdm, sandboxProcesses } from '../helpers/cli.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()));
-const configDir = () => {
-  const { dir, cleanup } = tempConfigDir();
-  cleanups.push(cleanup);
-  return dir;
-};
-const started = async (args: string[], options: { configDir: string; json?: boolean }): Promise<SandboxProcess> => {
-  const sandbox = await startSandboxProcess(args, options);
-  cleanups.push(() => sandbox.kill());
-  return sandbox;
-};
+/** A fresh config directory per call; every sandbox started is killed after its test. */
+const { configDir, started } = sandboxProcesses();
 
 describe('idm sandbox start --state-dir: where its secrets go', () => {
   it('symlinks planted at admin.secret, admin.pem and state.json are replaced, never written through', async () => {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { main } from '../../src/main.js';
 import type { Sandbox } from '../../src/sandbox/types.js';
 import { Capture, stdinOf } from './capture.js';
@@ -247,4 +248,33 @@ function sweep(args: readonly string[], options: RunOptions & { configDir: strin
   recordConfigDirSecrets(options.configDir);
   const sandboxStart = args.some((arg, i) => arg === 'sandbox' && args[i + 1] === 'start');
   recordRun(`idm ${args.join(' ').slice(0, 200)}`, sandboxStart ? '' : stdout, stderr);
+}
+
+/**
+ * For a test file that starts sandbox processes: a fresh config directory per call, and each sandbox
+ * started, removed and SIGKILLed (if it still runs, after a failed assertion) after every test.
+ */
+export function sandboxProcesses(): {
+  configDir(): string;
+  started(args: string[], options: { configDir: string; json?: boolean }): Promise<SandboxProcess>;
+  /** Something else to undo after the test (in reverse order, with the rest). */
+  later(cleanup: () => void): void;
+} {
+  const cleanups: Array<() => void> = [];
+  afterEach(() => cleanups.splice(0).reverse().forEach((cleanup) => cleanup()));
+  return {
+    configDir() {
+      const { dir, cleanup } = tempConfigDir();
+      cleanups.push(cleanup);
+      return dir;
+    },
+    async started(args, options) {
+      const sandbox = await startSandboxProcess(args, options);
+      cleanups.push(() => sandbox.kill());
+      return sandbox;
+    },
+    later(cleanup) {
+      cleanups.push(cleanup);
+    },
+  };
 }
