@@ -39,9 +39,11 @@ export async function buildTokenRequest(tenant: Tenant, client: ClientCredential
     form.set('client_assertion', assertion);
   } else {
     const secret = client.clientSecret ?? '';
-    // RFC 6749 2.3.1: each part form-urlencoded, then Base64 (a no-op for the usual [A-Za-z0-9_-] secrets).
-    // Masked whatever the method: a server quoting it would give the secret away all the same.
-    const credentials = Buffer.from(`${formEncode(client.clientId)}:${formEncode(secret)}`).toString('base64');
+    // interface.md (and wire-facts.md): the Base64 of `<client_id>:<client_secret>` as they are, as
+    // curl -u sends it; not form-encoded first (RFC 6749 2.3.1), which changes a secret holding
+    // `+`, `/`, `=` or `%` into one the service does not know. Masked whatever the method: a server
+    // quoting it would give the secret away all the same.
+    const credentials = Buffer.from(`${client.clientId}:${secret}`).toString('base64');
     secrets.push(secret, formEncode(secret), credentials);
     if (client.authMethod === 'basic') {
       headers.authorization = `Basic ${credentials}`;

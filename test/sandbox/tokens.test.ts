@@ -152,7 +152,7 @@ describe('token endpoint: other errors', () => {
 
 describe('token endpoint: HTTP Basic with a secret that form-encoding changes', () => {
   // interface.md: the Base64 of `<client_id>:<client_secret>` as they are (curl -u, most clients);
-  // RFC 6749 2.3.1 form-encodes both parts first (idm). A secret with `+`, `%`, `/` and `=` reads
+  // RFC 6749 2.3.1 form-encodes both parts first (some clients). A secret with `+`, `%`, `/` and `=` reads
   // differently in the two: both are accepted, and nothing else is.
   const secret = 'sEcr3t+with%41/and=0123456789';
   const seeded = useSandbox({ seed: { clients: { admin: { clientId: 'basic-seeded-admin', clientSecret: secret } } } });

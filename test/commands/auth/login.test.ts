@@ -710,3 +710,20 @@ describe('idm logout and idm auth status', () => {
     expect(missing.error?.message).toBe('There is no profile named "nope".');
   });
 });
+
+describe('idm login basic: a secret that form-encoding would change', () => {
+  // interface.md and wire-facts.md: `Authorization: Basic` + the Base64 of `<client_id>:<client_secret>`
+  // as they are (what curl -u sends). Form-encoded first (RFC 6749 2.3.1), `+`, `%41`, `/` and `=`
+  // would reach the service as another secret. (The sandbox takes both readings; what was sent is checked.)
+  const secret = 'sEcr3t+with%41/and=0123456789';
+  const seeded = useSandbox({ seed: { clients: { reader: { clientId: 'basic-plus-reader', clientSecret: secret } } } });
+
+  it('sends the Base64 of id:secret as they are, and is logged in', async () => {
+    const before = seeded().requests.length;
+    const { error, stderr } = await login({ domain: seeded().url, clientId: 'basic-plus-reader', clientSecretFile: '-', authMethod: 'basic' }, { stdin: `${secret}\n` });
+    expect(error).toBeUndefined();
+    expect(stderr).toContain('basic)');
+    const [token] = seeded().requests.slice(before).filter((r) => r.path === '/oauth/token');
+    expect(token!.headers.authorization).toBe(`Basic ${Buffer.from(`basic-plus-reader:${secret}`).toString('base64')}`);
+  });
+});
