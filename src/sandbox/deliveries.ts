@@ -4,9 +4,10 @@
 // or daily buckets of successful and failed attempts.
 import { instantOf } from '../core/time.js';
 import { EVENT_TYPES, LIMITS } from '../schemas/constants.js';
-import { redeliver, redeliverable, type DeliveryLogEntry } from './delivery.js';
+import { redeliver, redeliverable, tenantName, type DeliveryLogEntry } from './delivery.js';
 import { apiError, json, parseJsonBody, type Reply } from './http.js';
 import type { ApiContext } from './router.js';
+import type { Tenant } from './tenant.js';
 import { findStream } from './streams.js';
 import { decodeCursor, encodeCursor } from './store.js';
 
@@ -75,11 +76,12 @@ const list = (value: string | null) => (value === null || value === '' ? undefin
 
 /**
  * The record as the service shows it: with the envelope, whose keys it lists in another order than
- * the test answer's (recorded: id, source, specversion, type, time, data).
+ * the test answer's (recorded: id, source, specversion, type, time, data, then the service's own
+ * a0tenant and a0stream; no a0purpose here).
  */
-const shown = (entry: DeliveryLogEntry) => {
+const shown = (tenant: Tenant, entry: DeliveryLogEntry) => {
   const { id, source, specversion, type, time, data, ...rest } = entry.event;
-  return { ...entry.record, event: { id, source, specversion, type, time, data, ...rest } };
+  return { ...entry.record, event: { id, source, specversion, type, time, data, a0tenant: tenantName(tenant), a0stream: entry.record.event_stream_id, ...rest } };
 };
 
 /** GET /event-streams/{id}/deliveries: newest first, failed ones only. */
@@ -110,7 +112,7 @@ export function listDeliveries(ctx: ApiContext): Reply {
   // It points past the page's last item; the page there is empty and has none (not recorded: an
   // empty page with a cursor would send a client round for ever).
   const more = rest.length > take || (takeText !== null && items.length > 0);
-  return json(200, { deliveries: items.map(({ entry }) => shown(entry)), ...(more ? { next: encodeCursor(items.at(-1)!.place) } : {}) });
+  return json(200, { deliveries: items.map(({ entry }) => shown(ctx.tenant, entry)), ...(more ? { next: encodeCursor(items.at(-1)!.place) } : {}) });
 }
 
 function findDelivery(ctx: ApiContext, streamId: string, eventId: string): DeliveryLogEntry {
@@ -126,7 +128,7 @@ function findDelivery(ctx: ApiContext, streamId: string, eventId: string): Deliv
 /** GET /event-streams/{id}/deliveries/{event_id} */
 export function getDelivery(ctx: ApiContext): Reply {
   const stream = findStream(ctx);
-  return json(200, shown(findDelivery(ctx, stream.record.id, ctx.params[1]!)));
+  return json(200, shown(ctx.tenant, findDelivery(ctx, stream.record.id, ctx.params[1]!)));
 }
 
 /** POST /event-streams/{id}/redeliver/{event_id}: 202 `{}`; 409 while attempts of it are to come. */

@@ -199,6 +199,21 @@ function deliverInBackground(tenant: Tenant, entry: DeliveryLogEntry, stream: St
   });
 }
 
+/**
+ * The name of the tenant that the service's envelopes carry in `a0tenant` (recorded: the tenant's
+ * name, the first part of the host its `source` names): here the host itself, as `source` names it.
+ */
+export const tenantName = (tenant: Tenant): string => new URL(tenant.url).host;
+
+/**
+ * The envelope as the test answer shows it: after the CloudEvents keys, the service's own
+ * `a0purpose` (`test`), `a0stream` and `a0tenant`, which every recorded test answer carries
+ * (reference/recorded-lifecycle.json), so that a client meets them here as it will on the service.
+ */
+function answeredEnvelope(tenant: Tenant, entry: DeliveryLogEntry): EventEnvelope & { a0purpose: 'test'; a0stream: string; a0tenant: string } {
+  return { ...entry.event, a0purpose: 'test', a0stream: entry.record.event_stream_id, a0tenant: tenantName(tenant) };
+}
+
 /** POST /event-streams/{id}/test, after validation: the record of the 202 answer. */
 export async function deliverTestEvent(
   tenant: Tenant,
@@ -224,7 +239,7 @@ export async function deliverTestEvent(
   if (tenant.timing.delivery === 'sync') return deliverNow(tenant, entry, stream);
   deliverInBackground(tenant, entry, stream);
   // As the real service answers: `pending`, no attempt yet, the envelope included.
-  return { ...entry.record, attempts: [] };
+  return { ...entry.record, attempts: [], event: answeredEnvelope(tenant, entry) };
 }
 
 /**
@@ -242,7 +257,7 @@ async function deliverNow(tenant: Tenant, entry: DeliveryLogEntry, stream: Store
   const succeeded = entry.record.attempts.at(-1)?.status === 'success';
   entry.record.status = succeeded ? 'success' : 'failed';
   const { event, ...record } = entry.record;
-  return succeeded ? record : { ...record, event };
+  return succeeded ? record : { ...record, event: answeredEnvelope(tenant, entry) };
 }
 
 /** Whether a delivery may be redelivered: it failed, and no attempt of it is to come. */

@@ -17,7 +17,7 @@ beforeAll(async () => {
 const api = (method: string, path: string, body?: unknown) => call(sb(), method, `/api/v2${path}`, { token, body });
 
 describe('a failed delivery, as recorded', () => {
-  it('attempts {status, error_message, timestamp, duration}; the envelope id, source, specversion, type, time, data', async () => {
+  it('attempts {status, error_message, timestamp, duration}; the envelope id, source, specversion, type, time, data, a0tenant, a0stream', async () => {
     const created = await api('POST', '/event-streams', {
       name: 'refused',
       subscriptions: [{ event_type: 'user.updated' }],
@@ -32,9 +32,31 @@ describe('a failed delivery, as recorded', () => {
       for (const shape of recorded) {
         expect(Object.keys(delivery)).toEqual(Object.keys(shape));
         expect(Object.keys(delivery.attempts[0])).toEqual(Object.keys(shape.attempts[0]));
-        // The recorded envelopes carry extra keys of the service after these.
-        expect(Object.keys(delivery.event)).toEqual(Object.keys(shape.event).slice(0, 6));
+        // The service's own keys after these: a0tenant and a0stream (no a0purpose in a listing).
+        expect(Object.keys(delivery.event)).toEqual(Object.keys(shape.event));
       }
+      expect(delivery.event).toMatchObject({ a0stream: created.body.id, a0tenant: new URL(sb().url).host });
     }
+  });
+});
+
+describe('the test answer\'s envelope, as recorded', () => {
+  const answers = endpoints['POST /event-streams/{id}/test']!.map((pair) => pair.response.body);
+
+  it('specversion, id, source, type, time, data, then a0purpose "test", a0stream (the stream) and a0tenant', async () => {
+    const created = await api('POST', '/event-streams', {
+      name: 'accepted',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/accepted`, webhook_authorization: { method: 'bearer', token: 'tok-2' } } },
+    });
+    const test = await api('POST', `/event-streams/${created.body.id}/test`, { event_type: 'user.created' });
+    expect(test.status).toBe(202);
+    for (const shape of answers) {
+      expect(Object.keys(test.body)).toEqual(Object.keys(shape));
+      expect(Object.keys(test.body.event)).toEqual(Object.keys(shape.event));
+      expect(shape.event.a0purpose).toBe('test');
+    }
+    expect(test.body.event).toMatchObject({ a0purpose: 'test', a0stream: created.body.id, a0tenant: new URL(sb().url).host });
+    await sb().idle();
   });
 });
