@@ -5,6 +5,7 @@
 // it carries, so that they are masked before anything is traced.
 import type { Tenant } from '../config/domain.js';
 import type { ClientCredentials } from '../config/resolve.js';
+import { UsageError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 
 export interface TokenRequest {
@@ -46,6 +47,8 @@ export async function buildTokenRequest(tenant: Tenant, client: ClientCredential
     const credentials = Buffer.from(`${client.clientId}:${secret}`).toString('base64');
     secrets.push(secret, formEncode(secret), credentials);
     if (client.authMethod === 'basic') {
+      // The colon separates the id from the secret (RFC 7617): an id holding one cannot be told apart.
+      if (client.clientId.includes(':')) throw new UsageError(`The client id ${JSON.stringify(client.clientId)} holds a colon, which HTTP Basic cannot carry (it separates the id from the secret).`, 'Send the secret in the form body instead: --auth-method post (IDM_AUTH_METHOD=post).');
       headers.authorization = `Basic ${credentials}`;
     } else {
       form.set('client_secret', secret);

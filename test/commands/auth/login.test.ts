@@ -726,4 +726,13 @@ describe('idm login basic: a secret that form-encoding would change', () => {
     const [token] = seeded().requests.slice(before).filter((r) => r.path === '/oauth/token');
     expect(token!.headers.authorization).toBe(`Basic ${Buffer.from(`basic-plus-reader:${secret}`).toString('base64')}`);
   });
+
+  it('a client id holding a colon, which Basic cannot carry: a usage error naming post, nothing sent', async () => {
+    const before = seeded().requests.length;
+    const { error } = await login({ domain: seeded().url, clientId: 'basic:reader', clientSecretFile: '-', authMethod: 'basic' }, { stdin: `${secret}\n` });
+    expect(error?.exitCode).toBe(2);
+    expect(error?.message).toBe('The client id "basic:reader" holds a colon, which HTTP Basic cannot carry (it separates the id from the secret).');
+    expect(error?.hint).toContain('--auth-method post');
+    expect(seeded().requests.slice(before)).toEqual([]);
+  });
 });
