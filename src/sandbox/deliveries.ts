@@ -84,7 +84,10 @@ const shown = (tenant: Tenant, entry: DeliveryLogEntry) => {
   return { ...entry.record, event: { id, source, specversion, type, time, data, a0tenant: tenantName(tenant), a0stream: entry.record.event_stream_id, ...rest } };
 };
 
-/** GET /event-streams/{id}/deliveries: newest first, failed ones only. */
+/**
+ * GET /event-streams/{id}/deliveries: failed ones only, oldest first, as every recorded page lists
+ * them (reference/recorded-lifecycle.json: the events' times ascend on each page of several).
+ */
 export function listDeliveries(ctx: ApiContext): Reply {
   const stream = findStream(ctx);
   const q = (name: string) => single(ctx.query, name);
@@ -92,27 +95,27 @@ export function listDeliveries(ctx: ApiContext): Reply {
   const take = takeText === null ? LIMITS.takeDefault : Number(takeText);
   if (!Number.isInteger(take) || take < LIMITS.takeMin || take > LIMITS.takeMax) throw badPaging();
   const fromText = q('from');
-  // The cursor is the place in the delivery log (append-only) of the last delivery shown, not an
-  // offset into this newest-first list, which changes while a client pages through it: a delivery
-  // that fails meanwhile comes in at its top, one redelivered with success leaves it. An offset
-  // showed an item again, or skipped as many as had left.
-  const before = fromText === null ? Infinity : decodeCursor(fromText);
-  if (before === undefined) throw badPaging();
+  // The cursor is the place in the delivery log (append-only) after the last delivery shown, not an
+  // offset into this list, which changes while a client pages through it: a delivery that fails
+  // meanwhile comes in at its end, one redelivered with success leaves it. An offset showed an item
+  // again, or skipped as many as had left.
+  const start = fromText === null ? 0 : decodeCursor(fromText);
+  if (start === undefined) throw badPaging();
   const eventTypes = list(q('event_types'));
   const unknown = eventTypes?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown) throw queryError('event_types', `has a value that is not an event type: ${unknown}`);
   const filter = { statuses: list(q('statuses')), eventTypes, from: zTime('date_from', q('date_from')), to: zTime('date_to', q('date_to')) };
   const { id } = stream.record;
-  const rest = ctx.tenant.deliveries
-    .flatMap((entry, place) => (place < before && entry.record.event_stream_id === id && LISTED.has(entry.record.status) && matches(entry, filter) ? [{ entry, place }] : []))
-    .reverse();
+  const rest = ctx.tenant.deliveries.flatMap((entry, place) =>
+    place >= start && entry.record.event_stream_id === id && LISTED.has(entry.record.status) && matches(entry, filter) ? [{ entry, place }] : [],
+  );
   const items = rest.slice(0, take);
   // `next` when another page follows; with `take` sent, on every page that has items, the last one
   // too (wire-facts: "it was present whenever take was sent"; recorded pages of 4 and 1 with take=50).
   // It points past the page's last item; the page there is empty and has none (not recorded: an
   // empty page with a cursor would send a client round for ever).
   const more = rest.length > take || (takeText !== null && items.length > 0);
-  return json(200, { deliveries: items.map(({ entry }) => shown(ctx.tenant, entry)), ...(more ? { next: encodeCursor(items.at(-1)!.place) } : {}) });
+  return json(200, { deliveries: items.map(({ entry }) => shown(ctx.tenant, entry)), ...(more ? { next: encodeCursor(items.at(-1)!.place + 1) } : {}) });
 }
 
 function findDelivery(ctx: ApiContext, streamId: string, eventId: string): DeliveryLogEntry {

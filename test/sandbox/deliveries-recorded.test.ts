@@ -60,3 +60,23 @@ describe('the test answer\'s envelope, as recorded', () => {
     await sb().idle();
   });
 });
+
+describe('a page of several deliveries, as recorded', () => {
+  const pages = endpoints['GET /event-streams/{id}/deliveries']!.map((pair) => pair.response.body.deliveries as Array<{ event: { time: string } }>).filter((page) => page.length > 1);
+
+  it('lists them oldest first: the events\' times ascend, as on every recorded page', async () => {
+    const times = (page: Array<{ event: { time: string } }>) => page.map((delivery) => Date.parse(delivery.event.time));
+    expect(pages.length).toBeGreaterThan(0);
+    for (const page of pages) expect(times(page)).toEqual([...times(page)].sort((a, b) => a - b));
+    const created = await api('POST', '/event-streams', {
+      name: 'refused-several',
+      subscriptions: [{ event_type: 'user.created' }],
+      destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/status/404`, webhook_authorization: { method: 'bearer', token: 'tok-3' } } },
+    });
+    const sent: string[] = [];
+    for (const type of ['user.created', 'user.updated', 'user.deleted']) sent.push((await api('POST', `/event-streams/${created.body.id}/test`, { event_type: type })).body.id);
+    await sb().idle();
+    const listed = await api('GET', `/event-streams/${created.body.id}/deliveries`);
+    expect(listed.body.deliveries.map((delivery: { id: string }) => delivery.id)).toEqual(sent);
+  });
+});

@@ -68,22 +68,22 @@ describe('asynchronous test deliveries', () => {
 });
 
 describe('deliveries', () => {
-  it('lists failed deliveries only, newest first, in the {deliveries, next} wrapper, with filters and pages', async () => {
+  it('lists failed deliveries only, oldest first (as recorded), in the {deliveries, next} wrapper, with filters and pages', async () => {
     const stream = await webhook(`${sb().inboxUrl}/status/410`);
     const sent = [];
     for (const type of ['user.created', 'user.deleted', 'user.created']) sent.push((await test(stream, type)).body.id as string);
     await sb().idle();
     const all = await api('GET', `/event-streams/${stream}/deliveries`);
     expect(all.status).toBe(200);
-    expect(all.body.deliveries.map((d: { id: string }) => d.id)).toEqual([...sent].reverse());
+    expect(all.body.deliveries.map((d: { id: string }) => d.id)).toEqual(sent);
     expect(all.body).not.toHaveProperty('next');
     const created = await api('GET', `/event-streams/${stream}/deliveries?event_types=user.created&statuses=failed`);
-    expect(created.body.deliveries.map((d: { id: string }) => d.id)).toEqual([sent[2], sent[0]]);
+    expect(created.body.deliveries.map((d: { id: string }) => d.id)).toEqual([sent[0], sent[2]]);
     const first = await api('GET', `/event-streams/${stream}/deliveries?take=2`);
     expect(first.body.deliveries).toHaveLength(2);
     expect(typeof first.body.next).toBe('string');
     const second = await api('GET', `/event-streams/${stream}/deliveries?take=2&from=${first.body.next}`);
-    expect(second.body.deliveries.map((d: { id: string }) => d.id)).toEqual([sent[0]]);
+    expect(second.body.deliveries.map((d: { id: string }) => d.id)).toEqual([sent[2]]);
     // As recorded: with take sent, the last page has a next too (pages of 4 and 1 with take=50);
     // it leads to an empty page without one.
     expect(typeof second.body.next).toBe('string');
@@ -121,25 +121,24 @@ describe('deliveries', () => {
     expect(res.body).toEqual({ statusCode: 400, error: 'Bad Request', message, errorCode: 'invalid_query_string' });
   });
 
-  // The cursor was an offset into the newest-first list, which changes while a client pages through
-  // it: a delivery that failed meanwhile came in at the top and the next page began with the last
-  // item again; one redelivered with success left it and the next page skipped an item (a script that
-  // pages with the SDK and redelivers each delivery missed every other page).
+  // The cursor was an offset into the list, which changes while a client pages through it: a
+  // delivery that failed meanwhile came in at the top (when the list was newest first) and the next
+  // page began with the last item again; one redelivered with success left it and the next page
+  // skipped an item (a script that pages with the SDK and redelivers each delivery missed every other page).
   describe('paging while the list changes', () => {
     const ids = (res: Awaited<ReturnType<typeof api>>) => res.body.deliveries.map((d: { id: string }) => d.id);
 
-    it('a delivery that fails meanwhile is not shown again on the next page', async () => {
+    it('a delivery that fails meanwhile comes after the others: none is shown twice', async () => {
       const stream = await webhook(`${sb().inboxUrl}/status/400`);
       const sent: string[] = [];
       for (let n = 0; n < 3; n++) sent.push((await test(stream)).body.id as string);
       await sb().idle();
       const first = await api('GET', `/event-streams/${stream}/deliveries?take=2`);
-      expect(ids(first)).toEqual([sent[2], sent[1]]);
+      expect(ids(first)).toEqual([sent[0], sent[1]]);
       const newer = (await test(stream)).body.id as string;
       await sb().idle();
       const second = await api('GET', `/event-streams/${stream}/deliveries?take=2&from=${first.body.next}`);
-      expect(ids(second)).toEqual([sent[0]]);
-      expect((await api('GET', `/event-streams/${stream}/deliveries?take=2`)).body.deliveries[0].id).toBe(newer);
+      expect(ids(second)).toEqual([sent[2], newer]);
     });
 
     it('a delivery redelivered with success meanwhile leaves the list without the next page skipping one', async () => {
@@ -148,7 +147,7 @@ describe('deliveries', () => {
       for (let n = 0; n < 4; n++) sent.push((await test(stream)).body.id as string);
       await sb().idle();
       const first = await api('GET', `/event-streams/${stream}/deliveries?take=2`);
-      expect(ids(first)).toEqual([sent[3], sent[2]]);
+      expect(ids(first)).toEqual([sent[0], sent[1]]);
       // The receiver is fixed, and the page's deliveries are redelivered: they succeed.
       const fixed = await api('PATCH', `/event-streams/${stream}`, {
         destination: { type: 'webhook', configuration: { webhook_endpoint: `${sb().inboxUrl}/ok`, webhook_authorization: { method: 'bearer', token: 'tok-1' } } },
@@ -157,7 +156,7 @@ describe('deliveries', () => {
       for (const id of ids(first)) expect((await api('POST', `/event-streams/${stream}/redeliver/${id}`)).status).toBe(202);
       await sb().idle();
       const second = await api('GET', `/event-streams/${stream}/deliveries?take=2&from=${first.body.next}`);
-      expect(ids(second)).toEqual([sent[1], sent[0]]);
+      expect(ids(second)).toEqual([sent[2], sent[3]]);
     });
   });
 

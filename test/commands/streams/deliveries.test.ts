@@ -12,7 +12,7 @@ const UNKNOWN = 'est_0000000000000000000000';
 const NO_EVENT = 'evt_0000000000000000000000';
 
 let h: Harness;
-/** The failed deliveries of CLOSED, newest first as the service lists them: [user.deleted, user.created, user.created]. */
+/** The failed deliveries of CLOSED, oldest first as the service lists them: [user.created, user.created, user.deleted]. */
 let failed: Array<{ id: string; type: string }>;
 
 beforeAll(async () => {
@@ -24,8 +24,7 @@ beforeAll(async () => {
   failed = h.sandbox
     .deliveries()
     .filter((d) => d.record.event_stream_id === CLOSED && d.record.status === 'failed')
-    .map((d) => ({ id: d.record.id, type: d.record.event_type }))
-    .reverse();
+    .map((d) => ({ id: d.record.id, type: d.record.event_type }));
   expect(failed).toHaveLength(3);
 });
 afterAll(() => h.close());
@@ -230,7 +229,7 @@ describe('idm streams deliveries list', () => {
 
 describe('idm streams deliveries show', () => {
   it('piped: the summary as label<TAB>value, one "attempt" line per attempt, the hint for the data', async () => {
-    const { id } = failed[0]!;
+    const { id } = failed[2]!;
     const result = await h.idm(['streams', 'deliveries', 'show', CLOSED, id]);
     expect(result.code).toBe(0);
     expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET /api/v2/event-streams/${CLOSED}/deliveries/${id}`]);
@@ -257,7 +256,7 @@ describe('idm streams deliveries show', () => {
   });
 
   it('--json: exactly the service answer, the event data included', async () => {
-    const { id } = failed[2]!;
+    const { id } = failed[0]!;
     const expected = (await direct(h.sandbox, `/event-streams/${CLOSED}/deliveries/${id}`)).body;
     const result = await h.idm(['streams', 'deliveries', 'show', CLOSED, id, '--json']);
     expect(result.code).toBe(0);
