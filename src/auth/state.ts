@@ -12,7 +12,11 @@ export interface TokenState {
   unreadable?: boolean;
   expiresAt?: number;
   scopes: string[];
-  /** A cached token still valid but past the margin before its expiry: the next command gets a new one (isFresh). */
+  /**
+   * A cached token still before its expiry but past the margin before it: commands no longer use it,
+   * the next one gets a new one (isFresh). Its state is `expired` (the state says whether idm uses
+   * the token); people are told it is valid until its expiry and renewed by the next command.
+   */
   renewed?: boolean;
 }
 
@@ -38,7 +42,8 @@ export function cachedTokenState(dir: string, tenant: Tenant, clientId: string, 
   if (!cached) return { state: 'none', scopes: [] };
   const scopes = (cached.scope ?? String(peekClaims(cached.accessToken)?.scope ?? '')).split(' ').filter(Boolean);
   const valid = cached.expiresAt > now;
-  return { state: valid ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes, ...(valid && !isFresh(cached, now) ? { renewed: true } : {}) };
+  const used = valid && isFresh(cached, now);
+  return { state: used ? 'valid' : 'expired', expiresAt: representable(cached.expiresAt), scopes, ...(valid && !used ? { renewed: true } : {}) };
 }
 
 /** `42 s`, `3 h 12 min`, `2 days`: how far a time is from now, for people. */

@@ -8,6 +8,8 @@ import { audienceOf, isFresh, tokenCacheFile, type CachedToken } from '../../../
 import { parseDomain } from '../../../src/config/domain.js';
 import { tokensDir } from '../../../src/config/paths.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
+import { profileSummaries } from '../../../src/commands/profiles/list.js';
+import { saveProfile } from '../../../src/config/store.js';
 import { tempConfigDir } from '../../helpers/cli.js';
 import { runCommand } from '../../helpers/deps.js';
 
@@ -45,7 +47,7 @@ describe('auth status: the time left on the token', () => {
 describe('auth status: a cached token the next command renews', () => {
   const domain = 'http://127.0.0.1:9';
   const clientId = 'status-client';
-  async function cachedLine(obtainedAgo: number, left: number): Promise<{ line?: string; fresh: boolean }> {
+  async function cachedLine(obtainedAgo: number, left: number): Promise<{ line?: string; fresh: boolean; state: unknown; listed: unknown }> {
     const { dir, cleanup } = tempConfigDir();
     try {
       const tenant = parseDomain(domain, 'domain');
@@ -64,7 +66,13 @@ describe('auth status: a cached token the next command renews', () => {
       const { stdout, stderr, error } = await runCommand((deps) => authStatusRun({}, deps, NOW), { env });
       expect(error).toBeUndefined();
       expect(`${stdout}${stderr}`).not.toContain('status-secret');
-      return { line: /^Token\t(.*)$/m.exec(stdout)?.[1], fresh: isFresh(token, NOW) };
+      // The machine-readable state: auth status --json, and profiles list (a profile of that client).
+      const json = await runCommand((deps) => authStatusRun({}, deps, NOW), { env, json: true });
+      expect(json.error).toBeUndefined();
+      await saveProfile(dir, 'default', { domain, clientId, authMethod: 'post' }, { clientSecret: 'status-secret' });
+      const [listed] = profileSummaries({ IDM_CONFIG_DIR: dir }, NOW);
+      expect(listed!.token.expiresAt).toBe(new Date(token.expiresAt).toISOString());
+      return { line: /^Token\t(.*)$/m.exec(stdout)?.[1], fresh: isFresh(token, NOW), state: JSON.parse(json.stdout).token.state, listed: listed!.token.state };
     } finally {
       cleanup();
     }
@@ -81,6 +89,9 @@ describe('auth status: a cached token the next command renews', () => {
     expect(shown.line).toBe(line);
     // The rule of the token source, in one place: renewed exactly when commands no longer use it.
     expect(shown.line!.endsWith('renewed by the next command')).toBe(!shown.fresh);
+    // --json and profiles list said `valid` for a token no command uses: the state is whether idm uses it.
+    expect(shown.state).toBe(shown.fresh ? 'valid' : 'expired');
+    expect(shown.listed).toBe(shown.state);
   });
 });
 
