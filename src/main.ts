@@ -108,10 +108,12 @@ export function outputFailure(error: unknown): string {
   return `Error: ${failure.message}\n${failure.hint}\n`;
 }
 
-/** Whether `flag` (`--json`, `--no-color`) is a flag of `command` or of a command above it that takes no value. */
+/** Whether `flag` (`--json`, `--no-color`, `-h`) is a flag of `command` or of a command above it that takes no value. */
 function takesNoValue(command: Command, flag: string): boolean {
+  // Every command's help flag (helpOption in cli/program.ts), which commander keeps apart from its options.
+  if (flag === '--help' || flag === '-h') return true;
   for (let c: Command | null = command; c; c = c.parent) {
-    const option = c.options.find((o) => o.long === flag);
+    const option = c.options.find((o) => o.long === flag || o.short === flag);
     if (option) return !option.required && !option.optional;
   }
   return false;
@@ -164,7 +166,11 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
     // `--json=true`: commander knows no such flag, but the flag is there, and takes no value.
     if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
     else if (valued) output.error(unknownValuedFlag(valued[1]!, failed, hint));
-    else if (error.code === 'commander.unknownOption' && /^error: unknown option '-[^-'][^']/.test(error.message)) output.error(unknownValuedFlag(error.message.slice("error: unknown option '".length).slice(0, 2), failed, hint));
+    else if (error.code === 'commander.unknownOption' && /^error: unknown option '-[^-'][^']/.test(error.message)) {
+      const short = error.message.slice("error: unknown option '".length).slice(0, 2);
+      // `-h1`, `-h=1`: the help flag, which commander does not split as it splits the other switches.
+      output.error(takesNoValue(failed, short) ? new UsageError(`${short} takes no value: give ${short} alone.`, hint) : unknownValuedFlag(short, failed, hint));
+    }
     else output.error(unknown ? unknownCommand(unknown[1]!, failed) : new UsageError(capitalize(commanderMessage(error)), hint));
     return ExitCode.Usage;
   }

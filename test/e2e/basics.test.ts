@@ -37,12 +37,25 @@ describe('idm as a process', () => {
       [['streams', 'list', '--json=false'], '--json', 'idm streams list'],
       [['--no-color=1', 'streams', 'list'], '--no-color', 'idm'],
       [['streams', 'delete', 'est_demoInboxBasic00000000', '--yes=1'], '--yes', 'idm streams delete'],
+      // The help flag, which commander keeps apart from the options: it said "Unknown flag --help".
+      [['--help=1'], '--help', 'idm'],
+      [['streams', 'list', '--help=1'], '--help', 'idm streams list'],
+      [['--version=1'], '--version', 'idm'],
     ] as const) {
       const result = await runIdm(args, { configDir: config() });
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toBe(`Error: ${flag} takes no value: give ${flag} alone, without "=".\nRun '${help} --help' for usage.\n`);
     }
+    // -h with a value in its word (-h1, -h=1): the same, in the short flag's words.
+    for (const [args, help] of [[['-h=1'], 'idm'], [['streams', 'list', '-h1'], 'idm streams list']] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toBe(`Error: -h takes no value: give -h alone.\nRun '${help} --help' for usage.\n`);
+    }
+    // With --json: the JSON error a script reads.
+    const json = await runIdm(['streams', 'list', '--help=1', '--json'], { configDir: config() });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'usage', message: '--help takes no value: give --help alone, without "=".', exitCode: 2 });
     // A flag idm does not have stays an unknown one.
     expect((await runIdm(['streams', 'list', '--bogus=1'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag --bogus \(its value is not repeated here/);
   });
