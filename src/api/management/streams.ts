@@ -147,8 +147,12 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     /** The stream, or undefined when the service says there is none (404). */
     find: (id: string): Promise<ApiRecord | undefined> => unlessAbsent(get(id)),
 
-    /** 201 with the stream; the write-only secret goes in and never comes back. */
-    create: (body: Record<string, unknown>): Promise<ApiRecord> =>
+    /**
+     * 201 with the stream; the write-only secret goes in and never comes back. `nameFree`: the caller
+     * read the tenant's stream names and this one was not among them, so the service's 409 (which
+     * says "the limit OR the name", wire-facts.md) most likely means the limit.
+     */
+    create: (body: Record<string, unknown>, { nameFree = false }: { nameFree?: boolean } = {}): Promise<ApiRecord> =>
       requestRecord(
         client,
         {
@@ -158,7 +162,11 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           action: 'create an event stream',
           scope: SCOPE.create,
           success: 201,
-          hints: { 409: 'The name is taken, or the tenant has as many streams as its plan allows: choose another --name, or delete a stream you no longer need.' },
+          hints: {
+            409: nameFree
+              ? 'The tenant likely has as many streams as its plan allows: delete one you no longer need. (The name was free when idm read the names; if a stream took it since, choose another.)'
+              : 'The name is taken, or the tenant has as many streams as its plan allows: choose another --name, or delete a stream you no longer need.',
+          },
           unanswered: `The stream may have been created all the same: check with '${command(['idm', 'streams', 'list'])}' before running this again (a second create makes a second stream).`,
         },
         'a stream',

@@ -90,7 +90,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   const checked = await checkStreamBody('create', body, file);
 
   const { streams } = await deps.api();
-  const stream = await streams.create(checked);
+  // The names were read, and one in use refused above: a 409 now most likely means the limit.
+  const stream = await streams.create(checked, { nameFree: inUse !== undefined });
   if (output.json) return output.printJson(stream);
   output.printFields(streamFields(stream));
   const [first] = checked.subscriptions as Array<{ event_type: string }>;

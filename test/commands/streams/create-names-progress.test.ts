@@ -4,7 +4,8 @@
 // the question. A tenant of one page shows none (its one request has the spinner of every request).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRun } from '../../../src/commands/streams/create.js';
-import { CancelledError } from '../../../src/core/errors.js';
+import { CancelledError, IdmError } from '../../../src/core/errors.js';
+import { DEFAULT_SEED } from '../../../src/sandbox/index.js';
 import type { Prompter } from '../../../src/io/prompter.js';
 import { credentialsEnv, tempConfigDir } from '../../helpers/cli.js';
 import { captureIO, testDeps } from '../../helpers/deps.js';
@@ -12,6 +13,8 @@ import { useSandbox, type Sandbox } from '../../helpers/sandbox.js';
 
 const many = useSandbox({ streams: 250 });
 const few = useSandbox({ streams: 3 });
+/** A tenant at its limit: as many streams as it may have. */
+const full = useSandbox({ maxStreams: DEFAULT_SEED.streams.length });
 let dir: string;
 let cleanup: () => void;
 beforeEach(() => ({ dir, cleanup } = tempConfigDir()));
@@ -51,5 +54,36 @@ describe('streams create at a terminal: reading the names in use', () => {
 
   it('TERM=dumb (no live line): nothing, no line per page either', async () => {
     expect(await atFirstQuestion(many(), { TERM: 'dumb' })).not.toMatch(STATUS);
+  });
+});
+
+// The service's 409 to a create says "the limit OR the name" (wire-facts.md). At a terminal idm has
+// read every name first and refused one in use: the hint led with "the name is taken" all the same.
+describe('streams create at a terminal: a 409 after the names were read', () => {
+  async function refused(sandbox: Sandbox, options: { name?: string }): Promise<IdmError> {
+    const captured = captureIO({ tty: true, env: { IDM_CONFIG_DIR: dir, ...credentialsEnv(sandbox) } });
+    const prompter = {
+      input: async () => 'a-free-name',
+      checkbox: async () => ['user.created'],
+    } as unknown as Prompter;
+    const deps = testDeps(captured, {}, prompter);
+    try {
+      const error = await createRun({ ...options, action: 'act_1' }, deps).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(IdmError);
+      return error as IdmError;
+    } finally {
+      await deps.close();
+    }
+  }
+
+  it('the name asked for, or given and checked: the hint leads with the limit', async () => {
+    for (const options of [{}, { name: 'another-free-name' }]) {
+      const error = await refused(full(), options);
+      expect(error.exitCode).toBe(1);
+      expect(error.hint).toBe('The tenant likely has as many streams as its plan allows: delete one you no longer need. (The name was free when idm read the names; if a stream took it since, choose another.)');
+    }
   });
 });
