@@ -70,6 +70,11 @@ export interface IO extends Streams {
   restoreTerminal(): void;
   /** Installs handlers that turn SIGINT, SIGTERM and SIGHUP into stop(); returns their removal. */
   handleSignals(process: SignalSource): () => void;
+  /**
+   * For a server that runs until a signal (sandbox start): from now on a reader of stdout that goes
+   * away (`| head -1`, stderr too with `2>&1`) ends what is written there, not the run.
+   */
+  outliveReaders(): void;
 }
 
 export interface SignalSource {
@@ -157,7 +162,14 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   const readerGone = (error: NodeJS.ErrnoException) => error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
   // Any other refused write (a full disk): the run stops with an OutputError (exit 1), said on
   // stderr, rather than crash. A file's write fails at once: out() throws it to the command.
+  // outliveReaders(): a reader gone is writes dropped from then on (stdoutGone), the run goes on.
+  let outlive = false;
+  let stdoutGone = false;
   const stdoutFailed = (error: NodeJS.ErrnoException): IdmError => {
+    if (outlive && readerGone(error)) {
+      stdoutGone = true;
+      return new StdoutClosedError();
+    }
     const reason = readerGone(error) ? new StdoutClosedError() : new OutputError(error);
     io.stop(reason);
     return io.signal.reason as IdmError;
@@ -179,7 +191,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   const stderrFailed = (error: NodeJS.ErrnoException) => {
     if (stderrGone) return;
     stderrGone = true;
-    if (readerGone(error) && samePipe(streams.stdout, streams.stderr)) io.stop(new StdoutClosedError());
+    if (readerGone(error) && !outlive && samePipe(streams.stdout, streams.stderr)) io.stop(new StdoutClosedError());
   };
   let watchingStderr = false;
   const watchStderr = () => {
@@ -269,6 +281,7 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
       if (controller.signal.aborted) throw controller.signal.reason;
     },
     out(text) {
+      if (stdoutGone) return;
       const stopped = controller.signal.reason;
       if (stopped instanceof StdoutClosedError) return;
       if (stopped instanceof OutputError) throw stopped;
@@ -328,6 +341,9 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
         return [signal, handler] as const;
       });
       return () => handlers.forEach(([signal, handler]) => source.off(signal, handler));
+    },
+    outliveReaders() {
+      outlive = true;
     },
   };
   return io;

@@ -2,7 +2,7 @@
 // the pipe is closed, and the exit code is what the run's outcome was. A success stays 0 (the reader
 // has all it wanted); a failure keeps its own code, though its words could not be written: under
 // `set -o pipefail` a script must see it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -47,5 +47,46 @@ cat code`;
     ['streams list', 4],
   ])('idm %s into a closed pipe (stdout alone): exit %i', async (args, code) => {
     expect(await closedPipe(args, false)).toBe(code);
+  });
+});
+
+// idm sandbox start runs until a signal, as it says. Its reader going away (`idm sandbox start |
+// head -1`, which may go before the last line is written or after it) stopped it in the first case
+// and not in the second: whether the tenant outlived the pipeline depended on timing. It now runs on,
+// as it does for `idm sandbox start --json | head -1 > info.json &`, writing nothing more to stdout.
+describe('idm sandbox start into a closed pipe', () => {
+  const { dir: configDir, cleanup } = tempConfigDir();
+  const cwd = mkdtempSync(join(tmpdir(), 'idm-pipe-sandbox-'));
+  afterAll(() => {
+    // A sandbox a failed run left behind (its pid in the file the script wrote).
+    try {
+      process.kill(Number(readFileSync(join(cwd, 'pid'), 'utf8')), 'SIGKILL');
+    } catch {
+      // ended, or never started
+    }
+    cleanup();
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('keeps serving (a request is answered) until SIGINT, then exits 0 saying it stopped', async () => {
+    // idm starts once the reader has closed its end (as closedPipe above); its stderr goes to a file.
+    const script = `rm -f closed err pid code
+{ until [ -e closed ]; do sleep 0.02; done; idm sandbox start 2>err & echo $! > pid; wait $!; echo $? > code; } | { exec 0<&-; : > closed; } &
+until [ -s pid ]; do sleep 0.02; done
+until grep -q 'Running until Ctrl-C' err 2>/dev/null || [ -s code ]; do sleep 0.02; done
+url=$(sed -n 's/^Try: idm login --domain \\([^ ]*\\) .*/\\1/p' err)
+echo "answer $(curl -s -o /dev/null -w '%{http_code}' "$url/sandbox/stats")"
+kill -INT "$(cat pid)"
+until [ -s code ]; do sleep 0.02; done
+echo "exit $(cat code)"
+cat err`;
+    const result = await runBash(script, { cwd, configDir });
+    const lines = result.stdout.split('\n');
+    expect(lines[0], result.stdout).toBe('answer 200');
+    expect(lines[1]).toBe('exit 0');
+    expect(result.stdout).toMatch(/\nRunning until Ctrl-C\.\nSandbox stopped\.\n$/);
+    // Stopped once, by the signal: the error of the closed pipe was never said.
+    expect(result.stdout.match(/Sandbox stopped/g)).toHaveLength(1);
+    expect(result.stdout).not.toMatch(/Error|EPIPE/);
   });
 });

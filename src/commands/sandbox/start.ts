@@ -368,6 +368,9 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
       if (!json) output.note('Sandbox stopped.');
       return;
     }
+    // It runs until a signal, as it says: a reader of its output that goes away (`| head -1`, which
+    // may go before the last line or after it) no longer takes what it prints, and stops nothing.
+    deps.io.outliveReaders();
     // Inside the try: a file that cannot be written (or a temporary directory that cannot be made)
     // stops the sandbox, as an interrupt does.
     const dir = tls.stateDir ?? (temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-')));
