@@ -28,6 +28,7 @@ export async function main(
   const deps = createDeps(io, globals);
   const stopWarnings = streams === process ? sayNodeWarnings(deps.output) : () => {};
   program = await buildProgram(deps, argv);
+  argv = dashValues(program, argv);
   // The command whose parsing failed, so that a usage error names its --help.
   let failed: Command = program;
   configureTree(program, io, (command) => (failed = command));
@@ -117,6 +118,32 @@ function takesNoValue(command: Command, flag: string): boolean {
     if (option) return !option.required && !option.optional;
   }
   return false;
+}
+
+/**
+ * argv with a `--` that is the value of the flag before it (`--name --`, `-p --`) in that flag's word
+ * (`--name=--`, `-p--`). The command's parser takes it as the value, as getopt does, but commander's
+ * first pass, the program's, took it for the end of the flags: every flag after it was hidden (`idm
+ * streams list --from -- --json` said "Unknown flag --json. Did you mean --json?", and an error in the
+ * value was said in words). Only for a flag that takes a value wherever the tree defines it; any other
+ * `--` ends the flags, as ever (buildProgram's commandWords reads the global flags' `--` so already).
+ */
+function dashValues(program: Command, argv: readonly string[]): readonly string[] {
+  const valued = new Map<string, boolean>();
+  const visit = (command: Command) => {
+    for (const option of command.options) for (const flag of [option.long, option.short]) if (flag) valued.set(flag, (valued.get(flag) ?? true) && option.required);
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  const words = [...argv];
+  for (let i = 2; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') break;
+    if (valued.get(word) !== true) continue;
+    if (words[i + 1] === '--') words.splice(i, 2, word.startsWith('--') ? `${word}=--` : `${word}--`);
+    else i++; // its value, whatever it looks like
+  }
+  return words;
 }
 
 /** The words of argv before `--`: after it every word is an operand (`idm streams show -- --json`), never a flag. */

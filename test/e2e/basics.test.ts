@@ -110,6 +110,24 @@ describe('idm as a process', () => {
     expect(JSON.parse(json.stderr)).toEqual({ error: expect.objectContaining({ code: 'usage', message: expect.stringContaining('Not a stream id: "nope"') }) });
   });
 
+  it('a -- that is the value of the flag before it (--take --, -p --) ends nothing: a --json after it is the flag', async () => {
+    // Commander's first pass took such a -- for the end of the flags: "Unknown flag --json. Did you
+    // mean --json?", or the value's error in words though --json was given.
+    for (const [args, message] of [
+      [['streams', 'list', '--take', '--', '--json'], '--take must be a whole number from 1 to 100.'],
+      [['--profile', '--', 'streams', 'list', '--json'], '--profile "--" is not a valid profile name'],
+      [['-p', '--', 'streams', 'list', '--json'], '--profile "--" is not a valid profile name'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(JSON.parse(result.stderr).error, args.join(' ')).toMatchObject({ code: 'usage', message: expect.stringContaining(message) });
+    }
+    // A flag that takes no value: the -- after it ends the flags, as ever.
+    const ended = await runIdm(['streams', 'list', '--all', '--', '--json'], { configDir: config() });
+    expect(ended.stderr).toMatch(/^Error: Too many arguments for list/);
+  });
+
   it('a bad flag value: the parser\'s own message, said once', async () => {
     const result = await runIdm(['streams', 'list', '--take', '0'], { configDir: config() });
     expect(result.code).toBe(2);
