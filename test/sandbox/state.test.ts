@@ -228,7 +228,7 @@ describe('sandbox --state-dir', () => {
     expect(again.edgeKey).toBe(edgeKey);
   });
 
-  it('a restart with a seed uses the saved tenant as it was: none of the seed applies (its token lifetime and stream limit neither), the flags do', async () => {
+  itRestarts('a restart with a seed uses the saved tenant as it was: none of the seed applies (its token lifetime and stream limit neither), the flags do', async () => {
     const dir = stateDir();
     await stop(await start({ stateDir: dir, seed: { streams: [STREAM], tokenLifetime: 60 } }));
     const other = { streams: [], tokenLifetime: 3_600, maxStreams: 1, delivery: 'sync' };
