@@ -199,17 +199,25 @@ export function idmOnPath(dir: string): string {
 
 /**
  * `script` run by bash in `cwd`, with `idm` on its PATH (idmOnPath), cliEnv's environment and
- * config directory: what it printed and how it ended (killed after timeoutMs, as spawnIdm).
+ * config directory: what it printed and how it ended (killed after timeoutMs, as spawnIdm). Bash
+ * leads a process group of its own, and the kill is the group's: a job it started in the background
+ * (a README block's sandbox) goes with it, rather than running on and holding the output pipes open.
  */
 export function runBash(script: string, options: { cwd: string; configDir: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<RunResult> {
   const path = `${idmOnPath(options.cwd)}:${process.env.PATH}`;
-  const child = spawn('bash', ['--norc', '--noprofile', '-c', script], { cwd: options.cwd, env: cliEnv(options.configDir, { PATH: path, ...options.env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['--norc', '--noprofile', '-c', script], { cwd: options.cwd, env: cliEnv(options.configDir, { PATH: path, ...options.env }), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   return new Promise<RunResult>((resolve, reject) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? KILL_AFTER_MS);
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group has ended
+      }
+    }, options.timeoutMs ?? KILL_AFTER_MS);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
