@@ -178,6 +178,8 @@ describe('a POST sent and never answered: its outcome is unknown', () => {
     h().sandbox.addFault({ path: '/api/v2/event-streams', method: 'POST', kind: 'stall' });
     const result = await h().idm(['streams', 'create', '--name', 'unknown-outcome-3', '--event-type', 'user.created', '--action', 'act_unknownOutcome', '--timeout', '0.5']);
     expect(result.code).toBe(1);
+    // The stalled POST may be recorded by the sandbox (in this process) only after idm gave up on it.
+    await vi.waitFor(() => expect(statuses(h(), '/api/v2/event-streams', 'POST').length).toBeGreaterThan(0), { timeout: 30_000 });
     expect(statuses(h(), '/api/v2/event-streams', 'POST')).toEqual([0]);
     expect(result.stderr).toContain(`did not answer within 0.5 s.\nThe stream may have been created all the same: check with 'idm streams list' before running this again (a second create makes a second stream). If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).\n`);
   });
