@@ -153,13 +153,18 @@ describe('faults', () => {
 
   it('close() ends a stalled connection promptly', async () => {
     const own = await startSandbox({ seed: {}, faults: [{ kind: 'stall' }] });
-    const pending = fetch(`${own.url}/api/v2/event-streams`).then(
-      () => 'answered',
-      () => 'failed',
-    );
-    while (own.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await own.close();
-    expect(await pending).toBe('failed');
+    try {
+      const pending = fetch(`${own.url}/api/v2/event-streams`).then(
+        () => 'answered',
+        () => 'failed',
+      );
+      // Closed once the sandbox holds the stalled request (a state, bounded so that a failure says so).
+      await vi.waitFor(() => expect(own.requests).toHaveLength(1), { timeout: 30_000 });
+      await own.close();
+      expect(await pending).toBe('failed');
+    } finally {
+      await own.close();
+    }
   });
 });
 
