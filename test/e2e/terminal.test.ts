@@ -8,7 +8,7 @@ import { displayWidth } from '../../src/output/width.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tokenBody } from '../helpers/hostile-server.js';
 import { credentialsEnv, runInProcess, spawnIdm } from '../helpers/cli.js';
-import { hasTmux, Terminal } from '../helpers/tmux.js';
+import { hasTmux, Terminal, WAIT_MS } from '../helpers/tmux.js';
 
 // CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
 const run = hasTmux || Boolean(process.env.CI);
@@ -236,8 +236,13 @@ describe.skipIf(!run)('progress in a real terminal', () => {
   it('a rate-limit countdown too long for 60 columns is cut to fit, and nothing of it is left on the screen', async () => {
     h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, count: 1, headers: { 'retry-after': '4' } });
     const t = open(h, ['streams', 'list'], { columns: 60 });
-    await t.waitFor('Rate limited (429)');
-    const during = t.rows().filter((row) => row.includes('Rate limited'));
+    // The rows of the capture that shows the countdown: it lasts 4 s, which a second capture, after
+    // one that found it, may come too late for on a loaded machine.
+    let during: string[] = [];
+    await vi.waitFor(() => {
+      during = t.rows().filter((row) => row.includes('Rate limited'));
+      expect(during.length, 'the countdown on screen').toBeGreaterThan(0);
+    }, { timeout: WAIT_MS, interval: 50 });
     expect(during).toHaveLength(1); // one row: it did not wrap
     expect([...during[0]!].length).toBeLessThan(60);
     expect(during[0]).toMatch(/…$/);
