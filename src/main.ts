@@ -172,6 +172,19 @@ function unknownValuedFlag(flag: string, command: Command, hint: string): UsageE
   return new UsageError(`Unknown flag ${flag} (its value is not repeated here: it may be a secret).${near}`, hint);
 }
 
+/**
+ * `-json`, `-take` (one dash, as some other tools spell long flags): the name of the long flag it
+ * means when `--NAME` is one of the command's or of a command above it, else undefined. Commander
+ * reads such a word as short flags run together (`-j` `-s` …, or `-t` with the value `ake`), which
+ * would be reported as the unknown `-j`; the word itself is a known flag's name, so it is no secret.
+ */
+function singleDashed(message: string, command: Command): string | undefined {
+  const name = /^error: unknown option '-([a-z][a-z0-9-]+)'$/.exec(message)?.[1];
+  if (name === undefined) return undefined;
+  for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return name;
+  return undefined;
+}
+
 function hasDebugFlag(program: Command): boolean {
   return Boolean(program.opts().debug);
 }
@@ -190,9 +203,11 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
     }
     const unknown = error.code === 'commander.unknownCommand' ? /^error: unknown command '(.*)'/.exec(error.message) : null;
     const valued = error.code === 'commander.unknownOption' ? /^error: unknown option '(--[^=']+)=/.exec(error.message) : null;
+    const dashed = error.code === 'commander.unknownOption' ? singleDashed(error.message, failed) : undefined;
     // `--json=true`: commander knows no such flag, but the flag is there, and takes no value.
     if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
     else if (valued) output.error(unknownValuedFlag(valued[1]!, failed, hint));
+    else if (dashed) output.error(new UsageError(`Unknown flag -${dashed}: a long flag takes two dashes. Did you mean --${dashed}?`, hint));
     else if (error.code === 'commander.unknownOption' && /^error: unknown option '-[^-'][^']/.test(error.message)) {
       const short = error.message.slice("error: unknown option '".length).slice(0, 2);
       // `-h1`, `-h=1`: the help flag, which commander does not split as it splits the other switches.

@@ -80,6 +80,22 @@ describe('idm as a process', () => {
     }
   });
 
+  it('a long flag with one dash (-json, -take 3, idm -json …): the flag it means, not the unknown -j of commander\'s reading', async () => {
+    for (const [args, flag, help] of [
+      [['streams', 'list', '-json'], 'json', 'idm streams list'],
+      [['streams', 'list', '-take', '3'], 'take', 'idm streams list'],
+      [['-json', 'streams', 'list'], 'json', 'idm'],
+      [['login', '-domain', 'tenant.example.com'], 'domain', 'idm login'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Unknown flag -${flag}: a long flag takes two dashes. Did you mean --${flag}?\nRun '${help} --help' for usage.\n`);
+    }
+    // A word that is no flag's name stays short flags run together, named without the rest.
+    expect((await runIdm(['streams', 'list', '-jsonx'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag -j \(its value is not repeated here/);
+  });
+
   it('--json=1, --json=true (anywhere in argv, the parser stopping before it or at it): the error is the one JSON line a script reads', async () => {
     for (const args of [
       ['streams', 'list', '--json=1'],
