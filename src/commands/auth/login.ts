@@ -350,7 +350,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     } catch (error) {
       // A mistyped secret does not throw away the domain, client id and method typed before it.
       if (!(secretTyped && tries < SECRET_TRIES && prompter && error instanceof ApiError && error.code === 'invalid_client')) throw error;
-      deps.output.say([['red', `The token endpoint refused the secret (401 invalid_client); try again (${tries + 1} of ${SECRET_TRIES}).`]]);
+      deps.output.say([['red', `The token endpoint refused client ${client.clientId} with that secret (401 invalid_client); try again (${tries + 1} of ${SECRET_TRIES}), or Ctrl-C if the client id is wrong.`]]);
       client.clientSecret = secret = await askSecret(prompter);
     }
   }
