@@ -15,6 +15,10 @@ export interface Tenant {
 export function checkDomain(input: string): Tenant | string {
   const value = input.trim();
   if (value === '') return 'is empty';
+  // `http:/127.0.0.1:4010`, `https:tenant.example.com`: a scheme short of its two slashes, which
+  // would be read as a host named http with the rest for a path.
+  const scheme = /^(https?):(?!\/\/)\/?/i.exec(value);
+  if (scheme) return `"${value}" is not a URL: ${scheme[1]!.toLowerCase()}: takes two slashes (${scheme[1]!.toLowerCase()}://${value.slice(scheme[0].length)})`;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
   let url: URL;
   try {

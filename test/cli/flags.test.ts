@@ -86,6 +86,8 @@ describe('idm login flags', () => {
     [['--domain', 'http://tenant.example.com'], 'http:// is allowed only for loopback hosts'],
     [['--domain', 'https://tenant.example.com/some/path'], 'without a path'],
     [['--domain', 'ftp://x'], 'must be an https:// URL or a host name'],
+    [['--domain', 'http:/127.0.0.1:4010'], '"http:/127.0.0.1:4010" is not a URL: http: takes two slashes (http://127.0.0.1:4010)'],
+    [['--domain', 'HTTPS:tenant.example.com'], '"HTTPS:tenant.example.com" is not a URL: https: takes two slashes (https://tenant.example.com)'],
     [['--auth-method', 'magic'], '--auth-method must be one of: post, basic, private_key_jwt'],
     [['--signing-alg', 'HS256'], '--signing-alg must be one of'],
     [['--client-id', 'has space'], '--client-id must be'],
