@@ -31,7 +31,8 @@ export function checkDomain(input: string): Tenant | string {
   if (url.search || url.hash) return 'must not contain a query or fragment';
   // A base URL may carry the management path; nothing else.
   const path = url.pathname.replace(/\/+$/, '');
-  if (path !== '' && path !== '/api/v2') return `"${value}" must be the tenant's address without a path`;
+  // The address it means, as it was given (with its scheme, or a host alone): a token or dashboard URL pasted whole.
+  if (path !== '' && path !== '/api/v2') return `"${value}" must be the tenant's address without a path (${withScheme === value ? `${url.protocol}//${url.host}` : url.host})`;
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
     return `http:// is allowed only for loopback hosts (127.x.x.x, exactly localhost, [::1]); use https://${url.host}`;
   }

@@ -84,7 +84,9 @@ describe('idm login flags', () => {
 
   it.each([
     [['--domain', 'http://tenant.example.com'], 'http:// is allowed only for loopback hosts'],
-    [['--domain', 'https://tenant.example.com/some/path'], 'without a path'],
+    [['--domain', 'https://tenant.example.com/some/path'], 'without a path (https://tenant.example.com)'],
+    [['--domain', 'http://127.0.0.1:4010/oauth/token'], '"http://127.0.0.1:4010/oauth/token" must be the tenant\'s address without a path (http://127.0.0.1:4010)'],
+    [['--domain', 'tenant.example.com/api/v2/event-streams'], 'without a path (tenant.example.com)'],
     [['--domain', 'ftp://x'], 'must be an https:// URL or a host name'],
     [['--domain', 'http:/127.0.0.1:4010'], '"http:/127.0.0.1:4010" is not a URL: http: takes two slashes (http://127.0.0.1:4010)'],
     [['--domain', 'HTTPS:tenant.example.com'], '"HTTPS:tenant.example.com" is not a URL: https: takes two slashes (https://tenant.example.com)'],
