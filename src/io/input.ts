@@ -236,9 +236,10 @@ export async function readTextFile(flag: string, path: string, kind: InputKind, 
     bytes = await readCapped(path, INPUT_LIMITS[kind], options.signal);
   } catch (error) {
     if (options.signal?.aborted) throw options.signal.reason;
-    const keyFile = options.keyFile === true;
-    const where = quiet(path, kind, keyFile) ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
-    throw new UsageError(`${flag}: ${where}.`, options.hint);
+    const hidden = quiet(path, kind, options.keyFile === true);
+    const where = hidden ? `cannot read the file (${why(error)}). The path is not shown in case it is a secret: ${describeSecretValue(path)}` : `cannot read ${path}: ${why(error)}`;
+    // Without the path on screen, the fix is said: a mistyped path, or the secret given in its place.
+    throw new UsageError(`${flag}: ${where}.`, options.hint ?? (hidden ? `Check the path: ${flag} takes the path of the file that holds the value, never the value itself.` : undefined));
   }
   const source = quiet(path, kind, options.keyFile === true) ? 'the file' : path;
   if (bytes === undefined) throw tooLarge(flag, source, kind);

@@ -108,7 +108,10 @@ describe('a value that may be a secret is never quoted back', () => {
     recordSecrets([secret]);
     const result = await idm(['login', '--domain', server.url, '--client-id', 'c', '--client-secret-file', secret], { env: { IDM_CONFIG_DIR: config.dir } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain(`--client-secret-file: cannot read the file (no such file). The path is not shown in case it is a secret: the value has ${secret.length} characters.\n`);
+    expect(result.stderr).toBe(
+      `Error: --client-secret-file: cannot read the file (no such file). The path is not shown in case it is a secret: the value has ${secret.length} characters.\n` +
+        'Check the path: --client-secret-file takes the path of the file that holds the value, never the value itself.\n',
+    );
     expect(result.stderr).not.toContain(secret);
   });
 });
