@@ -63,7 +63,7 @@ export async function main(
     // (chalk is loaded on this path alone). --no-color and --json may come after the error's place
     // in argv (`idm --timeout 0 streams list --json`): the parser stopped before it saw them.
     if (!configured) await io.configure({ color: program.opts().color !== false && !flagWords(argv).includes('--no-color'), json: io.json || asksForJson(argv) });
-    return report(cause, deps.output, hasDebugFlag(program), failed);
+    return report(cause instanceof InterruptedError ? cause : (oneDashProfile(argv, program) ?? cause), deps.output, hasDebugFlag(program), failed);
   } finally {
     stopHandling();
     await deps.close();
@@ -183,6 +183,16 @@ function singleDashed(message: string, command: Command): string | undefined {
   if (name === undefined) return undefined;
   for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return name;
   return undefined;
+}
+
+/**
+ * `-profile prod`: commander reads `-p` with the value `rofile`, and the run fails on whatever comes
+ * next (`prod`: too many arguments, an unknown command, or no profile named rofile). The word in
+ * argv says what was meant, so that error is said instead, as for `-json` (singleDashed).
+ */
+function oneDashProfile(argv: readonly string[], program: Command): UsageError | undefined {
+  if (program.opts().profile !== 'rofile' || !flagWords(argv).includes('-profile')) return undefined;
+  return new UsageError('Unknown flag -profile: a long flag takes two dashes. Did you mean --profile?', 'Give the profile as --profile NAME (or -p NAME).');
 }
 
 function hasDebugFlag(program: Command): boolean {

@@ -96,6 +96,21 @@ describe('idm as a process', () => {
     expect((await runIdm(['streams', 'list', '-jsonx'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag -j \(its value is not repeated here/);
   });
 
+  it('-profile NAME (one dash): the flag it means, not what follows from -p taking the value rofile', async () => {
+    for (const args of [
+      ['streams', 'list', '-profile', 'prod'],
+      ['-profile', 'prod', 'streams', 'list'],
+      ['streams', 'show', 'est_demoInboxBasic00000000', '-profile', 'prod'],
+    ]) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('Error: Unknown flag -profile: a long flag takes two dashes. Did you mean --profile?\nGive the profile as --profile NAME (or -p NAME).\n');
+    }
+    // -p with its value in the same word is a profile name still.
+    expect((await runIdm(['streams', 'list', '-prod'], { configDir: config() })).stderr).toMatch(/^Error: There is no profile named "rod"/);
+  });
+
   it('--json=1, --json=true (anywhere in argv, the parser stopping before it or at it): the error is the one JSON line a script reads', async () => {
     for (const args of [
       ['streams', 'list', '--json=1'],
