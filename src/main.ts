@@ -63,7 +63,7 @@ export async function main(
     // (chalk is loaded on this path alone). --no-color and --json may come after the error's place
     // in argv (`idm --timeout 0 streams list --json`): the parser stopped before it saw them.
     if (!configured) await io.configure({ color: program.opts().color !== false && !flagWords(argv).includes('--no-color'), json: io.json || asksForJson(argv) });
-    return report(cause instanceof InterruptedError ? cause : (oneDashProfile(argv, program) ?? cause), deps.output, hasDebugFlag(program), failed);
+    return report(cause instanceof InterruptedError ? cause : (oneDashProfile(argv, program) ?? cause), deps.output, hasDebugFlag(program), failed, argv);
   } finally {
     stopHandling();
     await deps.close();
@@ -178,11 +178,18 @@ function unknownValuedFlag(flag: string, command: Command, hint: string): UsageE
  * reads such a word as short flags run together (`-j` `-s` …, or `-t` with the value `ake`), which
  * would be reported as the unknown `-j`; the word itself is a known flag's name, so it is no secret.
  */
-function singleDashed(message: string, command: Command): string | undefined {
-  const name = /^error: unknown option '-([a-z][a-z0-9-]+)'$/.exec(message)?.[1];
-  if (name === undefined) return undefined;
-  for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return name;
-  return undefined;
+function singleDashed(message: string, command: Command, argv: readonly string[]): string | undefined {
+  const rest = /^error: unknown option '-([a-z][a-z0-9-]+)'$/.exec(message)?.[1];
+  if (rest === undefined) return undefined;
+  const known = (name: string) => {
+    for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return true;
+    return false;
+  };
+  if (known(rest)) return rest;
+  // `-yes`: -y is a flag, and commander reports what follows it (`-es`); the word it came from says more.
+  return flagWords(argv)
+    .map((word) => /^-([a-z][a-z0-9-]+)$/.exec(word)?.[1])
+    .find((name) => name !== undefined && name.length > rest.length && name.endsWith(rest) && known(name));
 }
 
 /**
@@ -199,7 +206,7 @@ function hasDebugFlag(program: Command): boolean {
   return Boolean(program.opts().debug);
 }
 
-function report(error: unknown, output: Output, debug: boolean, failed: Command): number {
+function report(error: unknown, output: Output, debug: boolean, failed: Command, argv: readonly string[]): number {
   if (error instanceof CommanderError) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return ExitCode.Ok;
     const command = commandPath(failed);
@@ -213,7 +220,7 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command)
     }
     const unknown = error.code === 'commander.unknownCommand' ? /^error: unknown command '(.*)'/.exec(error.message) : null;
     const valued = error.code === 'commander.unknownOption' ? /^error: unknown option '(--[^=']+)=/.exec(error.message) : null;
-    const dashed = error.code === 'commander.unknownOption' ? singleDashed(error.message, failed) : undefined;
+    const dashed = error.code === 'commander.unknownOption' ? singleDashed(error.message, failed, argv) : undefined;
     // `--json=true`: commander knows no such flag, but the flag is there, and takes no value.
     if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
     else if (valued) output.error(unknownValuedFlag(valued[1]!, failed, hint));

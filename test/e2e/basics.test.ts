@@ -96,6 +96,23 @@ describe('idm as a process', () => {
     expect((await runIdm(['streams', 'list', '-jsonx'], { configDir: config() })).stderr).toMatch(/^Error: Unknown flag -j \(its value is not repeated here/);
   });
 
+  it('-yes (one dash, its first letter a flag of its own): the flag it means, not the unknown -e commander reports after -y', async () => {
+    for (const [args, help] of [
+      [['streams', 'delete', 'est_demoInboxBasic00000000', '-yes'], 'idm streams delete'],
+      [['profiles', 'remove', 'default', '-yes'], 'idm profiles remove'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Unknown flag -yes: a long flag takes two dashes. Did you mean --yes?\nRun '${help} --help' for usage.\n`);
+    }
+    // A value run into -y is no flag's name: named without it, as before.
+    const secret = 'yS3cr3tValue';
+    const result = await runIdm(['streams', 'delete', 'est_demoInboxBasic00000000', `-${secret}`], { configDir: config() });
+    expect(result.stderr).toMatch(/^Error: Unknown flag -S \(its value is not repeated here/);
+    expect(result.stderr).not.toContain(secret.slice(1));
+  });
+
   it('-profile NAME (one dash): the flag it means, not what follows from -p taking the value rofile', async () => {
     for (const args of [
       ['streams', 'list', '-profile', 'prod'],
