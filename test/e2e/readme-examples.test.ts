@@ -45,7 +45,8 @@ async function runBlock(block: string, replace: Array<[string, string]> = [], pr
   let script = block;
   for (const [from, to] of replace) script = script.replaceAll(from, to.replace('DIR', dir));
   script = script.replaceAll('idm sandbox start ', `idm sandbox start --delivery-timeout ${TEST_DELIVERY_TIMEOUT_MS} `);
-  const result = await runBash(`${script}\nstatus=$?\nkill -TERM %1\nwait\nexit $status\n`, { cwd: dir, configDir: join(dir, 'config') });
+  // TMPDIR: the Quick start's settings directory (mktemp -d) is made in `dir`, and removed with it.
+  const result = await runBash(`${script}\nstatus=$?\nkill -TERM %1\nwait\nexit $status\n`, { cwd: dir, configDir: join(dir, 'config'), env: { TMPDIR: dir } });
   return { ...result, dir };
 }
 
@@ -72,6 +73,15 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     expect(stdout).toMatch(/^Outcome\tdelivered$/m);
     expect(stdout).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z\t1\t0$/m);
     expect(stderr).toContain("'idm connections list' shows the tenant's connections");
+  });
+
+  it('Quick start pasted a second time, its sandbox stopped in between: the second login starts from empty settings, not against the profile of the first', async () => {
+    const block = shellBlock('## Quick start', 'idm login');
+    const upToWizard = block.slice(0, block.indexOf('\nidm provisioning create') + 1);
+    const { code, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${upToWizard}kill -TERM %1\nwait\n${upToWizard}`);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/^FAILED/m);
+    expect(stderr.match(/^Logged in to 127\.0\.0\.1:\d+ as client \w+ \(profile "default", the default; post\)\.$/gm), stderr).toHaveLength(2);
   });
 
   it("streams list's examples, after the Quick start's login, run as written: the next page from a page's cursor", async () => {
