@@ -296,11 +296,15 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   // sent for another client (IDM_CLIENT_ID) nor to another domain (IDM_DOMAIN).
   if (!profile || profile.clientId !== clientId || parseDomain(profile.domain, `The domain of profile "${name}"`).base !== tenant.base) {
     const store = `${shellCommand(['idm', 'login', '--profile'])} NAME ${shellCommand(['--domain', tenant.base, '--client-id', clientId])}`;
+    // `IDM_CLIENT_SECRET="$SECRET"` with a CI secret this job cannot see: set, but to nothing.
+    const empty = ['IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY'].find((variable) => env[variable] !== undefined && env[variable]!.trim() === '');
     throw notLoggedIn(
-      profile
+      (profile
         ? `Not logged in as client ${clientId} at ${tenant.host}: profile "${name}" holds the secret of client ${profile.clientId} at ${parseDomain(profile.domain, 'The profile domain').host} only.`
-        : `No client secret or private key for client ${clientId} at ${tenant.host}.`,
-      `Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or store them as a profile: ${store}`,
+        : `No client secret or private key for client ${clientId} at ${tenant.host}.`) + (empty ? ` ${empty} is set, but empty.` : ''),
+      empty
+        ? `Give ${empty} its value (in CI, a secret the job cannot read is empty), or store the credentials as a profile: ${store}`
+        : `Set IDM_CLIENT_SECRET or IDM_PRIVATE_KEY, or store them as a profile: ${store}`,
     );
   }
   const secret = readSecret(dir, name);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FaultSpec } from '../../src/sandbox/types.js';
-import { BIN, cliEnv, credentialsEnv, runIdm, type RunResult } from '../helpers/cli.js';
+import { BIN, cliEnv, credentialsEnv, runIdm, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { insufficientScope } from '../helpers/deps.js';
 
@@ -106,6 +106,21 @@ describe('exit codes of the built binary', () => {
     const reader = await idm(['streams', 'create', '--name', 'refused', '--event-type', 'user.created', '--action', 'a'], 'reader');
     expect(reader.code).toBe(4);
     expect(reader.stderr).toContain('create:event_streams');
+  });
+
+  it('4: IDM_CLIENT_SECRET set but empty (IDM_CLIENT_SECRET="$SECRET" with a CI secret the job cannot read): said so, nothing sent', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const result = await runIdm(['streams', 'list'], { configDir: dir, env: { ...credentialsEnv(h.sandbox), IDM_CLIENT_SECRET: '' } });
+      expect(result.code).toBe(4);
+      expect(result.stdout).toBe('');
+      const [message, hint] = result.stderr.split('\n');
+      expect(message).toBe(`Error: No client secret or private key for client ${h.sandbox.clients.admin.clientId} at ${new URL(h.sandbox.url).host}. IDM_CLIENT_SECRET is set, but empty.`);
+      expect(hint).toMatch(/^Give IDM_CLIENT_SECRET its value \(in CI, a secret the job cannot read is empty\), or store the credentials as a profile: idm login --profile NAME /);
+      expect(h.received()).toEqual([]);
+    } finally {
+      cleanup();
+    }
   });
 
   it('5: rate limited beyond --max-wait, the reset time in the message', async () => {
