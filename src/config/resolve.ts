@@ -48,6 +48,11 @@ export interface Resolved {
 const NO_CREDENTIALS_HINT =
   "Run 'idm login', or set IDM_DOMAIN with IDM_CLIENT_ID and IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY), or IDM_ACCESS_TOKEN.";
 
+/** `IDM_DOMAIN is not set.`, or, for `IDM_DOMAIN="$DOMAIN"` with nothing in $DOMAIN, that it is empty (it counts as unset). */
+function missingVariable(env: NodeJS.ProcessEnv, variable: string): string {
+  return env[variable] === undefined ? `${variable} is not set.` : `${variable} is set, but empty.`;
+}
+
 function notLoggedIn(message: string, hint = NO_CREDENTIALS_HINT): IdmError {
   return new IdmError(message, { exitCode: ExitCode.Auth, code: 'no_credentials', hint });
 }
@@ -261,7 +266,7 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
         `Make one the default ('${use}'), or pass --profile NAME (IDM_PROFILE) to a command; 'idm login' stores a new one.`,
       );
     }
-    throw notLoggedIn(fromEnv ? 'IDM_DOMAIN is not set.' : 'Not logged in: no profile and no credentials in the environment.');
+    throw notLoggedIn(fromEnv ? missingVariable(env, 'IDM_DOMAIN') : 'Not logged in: no profile and no credentials in the environment.');
   }
   const tenant = parseDomain(domainText, envDomain ? 'IDM_DOMAIN' : `The domain of profile "${name}"`);
   const base = { tenant, profile: profile ? name : undefined, dir, warnings, ...(profile?.caFile ? { caFile: profile.caFile } : {}) };
@@ -269,7 +274,7 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   if (envToken) return { ...base, source: 'environment', accessToken: envToken };
 
   const clientId = envClient ?? profile?.clientId;
-  if (!clientId) throw notLoggedIn('IDM_CLIENT_ID is not set.');
+  if (!clientId) throw notLoggedIn(missingVariable(env, 'IDM_CLIENT_ID'));
 
   // IDM_AUTH_METHOD=tls_client_auth over a tls_client_auth profile of this client and domain names
   // the method the profile has: its stored certificate and key serve (the flags still win, in

@@ -123,6 +123,20 @@ describe('exit codes of the built binary', () => {
     }
   });
 
+  it('4: IDM_DOMAIN or IDM_CLIENT_ID set but empty: said to be empty, not unset; nothing sent', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      for (const variable of ['IDM_DOMAIN', 'IDM_CLIENT_ID'] as const) {
+        const result = await runIdm(['streams', 'list'], { configDir: dir, env: { ...credentialsEnv(h.sandbox), [variable]: '' } });
+        expect(result.code, variable).toBe(4);
+        expect(result.stderr.split('\n')[0]).toBe(`Error: ${variable} is set, but empty.`);
+      }
+      expect(h.received()).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('5: rate limited beyond --max-wait, the reset time in the message', async () => {
     const reset = Math.floor(Date.now() / 1000) + 120; // beyond --max-wait (60 s): no waiting
     h.sandbox.addFault({ path: '/api/v2/event-streams', kind: 'status', status: 429, headers: { 'X-RateLimit-Reset': String(reset) } });
