@@ -393,10 +393,15 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   const requestSent = known?.sent === false ? false : (err?.requestSent ?? known?.sent ?? true);
   // A connection that was reset or closed once the request went out did reach the host.
   const where = requestSent && known?.sent ? `no answer from ${context.host}` : `could not reach ${context.host}`;
+  // Refused on this machine: no network in between, and most often a sandbox stopped since the login
+  // (or started again: on another port, unless --port).
+  const stopped = codeName === 'ECONNREFUSED' && isLoopbackHost(context.host.replace(/:\d+$/, ''));
   return new NetworkError(`Could not ${context.action}: ${where}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
     exitCode: ExitCode.Failure,
     code: 'network',
-    hint: 'Check the domain and your network connection, then try again.',
+    hint: stopped
+      ? `Nothing listens on ${context.host}: if it is an idm sandbox, start it again and log in to the address it prints (a new port, unless --port).`
+      : 'Check the domain and your network connection, then try again.',
     requestSent,
     what: known?.what ?? 'a network failure',
     cause: error,

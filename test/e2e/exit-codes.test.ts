@@ -4,6 +4,7 @@
 // tested in process under test/commands; 130 (Ctrl-C) is in interrupt.test.ts.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -63,6 +64,25 @@ describe('exit codes of the built binary', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(jsonError(result)).toMatchObject({ status: 400, code: 'invalid_query_string', exitCode: 1 });
+  });
+
+  it('1: a sandbox that is gone (connection refused on 127.0.0.1): the hint says nothing listens there and how to get it back, not to check the network', async () => {
+    const gone = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const result = await runIdm(['streams', 'list'], { configDir: dir, env: { ...credentialsEnv(`http://127.0.0.1:${gone}`, h.sandbox.clients.admin) } });
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trimEnd().split('\n');
+      expect(lines.at(-2)).toBe(`Error: Could not get an access token: could not reach 127.0.0.1:${gone}: the connection was refused (ECONNREFUSED).`);
+      expect(lines.at(-1)).toMatch(new RegExp(`^(Tried \\d times\\. )?Nothing listens on 127\\.0\\.0\\.1:${gone}: if it is an idm sandbox, start it again and log in to the address it prints \\(a new port, unless --port\\)\\.$`));
+    } finally {
+      cleanup();
+    }
   });
 
   it('2: a usage error, nothing sent (--take out of range; delete without --yes and without a terminal)', async () => {
