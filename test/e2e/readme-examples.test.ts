@@ -84,6 +84,16 @@ describe.skipIf(skip)(`README sandbox examples, run with bash${missing.length ? 
     expect(stderr.match(/^Logged in to 127\.0\.0\.1:\d+ as client \w+ \(profile "default", the default; post\)\.$/gm), stderr).toHaveLength(2);
   });
 
+  it('Sandbox, Starting it: the script that starts it and logs in runs as written, and again after it (its sandbox stopped by its kill -INT %1)', async () => {
+    const block = shellBlock('### Starting it', 'idm login');
+    expect(block.trimEnd().split('\n').at(-1)).toBe('kill -INT %1');
+    const { code, stdout, stderr } = await runBlock(`trap 'echo "FAILED $?: $BASH_COMMAND" >&2' ERR\n${block}wait\n${block}`);
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toMatch(/^FAILED/m);
+    expect(stderr.match(/^Logged in to 127\.0\.0\.1:\d+ as client \w+ \(profile "default", the default; post\)\.$/gm), stderr).toHaveLength(2);
+    expect(stdout.match(/^est_demoInboxBearer0000000\t/gm)).toHaveLength(2);
+  });
+
   it("streams list's examples, after the Quick start's login, run as written: the next page from a page's cursor", async () => {
     const quickStart = shellBlock('## Quick start', 'idm login');
     const login = quickStart.slice(0, quickStart.indexOf('\nidm streams') + 1);
