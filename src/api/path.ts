@@ -35,6 +35,22 @@ export function param(value: string, what: string): { value: string; what: strin
 const RAW_PATH_HINT = 'Give a path below /api/v2, such as /event-streams or /connections/ID/directory-provisioning.';
 
 /**
+ * For a management URL given as PATH (copied from --debug or from documentation): the path to give
+ * instead, below /api/v2. The query is named, never quoted: it may carry a token.
+ */
+function urlPathHint(input: string): string {
+  let url: URL;
+  try {
+    url = new URL(input.startsWith('//') ? `https:${input}` : input);
+  } catch {
+    return RAW_PATH_HINT;
+  }
+  const path = /^\/api\/v2(\/[^/].*)$/.exec(url.pathname)?.[1];
+  if (path === undefined || path.length > MAX_SEGMENT || hasUnsafeCharacters(path)) return RAW_PATH_HINT;
+  return `Give its path alone, ${path}${url.search ? ', and its query with --query KEY=VALUE' : ''}.`;
+}
+
+/**
  * The PATH of `idm api`, below /api/v2 (`/event-streams/est_…`; the leading `/` optional, a leading
  * `/api/v2` dropped), checked like every path idm builds. Refused as usage errors: a URL or another
  * host, a query or fragment (they go in --query), backslashes, empty segments, and segments that
@@ -45,7 +61,7 @@ export function rawPath(input: string): string {
   const refuse = (why: string, hint = RAW_PATH_HINT) => new UsageError(`PATH ${why}.`, hint);
   if (input === '') throw refuse('is empty');
   if (hasUnsafeCharacters(input)) throw refuse('holds control or invisible characters');
-  if (/^[a-z][a-z0-9+.-]*:/i.test(input) || input.startsWith('//')) throw refuse("is a URL: idm api calls only the profile's tenant");
+  if (/^[a-z][a-z0-9+.-]*:/i.test(input) || input.startsWith('//')) throw refuse("is a URL: idm api calls only the profile's tenant", urlPathHint(input));
   if (input.includes('\\')) throw refuse('holds a backslash');
   if (/[?#]/.test(input)) throw refuse('holds a query or a fragment', 'Give query parameters with --query KEY=VALUE (repeatable).');
   let path = input.startsWith('/') ? input : `/${input}`;

@@ -371,6 +371,19 @@ describe('idm api: refused before anything is sent (exit 2)', () => {
     expect(h.received()).toEqual([]); // not even a token request
   });
 
+  it('a management URL given as PATH: the hint is the path to give, its query named but not quoted', async () => {
+    for (const [url, hint] of [
+      [`${h.sandbox.url}/api/v2/event-streams/est_demoInboxBasic00000000`, 'Give its path alone, /event-streams/est_demoInboxBasic00000000.'],
+      ['https://tenant.example.com/api/v2/event-streams?take=5&access_token=t0k3nValue', 'Give its path alone, /event-streams, and its query with --query KEY=VALUE.'],
+      ['https://tenant.example.com/oauth/token', 'Give a path below /api/v2, such as /event-streams or /connections/ID/directory-provisioning.'],
+    ] as const) {
+      const result = await h.idm(['api', 'GET', url]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`Error: PATH is a URL: idm api calls only the profile's tenant.\n${hint}\n`);
+    }
+    expect(h.received()).toEqual([]);
+  });
+
   it('with --json: one JSON error on stderr, code usage', async () => {
     const result = await h.idm(['api', 'GET', '/x/../y', '--json']);
     expect(result.code).toBe(2);
