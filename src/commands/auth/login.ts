@@ -209,7 +209,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       else missing.push(['--client-secret-file (or --private-key-file)', 'IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY)']);
     }
     if (missing.length) {
-      const proof = needsKey ? 'the key from a file or stdin' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file or stdin';
+      // `echo "$S" | idm login …`: the pipe is read only with `-`, which is named.
+      const proof = needsKey ? 'the key from a file, or from stdin with --private-key-file -' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file, or from stdin with --client-secret-file -';
       throw new UsageError(
         `Missing ${missing.map(([flag]) => flag).join(', ')}.`,
         `idm login cannot ask here (${io.cannotAsk}): pass the flags (${proof}), or set ${missing.map(([, variable]) => variable).join(', ')}.`,

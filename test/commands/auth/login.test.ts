@@ -137,7 +137,7 @@ describe('idm login by flags', () => {
     expect(error?.message).toBe('Missing --domain, --client-id, --client-secret-file (or --private-key-file).');
     // CI sets variables: each missing flag's variable is named too.
     expect(error?.hint).toBe(
-      'idm login cannot ask here (stdin, stdout and stderr are not terminals): pass the flags (a secret from a file or stdin), or set IDM_DOMAIN, IDM_CLIENT_ID, IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY).',
+      'idm login cannot ask here (stdin, stdout and stderr are not terminals): pass the flags (a secret from a file, or from stdin with --client-secret-file -), or set IDM_DOMAIN, IDM_CLIENT_ID, IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY).',
     );
     expect(sandbox().requests.length).toBe(before);
   });
