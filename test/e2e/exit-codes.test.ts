@@ -85,6 +85,19 @@ describe('exit codes of the built binary', () => {
     }
   });
 
+  it('1: a loopback domain without its port (http://localhost): refused at the default port, the hint says the port is missing', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    try {
+      const result = await runIdm(['streams', 'list'], { configDir: dir, env: credentialsEnv('http://localhost', h.sandbox.clients.admin) });
+      // Port 80 of this machine: refused unless something serves it (then this case says nothing).
+      if (!result.stderr.includes('ECONNREFUSED')) return;
+      expect(result.code).toBe(1);
+      expect(result.stderr.trimEnd().split('\n').at(-1)).toMatch(/^(Tried \d times\. )?Nothing listens on localhost at the scheme's default port: give an idm sandbox's address with its port, as it prints it \(http:\/\/127\.0\.0\.1:4010\)\.$/);
+    } finally {
+      cleanup();
+    }
+  });
+
   it('2: a usage error, nothing sent (--take out of range; delete without --yes and without a terminal)', async () => {
     const take = await idm(['streams', 'list', '--take', '101']);
     expect(take.code).toBe(2);
