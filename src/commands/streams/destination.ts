@@ -155,7 +155,8 @@ export function missingWebhookFlags(flags: DestinationFlags, io: IO, options: { 
     auth === undefined ? '--auth' : '',
     auth === 'basic' && flags.username === undefined ? '--username' : '',
     auth === 'custom-header' && flags.headerKey === undefined ? '--header-key' : '',
-    secretGiven(flags, io) ? '' : SECRET_FLAG,
+    // IDM_WEBHOOK_SECRET="$TOKEN" with nothing in $TOKEN (a CI secret the job cannot read): said so.
+    secretGiven(flags, io) ? '' : io.env.IDM_WEBHOOK_SECRET === '' ? '--secret-file (IDM_WEBHOOK_SECRET is set, but empty)' : SECRET_FLAG,
   ].filter(Boolean);
 }
 
