@@ -193,6 +193,21 @@ function singleDashed(message: string, command: Command, argv: readonly string[]
 }
 
 /**
+ * `idm -v` (a short flag in the other case, as other tools spell their version flag): the flag it
+ * means, `-V (--version)`, when the command or one above it has that short flag; else undefined.
+ */
+function otherCase(message: string, command: Command): string | undefined {
+  const letter = /^error: unknown option '-([a-zA-Z])'$/.exec(message)?.[1];
+  if (letter === undefined) return undefined;
+  const twin = `-${letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()}`;
+  for (let c: Command | null = command; c; c = c.parent) {
+    const option = c.options.find((o) => !o.hidden && o.short === twin);
+    if (option) return option.long ? `${twin} (${option.long})` : twin;
+  }
+  return undefined;
+}
+
+/**
  * `-profile prod`: commander reads `-p` with the value `rofile`, and the run fails on whatever comes
  * next (`prod`: too many arguments, an unknown command, or no profile named rofile). The word in
  * argv says what was meant, so that error is said instead, as for `-json` (singleDashed).
@@ -225,6 +240,7 @@ function report(error: unknown, output: Output, debug: boolean, failed: Command,
     if (valued && takesNoValue(failed, valued[1]!)) output.error(new UsageError(`${valued[1]} takes no value: give ${valued[1]} alone, without "=".`, hint));
     else if (valued) output.error(unknownValuedFlag(valued[1]!, failed, hint));
     else if (dashed) output.error(new UsageError(`Unknown flag -${dashed}: a long flag takes two dashes. Did you mean --${dashed}?`, hint));
+    else if (error.code === 'commander.unknownOption' && otherCase(error.message, failed)) output.error(new UsageError(`Unknown flag ${error.message.slice("error: unknown option '".length, -1)}. Did you mean ${otherCase(error.message, failed)!}?`, hint));
     else if (error.code === 'commander.unknownOption' && /^error: unknown option '-[^-'][^']/.test(error.message)) {
       const short = error.message.slice("error: unknown option '".length).slice(0, 2);
       // `-h1`, `-h=1`: the help flag, which commander does not split as it splits the other switches.

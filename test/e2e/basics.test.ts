@@ -113,6 +113,21 @@ describe('idm as a process', () => {
     expect(result.stderr).not.toContain(secret.slice(1));
   });
 
+  it('a short flag in the other case (idm -v, -P prod): the flag it means, with its long name', async () => {
+    for (const [args, flag, meant, help] of [
+      [['-v'], '-v', '-V (--version)', 'idm'],
+      [['streams', 'list', '-P', 'prod'], '-P', '-p (--profile)', 'idm streams list'],
+      [['streams', 'delete', 'est_demoInboxBasic00000000', '-Y'], '-Y', '-y (--yes)', 'idm streams delete'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Unknown flag ${flag}. Did you mean ${meant}?\nRun '${help} --help' for usage.\n`);
+    }
+    // A letter no flag has in either case: named alone, as before.
+    expect((await runIdm(['streams', 'list', '-x'], { configDir: config() })).stderr).toBe("Error: Unknown flag -x.\nRun 'idm streams list --help' for usage.\n");
+  });
+
   it('-profile NAME (one dash): the flag it means, not what follows from -p taking the value rofile', async () => {
     for (const args of [
       ['streams', 'list', '-profile', 'prod'],
