@@ -131,6 +131,8 @@ export function unknownCommand(word: string, parent: Command): UsageError {
   // `idm help streams list foo`: a command without subcommands has no list to show.
   if (visible.length === 0) return new UsageError(`Unknown command '${preview(word)}': ${commandPath(parent)} has no subcommands.`, `Run '${commandPath(parent)} --help' for usage.`);
   const close = suggest(word, visible.flatMap((command) => [command.name(), ...command.aliases()])).filter((name) => SAFE_TO_SUGGEST.has(name));
+  // `idm version`, as other tools have it: a flag here.
+  if (close.length === 0 && parent.parent === null && word.toLowerCase() === 'version') close.push('--version');
   return new UsageError(
     `Unknown command '${preview(word)}'.${close.length > 0 ? ` Did you mean ${close.join(' or ')}?` : ''}`,
     `The commands of ${commandPath(parent)}: ${visible.map((command) => command.name()).join(', ')}.`,

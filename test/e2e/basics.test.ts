@@ -197,6 +197,15 @@ describe('idm as a process', () => {
     expect(result.stderr).toBe("Error: --take must be from 1 to 100, not 0.\nRun 'idm streams list --help' for usage.\n");
   });
 
+  it('idm version (a command in other tools): the flag that prints it', async () => {
+    const result = await runIdm(['version'], { configDir: config() });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe("Error: Unknown command 'version'. Did you mean --version?");
+    // Below a group, where --version would not print it, no such suggestion.
+    expect((await runIdm(['streams', 'version'], { configDir: config() })).stderr.split('\n')[0]).toBe("Error: Unknown command 'version'.");
+  });
+
   it('an unknown command: the message and its suggestion on one line, the hint on the second', async () => {
     const result = await runIdm(['streams', 'lst'], { configDir: config() });
     expect(result.code).toBe(2);
