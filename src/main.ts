@@ -179,7 +179,8 @@ function unknownValuedFlag(flag: string, command: Command, hint: string): UsageE
  * would be reported as the unknown `-j`; the word itself is a known flag's name, so it is no secret.
  */
 function singleDashed(message: string, command: Command, argv: readonly string[]): string | undefined {
-  const rest = /^error: unknown option '-([a-z][a-z0-9-]+)'$/.exec(message)?.[1];
+  // `-take=3`: the name alone is named, never what follows its `=`.
+  const rest = /^error: unknown option '-([a-z][a-z0-9-]+)(?:=[^']*)?'$/.exec(message)?.[1];
   if (rest === undefined) return undefined;
   const known = (name: string) => {
     for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return true;
@@ -213,7 +214,9 @@ function otherCase(message: string, command: Command): string | undefined {
  * argv says what was meant, so that error is said instead, as for `-json` (singleDashed).
  */
 function oneDashProfile(argv: readonly string[], program: Command): UsageError | undefined {
-  if (program.opts().profile !== 'rofile' || !flagWords(argv).includes('-profile')) return undefined;
+  // `-profile=prod`: -p takes `rofile=prod`, which no profile name can be (refused as one).
+  const words = flagWords(argv);
+  if (!(program.opts().profile === 'rofile' && words.includes('-profile')) && !words.some((word) => word.startsWith('-profile='))) return undefined;
   return new UsageError('Unknown flag -profile: a long flag takes two dashes. Did you mean --profile?', 'Give the profile as --profile NAME (or -p NAME).');
 }
 

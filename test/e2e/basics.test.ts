@@ -128,6 +128,19 @@ describe('idm as a process', () => {
     expect((await runIdm(['streams', 'list', '-x'], { configDir: config() })).stderr).toBe("Error: Unknown flag -x.\nRun 'idm streams list --help' for usage.\n");
   });
 
+  it('a one-dash long flag with its value after = (-take=3, -profile=prod): the flag it means, never the value', async () => {
+    const secret = 'S3cretValue0123';
+    for (const [args, flag, hint] of [
+      [['streams', 'list', `-take=${secret}`], 'take', "Run 'idm streams list --help' for usage."],
+      [['streams', 'list', `-profile=${secret}`], 'profile', 'Give the profile as --profile NAME (or -p NAME).'],
+    ] as const) {
+      const result = await runIdm(args, { configDir: config() });
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Unknown flag -${flag}: a long flag takes two dashes. Did you mean --${flag}?\n${hint}\n`);
+    }
+  });
+
   it('-profile NAME (one dash): the flag it means, not what follows from -p taking the value rofile', async () => {
     for (const args of [
       ['streams', 'list', '-profile', 'prod'],
