@@ -1,10 +1,11 @@
 // File primitives for idm's settings directory: private directories, atomic writes that never
 // follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
-import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { foreignDirProblem, makeDirectories, writeFileReplacing } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
+import { processAlive, processStartTime as startTime } from '../core/process.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
 import { shellQuote } from '../core/text.js';
@@ -221,30 +222,10 @@ export interface LockHeld {
   holderPid?: number;
 }
 
-/** When `pid` started, in clock ticks since boot (Linux), or undefined where that cannot be read. */
-function startTime(pid: number | 'self'): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
-
 let ownStart: string | undefined | null = null;
 let ownHost: string | undefined;
 /** This machine's name as a lock records it (one word). */
 const hostName = () => (ownHost ??= process.getBuiltinModule('node:os').hostname().replace(/\s/g, '_') || '-');
-
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 interface Holder {
   pid: number;

@@ -2,16 +2,17 @@
 // a restart. One file, DIR/state.json (0600, in a 0700 directory: it holds secrets and keys), written
 // whole to a temporary file and renamed over the old one, so that it is never half written. Changes
 // are coalesced (StateSaver): one write shortly after a change, whatever else changed meanwhile, and
-// a last one at close; with 100,000 streams a write takes a few hundred milliseconds. DIR/state.lock (O_EXCL, the owner's pid) keeps a second sandbox out of the same
+// a last one at close; with 100,000 streams a write takes a few hundred milliseconds. DIR/state.lock (O_EXCL, the owner's pid and start time) keeps a second sandbox out of the same
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
-import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import { createPrivateKey, createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
 import { closeSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { foreignDirProblem, makeDirectories, removeMade, writeFileReplacing } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
+import { processAlive, processStartTime } from '../core/process.js';
 import { MB, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
@@ -282,14 +283,24 @@ export class StateSaver {
   }
 }
 
-/** Whether a process with this pid is running (signal 0 only asks). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The nonces of the state locks this process holds (two sandboxes of one process, as tests start them, are two holders). */
+const heldHere = new Set<string>();
+
+/**
+ * The pid of the running sandbox a state.lock (`pid start nonce`) names, or undefined when its
+ * holder is gone: its process has ended; its pid is now another process's (its start time differs,
+ * where /proc tells); or it is this process's pid in a lock this process does not hold, left by an
+ * earlier process that had the same pid (a container's restart, where the sandbox is pid 1 each time).
+ */
+function runningHolder(text: string): number | undefined {
+  const [pidText = '', start, nonce] = text.trim().split(' ');
+  if (!/^\d{1,10}$/.test(pidText)) return undefined;
+  const pid = Number(pidText);
+  if (!processAlive(pid)) return undefined;
+  if (pid === process.pid) return nonce !== undefined && heldHere.has(nonce) ? pid : undefined;
+  const started = processStartTime(pid);
+  if (start !== undefined && start !== '-' && started !== undefined && started !== start) return undefined;
+  return pid;
 }
 
 /**
@@ -318,19 +329,25 @@ export function lockStateDir(dir: string): { release: () => void; made: string[]
     // settings directory is.
     const foreign = foreignDirProblem(dir);
     if (foreign) throw new SandboxStateError(`idm will not write the sandbox's secrets into ${dir}: ${foreign.problem}.`, 'unwritable', foreign.fix);
+    const nonce = randomBytes(8).toString('hex');
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         const fd = openSync(lock, 'wx', 0o600);
-        writeSync(fd, `${process.pid}\n`);
+        writeSync(fd, `${process.pid} ${processStartTime('self') ?? '-'} ${nonce}\n`);
         closeSync(fd);
-        return { release: () => rmSync(lock, { force: true }), made };
+        heldHere.add(nonce);
+        return {
+          release: () => {
+            heldHere.delete(nonce);
+            rmSync(lock, { force: true });
+          },
+          made,
+        };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(error);
-        // A pid and a newline: a longer file is no lock of a sandbox (read no further), and is taken over.
-        const pid = Number.parseInt(readFileCappedSync(lock, 64)?.toString('utf8') ?? '', 10);
-        if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-          throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
-        }
+        // One line of about 50 bytes: a longer file is no lock of a sandbox (read no further), and is taken over.
+        const pid = runningHolder(readFileCappedSync(lock, 128)?.toString('utf8') ?? '');
+        if (pid !== undefined) throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
         unlinkSync(lock); // left by a sandbox that is gone
       }
     }

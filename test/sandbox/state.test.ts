@@ -36,6 +36,13 @@ async function stop(sandbox: Sandbox): Promise<void> {
   await sandbox.close();
 }
 
+/** When `pid` started (field 22 of /proc/<pid>/stat), as a lock records it. */
+function startOf(pid: number | 'self'): string {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]!;
+}
+const ownStart = () => startOf('self');
+
 /** A test that restarts a sandbox on its saved port: run again from the start if another process took that port meanwhile. */
 const itRestarts = (name: string, test: () => Promise<void>) => it(name, () => retryWhilePortTaken(test));
 
@@ -115,6 +122,26 @@ describe('sandbox --state-dir', () => {
     writeFileSync(join(dir, 'state.lock'), '2147483646\n'); // no such process
     const second = await start({ stateDir: dir });
     expect(second.restored).toBe(true);
+  });
+
+  itRestarts('a state.lock naming this process, which does not hold it, was left by an earlier process with its pid (a container restarted after a kill, the sandbox pid 1 each time): taken over', async () => {
+    const dir = stateDir();
+    await stop(await start({ stateDir: dir }));
+    writeFileSync(join(dir, 'state.lock'), `${process.pid}\n`); // as this idm wrote it before
+    expect((await start({ stateDir: dir })).restored).toBe(true);
+    await stop(open[0]!);
+    writeFileSync(join(dir, 'state.lock'), `${process.pid} ${ownStart()} 0123456789abcdef\n`);
+    expect((await start({ stateDir: dir })).restored).toBe(true);
+  });
+
+  itRestarts('a state.lock whose pid now belongs to another process (its start time differs) is taken over; one of a live process that wrote it is not', async () => {
+    const dir = stateDir();
+    await stop(await start({ stateDir: dir }));
+    const other = process.ppid; // runs, and is not this process
+    writeFileSync(join(dir, 'state.lock'), `${other} ${startOf(other)} 0123456789abcdef\n`);
+    await expect(startSandbox({ stateDir: dir })).rejects.toThrow(new SandboxStateError(`Another sandbox (pid ${other}) is using ${dir}.`, 'in_use'));
+    writeFileSync(join(dir, 'state.lock'), `${other} ${Number(startOf(other)) + 1} 0123456789abcdef\n`);
+    expect((await start({ stateDir: dir })).restored).toBe(true);
   });
 
   it.each([
