@@ -195,6 +195,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     dir: credentials.dir,
     client: credentials.client,
     accessToken: credentials.accessToken,
+    secretFile: credentials.secretFile,
     fetchToken,
     // A process fetching a token is bounded by its attempts and its waits; the others wait that long.
     holdMs: MAX_ATTEMPTS * settings.timeoutMs + settings.maxWaitMs,

@@ -157,6 +157,12 @@ export interface TokenSourceOptions {
   /** Client credentials, or a ready token (IDM_ACCESS_TOKEN) used as is. */
   client?: ClientCredentials;
   accessToken?: string;
+  /**
+   * The credentials file the client's secret was read from: a token is cached only while it is still
+   * there. Logout removes it before it removes the cached token under the lock, so a run that read
+   * the secret before and fetches after does not cache a token for a profile logged out.
+   */
+  secretFile?: string;
   fetchToken: FetchToken;
   /** The longest a process fetching a token can take (its attempts and waits): others wait that long. */
   holdMs: number;
@@ -264,9 +270,13 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     return fetchedHere;
   }
 
-  /** Writes `token` to the cache. Only while holding the lock; a token that is not fresh (the server said it expires now) serves this run only. */
+  /**
+   * Writes `token` to the cache. Only while holding the lock; a token that is not fresh (the server
+   * said it expires now), or fetched with a secret removed since (logout), serves this run only.
+   */
   function store(token: CachedToken): CachedToken {
     if (!cacheUsable || !isFresh(token, now())) return token;
+    if (options.secretFile !== undefined && !existsSync(options.secretFile)) return token;
     try {
       writeFileAtomic(file, `${JSON.stringify(token)}\n`);
     } catch (error) {

@@ -43,6 +43,8 @@ export interface Resolved {
   warnings: Warning[];
   /** What to do when the token endpoint refuses these credentials (named in the error's hint). */
   fixCredentials?: string;
+  /** The credentials file the client's secret was read from (the profile's, logout removes it first). */
+  secretFile?: string;
 }
 
 const NO_CREDENTIALS_HINT =
@@ -326,7 +328,7 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
     const what = profile.authMethod === 'private_key_jwt' ? 'private key' : profile.authMethod === 'tls_client_auth' ? 'client certificate' : 'client secret';
     throw notLoggedIn(`Profile "${name}" stores no ${what}.`, `Run '${shellCommand(['idm', 'login', '--profile', name])}' to store one.`);
   }
-  return { ...base, source: 'profile', client, fixCredentials: `run: ${shellCommand(['idm', 'login', '--profile', name])}` };
+  return { ...base, source: 'profile', client, fixCredentials: `run: ${shellCommand(['idm', 'login', '--profile', name])}`, secretFile: file };
 }
 
 async function fromEnvironment(

@@ -1,7 +1,7 @@
 // Many idm processes at once against one config directory: one token request for 20 cold runs, a
 // lock left by a killed process does not block the next run, and parallel logins lose no profile.
 // The same at scale (100 at once, 200 runs) is in test/stress/ (npm run test:stress).
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { credentialsEnv, runIdm, spawnIdm } from '../helpers/cli.js';
@@ -73,6 +73,40 @@ describe('parallel runs', () => {
     expect(names).toContain(config.defaultProfile);
     expect(readdirSync(join(dir, 'credentials')).sort()).toEqual(names.map((n) => `${n}.json`));
     expect(readdirSync(dir).filter((f) => f.includes('.tmp') || f.endsWith('.lock'))).toEqual([]);
+  });
+});
+
+describe('logout while a run is about to fetch a token', () => {
+  it('a run that read its secret before logout removed it, and fetches after, uses its token but does not cache it: nothing is left for the profile logged out', async () => {
+    const dir = configDir();
+    const { url, clients } = sandbox();
+    const secretFile = join(configDir(), 'secret');
+    writeFileSync(secretFile, clients.reader.clientSecret);
+    const login = await runIdm(['login', '--profile', 'p', '--domain', url, '--client-id', clients.reader.clientId, '--client-secret-file', secretFile], { configDir: dir });
+    expect(login.code, login.stderr).toBe(0);
+    const tokens = join(dir, 'tokens');
+    for (const file of readdirSync(tokens)) rmSync(join(tokens, file)); // a cold cache
+    // Another run of the same client (the same cache file) holds the token lock: its request hangs.
+    sandbox().addFault({ path: '/oauth/token', kind: 'stall', count: 1 });
+    const seen = sandbox().requests.length;
+    const holder = spawnIdm(['streams', 'list'], { configDir: dir, env: credentials() });
+    const holding = () => readdirSync(tokens).some((f) => f.endsWith('.lock')) && sandbox().requests.slice(seen).some((r) => r.path === '/oauth/token');
+    for (let i = 0; i < 1200 && !holding(); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(holding()).toBe(true);
+    // The profile's run has read its secret and waits for that lock (its --debug trace says so).
+    const run = spawnIdm(['streams', 'list', '--profile', 'p', '--take', '1', '--debug'], { configDir: dir });
+    let runErr = '';
+    run.child.stderr.on('data', (chunk: string) => (runErr += chunk));
+    for (let i = 0; i < 1200 && !runErr.includes('its lock is held'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(runErr).toContain('its lock is held');
+    // Logout's first step (the secret, under the settings lock); its cached token is none yet.
+    rmSync(join(dir, 'credentials', 'p.json'));
+    holder.child.kill('SIGTERM');
+    expect((await holder.done).code).toBe(143);
+    const result = await run.done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    expect(readdirSync(tokens)).toEqual([]);
   });
 });
 
