@@ -4,7 +4,7 @@
 //   main.cjs        the CLI: every command and everything a request needs (src/main.ts)
 //   requests.cjs    the request schemas (zod/mini), loaded by the commands that check a body before sending
 //   sandbox.cjs     the local tenant (src/sandbox), a program of its own with its own copy of the schemas
-//   vendor-*.cjs    chalk, @inquirer/prompts, conf: loaded when colour, a prompt or a settings write needs them
+//   vendor-*.cjs    chalk, @inquirer/prompts: loaded when colour or a prompt needs them
 //   values.cjs      what a TAB runs (idm completion --values), required by bin/idm.js without main.cjs
 //   *.cjs.cache     V8's code caches of main.cjs and its bundles, made by a training run (codeCache
 //                   below): bin/idm.js hands them to V8, which then skips parsing and compiling
@@ -30,7 +30,6 @@ const LAZY = [
   // export itself (src/ is ES modules, and esbuild reads a CommonJS module's default as its exports).
   { match: /^chalk$/, bundle: 'vendor-chalk.cjs', contents: "export * from 'chalk';" },
   { match: /^@inquirer\/prompts$/, bundle: 'vendor-inquirer.cjs', contents: "export * from '@inquirer/prompts';" },
-  { match: /^conf$/, bundle: 'vendor-conf.cjs', contents: "module.exports = require('conf').default;" },
 ];
 
 const lazyBundles = {
@@ -97,7 +96,7 @@ codeCache();
  * dist/*.cjs.cache: V8's code caches of main.cjs and the bundles it loads, after a training run in
  * this process: a warm `idm streams list` (piped and at a terminal, in colour), `streams show`,
  * `streams test` (with and without data) and `provisioning create` against a sandbox (the prompts
- * and conf, for people at a terminal and for login, are left to compile as usual).
+ * for people at a terminal, are left to compile as usual).
  * bin/idm.js gives them to V8, which then neither parses the bundles nor compiles the functions the
  * run used: about 10 ms of every command. A cache is only good for this Node (V8 checks its version,
  * flags and the source) and is ignored otherwise; without one idm works the same, only slower.

@@ -103,9 +103,9 @@ export function writeFailure(path: string, error: unknown): unknown {
  * Writes `data` to `path` so that a reader sees either the old or the new file, never half of one,
  * and never through a symlink (core/dirs.ts writeFileReplacing), in its private directory.
  */
-export function writeFileAtomic(path: string, data: string, mode = 0o600): void {
+export function writeFileAtomic(path: string, data: string, mode = 0o600, durable = false): void {
   ensurePrivateDir(dirname(path));
-  writeFileReplacing(path, data, mode);
+  writeFileReplacing(path, data, mode, durable);
 }
 
 /**

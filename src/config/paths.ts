@@ -1,5 +1,5 @@
 // Where idm keeps its files. One directory (mode 0700):
-//   config.json          profiles and the default profile (written with conf, under config.json.lock)
+//   config.json          profiles and the default profile (written under config.json.lock)
 //   credentials/<p>.json a profile's client secret or private key (0600)
 //   tokens/<hash>.json   cached access tokens per (domain, client, audience) (0600)
 //   tokens/<hash>.lock   held by the one process that is fetching that token

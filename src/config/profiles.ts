@@ -1,5 +1,5 @@
 // Profiles: a domain, a client id and how the client authenticates, by name, one of them the
-// default. Read here with node:fs on every command (loading conf costs ~28 ms per start and reading
+// default. Read here with node:fs on every command (no library: each would cost start-up time, and reading
 // needs none of it); written only by ./store.ts, under its lock. Secrets live apart, one 0600 file
 // per profile under credentials/.
 import { ConfigError, IdmError } from '../core/errors.js';

@@ -1,5 +1,6 @@
-// The one writer of idm's settings: config.json (with conf, the design's choice) and the profiles'
-// credentials files. Every write happens while holding config.json.lock, after re-reading the file
+// The one writer of idm's settings: config.json (as conf wrote it: tab-indented JSON) and the
+// profiles' credentials files. Not with conf: its writer (atomically) makes one write() and renames
+// what it wrote, so a disk that filled up or ulimit -f cut config.json short, every profile lost. Every write happens while holding config.json.lock, after re-reading the file
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
 import { existsSync } from 'node:fs';
@@ -29,7 +30,7 @@ export interface UpdateOptions {
 /**
  * Refuses settings that idm must not write (exit 2, with the fix): a directory, or its credentials/
  * directory, that is not the user's own or that others can write into (./files.ts checkWritableDir),
- * and a config.json that is a symlink (conf would write through it, to its target).
+ * and a config.json that is a symlink (not a file of idm's).
  */
 export function checkSettingsWritable(dir: string): void {
   checkWritableDir(dir);
@@ -81,7 +82,6 @@ export async function saveProfile(dir: string, name: string, profile: Profile, s
 /** The change, made holding the lock, on the settings as they are then (checked once more). */
 async function underLock<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions): Promise<T> {
   const file = configFile(dir);
-  const { default: Conf } = await import('conf'); // before the lock: the lock is held for milliseconds
   let lock;
   // The directories made for the lock: a change that fails (`profiles use nope` with no settings)
   // leaves none behind, as it found none. A command that fails, or only reads, creates no settings.
@@ -106,9 +106,9 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
       else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
     }
     writing = file;
-    const conf = new Conf<Record<string, unknown>>({ cwd: dir, configName: 'config', projectName: 'idm', projectSuffix: '', configFileMode: 0o600 });
     changed = true;
-    conf.store = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
+    const settings = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
+    writeFileAtomic(file, JSON.stringify(settings, undefined, '\t'), 0o600, true);
     return result;
   } catch (error) {
     throw writeFailure(writing, error);

@@ -3,7 +3,7 @@
 // parent exists (/proc/x: ENOENT, the parent is there, so it tries again, forever); here that ENOENT
 // is thrown. Also: whether a directory is one only its user can write into, and a write that never
 // follows a symlink. Only node:fs, node:path and ./text.js (the fixes quote a path for the shell).
-import { closeSync, constants, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { shellQuote } from './text.js';
 
@@ -80,14 +80,19 @@ const SHARED_DIR_FIX = 'Use a directory of your own (mktemp -d makes one): a dir
 /**
  * Writes `data` to `path` without ever writing through a symlink: a new file beside it, created
  * exclusively (O_EXCL, O_NOFOLLOW) with `mode`, then renamed over `path` (a rename replaces a symlink
- * there rather than writing where it points). A reader sees the old file or the new one, whole.
+ * there rather than writing where it points). A reader sees the old file or the new one, whole: a
+ * write the file system cuts short (a disk that fills up, ulimit -f) is written on until it fails
+ * with its error (ENOSPC, EFBIG), and the file is never renamed into place half written. `durable`:
+ * on the disk (fsync) before the rename, so that a crash of the machine cannot leave an empty file.
  */
-export function writeFileReplacing(path: string, data: string, mode = 0o600): void {
+export function writeFileReplacing(path: string, data: string, mode = 0o600, durable = false): void {
   const temp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);
-    writeSync(fd, data);
+    const bytes = Buffer.from(data, 'utf8');
+    for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written);
+    if (durable) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(temp, path);

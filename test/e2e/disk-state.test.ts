@@ -4,7 +4,7 @@
 import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { credentialsEnv, runIdm } from '../helpers/cli.js';
+import { credentialsEnv, runBash, runIdm } from '../helpers/cli.js';
 import { useConfigDirs } from '../helpers/deps.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -98,6 +98,28 @@ describe('the credentials directory, where the secrets go, is held to the rules 
     expect(existsSync(join(dir, 'config.json'))).toBe(false);
     const secrets = existsSync(join(dir, 'shared')) ? join(dir, 'shared') : join(dir, 'credentials');
     expect(readdirSync(secrets)).toEqual([]);
+  });
+});
+
+describe('a write the file system cuts short (ulimit -f here; a disk that fills up during the write alike)', () => {
+  it('config.json: login fails naming the file and the cause (exit 2), and config.json is left whole, as it was', async () => {
+    // One write() that the limit cut short was renamed into place: login said it had logged in, and
+    // config.json, cut at 1 KB, was no JSON any more: every profile was lost.
+    const dir = configDir();
+    const { url, clients } = sandbox();
+    const profiles = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`team${i}`, { domain: url, clientId: clients.reader.clientId, authMethod: 'post' }]));
+    const before = JSON.stringify({ defaultProfile: 'team0', profiles }, undefined, '\t');
+    expect(before.length).toBeGreaterThan(1536);
+    writeFileSync(join(dir, 'config.json'), before, { mode: 0o600 });
+    const secret = join(configDir(), 'secret');
+    writeFileSync(secret, clients.admin.clientSecret);
+    // bash counts ulimit -f in blocks of 1024 bytes: a file grows to 1 KB, and no further.
+    const result = await runBash(`ulimit -f 1; idm login --profile p --domain ${url} --client-id ${clients.admin.clientId} --client-secret-file ${secret}`, { cwd: configDir(), configDir: dir });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`Could not write ${join(dir, 'config.json')}: the file is too large;`);
+    expect(result.stderr).not.toContain('Logged in');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(readdirSync(dir).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 });
 
