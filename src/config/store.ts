@@ -4,10 +4,11 @@
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { removeMade } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
-import { acquireLock, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
+import { acquireLock, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, readTextIfExists, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
 import { configFile, credentialsDir, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
 
@@ -79,6 +80,28 @@ export async function saveProfile(dir: string, name: string, profile: Profile, s
   return openSettings(dir).saveProfile(name, profile, secret, options);
 }
 
+/**
+ * After a failed change: each credentials file it wrote or removed, as it was before; one that cannot
+ * be written back (the disk is full) is removed. Returns those removed.
+ */
+function putBack(before: ReadonlyMap<string, string | undefined>): string[] {
+  const removed: string[] = [];
+  for (const [path, text] of before) {
+    try {
+      if (text === undefined) removeIfExists(path);
+      else writeFileAtomic(path, text);
+    } catch {
+      try {
+        removeIfExists(path);
+      } catch {
+        // a directory that cannot be changed: the write failed before it changed anything there
+      }
+      if (text !== undefined) removed.push(path);
+    }
+  }
+  return removed;
+}
+
 /** The change, made holding the lock, on the settings as they are then (checked once more). */
 async function underLock<T>(dir: string, change: (settings: SettingsChange) => T, options: UpdateOptions): Promise<T> {
   const file = configFile(dir);
@@ -95,6 +118,8 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   }
   if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
   let writing = file;
+  /** The credentials files this change wrote or removed, with their text before (undefined: none). */
+  const before = new Map<string, string | undefined>();
   try {
     checkSettingsWritable(dir); // again inside the lock: everything is checked before anything is written
     const store = readProfiles(dir);
@@ -102,6 +127,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
     for (const [name, secret] of secrets) {
       writing = credentialsFile(dir, name);
+      before.set(writing, readTextIfExists(writing));
       if (secret === undefined) removeIfExists(writing);
       else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
     }
@@ -111,7 +137,14 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     writeFileAtomic(file, JSON.stringify(settings, undefined, '\t'), 0o600, true);
     return result;
   } catch (error) {
-    throw writeFailure(writing, error);
+    const failure = writeFailure(writing, error);
+    // A secret must not stay beside a profile it does not belong to (a new client's secret with the
+    // old client id and domain, sent there): the credentials go back as they were, else away.
+    const removed = putBack(before);
+    if (removed.length > 0 && failure instanceof ConfigError) {
+      failure.message = failure.message.replace(/nothing was changed\.$/, `${removed.map((path) => basename(path)).join(', ')} could not be put back as ${removed.length === 1 ? 'it was and was' : 'they were and were'} removed.`);
+    }
+    throw failure;
   } finally {
     lock.release();
     if (!changed) removeMade(made); // each only while empty: what another run wrote there stays

@@ -123,6 +123,31 @@ describe('a write the file system cuts short (ulimit -f here; a disk that fills 
   });
 });
 
+describe('a settings change that fails part way: the secrets it wrote go back as they were', () => {
+  it('login of a profile for another client, config.json cut short by ulimit -f: the profile keeps its own secret, and works', async () => {
+    // The new client's secret was left in credentials/p.json beside the old client id and domain
+    // (sent there, refused), and the error said 'nothing was changed'.
+    const dir = configDir();
+    const { url, clients } = sandbox();
+    const profiles = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`team${i}`, { domain: url, clientId: clients.reader.clientId, authMethod: 'post' }]));
+    const before = JSON.stringify({ defaultProfile: 'p', profiles: { p: { domain: url, clientId: clients.reader.clientId, authMethod: 'post' }, ...profiles } }, undefined, '\t');
+    writeFileSync(join(dir, 'config.json'), before, { mode: 0o600 });
+    mkdirSync(join(dir, 'credentials'), { mode: 0o700 });
+    const secretBefore = `${JSON.stringify({ clientSecret: clients.reader.clientSecret })}\n`;
+    writeFileSync(join(dir, 'credentials', 'p.json'), secretBefore, { mode: 0o600 });
+    const secret = join(configDir(), 'secret');
+    writeFileSync(secret, clients.admin.clientSecret);
+    const result = await runBash(`ulimit -f 1; idm login --profile p --domain ${url} --client-id ${clients.admin.clientId} --client-secret-file ${secret}`, { cwd: configDir(), configDir: dir });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(`Could not write ${join(dir, 'config.json')}: the file is too large; nothing was changed.`);
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(readFileSync(join(dir, 'credentials', 'p.json'), 'utf8')).toBe(secretBefore);
+    expect(readdirSync(join(dir, 'credentials'))).toEqual(['p.json']);
+    const list = await runIdm(['streams', 'list', '--profile', 'p', '--take', '1'], { configDir: dir });
+    expect(list.code, list.stderr).toBe(0);
+  });
+});
+
 describe('settings read back from config.json', () => {
   it('a signing algorithm idm does not know (rs256 written by hand): exit 2 naming the file and profile, no token asked', async () => {
     // It was sent in the assertion's header as written, refused (401), and the hint blamed the key.
