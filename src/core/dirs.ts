@@ -3,12 +3,12 @@
 // parent exists (/proc/x: ENOENT, the parent is there, so it tries again, forever); here that ENOENT
 // is thrown. Also: whether a directory is one only its user can write into, and a write that never
 // follows a symlink. Only node:fs, node:path and ./text.js (the fixes quote a path for the shell).
-import { closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fsyncSync, mkdirSync, openSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { shellQuote } from './text.js';
 
 /**
- * `mkdir -p` with `mode` for each directory made: an existing directory is left as it is, a file in
+ * `mkdir -p` with `mode` for each directory made, whatever the umask: an existing directory is left as it is, a file in
  * the way is its EEXIST (or ENOTDIR below it), and a level that cannot be made throws its error.
  * Returns the directories it made, the outermost first, so that a caller that fails after can remove
  * them again (removeMade); when it fails itself, it removes those it made before throwing.
@@ -25,6 +25,9 @@ export function makeDirectories(dir: string, mode: number): string[] {
       throw error;
     }
     made.push(path);
+    // mkdir takes the umask off the mode: under `umask 177` (files 0600, as scripts set it before they
+    // write secrets) a directory made 0700 was 0600, which its own user cannot enter.
+    chmodSync(path, mode);
   };
   const make = (path: string): void => {
     try {

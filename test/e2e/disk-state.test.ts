@@ -1,7 +1,7 @@
 // What idm finds on disk that it did not write, through the built binary against the sandbox: lock
 // files no idm process holds (a symlink, text that is not a lock), the directories it writes secrets
 // into, and the settings it reads back.
-import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { credentialsEnv, runBash, runIdm } from '../helpers/cli.js';
@@ -145,6 +145,32 @@ describe('a settings change that fails part way: the secrets it wrote go back as
     expect(readdirSync(join(dir, 'credentials'))).toEqual(['p.json']);
     const list = await runIdm(['streams', 'list', '--profile', 'p', '--take', '1'], { configDir: dir });
     expect(list.code, list.stderr).toBe(0);
+  });
+});
+
+describe('the directories idm makes are 0700 whatever the umask', () => {
+  // mkdir takes the umask off the mode: under umask 177 (set by scripts before they write secrets, so
+  // that files are 0600) they were 0600, which their own user cannot enter: login failed, after its
+  // token request, with 'permission denied' (root enters any directory: the modes show it here).
+  it('login under umask 177: the settings directory, its parent made with it, credentials/ and tokens/', async () => {
+    const base = configDir();
+    const dir = join(base, 'home', 'idm');
+    const { url, clients } = sandbox();
+    const secret = join(base, 'secret');
+    writeFileSync(secret, clients.admin.clientSecret);
+    const result = await runBash(`umask 177; idm login --domain ${url} --client-id ${clients.admin.clientId} --client-secret-file ${secret}`, { cwd: base, configDir: dir });
+    expect(result.code, result.stderr).toBe(0);
+    for (const made of [join(base, 'home'), dir, join(dir, 'credentials'), join(dir, 'tokens')]) expect([made, (statSync(made).mode & 0o777).toString(8)]).toEqual([made, '700']);
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+  });
+
+  it('sandbox start under umask 177: its temporary directory, where it writes the secrets and keys', async () => {
+    const base = configDir();
+    const script = 'umask 177; idm sandbox start --port 0 --json > sb.json & pid=$!; until [ -s sb.json ] || ! kill -0 $pid 2>/dev/null; do sleep 0.1; done; ' +
+      'dir=$(sed -n \'s/.*"stateDir":"\\([^"]*\\)".*/\\1/p\' sb.json); stat -c %a "$dir"; kill -INT $pid; wait $pid';
+    const result = await runBash(script, { cwd: base, configDir: join(base, 'config') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('700\n');
   });
 });
 

@@ -4,7 +4,7 @@
 // `idm login --client-secret-file` can take them. They live in a temporary directory removed at the
 // end, or with --state-dir in that directory, beside the saved tenant. With --json the same is one
 // JSON object on one line, for scripts that read the first line.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { writeFileReplacing } from '../../core/dirs.js';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -373,7 +373,11 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     deps.io.outliveReaders();
     // Inside the try: a file that cannot be written (or a temporary directory that cannot be made)
     // stops the sandbox, as an interrupt does.
-    const dir = tls.stateDir ?? (temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-')));
+    if (tls.stateDir === undefined) {
+      temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
+      chmodSync(temporary, 0o700); // mkdtemp takes the umask off 0700: under umask 177, 0600, which cannot be entered
+    }
+    const dir = tls.stateDir ?? temporary!;
     const files = writeSandboxFiles(sandbox, dir, tls.stateDir ? 'Move what is in the way out of --state-dir, or check its space and permissions.' : 'Check the space and permissions of the temporary directory (TMPDIR).');
     const stats = sandbox.stats();
     const client = (name: 'admin' | 'reader') => {
