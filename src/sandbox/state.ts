@@ -6,14 +6,14 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { closeSync, openSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { foreignDirProblem, makeDirectories, removeMade, writeFileReplacing } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { processAlive, processStartTime } from '../core/process.js';
-import { MB, readFileCappedSync, sizeText } from '../core/read.js';
+import { MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
 import type { Connection } from './tenant.js';
@@ -308,7 +308,7 @@ function runningHolder(text: string): number | undefined {
  * running sandbox holds it. Returns the release, and the directories it made: a start that fails
  * after removes them again (removeMade), so that it leaves no empty directory behind.
  */
-export function lockStateDir(dir: string): { release: () => void; made: string[] } {
+export function lockStateDir(dir: string, step?: () => void): { release: () => void; made: string[] } {
   // A file, a read-only place, no room, or a place where no directory can be made (/proc): said in
   // words with the path, not an unexpected error.
   const unusable = (error: unknown) => {
@@ -330,7 +330,7 @@ export function lockStateDir(dir: string): { release: () => void; made: string[]
     const foreign = foreignDirProblem(dir);
     if (foreign) throw new SandboxStateError(`idm will not write the sandbox's secrets into ${dir}: ${foreign.problem}.`, 'unwritable', foreign.fix);
     const nonce = randomBytes(8).toString('hex');
-    for (let attempt = 0; attempt < 2; attempt++) {
+    for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const fd = openSync(lock, 'wx', 0o600);
         writeSync(fd, `${process.pid} ${processStartTime('self') ?? '-'} ${nonce}\n`);
@@ -345,16 +345,72 @@ export function lockStateDir(dir: string): { release: () => void; made: string[]
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw unusable(error);
-        // One line of about 50 bytes: a longer file is no lock of a sandbox (read no further), and is taken over.
-        const pid = runningHolder(readFileCappedSync(lock, 128)?.toString('utf8') ?? '');
+        const seen = readLock(lock);
+        if (seen === undefined) continue; // removed meanwhile
+        const pid = runningHolder(seen.text);
         if (pid !== undefined) throw new SandboxStateError(`Another sandbox (pid ${pid}) is using ${dir}.`, 'in_use');
-        unlinkSync(lock); // left by a sandbox that is gone
+        // Between its creation and its write, another start's lock is empty.
+        if (seen.empty && seen.ageMs < TORN_LOCK_MS) throw new SandboxStateError(`Another sandbox is starting on ${dir}.`, 'in_use');
+        step?.();
+        takeOver(lock, seen, nonce); // left by a sandbox that is gone
       }
     }
     throw new SandboxStateError(`Cannot take the lock ${lock}.`);
   } catch (error) {
     removeMade(made);
     throw error;
+  }
+}
+
+/** An empty lock younger than this is another start's, between its creation and its write. */
+const TORN_LOCK_MS = 2_000;
+
+interface SeenLock {
+  text: string;
+  empty: boolean;
+  ino: number;
+  ageMs: number;
+}
+
+/** The lock as read: one line of about 50 bytes (a longer file is no lock of a sandbox: read no further, text ''). */
+function readLock(lock: string): SeenLock | undefined {
+  let fd: number;
+  try {
+    fd = openToRead(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return { text: readCappedSync(fd, 128)?.toString('utf8') ?? '', empty: stats.size === 0, ino: stats.ino, ageMs: Date.now() - stats.mtimeMs };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Removes the stale lock `seen`, and only it: another start may have taken it over meanwhile and
+ * written its own, which must stay. Moved aside (atomic), checked, and put back when it is not `seen`.
+ */
+function takeOver(lock: string, seen: SeenLock, nonce: string): void {
+  const aside = `${lock}.stale-${nonce}`;
+  try {
+    renameSync(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // taken over by another start already
+    throw error;
+  }
+  const moved = readLock(aside);
+  if (moved && moved.ino === seen.ino && moved.text === seen.text) {
+    rmSync(aside, { force: true });
+    return;
+  }
+  try {
+    linkSync(aside, lock);
+    rmSync(aside, { force: true });
+  } catch {
+    // yet another lock is there now: the one moved stays aside, never deleted
   }
 }
 

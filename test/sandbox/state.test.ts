@@ -1,12 +1,13 @@
 // --state-dir: the tenant kept on disk and loaded at the next start (the same clients, keys, CA, port,
 // streams, connections and deliveries), written atomically, guarded by a lock, and a damaged file is
 // an error rather than a fresh tenant. Seeds may name client ids and secrets.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxStateError, startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { lockStateDir } from '../../src/sandbox/state.js';
 import { retryWhilePortTaken } from '../helpers/ports.js';
 import { TEST_DELIVERY_TIMEOUT_MS } from '../helpers/timeouts.js';
 import { call, getToken, recordSandboxSecrets, tokenRequest } from '../helpers/sandbox.js';
@@ -142,6 +143,33 @@ describe('sandbox --state-dir', () => {
     await expect(startSandbox({ stateDir: dir })).rejects.toThrow(new SandboxStateError(`Another sandbox (pid ${other}) is using ${dir}.`, 'in_use'));
     writeFileSync(join(dir, 'state.lock'), `${other} ${Number(startOf(other)) + 1} 0123456789abcdef\n`);
     expect((await start({ stateDir: dir })).restored).toBe(true);
+  });
+
+  it('two starts at once on a lock left by a killed sandbox: the one that takes it over second finds the first one\'s lock and is refused; that lock stays', () => {
+    const dir = stateDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const lock = join(dir, 'state.lock');
+    writeFileSync(lock, '2147483646\n'); // no such process
+    let first: ReturnType<typeof lockStateDir> | undefined;
+    // The second start has judged the lock stale; the first one takes it over and holds it before it goes on.
+    expect(() => lockStateDir(dir, () => (first ??= lockStateDir(dir)))).toThrow(new SandboxStateError(`Another sandbox (pid ${process.pid}) is using ${dir}.`, 'in_use'));
+    expect(first).toBeDefined();
+    expect(readFileSync(lock, 'utf8')).toMatch(new RegExp(`^${process.pid} \\S+ [0-9a-f]{16}\\n$`));
+    expect(readdirSync(dir)).toEqual(['state.lock']);
+    first!.release();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('an empty state.lock is another start between creating and writing it: refused while recent, taken over once old', () => {
+    const dir = stateDir();
+    mkdirSync(dir, { mode: 0o700 });
+    const lock = join(dir, 'state.lock');
+    writeFileSync(lock, '');
+    expect(() => lockStateDir(dir)).toThrow(new SandboxStateError(`Another sandbox is starting on ${dir}.`, 'in_use'));
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    lockStateDir(dir).release();
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it.each([
