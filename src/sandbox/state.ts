@@ -6,7 +6,7 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
@@ -336,6 +336,7 @@ export function lockStateDir(dir: string, step?: () => void): { release: () => v
         writeSync(fd, `${process.pid} ${processStartTime('self') ?? '-'} ${nonce}\n`);
         closeSync(fd);
         heldHere.add(nonce);
+        removeLeftovers(dir);
         return {
           release: () => {
             heldHere.delete(nonce);
@@ -361,6 +362,21 @@ export function lockStateDir(dir: string, step?: () => void): { release: () => v
     throw error;
   }
 }
+
+/**
+ * The temporary files of writes that a sandbox killed during them left (core/dirs.ts writeFileReplacing
+ * names them `<file>.tmp-<pid>-<unique>`: a whole state.json each, tens of megabytes for a large
+ * tenant, or a secret): removed once the lock is taken, as no other sandbox writes there then.
+ */
+function removeLeftovers(dir: string): void {
+  try {
+    for (const name of readdirSync(dir)) if (LEFTOVER.test(name)) rmSync(join(dir, name), { force: true });
+  } catch {
+    // left for the next start: they take room, and are never read
+  }
+}
+
+const LEFTOVER = /\.tmp-\d+-[0-9a-z]+$/;
 
 /** An empty lock younger than this is another start's, between its creation and its write. */
 const TORN_LOCK_MS = 2_000;

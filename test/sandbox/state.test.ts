@@ -172,6 +172,22 @@ describe('sandbox --state-dir', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  itRestarts('the temporary files of writes a killed sandbox left half done (a whole state.json each, or a secret) are removed at the next start; its state is loaded', async () => {
+    const dir = stateDir();
+    const first = await start({ stateDir: dir });
+    const { clients } = first;
+    await stop(first);
+    // As a sandbox killed (kill -9) while it wrote them leaves them: the name writeFileReplacing gives.
+    writeFileSync(join(dir, 'state.json.tmp-4242-mi3x0q1a2b3c4d5'), '{"version":1,"port":');
+    writeFileSync(join(dir, 'admin.secret.tmp-4242-mi3x0q1a9z8y7x6'), clients.admin.clientSecret);
+    writeFileSync(join(dir, 'notes.txt'), 'mine\n');
+    const second = await start({ stateDir: dir });
+    expect(second.restored).toBe(true);
+    expect(second.clients.admin).toEqual(clients.admin);
+    expect(readdirSync(dir).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
   it.each([
     ['not JSON', '{"version":1,', /is damaged: it is not JSON\./],
     ['missing parts', '{"version":1,"port":4010}', /is damaged: inboxUrl: .* \(and \d+ more problems\)\./],
