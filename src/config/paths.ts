@@ -7,7 +7,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
-  if (env.IDM_CONFIG_DIR) return env.IDM_CONFIG_DIR;
+  const own = env.IDM_CONFIG_DIR;
+  // Set where no shell expands `~` (a Dockerfile's ENV, a systemd unit, a CI file's env:, a .env
+  // file): `~/x` is the home directory's, as a shell would have made it, never a directory named `~`
+  // in the current one (the secrets written into a checkout, and another settings directory in each).
+  if (own) return own === '~' || own.startsWith('~/') ? join(homedir(), own.slice(1)) : own;
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'idm');
   const xdg = env.XDG_CONFIG_HOME;
   return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'idm');

@@ -174,6 +174,27 @@ describe('the directories idm makes are 0700 whatever the umask', () => {
   });
 });
 
+describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a systemd unit, a CI file)', () => {
+  it('~/… is in the home directory: login writes there, and a later command from another directory finds it; no directory named ~ is made', async () => {
+    // It made ./~/… in the current directory: the secret written into a checkout, and each directory its own settings.
+    const base = configDir();
+    const home = join(base, 'home');
+    const work = join(base, 'work');
+    const elsewhere = join(base, 'elsewhere');
+    for (const made of [home, work, elsewhere]) mkdirSync(made);
+    const { url, clients } = sandbox();
+    const env = { IDM_CONFIG_DIR: '~/.idm', HOME: home };
+    const result = await runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: base, env, cwd: work, input: `${clients.admin.clientSecret}\n` });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readdirSync(work)).toEqual([]);
+    expect(readdirSync(join(home, '.idm', 'credentials'))).toEqual(['default.json']);
+    const list = await runIdm(['profiles', 'list', '--json'], { configDir: base, env, cwd: elsewhere });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain(clients.admin.clientId);
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+});
+
 describe('settings read back from config.json', () => {
   it('a signing algorithm idm does not know (rs256 written by hand): exit 2 naming the file and profile, no token asked', async () => {
     // It was sent in the assertion's header as written, refused (401), and the hint blamed the key.
