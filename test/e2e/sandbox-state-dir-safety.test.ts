@@ -1,10 +1,10 @@
 // idm sandbox start --state-dir writes secrets and keys (admin.secret, admin.pem, state.json...):
 // never through a symlink planted at one of those names, and never into a directory another user
 // owns or can write into (where such a symlink could be planted), as idm's settings directory.
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runIdm, sandboxProcesses } from '../helpers/cli.js';
+import { runIdm, sandboxProcesses, startSandboxProcess } from '../helpers/cli.js';
 
 /** A fresh config directory per call; every sandbox started is killed after its test. */
 const { configDir, started } = sandboxProcesses();
@@ -30,6 +30,23 @@ describe('idm sandbox start --state-dir: where its secrets go', () => {
       expect(stats.mode & 0o777, name).toBe(0o600);
     }
     expect(readFileSync(join(state, 'admin.secret'), 'utf8')).toBe(sandbox.info.clients.admin.clientSecret);
+  });
+
+  it('--state-dir=~/sb, where no shell expands the ~: the directory is in the home directory, never one named ~ in the current one', async () => {
+    // It made ./~/sb wherever the sandbox was started (a checkout), with the secrets and keys in it.
+    const dir = configDir();
+    const home = join(dir, 'home');
+    const work = join(dir, 'work');
+    mkdirSync(home);
+    mkdirSync(work);
+    const sandbox = await startSandboxProcess(['--state-dir=~/sb'], { configDir: dir, json: true, cwd: work, env: { HOME: home } });
+    try {
+      expect(sandbox.info.stateDir).toBe(join(home, 'sb'));
+      expect(existsSync(join(home, 'sb', 'admin.secret'))).toBe(true);
+      expect(readdirSync(work)).toEqual([]);
+    } finally {
+      expect((await sandbox.stop('SIGTERM')).code).toBe(0);
+    }
   });
 
   it('a --state-dir others can write into: exit 1, nothing written, the fix named', async () => {

@@ -15,7 +15,7 @@ import { fsProblem, IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
 import { once, parseChoice, parseIntegerInRange, parsePath } from '../../cli/parse.js';
-import { checkPem, parseJson, readTextFile } from '../../io/input.js';
+import { checkPem, parseJson, readTextFile, typedPath } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
 import type { StreamLimitError } from '../../sandbox/index.js';
@@ -219,7 +219,7 @@ async function readTlsPair(certPath: string, keyPath: string, signal: AbortSigna
 }
 
 /** --https, --tls-cert, --tls-key, --mtls and --state-dir as the sandbox takes them; contradictions are usage errors. */
-async function tlsOptions(options: SandboxStartOptions, signal: AbortSignal): Promise<Pick<SandboxOptions, 'https' | 'tls' | 'mtls' | 'stateDir'>> {
+async function tlsOptions(options: SandboxStartOptions, signal: AbortSignal, env: NodeJS.ProcessEnv): Promise<Pick<SandboxOptions, 'https' | 'tls' | 'mtls' | 'stateDir'>> {
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     throw new UsageError(`${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'} needs ${options.tlsCert === undefined ? '--tls-cert' : '--tls-key'} too.`);
   }
@@ -229,7 +229,8 @@ async function tlsOptions(options: SandboxStartOptions, signal: AbortSignal): Pr
   return {
     ...(tls ? { tls } : https ? { https } : {}),
     ...(options.mtls ? { mtls: options.mtls } : {}),
-    ...(options.stateDir === undefined ? {} : { stateDir: resolve(options.stateDir) }),
+    // --state-dir=~/x: no shell expands a ~ after an =, and a directory named ~ here would get the secrets.
+    ...(options.stateDir === undefined ? {} : { stateDir: resolve(typedPath(options.stateDir, env)) }),
   };
 }
 
@@ -318,7 +319,7 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
   const { output } = deps;
   const json = output.json;
 
-  const tls = await tlsOptions(options, deps.io.signal);
+  const tls = await tlsOptions(options, deps.io.signal, deps.io.env);
   const redactor = new Redactor();
   let sandbox: Sandbox;
   try {
