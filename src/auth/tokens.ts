@@ -6,7 +6,7 @@
 // token for itself and writes nothing. How a token request is sent (transport, retries, error
 // mapping) is not this module's business: the caller hands in `fetchToken`.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ConfigError, type Warning } from '../core/errors.js';
 import { parseDomain, type Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type DoneBeforeLock, type Lock } from '../config/files.js';
@@ -228,8 +228,20 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
     const why = error instanceof ConfigError ? error.message.replace(/\.$/, '') : ((error as NodeJS.ErrnoException).code ?? 'an error');
     options.onCacheProblem?.({
       message: `The token cache in ${tokensDir(dir)} cannot be used (${why}): this run gets a token of its own.`,
-      hint: (error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'Free some disk space.' : error instanceof ConfigError ? error.hint : 'Make the directory writable by you (idm creates it 0700).',
+      hint: (error as NodeJS.ErrnoException).code === 'ENOSPC' ? 'Free some disk space.' : error instanceof ConfigError ? error.hint : (missingDirHint() ?? 'Make the directory writable by you (idm creates it 0700).'),
     });
+  };
+
+  /**
+   * The directory cannot be made where it is to be (a HOME that does not exist, or is not the user's:
+   * a container run as another --user, HOME=/): the fix is another directory, not a chmod of one idm
+   * never made (every run warned, 'Make the directory writable', and spent a token).
+   */
+  const missingDirHint = (): string | undefined => {
+    if (existsSync(dir)) return undefined;
+    let at = dir;
+    while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+    return `Set IDM_CONFIG_DIR to a directory of your own: ${at} is not writable by you, so ${dir} cannot be made.`;
   };
 
   /** The cache is written only into directories that are the user's own (config/files.ts checkWritableDir). */

@@ -358,4 +358,15 @@ describe.skipIf(!isRoot)('login into a settings directory it cannot write (a rea
     );
     expect(sandbox().tokensIssued()).toBe(issued);
   });
+
+  it('a listing whose settings directory cannot be made (a HOME not writable, a container run as another user): it works, and the warning\'s fix is another directory, not a chmod of one that does not exist', async () => {
+    const dir = readOnly(false);
+    const result = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, uid: NOBODY, env: credentialsEnv(sandbox(), 'reader') });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    expect(result.stderr).toBe(
+      `Warning: The token cache in ${join(dir, 'tokens')} cannot be used (EACCES): this run gets a token of its own.\n` +
+        `Set IDM_CONFIG_DIR to a directory of your own: ${join(dir, '..', '..')} is not writable by you, so ${dir} cannot be made.\n`,
+    );
+  });
 });
