@@ -80,15 +80,24 @@ export async function saveProfile(dir: string, name: string, profile: Profile, s
   return openSettings(dir).saveProfile(name, profile, secret, options);
 }
 
+/** A credentials file's text before a change; null when it cannot be read (over the limit, a directory): the change replaces it all the same. */
+function textBefore(path: string): string | undefined | null {
+  try {
+    return readTextIfExists(path);
+  } catch {
+    return null;
+  }
+}
+
 /**
  * After a failed change: each credentials file it wrote or removed, as it was before; one that cannot
  * be written back (the disk is full) is removed. Returns those removed.
  */
-function putBack(before: ReadonlyMap<string, string | undefined>): string[] {
+function putBack(before: ReadonlyMap<string, string | undefined | null>): string[] {
   const removed: string[] = [];
   for (const [path, text] of before) {
     try {
-      if (text === undefined) removeIfExists(path);
+      if (typeof text !== 'string') removeIfExists(path); // none before, or none that could be read
       else writeFileAtomic(path, text);
     } catch {
       try {
@@ -96,7 +105,7 @@ function putBack(before: ReadonlyMap<string, string | undefined>): string[] {
       } catch {
         // a directory that cannot be changed: the write failed before it changed anything there
       }
-      if (text !== undefined) removed.push(path);
+      if (typeof text === 'string') removed.push(path);
     }
   }
   return removed;
@@ -118,8 +127,8 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   }
   if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
   let writing = file;
-  /** The credentials files this change wrote or removed, with their text before (undefined: none). */
-  const before = new Map<string, string | undefined>();
+  /** The credentials files this change wrote or removed, with their text before (undefined: none; null: not readable). */
+  const before = new Map<string, string | undefined | null>();
   try {
     checkSettingsWritable(dir); // again inside the lock: everything is checked before anything is written
     const store = readProfiles(dir);
@@ -127,7 +136,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
     for (const [name, secret] of secrets) {
       writing = credentialsFile(dir, name);
-      before.set(writing, readTextIfExists(writing));
+      before.set(writing, textBefore(writing));
       if (secret === undefined) removeIfExists(writing);
       else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
     }

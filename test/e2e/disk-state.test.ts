@@ -146,6 +146,15 @@ describe('a settings change that fails part way: the secrets it wrote go back as
     const list = await runIdm(['streams', 'list', '--profile', 'p', '--take', '1'], { configDir: dir });
     expect(list.code, list.stderr).toBe(0);
   });
+
+  it('a credentials file idm cannot read (over the 4 MB it reads of one, garbage) is replaced by login as before: nothing to put back, nothing refused', async () => {
+    const dir = configDir();
+    mkdirSync(join(dir, 'credentials'), { mode: 0o700 });
+    writeFileSync(join(dir, 'credentials', 'p.json'), Buffer.alloc(5 * 1024 * 1024, 0x61), { mode: 0o600 });
+    const result = await login(dir, 'p');
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'p.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret });
+  });
 });
 
 describe('the directories idm makes are 0700 whatever the umask', () => {
