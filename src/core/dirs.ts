@@ -27,7 +27,11 @@ export function makeDirectories(dir: string, mode: number): string[] {
     made.push(path);
     // mkdir takes the umask off the mode: under `umask 177` (files 0600, as scripts set it before they
     // write secrets) a directory made 0700 was 0600, which its own user cannot enter.
-    chmodSync(path, mode);
+    try {
+      chmodSync(path, mode);
+    } catch {
+      // a file system without modes (vfat refuses a chmod): the directory is as it keeps them
+    }
   };
   const make = (path: string): void => {
     try {
