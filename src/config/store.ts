@@ -3,8 +3,8 @@
 // what it wrote, so a disk that filled up or ulimit -f cut config.json short, every profile lost. Every write happens while holding config.json.lock, after re-reading the file
 // inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
 // command fails naming the holder, and nothing is written: never a write without the lock.
-import { existsSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { removeMade } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
@@ -80,6 +80,33 @@ export async function saveProfile(dir: string, name: string, profile: Profile, s
   return openSettings(dir).saveProfile(name, profile, secret, options);
 }
 
+/**
+ * The temporary files of settings writes that an idm killed during them left (kill -9, a crash): a
+ * copy of a secret among them, which logout would never remove. Under the lock no other run writes
+ * there, so each one is a leftover: writeFileReplacing's `<file>.tmp-<pid>-<unique>`, and those of
+ * conf, which wrote config.json before (`config.json.tmp-<10 digits><6 hex>`).
+ */
+function removeLeftovers(dir: string): void {
+  for (const at of [dir, credentialsDir(dir)]) {
+    let names: string[];
+    try {
+      names = readdirSync(at);
+    } catch {
+      continue; // not made yet
+    }
+    for (const name of names) {
+      if (!LEFTOVER.test(name)) continue;
+      try {
+        unlinkSync(join(at, name));
+      } catch {
+        // gone meanwhile, or not a file: left
+      }
+    }
+  }
+}
+
+const LEFTOVER = /\.json\.tmp-(?:\d+-[0-9a-z]+|\d{10}[0-9a-f]{6})$/;
+
 /** A credentials file's text before a change; null when it cannot be read (over the limit, a directory): the change replaces it all the same. */
 function textBefore(path: string): string | undefined | null {
   try {
@@ -131,6 +158,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   const before = new Map<string, string | undefined | null>();
   try {
     checkSettingsWritable(dir); // again inside the lock: everything is checked before anything is written
+    removeLeftovers(dir);
     const store = readProfiles(dir);
     const secrets = new Map<string, StoredSecret | undefined>();
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });

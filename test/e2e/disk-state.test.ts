@@ -204,6 +204,23 @@ describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a syste
   });
 });
 
+describe('the temporary files of settings writes a killed idm left', () => {
+  it('are removed by the next settings change (logout here): the copy of the secret among them is not left on disk', async () => {
+    const dir = configDir();
+    expect((await login(dir)).code).toBe(0);
+    const secret = readFileSync(join(dir, 'credentials', 'p.json'), 'utf8');
+    // As an idm killed (kill -9) between writing and renaming them leaves them.
+    const leftovers = [join(dir, 'credentials', 'p.json.tmp-4242-mi3x0q1a2b3c4d5'), join(dir, 'config.json.tmp-4242-mi3x0q1a9z8y7x6'), join(dir, 'config.json.tmp-1764340000a1b2c3')];
+    for (const file of leftovers) writeFileSync(file, secret, { mode: 0o600 });
+    writeFileSync(join(dir, 'notes.txt.tmp-1'), 'mine\n');
+    const logout = await runIdm(['logout', '--profile', 'p'], { configDir: dir });
+    expect(logout.code, logout.stderr).toBe(0);
+    for (const file of leftovers) expect([file, existsSync(file)]).toEqual([file, false]);
+    expect(readdirSync(join(dir, 'credentials'))).toEqual([]);
+    expect(readFileSync(join(dir, 'notes.txt.tmp-1'), 'utf8')).toBe('mine\n');
+  });
+});
+
 describe('settings read back from config.json', () => {
   it('a signing algorithm idm does not know (rs256 written by hand): exit 2 naming the file and profile, no token asked', async () => {
     // It was sent in the assertion's header as written, refused (401), and the hint blamed the key.
