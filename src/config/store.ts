@@ -166,7 +166,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
       writing = credentialsFile(dir, name);
       before.set(writing, textBefore(writing));
       if (secret === undefined) removeIfExists(writing);
-      else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`);
+      else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`, 0o600, true); // on the disk before config.json names its profile
     }
     writing = file;
     changed = true;

@@ -2,6 +2,7 @@
 // files no idm process holds (a symlink, text that is not a lock), the directories it writes secrets
 // into, and the settings it reads back.
 import { chmodSync, chownSync, existsSync, lutimesSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { credentialsEnv, runBash, runIdm } from '../helpers/cli.js';
@@ -201,6 +202,28 @@ describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a syste
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain(clients.admin.clientId);
     expect(readdirSync(elsewhere)).toEqual([]);
+  });
+});
+
+/** strace can trace here (installed, and ptrace allowed). */
+const hasStrace = spawnSync('strace', ['-f', '-o', '/dev/null', 'true'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!hasStrace)('what login writes is on the disk before it is renamed into place (strace)', () => {
+  it('the secret (credentials/<profile>.json) as config.json: fsync-ed before the rename, so a power cut cannot leave the profile with an empty secret file', async () => {
+    const dir = configDir();
+    const base = configDir();
+    const { url, clients } = sandbox();
+    const secret = join(base, 'secret');
+    writeFileSync(secret, clients.admin.clientSecret);
+    const log = join(base, 'strace.log');
+    const result = await runBash(`strace -f -y -e trace=fsync,rename,renameat,renameat2 -o ${log} idm login --domain ${url} --client-id ${clients.admin.clientId} --client-secret-file ${secret}`, { cwd: base, configDir: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const calls = readFileSync(log, 'utf8').split('\n').filter((line) => /fsync\(|rename/.test(line) && !line.includes('resumed>'));
+    for (const file of [join(dir, 'credentials', 'default.json'), join(dir, 'config.json')]) {
+      const synced = calls.findIndex((line) => line.includes(`fsync(`) && line.includes(`<${file}.tmp-`));
+      const renamed = calls.findIndex((line) => /rename/.test(line) && line.includes(`"${file}"`));
+      expect([file, synced >= 0, renamed > synced]).toEqual([file, true, true]);
+    }
   });
 });
 
