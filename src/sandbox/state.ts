@@ -6,7 +6,7 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
@@ -388,13 +388,21 @@ interface SeenLock {
   ageMs: number;
 }
 
-/** The lock as read: one line of about 50 bytes (a longer file is no lock of a sandbox: read no further, text ''). */
+/**
+ * The lock as read: one line of about 50 bytes (a longer file is no lock of a sandbox: read no
+ * further, text ''). Never through a symlink: the sandbox writes none, so one there (dangling, or to
+ * any file) is no lock (text ''), judged by itself; followed, a dangling one could never be taken over.
+ */
 function readLock(lock: string): SeenLock | undefined {
   let fd: number;
   try {
-    fd = openToRead(lock);
+    fd = openToRead(lock, { noFollow: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const link = code === 'ELOOP' ? lstatSync(lock, { throwIfNoEntry: false }) : undefined;
+    if (link?.isSymbolicLink()) return { text: '', empty: false, ino: link.ino, ageMs: Date.now() - link.mtimeMs };
+    if (code === 'ELOOP' && !link) return undefined; // removed meanwhile
     throw error;
   }
   try {

@@ -1,7 +1,7 @@
 // --state-dir: the tenant kept on disk and loaded at the next start (the same clients, keys, CA, port,
 // streams, connections and deliveries), written atomically, guarded by a lock, and a damaged file is
 // an error rather than a fresh tenant. Seeds may name client ids and secrets.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request as httpsRequest } from 'node:https';
@@ -186,6 +186,25 @@ describe('sandbox --state-dir', () => {
     expect(second.clients.admin).toEqual(clients.admin);
     expect(readdirSync(dir).filter((name) => name.includes('.tmp-'))).toEqual([]);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it.each([
+    ['dangling', (dir: string) => symlinkSync(join(dir, 'nowhere'), join(dir, 'state.lock'))],
+    ['to a file naming a live process (never read as a holder; the file left alone)', (dir: string) => {
+      writeFileSync(join(dir, 'target'), `${process.ppid} ${startOf(process.ppid)} 0123456789abcdef\n`);
+      symlinkSync(join(dir, 'target'), join(dir, 'state.lock'));
+    }],
+  ])('a state.lock that is a symlink (%s) is no lock of a sandbox: taken over', (_name, plant) => {
+    const dir = stateDir();
+    mkdirSync(dir, { mode: 0o700 });
+    plant(dir);
+    const target = existsSync(join(dir, 'target')) ? readFileSync(join(dir, 'target'), 'utf8') : undefined;
+    const lock = lockStateDir(dir);
+    expect(lstatSync(join(dir, 'state.lock')).isFile()).toBe(true);
+    expect(readFileSync(join(dir, 'state.lock'), 'utf8')).toMatch(new RegExp(`^${process.pid} `));
+    lock.release();
+    expect(readdirSync(dir)).toEqual(target === undefined ? [] : ['target']);
+    if (target !== undefined) expect(readFileSync(join(dir, 'target'), 'utf8')).toBe(target);
   });
 
   it.each([
