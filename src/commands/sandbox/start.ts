@@ -376,7 +376,13 @@ export async function sandboxStartRun(options: SandboxStartOptions, deps: Deps):
     // stops the sandbox, as an interrupt does.
     if (tls.stateDir === undefined) {
       temporary = mkdtempSync(join(tmpdir(), 'idm-sandbox-'));
-      chmodSync(temporary, 0o700); // mkdtemp takes the umask off 0700: under umask 177, 0600, which cannot be entered
+      // mkdtemp takes the umask off 0700: under umask 177, 0600, which cannot be entered. Best effort,
+      // as core/dirs.ts makeDirectories: a file system without modes (vfat) refuses a chmod.
+      try {
+        chmodSync(temporary, 0o700);
+      } catch {
+        // kept as that file system keeps it
+      }
     }
     const dir = tls.stateDir ?? temporary!;
     const files = writeSandboxFiles(sandbox, dir, tls.stateDir ? 'Move what is in the way out of --state-dir, or check its space and permissions.' : 'Check the space and permissions of the temporary directory (TMPDIR).');
