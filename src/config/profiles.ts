@@ -26,6 +26,8 @@ export interface ProfileStore {
   defaultProfile?: string;
   /** Without a prototype: a profile named `constructor` is just a name. */
   profiles: Record<string, Profile>;
+  /** The file's other top-level entries (another idm version's settings), written back as they were. */
+  others?: Record<string, unknown>;
 }
 
 /**
@@ -98,7 +100,7 @@ export function readProfiles(dir: string): ProfileStore {
     throw corrupt(file, 'is not valid JSON');
   }
   if (!data || typeof data !== 'object' || Array.isArray(data)) throw corrupt(file, 'does not hold a JSON object');
-  const { defaultProfile, profiles: stored = {} } = data as Record<string, unknown>;
+  const { defaultProfile, profiles: stored = {}, ...others } = data as Record<string, unknown>;
   if (!stored || typeof stored !== 'object' || Array.isArray(stored)) throw corrupt(file, 'has a "profiles" entry that is not an object');
   for (const [name, profile] of Object.entries(stored as Record<string, unknown>)) {
     // Names become file names (credentials/<name>.json): one planted as `../../x` must never be used.
@@ -113,7 +115,7 @@ export function readProfiles(dir: string): ProfileStore {
     if (p.caFile !== undefined && (typeof p.caFile !== 'string' || p.caFile === '')) throw corrupt(file, `has a caFile that is not a path in profile "${name}"`);
     profiles[name] = p as Profile;
   }
-  return { defaultProfile: typeof defaultProfile === 'string' && PROFILE_NAME.test(defaultProfile) ? defaultProfile : undefined, profiles };
+  return { defaultProfile: typeof defaultProfile === 'string' && PROFILE_NAME.test(defaultProfile) ? defaultProfile : undefined, profiles, others };
 }
 
 /**

@@ -170,7 +170,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     }
     writing = file;
     changed = true;
-    const settings = { ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
+    const settings = { ...store.others, ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
     writeFileAtomic(file, JSON.stringify(settings, undefined, '\t'), 0o600, true);
     return result;
   } catch (error) {

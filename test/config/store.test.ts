@@ -90,6 +90,14 @@ describe('the settings store', () => {
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
   });
 
+  it('entries of config.json idm does not know (another version\'s settings, its own or a newer one\'s) are written back as they were, and a profile\'s too', async () => {
+    const others = { updateCheck: { lastRun: '2026-11-01' }, __internal__: { migrations: { version: '0.1.0' } } };
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ ...others, defaultProfile: 'one', profiles: { one: { ...PROFILE, region: 'eu' } } }), { mode: 0o600 });
+    await saveProfile(dir, 'two', { ...PROFILE, clientId: 'client-two' }, undefined, { waitMs: 200 });
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    expect(config).toEqual({ ...others, defaultProfile: 'one', profiles: { one: { ...PROFILE, region: 'eu' }, two: { ...PROFILE, clientId: 'client-two' } } });
+  });
+
   it('a lock left by a process that has ended is broken, and the write goes through', async () => {
     const ended = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
     await new Promise((resolve) => ended.once('exit', resolve));
