@@ -5,8 +5,8 @@
 // written to or removed from the cache without that lock: a run that cannot have it in time uses its
 // token for itself and writes nothing. How a token request is sent (transport, retries, error
 // mapping) is not this module's business: the caller hands in `fetchToken`.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError, type Warning } from '../core/errors.js';
 import { parseDomain, type Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type DoneBeforeLock, type Lock } from '../config/files.js';
@@ -122,9 +122,23 @@ export async function removeCachedToken(dir: string, tenant: Tenant, clientId: s
   const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs: 300_000, signal });
   if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock, before?.(file));
   try {
+    removeLeftovers(file);
     return removeIfExists(file);
   } finally {
     lock.release();
+  }
+}
+
+/**
+ * The temporary files of writes of `file` that a run killed during them (kill -9) left: copies of a
+ * token that logout would never remove. Called holding the lock of `file`, when no other run writes it.
+ */
+function removeLeftovers(file: string): void {
+  const prefix = `${basename(file)}.tmp-`;
+  try {
+    for (const name of readdirSync(dirname(file))) if (name.startsWith(prefix)) removeIfExists(join(dirname(file), name));
+  } catch {
+    // left: the directory cannot be read or changed
   }
 }
 
@@ -289,6 +303,7 @@ export function createTokenSource(options: TokenSourceOptions): TokenSource {
   function store(token: CachedToken): CachedToken {
     if (!cacheUsable || !isFresh(token, now())) return token;
     if (options.secretFile !== undefined && !existsSync(options.secretFile)) return token;
+    removeLeftovers(file);
     try {
       writeFileAtomic(file, `${JSON.stringify(token)}\n`);
     } catch (error) {

@@ -242,6 +242,21 @@ describe('the temporary files of settings writes a killed idm left', () => {
     expect(readdirSync(join(dir, 'credentials'))).toEqual([]);
     expect(readFileSync(join(dir, 'notes.txt.tmp-1'), 'utf8')).toBe('mine\n');
   });
+
+  it('a token\'s are removed with it by logout (and by the next token written there): no copy of the token is left', async () => {
+    const dir = configDir();
+    expect((await login(dir)).code).toBe(0);
+    const tokens = join(dir, 'tokens');
+    const [cached] = readdirSync(tokens).filter((name) => name.endsWith('.json'));
+    const token = readFileSync(join(tokens, cached!), 'utf8');
+    writeFileSync(join(tokens, `${cached}.tmp-4242-mi3x0q1a2b3c4d5`), token, { mode: 0o600 });
+    const logout = await runIdm(['logout', '--profile', 'p'], { configDir: dir });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(readdirSync(tokens)).toEqual([]);
+    writeFileSync(join(tokens, `${cached}.tmp-4242-mi3x0q1a9z8y7x6`), token, { mode: 0o600 });
+    expect((await login(dir)).code).toBe(0);
+    expect(readdirSync(tokens)).toEqual([cached]);
+  });
 });
 
 describe('settings read back from config.json', () => {
