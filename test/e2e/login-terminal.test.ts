@@ -181,6 +181,24 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(await term.exitCode()).toBe(130);
   });
 
+  for (const [method, downs, answer, next] of [
+    ['post', 0, 'client secret (post)', SECRET_PROMPT],
+    ['private_key_jwt', 2, 'private key (private_key_jwt)', 'Private key file (PEM)'],
+  ] as const) {
+    it(`at 80 columns the chosen method (${method}) is said in short on the question's row, not the whole choice wrapped onto a second row`, async () => {
+      const { term } = login({}, 80);
+      await upToMethod(term);
+      term.keys(...Array<string>(downs).fill('Down'), 'Enter');
+      await term.waitFor(next);
+      const rows = term.rows();
+      const at = rows.findIndex((row) => row.includes('How does the client authenticate?'));
+      expect(rows[at]).toBe(`✔ How does the client authenticate? ${answer}`);
+      expect(rows[at + 1]).toMatch(next);
+      term.keys('C-c');
+      expect(await term.exitCode()).toBe(130);
+    });
+  }
+
   it('Ctrl-C while a prompt checks a FIFO typed at it (no writer yet): exit 130 at once, not when a writer comes', async () => {
     const fifos = mkdtempSync(join(tmpdir(), 'idm-fifo-'));
     cleanups.push(() => rmSync(fifos, { recursive: true, force: true }));

@@ -116,11 +116,12 @@ function checkEnvMethod(method: AuthMethod, opts: LoginOptions): void {
   }
 }
 
+// The answer, once chosen, is the short form: the whole choice after the question is wider than 80 columns.
 const METHOD_CHOICES = [
-  { value: 'post' as const, name: 'Client secret, sent in the request body (post)' },
-  { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)' },
-  { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)' },
-  { value: 'tls_client_auth' as const, name: 'Client certificate: mutual TLS (tls_client_auth)' },
+  { value: 'post' as const, name: 'Client secret, sent in the request body (post)', short: 'client secret (post)' },
+  { value: 'basic' as const, name: 'Client secret, sent as HTTP Basic (basic)', short: 'client secret (basic)' },
+  { value: 'private_key_jwt' as const, name: 'Private key: a signed JWT assertion (private_key_jwt)', short: 'private key (private_key_jwt)' },
+  { value: 'tls_client_auth' as const, name: 'Client certificate: mutual TLS (tls_client_auth)', short: 'client certificate (tls_client_auth)' },
 ];
 
 /** A file path as stored in a profile: absolute, so that it means the same from any directory. */
