@@ -391,6 +391,23 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     });
   }
 
+  for (const columns of [80, 50]) {
+    it(`at ${columns} columns the connection chosen is said on the question's row (its name cut to the room left there, or only its id), not wrapped onto a second`, async () => {
+      terminal = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns });
+      const t = terminal;
+      await t.waitFor('navigate');
+      t.keys('Enter'); // the first, with a long name
+      await t.waitFor('What next?');
+      const rows = t.rows();
+      const at = rows.findIndex((row) => row.startsWith('✔ Connection to set up'));
+      expect(rows[at]).toMatch(columns === 80 ? new RegExp(`^✔ Connection to set up directory-x+…  ${LONG}$`) : new RegExp(`^✔ Connection to set up ${LONG}$`));
+      expect(displayWidth(rows[at]!)).toBeLessThan(columns);
+      expect(rows[at + 1]).toMatch(/^The service shows no default mapping/);
+      t.keys('C-c');
+      expect(await t.exitCode()).toBe(130);
+    });
+  }
+
   it('provisioning delete asks with at most 80 characters of the name and counts one mapped attribute in the singular; no sends nothing', async () => {
     h.mark();
     terminal = Terminal.start(['provisioning', 'delete', 'con_oneRow0000000001'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 200 });

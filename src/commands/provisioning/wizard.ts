@@ -101,7 +101,7 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
     .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
     .map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns) }));
   // A connection after the first 1,000 can still be set up: by its id (TYPED, no id's value).
-  if (more) choices.push({ value: TYPED, name: 'Another connection: type its id (this list shows the first 1,000)', disabled: false });
+  if (more) choices.push({ value: TYPED, name: 'Another connection: type its id (this list shows the first 1,000)', short: 'another connection', disabled: false });
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
@@ -110,13 +110,15 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   }
   for (;;) {
     // The cursor starts on the first connection that can be chosen.
-    const connectionId = await prompter.select('Connection to set up', choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
+    const connectionId = await prompter.select(CONNECTION_QUESTION, choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
     if (connectionId === TYPED) return typeConnection(prompter, deps);
     const checked = await checkConnection(api, connectionId, deps.command);
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
   }
 }
+
+const CONNECTION_QUESTION = 'Connection to set up';
 
 /** Why a configured connection cannot be chosen: with the command to run instead, or in fewer words. */
 const CONFIGURED = ['configured already: idm provisioning update', 'configured already'] as const;
@@ -128,14 +130,18 @@ const CONFIGURED = ['configured already: idm provisioning update', 'configured a
  * Where that would leave the name less than 12 columns, a configured one says why in fewer words,
  * then the strategy is left out (every connection listed has one that supports provisioning).
  */
-function connectionChoice(connection: ApiRecord, configured: boolean, columns: number): { name: string; disabled: string | false } {
+function connectionChoice(connection: ApiRecord, configured: boolean, columns: number): { name: string; short: string; disabled: string | false } {
   const id = `  ${text(connection.id)}`;
+  // The answer once chosen follows the question (`✔ Connection to set up `): the name cut to the room
+  // left there, and the id; without the name where it would have less than 12 columns.
+  const answerRoom = columns - 1 - displayWidth(`✔ ${CONNECTION_QUESTION} `) - displayWidth(id);
+  const short = answerRoom >= 12 ? `${cut(safeText(text(connection.name)), answerRoom)}${id}` : text(connection.id);
   const strategy = `  (${cut(safeText(text(connection.strategy)), 24)})`;
   const layouts = (configured ? CONFIGURED : [false as const]).map((disabled) => ({ tail: `${id}${strategy}`, disabled }));
   layouts.push(configured ? { tail: `${id} `, disabled: CONFIGURED[1] } : { tail: id, disabled: false });
   const room = ({ tail, disabled }: (typeof layouts)[number]) => columns - 3 - displayWidth(tail) - (disabled ? displayWidth(disabled) + 1 : 0);
   const layout = layouts.find((candidate) => room(candidate) >= 12) ?? layouts.at(-1)!;
-  return { name: `${cut(safeText(text(connection.name)), Math.max(room(layout), 12))}${layout.tail}`, disabled: layout.disabled };
+  return { name: `${cut(safeText(text(connection.name)), Math.max(room(layout), 12))}${layout.tail}`, short, disabled: layout.disabled };
 }
 
 /** The id, typed and checked; asked again when the service does not know it or it cannot be set up. */
