@@ -22,11 +22,19 @@ export function lastSync(record: ApiRecord, time: (at: string) => string = (at) 
 export const PROVISIONING_COLUMNS: ReadonlyArray<Column<ApiRecord>> = [
   { header: 'CONNECTION', value: (r) => (isPlainObject(r) ? fieldText(r, 'connection_id') : text(r)), shrink: 'never' },
   { header: 'NAME', value: (r) => fieldText(r, 'connection_name'), shrink: 'first' },
-  { header: 'STRATEGY', value: (r) => fieldText(r, 'strategy') },
+  // Narrower than the table: STRATEGY (a provisioning strategy: google-apps) is left out before a name is cut.
+  { header: 'STRATEGY', value: (r) => fieldText(r, 'strategy'), narrow: { drop: 2 } },
   { header: 'MAPPED', value: (r) => (isPlainObject(r) && Array.isArray(r.mapping) ? String(r.mapping.length) : '') },
   { header: 'AUTO SYNC', value: (r) => yesNo(r, 'synchronize_automatically') },
   { header: 'GROUPS', value: (r) => fieldText(r, 'synchronize_groups') },
-  { header: 'LAST SYNC', value: (r) => (isPlainObject(r) ? lastSync(r) : ''), display: (r) => (isPlainObject(r) ? lastSync(r, toMinute) : ''), shrink: 'first' },
+  // Narrower than the table, the status alone (`failed`), rather than the time cut before it (`2026-11-…`).
+  {
+    header: 'LAST SYNC',
+    value: (r) => (isPlainObject(r) ? lastSync(r) : ''),
+    display: (r) => (isPlainObject(r) ? lastSync(r, toMinute) : ''),
+    shrink: 'first',
+    narrow: { compact: 1, compactValue: (r) => (isPlainObject(r) ? fieldText(r, 'last_synchronization_status') || lastSync(r, toMinute) : '') },
+  },
 ];
 
 export const MAPPING_COLUMNS: ReadonlyArray<Column<Record<string, unknown>>> = [

@@ -89,6 +89,22 @@ describe('idm provisioning list: output', () => {
     expect(lines.every((line) => line.length <= 120)).toBe(true);
     expect(lines.find((line) => line.startsWith(B))).toMatch(/\s2030-01-01 00:05 completed$/);
     expect(lines.find((line) => line.startsWith(C))).toMatch(/\s2030-01-01 00:05 failed$/);
+
+    // At 80 columns, the status alone: the time cut first (`2030-01-…`) hid whether it failed.
+    const narrow = (await h.idm(['provisioning', 'list'], { env: { ...TTY_OUT, COLUMNS: '80' } })).stdout.trimEnd().split('\n');
+    expect(narrow.every((line) => line.length <= 80)).toBe(true);
+    expect(narrow[0]).toMatch(/\sLAST SYNC$/);
+    expect(narrow.find((line) => line.startsWith(B))).toMatch(/\sbeta\s.*\scompleted$/);
+    expect(narrow.find((line) => line.startsWith(C))).toMatch(/\sgamma\s.*\sfailed$/);
+    expect(narrow.find((line) => line.startsWith(A))).toMatch(/\salpha\s.*\snever$/);
+  });
+
+  it('narrower, STRATEGY (google-apps on every row) is left out before LAST SYNC or a name', async () => {
+    const table = await h.idm(['provisioning', 'list'], { env: { ...TTY_OUT, COLUMNS: '67' } });
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^CONNECTION\s+NAME\s+MAPPED\s+AUTO SYNC\s+GROUPS\s+LAST SYNC$/);
+    expect(lines.every((line) => line.length <= 67)).toBe(true);
+    expect(lines.find((line) => line.startsWith(C))).toMatch(/\sgamma\s/);
   });
 });
 
