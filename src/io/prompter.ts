@@ -27,7 +27,8 @@ export interface Prompter {
   input(message: string, options?: { default?: string; prefill?: boolean; validate?: (value: string) => true | string | Promise<true | string> }): Promise<string>;
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   select<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { default?: T; pageSize?: number }): Promise<T>;
-  checkbox<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { pageSize?: number; required?: boolean }): Promise<T[]>;
+  /** `answer`: what is shown after the question once chosen (default: the choices' short names, joined), made safe here. */
+  checkbox<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { pageSize?: number; required?: boolean; answer?: (values: T[]) => string }): Promise<T[]>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
 }
 
@@ -133,8 +134,12 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
       ask(() => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize), context)),
-    checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean } = {}) =>
-      ask(() => inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme }, options.pageSize), context)),
+    checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean; answer?: (values: T[]) => string } = {}) => {
+      const { answer } = options;
+      // Merged by the prompt over its own theme (and the plain one): only the answer's text changes.
+      const answered = answer && { theme: { ...theme.theme, style: { ...theme.theme?.style, renderSelectedChoices: (selected: Array<{ value: T }>) => safeText(answer(selected.map((choice) => choice.value))) } } };
+      return ask(() => inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize), context));
+    },
     confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
   };
 }

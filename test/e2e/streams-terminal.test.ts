@@ -59,6 +59,25 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(t.screen()).toMatch(/Name\s+from-the-prompts/);
   });
 
+  it('at 80 columns the event types chosen are said on the question\'s row: every one while they fit, else the first ones and how many more (not 22 names over seven rows)', async () => {
+    terminal = Terminal.start(['streams', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox), columns: 80 });
+    const t = terminal;
+    await t.waitFor('Stream name');
+    t.type('all-types');
+    t.keys('Enter');
+    await t.waitFor('Event types');
+    t.keys('a'); // every type
+    t.keys('Enter');
+    await t.waitFor('Where do the events go?');
+    const rows = t.rows();
+    const at = rows.findIndex((row) => row.startsWith('✔ Event types'));
+    expect(rows[at]).toBe('✔ Event types group.created, group.deleted, group.member.added and 19 more');
+    expect(rows[at + 1]).toBe('? Where do the events go?');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('POST')).toHaveLength(0);
+  });
+
   it("an account id as the cloud console shows it (1234-5678-9012) is taken at the prompt and from --eventbus-account, and sent as its 12 digits", async () => {
     const t = open(['streams', 'create', '--name', 'bus-dashed', '--event-type', 'user.created', '--eventbus-region', 'us-east-1']);
     await t.waitFor('Account id');

@@ -15,7 +15,7 @@ import { EVENT_TYPES, LIMITS } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { checkStreamBody, readBody } from './body.js';
 import { addDestinationOptions, destinationFrom, destinationKind, missingEventbusFlags, missingWebhookFlags, refuseStdinTwice, type DestinationFlags } from './destination.js';
-import { streamFields } from './format.js';
+import { chosenTypesAnswer, streamFields } from './format.js';
 
 export interface CreateOptions extends DestinationFlags {
   name?: string;
@@ -82,7 +82,8 @@ export async function createRun(options: CreateOptions, deps: Deps): Promise<voi
   }
   if (body.subscriptions === undefined) {
     const prompter = await deps.prompter();
-    const types = await prompter.checkbox('Event types', EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true });
+    const question = 'Event types';
+    const types = await prompter.checkbox(question, EVENT_TYPES.map((value) => ({ value, name: value })), { pageSize: 12, required: true, answer: chosenTypesAnswer(question, deps.io.stderrColumns) });
     body.subscriptions = types.map((type) => ({ event_type: type }));
   }
   if (destinationFromFlags) body.destination = await destinationFrom(options, deps);

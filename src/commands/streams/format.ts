@@ -1,7 +1,9 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
 import { withoutUrlPassword } from '../../core/secrets.js';
-import { isPlainObject } from '../../core/text.js';
+import { isPlainObject, plural } from '../../core/text.js';
+import { safeText } from '../../io/safe.js';
 import { asText as text, entryCell, entryField, fieldText, toMinute, type Column } from '../../output/index.js';
+import { displayWidth } from '../../output/width.js';
 import { LIMITS } from '../../schemas/constants.js';
 
 /** A stream as received: every field may be missing or unexpected, and is shown as it is. */
@@ -92,3 +94,20 @@ export const STREAM_COLUMNS: ReadonlyArray<Column<StreamRecord>> = [
     narrow: { drop: 1 },
   },
 ];
+
+/**
+ * The event types chosen at `question`, as the answer on its row (`✔ <question> <answer>`, never the
+ * last column): all of them while they fit, else the first ones and how many more, else their count.
+ * Every type joined (22 of them: 560 columns) wrapped over seven rows, cut mid-word.
+ */
+export function chosenTypesAnswer(question: string, columns: number): (types: string[]) => string {
+  return (types) => {
+    const room = columns - 1 - displayWidth(`✔ ${question} `);
+    const shown = types.map((type) => safeText(type));
+    for (let count = shown.length; count >= 1; count--) {
+      const text = count === shown.length ? shown.join(', ') : `${shown.slice(0, count).join(', ')} and ${shown.length - count} more`;
+      if (displayWidth(text) <= room) return text;
+    }
+    return plural(shown.length, 'event type');
+  };
+}

@@ -10,7 +10,7 @@ import { cut } from '../../output/width.js';
 import { EVENT_TYPES } from '../../schemas/constants.js';
 import { nameAnswerCheck, streamNames } from './create.js';
 import { askActionId, askWebhookUrl } from './destination.js';
-import { eventTypesOf } from './format.js';
+import { chosenTypesAnswer, eventTypesOf } from './format.js';
 import type { UpdateOptions } from './update.js';
 
 type Part = 'name' | 'types' | 'destination';
@@ -52,7 +52,8 @@ export async function askStreamChanges(streamId: string, stream: ApiRecord, deps
     // then the others. Sent as what is added and removed (--add-event-type, --remove-event-type),
     // which keeps such a type as the stream's own, where a new list (--event-type) would be refused.
     const offered = [...had, ...EVENT_TYPES.filter((value) => !had.includes(value))];
-    const types = await prompter.checkbox('Event types (space to choose, enter to go on)', offered.map((value) => ({ value, name: value, checked: had.includes(value) })), { pageSize: 12, required: true });
+    const question = 'Event types (space to choose, enter to go on)';
+    const types = await prompter.checkbox(question, offered.map((value) => ({ value, name: value, checked: had.includes(value) })), { pageSize: 12, required: true, answer: chosenTypesAnswer(question, deps.io.stderrColumns) });
     const added = types.filter((value) => !had.includes(value));
     const removed = had.filter((value) => !types.includes(value));
     if (added.length > 0) flags.addEventType = added;
