@@ -78,6 +78,21 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.calls('POST')).toHaveLength(0);
   });
 
+  it('update at 80 columns: all three parts chosen are said in short on the question\'s row, not wrapped', async () => {
+    terminal = Terminal.start(['streams', 'update', 'est_demoInboxBasic00000000'], { configDir: h.configDir, env: credentialsEnv(h.sandbox), columns: 80 });
+    const t = terminal;
+    await t.waitFor('What to change in stream');
+    t.keys('a', 'Enter'); // name, event types and destination
+    await t.waitFor('Stream name');
+    const rows = t.rows();
+    const at = rows.findIndex((row) => row.startsWith('✔ What to change'));
+    expect(rows[at]).toBe('✔ What to change in stream est_demoInboxBasic00000000? name, types, destination');
+    expect(rows[at + 1]).toMatch(/^\? Stream name/);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls('PATCH')).toHaveLength(0);
+  });
+
   it("an account id as the cloud console shows it (1234-5678-9012) is taken at the prompt and from --eventbus-account, and sent as its 12 digits", async () => {
     const t = open(['streams', 'create', '--name', 'bus-dashed', '--event-type', 'user.created', '--eventbus-region', 'us-east-1']);
     await t.waitFor('Account id');

@@ -29,8 +29,9 @@ export async function askStreamChanges(streamId: string, stream: ApiRecord, deps
   const parts = await prompter.checkbox<Part>(
     `What to change in stream ${streamId}?`,
     [
-      { value: 'name', name: 'Name', description: now(name ?? '(none)') },
-      { value: 'types', name: 'Event types', description: now(had.join(', ') || '(none)') },
+      // In short once chosen: all three after the question ('name, types, destination') fit 80 columns.
+      { value: 'name', name: 'Name', short: 'name', description: now(name ?? '(none)') },
+      { value: 'types', name: 'Event types', short: 'types', description: now(had.join(', ') || '(none)') },
       type === 'eventbus'
         ? { value: 'destination', name: 'Destination', disabled: 'an event bus cannot change: create a new stream' }
         : { value: 'destination', name: 'Destination (a webhook with a new secret, or an action)', short: 'destination', description: now(typeof type === 'string' ? type : '(none)') },
