@@ -26,6 +26,9 @@ function charWidth(code: number, char: string): number {
     return 2;
   }
   if (code >= 0x231a && code <= 0x2b55 && wideSymbol().test(char)) return 2;
+  // A skin tone (🏻-🏿) is not pictographic itself but is wide (East Asian Width W): after a hand
+  // (👍🏽) terminals that draw each character in its cells (tmux, xterm, VTE) give it two more.
+  if (code >= 0x1f3fb && code <= 0x1f3ff) return 2;
   return code >= 0x1f000 && emoji().test(char) ? 2 : 1;
 }
 

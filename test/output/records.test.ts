@@ -95,6 +95,23 @@ describe('a table at a terminal', () => {
   });
 });
 
+describe('a table at a terminal, skin tones', () => {
+  it('an emoji with a skin tone (👍🏽) takes four columns, as tmux and xterm draw it (two and two): the columns after it line up', async () => {
+    const stream = (id: string, name: string) => ({ id, name, status: 'enabled', destination: { type: 'action', configuration: { action_id: 'act_1' } }, subscriptions: [] });
+    answer('/api/v2/event-streams', {
+      eventStreams: [stream('est_emojiName000000000001', '👍🏽 thumbs'), stream('est_emojiName000000000002', 'plain-name')],
+    });
+    const result = await h.idm(['streams', 'list'], { env: { ...TTY_OUT, COLUMNS: '160' } });
+    expect(result.code).toBe(0);
+    expect(displayWidth('👍🏽')).toBe(4);
+    expect(result.stdout.trimEnd().split('\n').map((line) => line.replace(/\s+action act_1$|\s+DESTINATION.*$/, ''))).toEqual([
+      'ID                         NAME         STATUS',
+      'est_emojiName000000000001  👍🏽 thumbs  enabled',
+      'est_emojiName000000000002  plain-name   enabled',
+    ]);
+  });
+});
+
 describe('an error cut keeping its start and its cause (cut: cause)', () => {
   it('not ASCII (an en dash, wide characters): its start and its end are kept, the cause that is last still shows', async () => {
     const EVENT = 'evt_0000000000000000000000';
