@@ -226,6 +226,8 @@ export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) =
         return { value: [...indexes].sort((a, b) => a - b).map((index) => numbered[index]!.value) };
       });
     },
+    // `  12) ` before a name (a choice that cannot be chosen: as many spaces), ` (why)` after it.
+    listMargin: (count, disabled) => 4 + String(count).length + (disabled ? 3 : 0),
     confirm: (message, options = {}) => {
       const yes = options.default ?? true;
       return ask(`? ${safeText(message)} (${yes ? 'Y/n' : 'y/N'}) `, readLine, async (line) => {

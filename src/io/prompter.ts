@@ -30,6 +30,11 @@ export interface Prompter {
   /** `answer`: what is shown after the question once chosen (default: the choices' short names, joined), made safe here. */
   checkbox<T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options?: { pageSize?: number; required?: boolean; answer?: (values: T[]) => string }): Promise<T[]>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
+  /**
+   * The columns a line of a select's list takes besides a choice's name and why it cannot be chosen
+   * (`disabled`), when `count` choices can be: what a caller cutting names to fit the terminal leaves.
+   */
+  listMargin?(count: number, disabled: boolean): number;
 }
 
 function isCancel(error: unknown): boolean {
@@ -141,5 +146,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       return ask(() => inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize), context));
     },
     confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
+    // The cursor (or `- `), and the space before why a choice cannot be chosen.
+    listMargin: (_count, disabled) => (disabled ? 3 : 2),
   };
 }

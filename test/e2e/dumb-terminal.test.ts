@@ -189,3 +189,34 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     expect(h.calls('POST')).toEqual([]);
   });
 });
+
+describe.skipIf(!run)('the connection list at TERM=dumb, long names', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({
+      seed: {
+        connections: [
+          { id: gappsId(1), name: `google-workspace-${'x'.repeat(60)}`, strategy: 'google-apps' },
+          { id: 'con_takenTaken000001', name: `google-workspace-${'y'.repeat(60)}`, strategy: 'google-apps', provisioning: {} },
+        ],
+      },
+    });
+  });
+  afterAll(() => h.close());
+
+  // The names were cut for the other prompts' lines (a two-column cursor, `why` after a space): with
+  // the number before them, and why in parentheses, each line was wider than the terminal.
+  it('at 80 columns each connection is one line: its name cut to the room left by the number (or its indent) and ` (why)`', async () => {
+    const t = Terminal.start(['provisioning', 'create'], { configDir: h.configDir, env: credentialsEnv(h.sandbox), term: 'dumb', columns: 80 });
+    cleanups.push(() => t.close());
+    await t.waitFor('Choose 1-1 (1):');
+    const rows = t.rows();
+    const at = rows.findIndex((row) => row.startsWith('? Connection to set up'));
+    expect(rows[at + 1]).toMatch(new RegExp(`^  1\\) google-workspace-x+…  ${gappsId(1)}  \\(google-apps\\)$`));
+    expect(rows[at + 2]).toMatch(/^ {5}google-work\S*…  con_takenTaken000001  \(google-apps\) \(configured already\)$/);
+    expect(rows[at + 3]).toBe('Choose 1-1 (1):');
+    for (const row of rows.slice(at + 1, at + 3)) expect(row.length, row).toBeLessThan(80);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
+});

@@ -97,9 +97,11 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   }
   // Without the scope to read them, none is shown as configured (checkConnection says so when chosen).
   const configured = (await api.provisioning.configuredConnections()) ?? new Set<string>();
-  const choices = connections
-    .filter((connection) => idProblem('connection', text(connection.id)) === undefined)
-    .map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns) }));
+  const listed = connections.filter((connection) => idProblem('connection', text(connection.id)) === undefined);
+  // The prompt's own columns on each line (the cursor, or at TERM=dumb a choice's number).
+  const selectable = listed.filter((connection) => !configured.has(text(connection.id))).length + (more ? 1 : 0);
+  const margin = (disabled: boolean) => prompter.listMargin?.(selectable, disabled) ?? (disabled ? 3 : 2);
+  const choices = listed.map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns, margin) }));
   // A connection after the first 1,000 can still be set up: by its id (TYPED, no id's value).
   if (more) choices.push({ value: TYPED, name: 'Another connection: type its id (this list shows the first 1,000)', short: 'another connection', disabled: false });
   if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
@@ -130,7 +132,7 @@ const CONFIGURED = ['configured already: idm provisioning update', 'configured a
  * Where that would leave the name less than 12 columns, a configured one says why in fewer words,
  * then the strategy is left out (every connection listed has one that supports provisioning).
  */
-function connectionChoice(connection: ApiRecord, configured: boolean, columns: number): { name: string; short: string; disabled: string | false } {
+function connectionChoice(connection: ApiRecord, configured: boolean, columns: number, margin: (disabled: boolean) => number): { name: string; short: string; disabled: string | false } {
   const id = `  ${text(connection.id)}`;
   // The answer once chosen follows the question (`✔ Connection to set up `): the name cut to the room
   // left there, and the id; without the name where it would have less than 12 columns.
@@ -139,7 +141,8 @@ function connectionChoice(connection: ApiRecord, configured: boolean, columns: n
   const strategy = `  (${cut(safeText(text(connection.strategy)), 24)})`;
   const layouts = (configured ? CONFIGURED : [false as const]).map((disabled) => ({ tail: `${id}${strategy}`, disabled }));
   layouts.push(configured ? { tail: `${id} `, disabled: CONFIGURED[1] } : { tail: id, disabled: false });
-  const room = ({ tail, disabled }: (typeof layouts)[number]) => columns - 3 - displayWidth(tail) - (disabled ? displayWidth(disabled) + 1 : 0);
+  // Never the last column: a line that fills the row wraps on some terminals.
+  const room = ({ tail, disabled }: (typeof layouts)[number]) => columns - 1 - margin(disabled !== false) - displayWidth(tail) - (disabled ? displayWidth(disabled) : 0);
   const layout = layouts.find((candidate) => room(candidate) >= 12) ?? layouts.at(-1)!;
   return { name: `${cut(safeText(text(connection.name)), Math.max(room(layout), 12))}${layout.tail}`, short, disabled: layout.disabled };
 }
