@@ -65,6 +65,24 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toEqual({ domain: h.sandbox.url, clientId, authMethod: 'basic' });
   });
 
+  it('login at 80 columns: why tls_client_auth cannot be chosen fits its line beside the indent and the parentheses (it filled all 80 columns)', async () => {
+    const { dir, cleanup } = tempConfigDir();
+    cleanups.push(cleanup);
+    const t = Terminal.start(['login'], { configDir: dir, env: {}, term: 'dumb', columns: 80 });
+    cleanups.push(() => t.close());
+    await t.waitFor('? Tenant domain (host or https:// URL)');
+    t.type(h.sandbox.url);
+    t.keys('Enter');
+    await t.waitFor('? Client ID');
+    t.type(h.sandbox.clients.admin.clientId);
+    t.keys('Enter');
+    await t.waitFor('Choose 1-3 (1):');
+    const row = t.rows().find((line) => line.includes('(tls_client_auth)'))!;
+    expect(row).toBe('     Client certificate: mutual TLS (tls_client_auth) (needs https://)');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
+
   it('streams create: the name, event types as numbers (a checklist), the destination and region by number', async () => {
     const t = open(['streams', 'create']);
     await t.waitFor('? Stream name');

@@ -248,10 +248,12 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   if (prompter) {
     // A client certificate is presented in the TLS handshake: not offered for a plain-HTTP tenant.
-    // Why, on the choice's one line (the cursor's two columns, a space, and never the last column):
-    // without the host when the whole reason would wrap.
+    // Why, on the choice's one line (the prompt's own columns: the cursor and a space, or at TERM=dumb
+    // the number's indent and parentheses; never the last column): without the host when the whole
+    // reason would wrap.
+    const margin = prompter.listMargin?.(METHOD_CHOICES.length - 1, true) ?? 3;
     const plainHttp = (name: string) =>
-      [`needs an https:// domain, and ${tenant.host} is plain HTTP`, 'needs an https:// domain'].find((why) => 3 + displayWidth(`${name} ${why}`) < deps.io.stderrColumns) ?? 'needs https://';
+      [`needs an https:// domain, and ${tenant.host} is plain HTTP`, 'needs an https:// domain'].find((why) => margin + displayWidth(name) + displayWidth(why) < deps.io.stderrColumns) ?? 'needs https://';
     const choices = METHOD_CHOICES.map((choice) => (choice.value === 'tls_client_auth' && tenant.base.startsWith('http:') ? { ...choice, disabled: plainHttp(choice.name) } : choice));
     const usable = choices.find((choice) => choice.value === existing?.authMethod && !('disabled' in choice));
     if (method === undefined) {
