@@ -103,7 +103,8 @@ export interface StatusLine {
    * changed. With a `deadline`, the line says how long the wait may last; at a terminal it also
    * says, redrawn every second, how long it has lasted.
    */
-  set(text: string, value?: unknown, deadline?: StatusDeadline): void;
+  /** `narrow`: the line at a terminal too narrow for `text` whole (the words that matter, without what the screen shows already). */
+  set(text: string, value?: unknown, deadline?: StatusDeadline, narrow?: string): void;
   /** Removes the line (at a terminal). */
   clear(): void;
 }
@@ -114,6 +115,7 @@ export interface StatusLine {
  */
 export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
   let shown = '';
+  let short: string | undefined;
   let deadline: StatusDeadline | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
   const seconds = (ms: number) => `${Math.max(0, Math.floor(ms / 1000))} s`;
@@ -122,20 +124,23 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
     // A countdown (a rate limit's wait) has the one live line; this line is drawn again after it.
     if (state.countdowns > 0) return;
     const waited = deadline ? ` (waited ${seconds(now() - (deadline.until - deadline.ms))} of ${secondsText(deadline.ms)})` : '';
-    // The time waited stays whole: the text before it is what a narrow terminal cuts.
+    // The time waited stays whole: the text before it is what a narrow terminal cuts (its short form
+    // first, where the text would be cut).
     const room = io.stderrColumns - [...waited].length;
-    io.live(`${room >= 20 ? `${fitLine(shown, room)}${waited}` : fitLine(shown + waited, io.stderrColumns)}`);
+    const text = short !== undefined && fitLine(shown, room) !== shown ? short : shown;
+    io.live(`${room >= 20 ? `${fitLine(text, room)}${waited}` : fitLine(text + waited, io.stderrColumns)}`);
   };
   const stopTicking = () => {
     clearInterval(ticker);
     ticker = undefined;
   };
   return {
-    set(text, value, wait) {
+    set(text, value, wait, narrow) {
       const line = safeText(text);
       if (line === shown && wait?.until === deadline?.until && wait?.ms === deadline?.ms) return;
       if (shown === '') state.others++;
       shown = line;
+      short = narrow === undefined ? undefined : safeText(narrow);
       deadline = wait;
       if (!io.liveStderr) {
         const limit = wait ? ` (waiting up to ${secondsText(wait.ms)})` : '';
@@ -155,6 +160,7 @@ export function statusLine(io: IO, now: () => number = Date.now): StatusLine {
       if (state.status === draw) state.status = undefined;
       if (io.liveStderr) io.live('');
       shown = '';
+      short = undefined;
       deadline = undefined;
     },
   };

@@ -517,10 +517,25 @@ describe.skipIf(!run)('streams test --wait in a terminal', () => {
   });
   afterAll(() => h.close());
 
+  // The line was cut from its end: at 40 (or 60) columns the event's id, shown above it already,
+  // took it all ('Delivery of evt_qvk5EfTP8M3q9WZOxnlZ…'), and the state of the delivery was never seen.
+  for (const columns of [40, 60]) {
+    it(`at ${columns} columns the status line says the delivery's state (its id is shown above), not the start of a cut line`, async () => {
+      terminal = Terminal.start(['streams', 'test', 'est_demoClosedPort00000000', '--event-type', 'user.created', '--wait'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns });
+      const t = terminal;
+      await t.waitFor(/Failed 1 time so far/);
+      const row = t.rows().find((line) => line.startsWith('Failed 1 time so far'))!;
+      expect(row).toMatch(columns === 40 ? /^Failed 1 time so far, retries to com…$/ : /^Failed 1 time so far, retries to co… \(waited \d+ s of 60 s\)$/);
+      expect([...row].length).toBeLessThan(columns - 2);
+      t.keys('C-c');
+      expect(await t.exitCode()).toBe(130);
+    });
+  }
+
   it('Ctrl-C while waiting (the status line cut to 80 columns): exit 130, the status line gone (the echoed ^C with it), and where to see the event sent', async () => {
     terminal = Terminal.start(['streams', 'test', 'est_demoClosedPort00000000', '--event-type', 'user.created', '--wait'], { configDir: h.configDir, env: credentialsEnv(h.sandbox, 'admin'), columns: 80 });
     const t = terminal;
-    await t.waitFor(/failed 1 time.*waited \d+ s of 60 s/);
+    await t.waitFor(/Failed 1 time so far, retries to come \(waited \d+ s of 60 s\)/); // the state, then the time waited
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
     const rows = t.rows();

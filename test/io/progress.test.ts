@@ -144,6 +144,25 @@ describe('the status line', () => {
     for (const write of writes) expect([...write].length).toBeLessThanOrEqual(79);
   });
 
+  it('a narrow form, where given, is drawn instead of the text only where the text would be cut; piped lines keep the text', async () => {
+    const clock = 1_000_000;
+    const deadline = { until: clock + 60_000, ms: 60_000 };
+    const draws = async (columns: number) => {
+      const captured = captureIO({ tty: true });
+      (captured.io.stderr as { columns?: number }).columns = columns;
+      const line = statusLine(captured.io, () => clock);
+      line.set(`Delivery of evt_${'a'.repeat(22)}: pending`, undefined, deadline, 'Pending');
+      line.clear();
+      return captured.stderr().split('\r\x1b[K').filter(Boolean);
+    };
+    expect(await draws(80)).toEqual([`Delivery of evt_${'a'.repeat(22)}: pending (waited 0 s of 60 s)`]);
+    expect(await draws(60)).toEqual(['Pending (waited 0 s of 60 s)']);
+    expect(await draws(40)).toEqual(['Pending (waited 0 s of 60 s)']);
+    const piped = captureIO();
+    statusLine(piped.io, () => clock).set('Delivery of evt_1: pending', undefined, deadline, 'Pending');
+    expect(piped.stderr()).toBe('Delivery of evt_1: pending (waiting up to 60 s)\n');
+  });
+
   it('yields to a countdown (a rate limit during the wait): not redrawn over it, drawn again when it is over', async () => {
     let clock = 1_000_000;
     const captured = captureIO({ tty: true });

@@ -11,6 +11,7 @@
 // Anything else when --wait-timeout runs out is "not known yet" (exit 6), never a success.
 import type { ApiError } from '../../api/errors.js';
 import { sleep as realSleep } from '../../core/time.js';
+import { capitalize } from '../../core/text.js';
 import type { ApiRecord, Management, StatsWindow } from '../../api/management/index.js';
 import type { StatusLine } from '../../io/progress.js';
 import { asText as text } from '../../output/index.js';
@@ -120,7 +121,8 @@ export async function waitForOutcome(options: WaitOptions): Promise<Outcome> {
         ? `failed ${attempts} time${attempts === 1 ? '' : 's'} so far, retries to come`
         : `${state || 'unknown'} after ${attempts} attempt${attempts === 1 ? '' : 's'}`;
     // One line per change where lines are not redrawn: the text changes only with the delivery.
-    status.set(`Delivery of ${eventId}: ${words}`, { event: eventId, status: record ? state : 'pending', attempts }, { until: deadline, ms: options.timeoutMs });
+    // A narrow terminal gets the state alone: the event's id, shown above, took all of its line.
+    status.set(`Delivery of ${eventId}: ${words}`, { event: eventId, status: record ? state : 'pending', attempts }, { until: deadline, ms: options.timeoutMs }, capitalize(words));
     if (now() >= deadline) return { kind: 'unknown', record: record === options.sent ? undefined : record, statistics: baseline !== undefined };
     // Soon at first (a fast receiver), then every 2 s: the service's own retries are 1, 2 and 4 s apart.
     await sleep(Math.min(round < 3 ? 500 : 2_000, Math.max(0, deadline - now())), options.signal);
