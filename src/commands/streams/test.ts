@@ -6,7 +6,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { notAnEventType, once, parseId } from '../../cli/parse.js';
 import { isForbidden } from '../../api/errors.js';
-import { IdmError, InterruptedError, UsageError } from '../../core/errors.js';
+import { IdmError, InterruptedError, RateLimitError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { isPlainObject, jsonKind, plural } from '../../core/text.js';
 import { statusLine } from '../../io/progress.js';
@@ -123,6 +123,14 @@ export async function streamsTestRun(options: StreamsTestOptions, deps: Deps): P
     // Stopped while waiting (Ctrl-C): the event was sent all the same, and goes on; say where to see how it went.
     const stop = deps.io.signal.reason;
     if (deps.io.signal.aborted && stop instanceof InterruptedError) stop.hint ??= `The test event was sent; see how it went with '${followUp(streamId, eventId, false, deps).seeIt}'.`;
+    // A read that failed while following (a rate limit, a 5xx, the network): the event was sent all
+    // the same, so the read's own "run again" would send another. Say where to see it instead, after
+    // a rate limit's reset, keeping the fix of a refused read (the scope it lacks).
+    else if (error instanceof IdmError && !(error instanceof InterruptedError)) {
+      const after = error instanceof RateLimitError && error.resetAt ? ` after ${utcSeconds(error.resetAt.getTime(), true)}` : '';
+      const fix = error.exitCode === ExitCode.Auth && error.hint ? `${error.hint} ` : '';
+      error.hint = `${fix}The test event was sent: see how it went with '${followUp(streamId, eventId, false, deps).seeIt}'${after}; running this again sends another.`;
+    }
     throw error;
   } finally {
     status.clear();

@@ -161,6 +161,35 @@ describe('idm streams test --wait: the outcome is reached (small retry delays)',
     expect(result.stderr).toContain('update:event_streams');
   });
 
+  // A read of the event that fails while idm follows it: the event was sent, so the read's own advice
+  // ("run again", "try again in a moment") would send another. The hint names the command that shows
+  // it instead (after the limit's reset), and keeps the fix of a refused read (its scope).
+  it.each([
+    ['a rate limit', { status: 429 }, 5, /^The test event was sent: see how it went with '(idm streams deliveries show \S+ evt_\w{22})' after \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ; running this again sends another\.$/],
+    ['a 503', { status: 503 }, 1, /^The test event was sent: see how it went with '(idm streams deliveries show \S+ evt_\w{22})'; running this again sends another\.$/],
+    [
+      'a refused scope',
+      {
+        status: 403,
+        body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_deliveries.', errorCode: 'insufficient_scope' }),
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      },
+      4,
+      /^.*read:event_deliveries.* The test event was sent: see how it went with '(idm streams deliveries show \S+ evt_\w{22})'; running this again sends another\.$/,
+    ],
+  ])('%s while following: the hint says the event was sent and how to see it, never to run again', async (_name, fault, code, hint) => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/deliveries`, method: 'GET', kind: 'status', count: Infinity, ...fault });
+    // --max-wait 0.001: the test does not wait for the limit to reset (the 503 is tried again at once).
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--max-wait', '0.001']);
+    expect(result.code).toBe(code);
+    expect(tests()).toHaveLength(1);
+    const eventId = /^Event id\t(evt_\w{22})$/m.exec(result.stdout)![1]!;
+    const last = lines(result.stderr).at(-1)!;
+    expect(last).toMatch(hint);
+    expect(hint.exec(last)![1]).toBe(`idm streams deliveries show ${INBOX} ${eventId}`);
+    expect(result.stderr).not.toMatch(/run again|try again/i);
+  });
+
   it.each([
     ['--wait-timeout without --wait', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait-timeout', '5'], /--wait-timeout goes with --wait\./],
     ['--wait-timeout 0', ['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '0'], /--wait-timeout must be a number of seconds greater than 0/],
