@@ -5,7 +5,7 @@
 import { accessTokenProblem, createTokenSource, type FetchToken, type TokenSource } from '../auth/tokens.js';
 import { peekClaims } from '../auth/jwt.js';
 import type { Resolved } from '../config/resolve.js';
-import { ApiError, NetworkError, type Warning } from '../core/errors.js';
+import { ApiError, InterruptedError, NetworkError, type Warning } from '../core/errors.js';
 import { parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromAnswer, type FailureContext } from './errors.js';
@@ -262,6 +262,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
         if (body !== undefined) headers['content-type'] = 'application/json';
         return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy).catch((error: unknown) => {
           if (error instanceof NetworkError && error.requestSent && !sendPolicy.idempotent) error.hint = unansweredHint(operation, error);
+          // Stopped while the sent POST or PATCH was unanswered: it may have taken effect, as one never answered.
+          else if (error instanceof InterruptedError && error.requestSent && !sendPolicy.idempotent) error.hint ??= operation.unanswered ?? UNANSWERED;
           else if (error instanceof ApiError) unreadableSuccess(operation, error); // an answer over the size limit, broken HTTP
           throw error;
         });
@@ -303,6 +305,9 @@ export function createApiClient(settings: ApiSettings): ApiClient {
   };
 }
 
+/** What to do about a POST or PATCH that may have taken effect, when the operation does not say. */
+const UNANSWERED = 'It was sent, so it may have taken effect: check before running the command again.';
+
 /**
  * What to do about a POST or PATCH that was sent and never answered, or that the service failed on:
  * check what it did, then run it again. `error`: the network failure or the answer, whose "Tried N
@@ -310,7 +315,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
  */
 function unansweredHint(operation: Operation, error: NetworkError | ApiError): string {
   const tried = /^Tried \d+ times[^.]*\. /.exec(error.hint ?? '')?.[0] ?? '';
-  const check = operation.unanswered ?? 'It was sent, so it may have taken effect: check before running the command again.';
+  const check = operation.unanswered ?? UNANSWERED;
   return `${tried}${check}${error.code === 'timeout' ? ' If the service is slow, allow longer with --timeout SECONDS (IDM_TIMEOUT).' : ''}`;
 }
 

@@ -6,6 +6,7 @@
 // (its HTTP parser is WebAssembly), node's own client about 5 ms, and idm's start-up is a budget
 // (see README, "Start-up"). One attempt per call: retries belong to `send` in ./retry.ts.
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import { InterruptedError } from '../core/errors.js';
 import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
 import type { Redactor } from './redact.js';
 
@@ -122,7 +123,11 @@ export function createTransport(options: TransportOptions): Transport {
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
-          if (signal?.aborted) return reject(signal.reason);
+          if (signal?.aborted) {
+            // Stopped (Ctrl-C) after the whole request went out: the server may act on it all the same.
+            if (finished && signal.reason instanceof InterruptedError) signal.reason.requestSent = true;
+            return reject(signal.reason);
+          }
           if (error && typeof error === 'object') {
             (error as { requestSent?: boolean }).requestSent = finished;
             // A certificate refused although --ca-file was given: that file is not the authority that signed it.

@@ -78,6 +78,11 @@ const SIGNAL_EXIT: Record<StopSignal, ExitCodeValue> = { SIGINT: ExitCode.Interr
 /** Ctrl-C at a prompt or during a request, or SIGTERM / SIGHUP: exit 130, 143 or 129. */
 export class InterruptedError extends IdmError {
   readonly signal: StopSignal;
+  /**
+   * Set by the transport when the stop came while a request it had wholly sent was unanswered: a
+   * POST or PATCH may then have taken effect (api/client.ts says how to check).
+   */
+  requestSent = false;
   constructor(signal: StopSignal = 'SIGINT') {
     super(signal === 'SIGINT' ? 'Interrupted.' : `Stopped by ${signal}.`, { exitCode: SIGNAL_EXIT[signal], code: 'interrupted' });
     this.name = 'InterruptedError';

@@ -62,6 +62,31 @@ describe('Ctrl-C during a request', () => {
     expect(result.stderr).toBe('Error: Interrupted.\n');
   });
 
+  // A POST the service got and had not answered may have taken effect: the hint says how to check
+  // before running it again (a redelivery sent twice delivers every event twice).
+  it('streams redeliver while its POST stalls: exit 130, and the hint says the deliveries may have been redelivered and how to check', async () => {
+    const dir = configDir();
+    const stream = 'est_demoClosedPort00000000';
+    const path = `/api/v2/event-streams/${stream}/redeliver`;
+    sandbox().addFault({ path, kind: 'stall' });
+    const since = sandbox().requests.length;
+    const result = await interrupt(['streams', 'redeliver', stream, '--event-type', 'user.created'], dir, credentials(), arrived(path, since));
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Error: Interrupted.\nThe deliveries may have been redelivered all the same: check with 'idm streams deliveries list ${stream}' (retrying attempts) before running this again.\n`,
+    );
+  });
+
+  it('streams list, a GET, while it stalls: no such hint (nothing it asks for can have changed)', async () => {
+    const dir = configDir();
+    sandbox().addFault({ path: '/api/v2/event-streams', kind: 'stall' });
+    const since = sandbox().requests.length;
+    const result = await interrupt(['streams', 'list', '--json'], dir, credentials(), arrived('/api/v2/event-streams', since));
+    expect(result.code).toBe(130);
+    expect(JSON.parse(result.stderr)).toEqual({ error: { code: 'interrupted', message: 'Interrupted.', exitCode: 130 } });
+  });
+
   it('with --json: one JSON error with exit code 130', async () => {
     const dir = configDir();
     sandbox().addFault({ path: '/oauth/token', kind: 'stall' });
