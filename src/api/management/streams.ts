@@ -58,6 +58,15 @@ const filtersSent = (query: DeliveryFilter) => [
   query.dateTo !== undefined && '--until',
 ];
 
+/** A deliveries filter as the flags of `idm streams deliveries list` (the times as sent). */
+const filterWords = (filter: DeliveryFilter): string[] =>
+  [
+    ['--status', joined(filter.statuses)],
+    ['--event-type', joined(filter.eventTypes)],
+    ['--since', filter.dateFrom],
+    ['--until', filter.dateTo],
+  ].flatMap(([flag, value]) => (value === undefined ? [] : [flag!, value]));
+
 /** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
 export function streamsApi(client: ApiClient, command: CommandLine = shellCommand) {
   const streamNotFound = { 404: `Run '${command(['idm', 'streams', 'list'])}' to see the stream ids.` };
@@ -250,7 +259,8 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
           scope: SCOPE.redeliver,
           success: 202,
           hints: { ...streamNotFound, 409: 'One or more of the matching deliveries is still in progress; narrow the filter, or wait and run again.' },
-          unanswered: `The deliveries may have been redelivered all the same: check with '${command(['idm', 'streams', 'deliveries', 'list', id])}' (retrying attempts) before running this again.`,
+          // The list of what the filters chose (times as sent), as the command's own note after a 202 names it.
+          unanswered: `The deliveries may have been redelivered all the same: check with '${command(['idm', 'streams', 'deliveries', 'list', id, ...filterWords(filter)])}' (retrying attempts) before running this again.`,
         })
       ).body as ApiRecord | undefined,
 

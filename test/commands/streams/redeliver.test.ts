@@ -26,6 +26,7 @@ beforeEach(async () => {
 });
 
 const posts = () => h.calls('POST');
+const lines = (text: string) => text.trimEnd().split('\n');
 const attemptsOf = (id: string) => h.sandbox.deliveries().find((d) => d.record.id === id)!.record.attempts;
 
 describe('idm streams redeliver <stream> <event>', () => {
@@ -168,6 +169,21 @@ describe('idm streams redeliver <stream> with filters', () => {
     expect(result.stderr).toContain('One or more events is not in a state that allows redelivery');
     expect(result.stderr).toContain('narrow the filter');
     expect(posts()).toHaveLength(1);
+  });
+
+  it('502 with filters (it may have been done): the hint checks with the list of what those filters chose, the times as sent, sent once', async () => {
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${CLOSED}/redeliver`, method: 'POST', kind: 'status', status: 502 });
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--event-type', 'user.created', '--since', '7d', '--until', '2099-01-01T00:00:00.5Z']);
+    expect(result.code).toBe(1);
+    expect(posts()).toHaveLength(1);
+    const sent = posts()[0]!.json as { date_from: string; date_to: string };
+    expect(sent.date_to).toBe('2099-01-01T00:00:01Z');
+    const check = `idm streams deliveries list ${CLOSED} --event-type user.created --since ${sent.date_from} --until ${sent.date_to}`;
+    expect(lines(result.stderr).at(-1)).toBe(`The deliveries may have been redelivered all the same: check with '${check}' (retrying attempts) before running this again.`);
+    // The command runs, and lists what the redelivery was asked for.
+    const listed = await h.idm(check.split(' ').slice(1));
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(eventId);
   });
 });
 
