@@ -70,7 +70,10 @@ const filterWords = (filter: DeliveryFilter): string[] =>
 /** `command` makes the command lines its hints name (Deps.command: with the run's --profile). */
 export function streamsApi(client: ApiClient, command: CommandLine = shellCommand) {
   const streamNotFound = { 404: `Run '${command(['idm', 'streams', 'list'])}' to see the stream ids.` };
-  const deliveryNotFound = (id: string) => ({ 404: `Check both ids: the service keeps failed deliveries only ('${command(['idm', 'streams', 'deliveries', 'list', id])}' lists them).` });
+  // Also what a delivery redelivered with success meets: the service keeps failed deliveries only.
+  const deliveryNotFound = (id: string) => ({
+    404: `The service keeps failed deliveries only: one delivered since (a redelivery that succeeded) is no longer there. Otherwise check both ids ('${command(['idm', 'streams', 'deliveries', 'list', id])}' lists the failed ones).`,
+  });
   const list = async (query: PageQuery, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',

@@ -66,5 +66,8 @@ export async function redeliverRun(given: RedeliverOptions, deps: Deps, now: () 
         : `every failed delivery of stream ${streamId} again`;
   output.note(`Asked the service to deliver ${what}; it retries in the background.`);
   // The list to follow is the one the filters chose: the same filters, the times as sent.
-  output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : deliveriesListWords(streamId, options))}`);
+  // The service keeps failed deliveries only: once delivered, the event's record is gone, and the
+  // command named answers "not found" (said here, so that it reads as the success it is).
+  const gone = eventId !== undefined ? ' (once it is delivered, the service keeps no record of it: "not found" then means delivered)' : '';
+  output.note(`Follow it with: ${deps.command(eventId !== undefined ? ['idm', 'streams', 'deliveries', 'show', streamId, eventId] : deliveriesListWords(streamId, options))}${gone}`);
 }

@@ -292,7 +292,7 @@ describe('idm streams deliveries show', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(`Could not read delivery ${NO_EVENT} of stream ${CLOSED}`);
-    expect(result.stderr).toContain('the service keeps failed deliveries only');
+    expect(result.stderr).toContain('The service keeps failed deliveries only');
   });
 
   it('a bad event id: exit 2, nothing sent, the message in plain English', async () => {

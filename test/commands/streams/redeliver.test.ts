@@ -41,12 +41,37 @@ describe('idm streams redeliver <stream> <event>', () => {
     expect(posts()[0]!.status).toBe(202);
     expect(result.stderr).toBe(
       `Asked the service to deliver event ${eventId} of stream ${CLOSED} again; it retries in the background.\n` +
-        `Follow it with: idm streams deliveries show ${CLOSED} ${eventId}\n`,
+        `Follow it with: idm streams deliveries show ${CLOSED} ${eventId} (once it is delivered, the service keeps no record of it: "not found" then means delivered)\n`,
     );
     await h.sandbox.idle();
     const attempts = attemptsOf(eventId);
     expect(attempts.length).toBeGreaterThan(before);
     expect(attempts[before]).toMatchObject({ status: 'retrying' });
+  });
+
+  // The incident's happy end: the receiver fixed, the event redelivered with success. The service
+  // keeps failed deliveries only, so the command idm names to follow it answers 404: said as that,
+  // not as ids to check.
+  it('redelivered with success: the command it names to follow finds no record, and its hint says that a delivery that succeeded is no longer there', async () => {
+    const env = { IDM_WEBHOOK_SECRET: 'incident-token' };
+    const created = await h.idm(['streams', 'create', '--name', 'incident-hook', '--event-type', 'user.created', '--webhook', `${h.sandbox.inboxUrl}/status/503`, '--auth', 'bearer', '--json'], { env });
+    expect(created.code).toBe(0);
+    const stream = JSON.parse(created.stdout).id as string;
+    const failed = await h.idm(['streams', 'test', stream, '--event-type', 'user.created', '--json']);
+    expect(failed.code).toBe(3);
+    const event = JSON.parse(failed.stdout).id as string;
+    expect((await h.idm(['streams', 'update', stream, '--webhook', `${h.sandbox.inboxUrl}/fixed`, '--auth', 'bearer'], { env })).code).toBe(0);
+    const result = await h.idm(['streams', 'redeliver', stream, event]);
+    expect(result.code).toBe(0);
+    const follow = /^Follow it with: (idm streams deliveries show \S+ \S+) \(once it is delivered, the service keeps no record of it: "not found" then means delivered\)$/m.exec(result.stderr);
+    expect(follow).not.toBeNull();
+    await h.sandbox.idle();
+    expect(h.sandbox.inbox().some((received) => received.path === '/inbox/fixed')).toBe(true);
+    const shown = await h.idm(follow![1]!.split(' ').slice(1));
+    expect(shown.code).toBe(1);
+    expect(lines(shown.stderr).at(-1)).toBe(
+      `The service keeps failed deliveries only: one delivered since (a redelivery that succeeded) is no longer there. Otherwise check both ids ('idm streams deliveries list ${stream}' lists the failed ones).`,
+    );
   });
 
   it('README names the path idm sends (POST /event-streams/{id}/redeliver/{event_id}), never a .../deliveries/.../retry one', async () => {
