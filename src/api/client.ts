@@ -258,6 +258,8 @@ export function createApiClient(settings: ApiSettings): ApiClient {
       tokens,
       readBack: operation.readBack,
       attempt: (token) => {
+        // A token from the disk cache was never in a token answer of this run: masked from its first use.
+        redactor.add(token);
         const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json', 'user-agent': USER_AGENT };
         if (body !== undefined) headers['content-type'] = 'application/json';
         return send(transport, { method: operation.method, url, headers, body, signal: stop }, context, sendPolicy).catch((error: unknown) => {

@@ -308,6 +308,36 @@ describe('every encoding of the secret, and every token, is masked', () => {
     }
   });
 
+  it('a token from the on-disk cache, quoted back by the API (a header, the body, the error message): masked as one fetched in the run is', async () => {
+    const token = `${tokenBody().access_token as string}-CACHED`;
+    recordSecrets([token]);
+    const home = tempDir();
+    try {
+      // The first run fetches the token and caches it; nothing quotes it.
+      answer = (request) => (request.url.startsWith('/oauth/token') ? { body: { ...tokenBody(), access_token: token } } : { body: { eventStreams: [] } });
+      expect((await idm(['streams', 'list'], { env: { ...env(), IDM_CONFIG_DIR: home.dir } })).code).toBe(0);
+      // The next runs take it from the cache, and a proxy quotes the Authorization header it received.
+      answer = (request) => {
+        if (request.url.startsWith('/oauth/token')) return { status: 500, body: { error: 'server_error' } }; // never asked
+        const quoted = String(request.headers.authorization);
+        return { status: 404, headers: { 'x-echo': quoted }, body: { statusCode: 404, error: 'Not Found', message: `No route for ${quoted}`, echo: quoted } };
+      };
+      const runs: Array<[string[], string[]]> = [[['api', 'GET', '/echo'], []], [['api', 'GET', '/echo'], ['--debug']], [['streams', 'list'], ['--json']], [['streams', 'list'], ['--debug', '--json']]];
+      for (const [argv, flags] of runs) {
+        server.seen.length = 0;
+        const result = await idm([...argv, ...flags], { env: { ...env(), IDM_CONFIG_DIR: home.dir } });
+        expect(result.code, flags.join(' ')).toBe(1);
+        expect(server.seen.map((request) => request.url.split('?')[0]), flags.join(' ')).toEqual([argv[0] === 'api' ? '/api/v2/echo' : '/api/v2/event-streams']);
+        expect(result.stderr, flags.join(' ')).toContain('No route for Bearer [redacted]');
+        if (flags.includes('--debug')) expect(result.stderr).toMatch(/< x-echo: Bearer \[redacted\]/);
+        expect(result.stderr, flags.join(' ')).not.toContain(token.split('.')[2]);
+        expect(result.stdout, flags.join(' ')).toBe('');
+      }
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('an API answer nested 100,000 deep with a secret-named field, under --debug: the body is not shown', async () => {
     const password = 'webhook-password-Zq8vLx3mPf0sT7nRb2c';
     recordSecrets([password]);
