@@ -89,7 +89,8 @@ export function createTransport(options: TransportOptions): Transport {
   function trace(request: HttpRequest): void {
     if (!options.debug) return;
     const { redactor } = options;
-    const lines = [`> ${request.method} ${redactor.text(request.url.toString())}`];
+    // A query parameter may hold a secret (idm api --query access_token=…): masked by its name too.
+    const lines = [`> ${request.method} ${redactor.target(request.url.toString())}`];
     for (const [name, value] of Object.entries(redactor.headers(request.headers))) lines.push(`> ${name}: ${value}`);
     if (request.body) lines.push(`> ${clip(redactor.body(request.body, request.headers['content-type']))}`);
     options.debug(`${lines.join('\n')}\n`);

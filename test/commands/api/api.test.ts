@@ -423,4 +423,17 @@ describe('idm api --debug', () => {
     expect(result.stderr).not.toContain('api-test-bearer-token-1');
     expect(JSON.parse(result.stdout).name).toBe('api-debug');
   });
+
+  it('masks the values of query parameters that hold secrets in the request line, the others shown as sent', async () => {
+    const secrets = ['query-access-token-Hq3wE8rTy6', 'query-client-secret-Vb7nQ2xL'];
+    recordSecrets(secrets);
+    for (const flags of [['--debug'], ['--debug', '--json']]) {
+      h.mark();
+      const result = await h.idm(['api', 'GET', '/connections', '--query', `access_token=${secrets[0]}`, '--query', 'name=x y', '--query', `Client_Secret=${secrets[1]}`, ...flags]);
+      expect(result.code).toBe(0);
+      expect(h.calls().map((call) => call.url)).toEqual([`/api/v2/connections?access_token=${secrets[0]}&name=x+y&Client_Secret=${secrets[1]}`]);
+      expect(result.stderr).toMatch(/> GET http:\/\/127\.0\.0\.1:\d+\/api\/v2\/connections\?access_token=\[redacted\]&name=x\+y&Client_Secret=\[redacted\](\n|\\n)/);
+      for (const secret of secrets) expect(result.stderr).not.toContain(secret);
+    }
+  });
 });
