@@ -7,6 +7,7 @@
 // A body that cannot be masked (JSON nested too deep to walk) is never shown: a placeholder says why.
 import { MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../core/json-depth.js';
+import { keepExact, parseJsonExact, stringifyJson } from '../core/json-numbers.js';
 
 const SECRET_KEYS = new Set([
   'access_token',
@@ -149,9 +150,10 @@ export class Redactor {
 
 const NOT_JSON = Symbol('not JSON');
 
+/** Numbers a double cannot hold and keys of digits keep their text (core/json-numbers.ts): a trace shows the body as it went. */
 function parseJson(text: string): { value: unknown } | typeof NOT_JSON {
   try {
-    return { value: JSON.parse(text) as unknown }; // JSON.parse does not recurse: any depth is parsed
+    return { value: parseJsonExact(text) }; // JSON.parse does not recurse, nor does the walk: any depth is parsed
   } catch {
     return NOT_JSON;
   }
@@ -164,32 +166,38 @@ function parseJson(text: string): { value: unknown } | typeof NOT_JSON {
 function masked(value: unknown, mask: (value: unknown) => unknown): string {
   if (nestsDeeper(value)) return `[body not shown: JSON nested more than ${MAX_JSON_DEPTH} levels deep]`;
   try {
-    return JSON.stringify(mask(value)) ?? 'null';
+    return stringifyJson(mask(value)) ?? 'null';
   } catch {
     return '[body not shown: it could not be masked]';
   }
 }
 
+/** `copy` of `value`, with the literals and key order parseJsonExact recorded for it. */
+function exact<T extends object>(value: object, copy: T): T {
+  keepExact(value, copy);
+  return copy;
+}
+
 function redactValue(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(redactValue);
+  if (Array.isArray(value)) return exact(value, value.map(redactValue));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, inner] of Object.entries(value)) {
       out[key] = SECRET_KEYS.has(key.toLowerCase()) && inner !== null && typeof inner !== 'object' ? REDACTED : redactValue(inner);
     }
-    return out;
+    return exact(value, out);
   }
   return value;
 }
 
 function maskTokenAnswer(value: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return maskStrings(value);
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, TOKEN_ANSWER_SHOWN.has(key) && (inner === null || typeof inner !== 'object') ? inner : maskStrings(inner)]));
+  return exact(value, Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, TOKEN_ANSWER_SHOWN.has(key) && (inner === null || typeof inner !== 'object') ? inner : maskStrings(inner)])));
 }
 
 function maskStrings(value: unknown): unknown {
   if (typeof value === 'string') return REDACTED;
-  if (Array.isArray(value)) return value.map(maskStrings);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskStrings(inner)]));
+  if (Array.isArray(value)) return exact(value, value.map(maskStrings));
+  if (value && typeof value === 'object') return exact(value, Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, maskStrings(inner)])));
   return value;
 }

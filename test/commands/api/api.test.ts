@@ -424,6 +424,16 @@ describe('idm api --debug', () => {
     expect(JSON.parse(result.stdout).name).toBe('api-debug');
   });
 
+  it('shows the bodies as sent and received: numbers a double cannot hold and keys of digits as written, secrets masked', async () => {
+    const odd = '"n":12345678901234567890,"z":-0,"m":1e400,"d":[0.1000000000000000000001,1.5],"9":"nine","a":{"2":"b","1":"a"}';
+    h.sandbox.addFault({ kind: 'status', status: 200, path: `/api/v2/event-streams/${BEARER}`, method: 'PATCH', headers: { 'content-type': 'application/json' }, body: `{"id":"${BEARER}",${odd},"password":"shown-on-stdout"}` });
+    const result = await h.idm(['api', 'PATCH', `/event-streams/${BEARER}`, '--debug', '--data', `{"name":"x",${odd},"token":"api-test-bearer-token-1"}`]);
+    expect(result.code).toBe(0);
+    expect(h.calls('PATCH').map((call) => call.body)).toEqual([`{"name":"x",${odd},"token":"api-test-bearer-token-1"}`]);
+    expect(result.stderr).toContain(`\n> {"name":"x",${odd},"token":"[redacted]"}\n`);
+    expect(result.stderr).toContain(`\n< {"id":"${BEARER}",${odd},"password":"[redacted]"}\n`);
+  });
+
   it('masks the values of query parameters that hold secrets in the request line, the others shown as sent', async () => {
     const secrets = ['query-access-token-Hq3wE8rTy6', 'query-client-secret-Vb7nQ2xL'];
     recordSecrets(secrets);
