@@ -3,6 +3,7 @@
 // rawPath: below /api/v2, no dot segments, no other host), the query keys, and the body (valid JSON,
 // and none with GET). The answer's JSON goes to stdout whether --json is given or not; an error
 // status keeps its exit code, and with --json its body is printed on stdout too.
+import { statSync } from 'node:fs';
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import type { HttpMethod } from '../../api/client.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../../core/json-depth.js';
@@ -14,7 +15,7 @@ import { examples, paragraph } from '../../cli/help.js';
 import { once } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { notOneOf } from '../../cli/suggest.js';
-import { hasUnsafeCharacters, preview, shellCommand } from '../../core/text.js';
+import { hasUnsafeCharacters, preview, shellCommand, shellQuote } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 
@@ -100,9 +101,25 @@ async function readData(data: string, deps: Deps): Promise<unknown> {
   const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, 'json', { hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
   // A body may hold a secret (a webhook's token): a syntax error names its place, never its text.
-  const body = parseJson(source, text, "Strings and property names take double quotes; for example: --data '{\"name\":\"x\"}'.");
+  const body = parseJson(source, text, meantAsSource(data) ?? "Strings and property names take double quotes; for example: --data '{\"name\":\"x\"}'.");
   if (nestsDeeper(body)) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
   return body;
+}
+
+/**
+ * The fix for an inline --data that is no JSON because it was meant as the body's source: `-` (stdin,
+ * as for other tools) or the name of a file, without the `@`. A name is quoted only when it names a
+ * file: any other value may be a secret.
+ */
+function meantAsSource(data: string): string | undefined {
+  if (data === '-') return 'To read the body from stdin, give --data @-.';
+  if (data.startsWith('@') || data.length > 256 || hasUnsafeCharacters(data)) return undefined;
+  try {
+    if (statSync(data).isFile()) return `To send the content of the file ${data}, give --data ${shellQuote(`@${data}`)}.`;
+  } catch {
+    // no such file: the value is meant as JSON
+  }
+  return undefined;
 }
 
 export async function apiRun(options: ApiOptions, deps: Deps): Promise<void> {

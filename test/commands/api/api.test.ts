@@ -148,6 +148,27 @@ describe('idm api: --data from stdin and files', () => {
   });
 });
 
+describe('idm api: --data given a file name or - without the @', () => {
+  it('the hint names --data @FILE or --data @-, not JSON quoting; nothing is sent', async () => {
+    const file = join(files, 'my stream.json');
+    writeFileSync(file, JSON.stringify(newStream('api-no-at')));
+    const cases: Array<[string, string]> = [
+      ['-', 'Error: --data is not valid JSON: at line 1, column 2 (its end), a digit is expected after the minus sign.\nTo read the body from stdin, give --data @-.\n'],
+      [file, `Error: --data is not valid JSON: at line 1, column 1, a value is expected (a "string", a number, true, false, null, an object or an array).\nTo send the content of the file ${file}, give --data '@${file}'.\n`],
+    ];
+    for (const [value, stderr] of cases) {
+      const result = await h.idm(['api', 'POST', '/event-streams', '--data', value], { input: '{}' });
+      expect(result.code, value).toBe(2);
+      expect(result.stderr, value).toBe(stderr);
+    }
+    // A value that names no file keeps the JSON hint, and is never quoted (it may be a secret).
+    const other = await h.idm(['api', 'POST', '/event-streams', '--data', 'no-such-file-hunter2.json']);
+    expect(other.stderr).toMatch(/\nStrings and property names take double quotes/);
+    expect(other.stderr).not.toContain('hunter2');
+    expect(h.received()).toEqual([]);
+  });
+});
+
 describe('idm api --paginate', () => {
   /** Every stream id the tenant holds, read here page by page (the tests above created some). */
   async function allIds(): Promise<string[]> {
