@@ -96,12 +96,14 @@ export function createTransport(options: TransportOptions): Transport {
     options.debug(`${lines.join('\n')}\n`);
   }
 
-  function traceAnswer(response: HttpResponse, ms: number, secretAnswer: boolean | undefined): void {
+  /** `unread`: why the body is not shown (an answer idm refused to read: too large, an unknown coding). */
+  function traceAnswer(response: HttpResponse, ms: number, secretAnswer: boolean | undefined, unread?: string): void {
     if (!options.debug) return;
     const { redactor } = options;
     const lines = [`< ${response.status} (${ms} ms)`];
     for (const [name, value] of Object.entries(redactor.headers(response.headers))) lines.push(`< ${name}: ${value}`);
-    if (response.text) lines.push(`< ${clip(secretAnswer ? redactor.tokenAnswer(response.text) : redactor.body(response.text, response.headers['content-type']))}`);
+    if (unread !== undefined) lines.push(`< [body not shown: ${unread}]`);
+    else if (response.text) lines.push(`< ${clip(secretAnswer ? redactor.tokenAnswer(response.text) : redactor.body(response.text, response.headers['content-type']))}`);
     options.debug(`${lines.join('\n')}\n`);
   }
 
@@ -150,8 +152,11 @@ export function createTransport(options: TransportOptions): Transport {
             if (size > maxBytes) {
               clearTimeout(timer);
               signal?.removeEventListener('abort', onAbort);
+              // Its status and headers are traced all the same: what --debug is run again to see.
+              const problem = `an answer larger than ${maxBytes / 1024 / 1024} MB`;
+              traceAnswer({ status: res.statusCode ?? 0, headers: headersOf(res), text: '' }, Date.now() - started, request.secretAnswer, problem);
               // Settled first: destroying the answer makes it report 'aborted', which is not the cause.
-              reject(badAnswer(context, res.statusCode ?? 0, `an answer larger than ${maxBytes / 1024 / 1024} MB`));
+              reject(badAnswer(context, res.statusCode ?? 0, problem));
               res.removeAllListeners('error').removeAllListeners('aborted').on('error', () => {});
               req.removeAllListeners('error').on('error', () => {});
               res.destroy();
@@ -164,15 +169,13 @@ export function createTransport(options: TransportOptions): Transport {
           res.on('end', () => {
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
-            const out: Record<string, string> = {};
-            for (const [name, value] of Object.entries(res.headers)) {
-              if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
-            }
+            const out = headersOf(res);
             const status = res.statusCode ?? 0;
             let bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
             try {
               bytes = decode(bytes, out['content-encoding'], maxBytes);
             } catch (problem) {
+              traceAnswer({ status, headers: out, text: '' }, Date.now() - started, request.secretAnswer, (problem as Error).message);
               return reject(badAnswer(context, status, (problem as Error).message));
             }
             resolve({ status, headers: out, text: bytes.toString('utf8') });
@@ -245,6 +248,15 @@ function decode(bytes: Buffer, encoding: string | undefined, maxBytes: number): 
     }
   }
   return bytes;
+}
+
+/** Header names in lower case; repeated headers joined with ", ". */
+function headersOf(res: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }
 
 function clip(text: string): string {

@@ -94,6 +94,25 @@ describe('answers idm cannot use: exit 1 with what was wrong', () => {
     expect(h.calls('GET')).toHaveLength(1);
   });
 
+  it('--debug traces an answer whose body cannot be read: its status, time and headers (a request id), and why its body is not shown', async () => {
+    for (const [fault, why] of [
+      [{ body: '{}', headers: { 'content-encoding': 'zstd', 'x-request-id': 'req-zstd-1' } }, 'a body in an encoding idm cannot read (Content-Encoding: zstd)'],
+      [{ body: 'not gzip', headers: { 'content-encoding': 'gzip', 'x-request-id': 'req-gzip-1' } }, 'a gzip body that could not be decompressed'],
+      [{ body: 'x'.repeat(9 * 1024 * 1024), headers: { 'x-request-id': 'req-large-1' } }, 'an answer larger than 8 MB'],
+    ] as Array<[Partial<FaultSpec>, string]>) {
+      h.sandbox.addFault({ path: paths.list, kind: 'status', status: 200, ...fault });
+      for (const flags of [['--debug'], ['--debug', '--json']]) {
+        const result = await h.idm([...LIST, ...flags]);
+        noCrash(result);
+        expect(result.code, why).toBe(1);
+        const trace = flags.includes('--json') ? result.stderr.trimEnd().split('\n').map((line) => JSON.parse(line).debug ?? '').join('\n') : result.stderr;
+        expect(trace, why).toMatch(new RegExp(`\\n< 200 \\(\\d+ ms\\)\\n(< [^\\n]*\\n)*< x-request-id: ${fault.headers!['x-request-id']}\\n(< [^\\n]*\\n)*< \\[body not shown: ${why.replace(/[()]/g, '\\$&')}\\]`));
+        h.sandbox.addFault({ path: paths.list, kind: 'status', status: 200, ...fault });
+      }
+      h.sandbox.clearFaults();
+    }
+  });
+
   it.each([
     ['access_token is not a string', { access_token: 5, expires_in: 60 }, /answered 200 with no access_token/],
     ['an array', [1], /answered 200 with no access_token/],
