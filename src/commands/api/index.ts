@@ -3,7 +3,7 @@
 // rawPath: below /api/v2, no dot segments, no other host), the query keys, and the body (valid JSON,
 // and none with GET). The answer's JSON goes to stdout whether --json is given or not; an error
 // status keeps its exit code, and with --json its body is printed on stdout too.
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { Argument, Command, InvalidArgumentError } from 'commander';
 import type { HttpMethod } from '../../api/client.js';
 import { MAX_JSON_DEPTH, nestsDeeper } from '../../core/json-depth.js';
@@ -98,12 +98,23 @@ async function readData(data: string, deps: Deps): Promise<unknown> {
   const hint = "Pipe the JSON in, or give --data '{…}' or --data @FILE.";
   if (data === '@-' && deps.io.stdinIsTTY) throw new UsageError('--data @- reads stdin, which is a terminal here.', hint);
   if (data === '@') throw new UsageError('--data @ names no file.', 'Give --data @FILE, or @- for stdin.');
-  const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, 'json', { hint }) : data;
+  const text = data.startsWith('@') ? await readFileOrStdin('--data', data.slice(1), deps.io, 'json', { hint: tildeHint(data.slice(1)) ?? hint }) : data;
   if (text.trim() === '') throw new UsageError(`${source} is empty: the body must be JSON.`);
   // A body may hold a secret (a webhook's token): a syntax error names its place, never its text.
   const body = parseJson(source, text, meantAsSource(data) ?? "Strings and property names take double quotes; for example: --data '{\"name\":\"x\"}'.");
   if (nestsDeeper(body)) throw new UsageError(`${source} nests more than ${MAX_JSON_DEPTH} levels deep.`);
   return body;
+}
+
+/**
+ * `--data @~/body.json`: no shell expands a ~ that follows the @, so idm looks for a directory named
+ * `~`. When there is none, the hint says how to name the home directory.
+ */
+function tildeHint(path: string): string | undefined {
+  if (!(path === '~' || path.startsWith('~/')) || existsSync(path)) return undefined;
+  const rest = path.slice(1);
+  // Quoted as typed only when nothing in it means something to a shell inside double quotes.
+  return /^[\w./@%+=:,~ -]*$/.test(rest) ? `No shell expands the ~ after @: give --data "@$HOME${rest}".` : 'No shell expands the ~ after @: write $HOME in its place.';
 }
 
 /**

@@ -169,6 +169,23 @@ describe('idm api: --data given a file name or - without the @', () => {
   });
 });
 
+describe('idm api: --data @~/FILE, where no shell expands the ~', () => {
+  it('the hint names $HOME in its place; nothing is sent', async () => {
+    for (const [value, hint] of [
+      ['@~/idm-no-such-body.json', 'No shell expands the ~ after @: give --data "@$HOME/idm-no-such-body.json".'],
+      ['@~/$(x).json', 'No shell expands the ~ after @: write $HOME in its place.'],
+    ]) {
+      const result = await h.idm(['api', 'POST', '/event-streams', '--data', value!]);
+      expect(result.code, value).toBe(2);
+      expect(result.stderr, value).toBe(`Error: --data: cannot read ${value!.slice(1)}: no such file.\n${hint}\n`);
+    }
+    // Another file that cannot be read keeps the usual hint.
+    const other = await h.idm(['api', 'POST', '/event-streams', '--data', '@idm-no-such-body.json']);
+    expect(other.stderr).toBe("Error: --data: cannot read idm-no-such-body.json: no such file.\nPipe the JSON in, or give --data '{…}' or --data @FILE.\n");
+    expect(h.received()).toEqual([]);
+  });
+});
+
 describe('idm api --paginate', () => {
   /** Every stream id the tenant holds, read here page by page (the tests above created some). */
   async function allIds(): Promise<string[]> {
