@@ -121,6 +121,20 @@ function serverWords(answer: ErrorAnswer): ServerWords {
   return { message, code, json: true, body: kept };
 }
 
+/**
+ * `value` (freshly parsed, no deeper than MAX_JSON_DEPTH) with `redact` applied to every string in
+ * it, in place: keys, numbers as written and key order are kept.
+ */
+function redactStrings(value: unknown, redact: ((text: string) => string) | undefined): unknown {
+  if (!redact) return value;
+  if (typeof value === 'string') return redact(value);
+  if (value && typeof value === 'object') {
+    const holder = value as Record<string, unknown>;
+    for (const key of Object.keys(holder)) if (typeof holder[key] === 'string' || (holder[key] && typeof holder[key] === 'object')) holder[key] = redactStrings(holder[key], redact);
+  }
+  return value;
+}
+
 function snake(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 }
@@ -218,8 +232,9 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
   const said = serverMessage ?? (words.json ? 'no message' : answer.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   const statusText = `${status}${code ? ` ${code}` : ''}`;
   // The answer to the request made, which `idm api --json` prints as its data: never the token
-  // endpoint's, which is no answer to the call the user asked for.
-  const body = context.endpoint === 'management' ? words.body : undefined;
+  // endpoint's, which is no answer to the call the user asked for. A secret idm sent that it quotes
+  // (a webhook's token in a 400's message) is masked there as in the message.
+  const body = context.endpoint === 'management' ? redactStrings(words.body, context.redact) : undefined;
 
   if (isRateLimited(answer)) {
     const resetAt = rateLimitReset(answer.headers, now);

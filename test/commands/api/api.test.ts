@@ -325,6 +325,20 @@ describe('idm api: error statuses', () => {
     expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error).toMatchObject({ status: 400, exitCode: 1 });
   });
 
+  it('400 quoting the webhook secret sent in --data, with --json: the body on stdout with the secret masked, as in the message', async () => {
+    const token = 'api-quoted-token-Zq8vLx3mPf0s';
+    recordSecrets([token]);
+    const file = join(files, 'quoted.json');
+    writeFileSync(file, JSON.stringify({ ...newStream('api-quoted'), destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://example.com/hook', webhook_authorization: { method: 'bearer', token } } } }));
+    const answer = { statusCode: 400, error: 'Bad Request', message: `Payload validation error: '${token}' is not allowed`, errorCode: 'invalid_body', details: [{ value: token, n: 12345678901234567890 }] };
+    h.sandbox.addFault({ kind: 'status', status: 400, path: '/api/v2/event-streams', method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(answer).replace('12345678901234567000', '12345678901234567890') });
+    const result = await h.idm(['api', 'POST', '/event-streams', '--data', `@${file}`, '--json']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`${JSON.stringify({ ...answer, message: "Payload validation error: '[redacted]' is not allowed", details: [{ value: '[redacted]', n: 0 }] }, null, 2).replace('"n": 0', '"n": 12345678901234567890')}\n`);
+    expect(JSON.parse(result.stderr.trim().split('\n').at(-1)!).error.message).toContain("'[redacted]' is not allowed");
+    expect(result.stdout + result.stderr).not.toContain(token);
+  });
+
   it('403 insufficient_scope: exit 4, naming the scope from the service message', async () => {
     const result = await h.idm(['api', 'DELETE', `/event-streams/${BEARER}`], { client: 'reader' });
     expect(result.code).toBe(4);
