@@ -123,6 +123,8 @@ export function createTransport(options: TransportOptions): Transport {
         // the handshake, before any answer: that is no "connection reset" to retry.
         let freshHandshake = false;
         let answered = false;
+        // The status and headers of an answer whose body never came whole: traced once, as it fails.
+        let partial: HttpResponse | undefined;
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -130,6 +132,10 @@ export function createTransport(options: TransportOptions): Transport {
             // Stopped (Ctrl-C) after the whole request went out: the server may act on it all the same.
             if (finished && signal.reason instanceof InterruptedError) signal.reason.requestSent = true;
             return reject(signal.reason);
+          }
+          if (partial) {
+            traceAnswer(partial, Date.now() - started, request.secretAnswer, timedOut ? 'the rest of the answer did not come in time' : 'the connection closed before the answer was complete');
+            partial = undefined;
           }
           if (error && typeof error === 'object') {
             (error as { requestSent?: boolean }).requestSent = finished;
@@ -145,6 +151,7 @@ export function createTransport(options: TransportOptions): Transport {
         const requestOptions: RequestOptions = { method: request.method, headers, agent };
         const req: ClientRequest = open(request.url, requestOptions, (res: IncomingMessage) => {
           answered = true;
+          partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
@@ -153,6 +160,7 @@ export function createTransport(options: TransportOptions): Transport {
               clearTimeout(timer);
               signal?.removeEventListener('abort', onAbort);
               // Its status and headers are traced all the same: what --debug is run again to see.
+              partial = undefined;
               const problem = `an answer larger than ${maxBytes / 1024 / 1024} MB`;
               traceAnswer({ status: res.statusCode ?? 0, headers: headersOf(res), text: '' }, Date.now() - started, request.secretAnswer, problem);
               // Settled first: destroying the answer makes it report 'aborted', which is not the cause.
@@ -167,6 +175,7 @@ export function createTransport(options: TransportOptions): Transport {
           res.on('error', fail);
           res.on('aborted', () => fail(Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' })));
           res.on('end', () => {
+            partial = undefined;
             clearTimeout(timer);
             signal?.removeEventListener('abort', onAbort);
             const out = headersOf(res);

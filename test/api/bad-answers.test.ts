@@ -223,6 +223,22 @@ describe('broken HTTP from a raw TCP server', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(message);
   });
+
+  it('--debug traces an answer whose body never came whole: its status, time and headers (a request id), and why its body is not shown', async () => {
+    const head = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: req-cut-1\r\nContent-Length: 500\r\n\r\n{"eventStreams": [';
+    for (const [answer, timeout, why] of [
+      [(s: Socket) => s.end(head), '30', 'the connection closed before the answer was complete'],
+      [(s: Socket) => s.write(head), '0.5', 'the rest of the answer did not come in time'],
+    ] as Array<[(s: Socket) => void, string, string]>) {
+      behave = answer;
+      const { dir, cleanup } = tempConfigDir();
+      const result = await runInProcess(['--timeout', timeout, '--max-wait', '0.2', '--debug', ...LIST], { configDir: dir, env: { IDM_DOMAIN: url, IDM_ACCESS_TOKEN: 'raw-server-token-not-a-jwt' } }).finally(cleanup);
+      // With --debug the failure's cause prints its stack (README): noCrash() does not apply.
+      expect(result.stderr).not.toContain('Unexpected error');
+      expect(result.code, why).toBe(1);
+      expect(result.stderr, why).toMatch(new RegExp(`\\n< 200 \\(\\d+ ms\\)\\n< content-type: application/json\\n< x-request-id: req-cut-1\\n< content-length: 500\\n< \\[body not shown: ${why}\\]\\n`));
+    }
+  });
 });
 
 describe('a compressed answer (idm sends no Accept-Encoding, which allows any coding)', () => {
