@@ -49,20 +49,34 @@ function parseQuery(value: string, previous: Array<[string, string]> = []): Arra
   return [...previous, [key, value.slice(at + 1)]];
 }
 
+const isMethod = (word: string | undefined): boolean => word !== undefined && RAW_METHODS.includes(word.toUpperCase() as HttpMethod);
+
+/** `Give the method before the path, e.g. idm api GET /event-streams.`, for a path given first. */
+function methodFirst(path: string, method = 'GET'): string {
+  // A path with a control or invisible character (a zero-width space pasted with it) is refused
+  // as a path: a command that quotes it would be refused, or, copied as shown (escaped), ask for another path.
+  const example = hasUnsafeCharacters(path) ? `${shellCommand(['idm', 'api', method])} PATH (the path given holds a control or invisible character: type it again without it)` : shellCommand(['idm', 'api', method, path]);
+  return `error: Give the method before the path, e.g. ${example}.`;
+}
+
 /**
  * `idm api /event-streams`, gh api's habit of leaving the method out, is told to give the method
- * first; commander alone would say the path is missing, which the user has just given.
+ * first; commander alone would say the path is missing, which the user has just given. So is
+ * `idm api /event-streams GET`, the two in the other order, which it would refuse as a method.
  */
 class ApiCommand extends Command {
   missingArgument(name: string): never {
     const [first] = this.args;
-    if (name === 'path' && first !== undefined && !RAW_METHODS.includes(first.toUpperCase() as HttpMethod)) {
-      // A path with a control or invisible character (a zero-width space pasted with it) is refused
-      // as a path: a command that quotes it would be refused, or, copied as shown (escaped), ask for another path.
-      const example = hasUnsafeCharacters(first) ? `${shellCommand(['idm', 'api', 'GET'])} PATH (the path given holds a control or invisible character: type it again without it)` : shellCommand(['idm', 'api', 'GET', first]);
-      this.error(`error: Give the method before the path, e.g. ${example}.`, { code: 'commander.missingArgument' });
-    }
+    if (name === 'path' && first !== undefined && !isMethod(first)) this.error(methodFirst(first), { code: 'commander.missingArgument' });
     return this.error(`error: missing required argument '${name}'`, { code: 'commander.missingArgument' });
+  }
+
+  override error(message: string, options?: { code?: string; exitCode?: number }): never {
+    const [first, second] = this.args;
+    if (options?.code === 'commander.invalidArgument' && message.includes("for argument 'method'") && first !== undefined && !isMethod(first) && isMethod(second)) {
+      return super.error(methodFirst(first, second!.toUpperCase()), options);
+    }
+    return super.error(message, options);
   }
 }
 

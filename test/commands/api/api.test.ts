@@ -451,6 +451,10 @@ describe('idm api: refused before anything is sent (exit 2)', () => {
       [['GET', '/event-streams', '--data', '{}'], /^Error: GET takes no body: --data goes with POST, PATCH, PUT or DELETE\.\n/],
       [['GET'], /^Error: Missing <path>\./],
       [['/event-streams'], /^Error: Give the method before the path, e\.g\. idm api GET \/event-streams\.\n/],
+      // The two in the other order: the method given is the one in the command.
+      [['/event-streams', 'delete'], /^Error: Give the method before the path, e\.g\. idm api DELETE \/event-streams\.\n/],
+      [['event-streams?take=1', 'GET'], /^Error: Give the method before the path, e\.g\. idm api GET 'event-streams\?take=1'\.\n/],
+      [['/x', 'FETCH'], /^Error: <method> must be one of: GET, POST, PATCH, PUT, DELETE \(any case\)\.\n/],
       [['event-streams?take=1'], /^Error: Give the method before the path, e\.g\. idm api GET 'event-streams\?take=1'\.\n/],
       // A path idm would refuse is not put in a command to copy (shown escaped, a copy would be another path).
       [['/event-streams\u200b'], /^Error: Give the method before the path, e\.g\. idm api GET PATH \(the path given holds a control or invisible character: type it again without it\)\.\n/],
