@@ -74,7 +74,7 @@ describe('Ctrl-C during a request', () => {
     expect(result.code).toBe(130);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      `Error: Interrupted.\nThe deliveries may have been redelivered all the same: check with 'idm streams deliveries list ${stream}' (retrying attempts) before running this again.\n`,
+      `Error: Interrupted.\nThe deliveries may have been redelivered all the same: check with 'idm streams deliveries list ${stream} --event-type user.created' (retrying attempts) before running this again.\n`,
     );
   });
 
