@@ -183,6 +183,8 @@ function singleDashed(message: string, command: Command, argv: readonly string[]
   const rest = /^error: unknown option '-([a-z][a-z0-9-]+)(?:=[^']*)?'$/.exec(message)?.[1];
   if (rest === undefined) return undefined;
   const known = (name: string) => {
+    // `-help`: every command's help flag, which commander keeps apart from its options (takesNoValue).
+    if (name === 'help') return true;
     for (let c: Command | null = command; c; c = c.parent) if (c.options.some((option) => !option.hidden && option.long === `--${name}`)) return true;
     return false;
   };

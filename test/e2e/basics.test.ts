@@ -86,6 +86,9 @@ describe('idm as a process', () => {
       [['streams', 'list', '-take', '3'], 'take', 'idm streams list'],
       [['-json', 'streams', 'list'], 'json', 'idm'],
       [['login', '-domain', 'tenant.example.com'], 'domain', 'idm login'],
+      // The help flag, kept apart from the options: it was '-h takes no value: give -h alone.'
+      [['streams', 'list', '-help'], 'help', 'idm streams list'],
+      [['-help'], 'help', 'idm'],
     ] as const) {
       const result = await runIdm(args, { configDir: config() });
       expect(result.code, args.join(' ')).toBe(2);
