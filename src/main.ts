@@ -203,6 +203,8 @@ function otherCase(message: string, command: Command): string | undefined {
   const letter = /^error: unknown option '-([a-zA-Z])'$/.exec(message)?.[1];
   if (letter === undefined) return undefined;
   const twin = `-${letter === letter.toLowerCase() ? letter.toUpperCase() : letter.toLowerCase()}`;
+  // `-H`: every command's help flag, which commander keeps apart from its options (takesNoValue).
+  if (twin === '-h') return '-h (--help)';
   for (let c: Command | null = command; c; c = c.parent) {
     const option = c.options.find((o) => !o.hidden && o.short === twin);
     if (option) return option.long ? `${twin} (${option.long})` : twin;

@@ -121,6 +121,8 @@ describe('idm as a process', () => {
       [['-v'], '-v', '-V (--version)', 'idm'],
       [['streams', 'list', '-P', 'prod'], '-P', '-p (--profile)', 'idm streams list'],
       [['streams', 'delete', 'est_demoInboxBasic00000000', '-Y'], '-Y', '-y (--yes)', 'idm streams delete'],
+      // The help flag, kept apart from the options: -H was 'Unknown flag -H.' alone.
+      [['streams', 'list', '-H'], '-H', '-h (--help)', 'idm streams list'],
     ] as const) {
       const result = await runIdm(args, { configDir: config() });
       expect(result.code, args.join(' ')).toBe(2);
