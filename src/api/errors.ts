@@ -416,7 +416,7 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     code: 'network',
     hint: stopped
       ? /:\d+$/.test(context.host)
-        ? `Nothing listens on ${context.host}: if it is an idm sandbox, start it again and log in to the address it prints (a new port, unless --port).`
+        ? `Nothing listens on ${context.host}: if it is an idm sandbox, start it again and use the address it prints (a new port, unless --port): log in to it, or set IDM_DOMAIN to it.`
         : `Nothing listens on ${context.host} at the scheme's default port: give an idm sandbox's address with its port, as it prints it (http://127.0.0.1:4010).`
       : 'Check the domain and your network connection, then try again.',
     requestSent,

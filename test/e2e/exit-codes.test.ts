@@ -79,7 +79,7 @@ describe('exit codes of the built binary', () => {
       expect(result.code).toBe(1);
       const lines = result.stderr.trimEnd().split('\n');
       expect(lines.at(-2)).toBe(`Error: Could not get an access token: could not reach 127.0.0.1:${gone}: the connection was refused (ECONNREFUSED).`);
-      expect(lines.at(-1)).toMatch(new RegExp(`^(Tried \\d times\\. )?Nothing listens on 127\\.0\\.0\\.1:${gone}: if it is an idm sandbox, start it again and log in to the address it prints \\(a new port, unless --port\\)\\.$`));
+      expect(lines.at(-1)).toMatch(new RegExp(`^(Tried \\d times\\. )?Nothing listens on 127\\.0\\.0\\.1:${gone}: if it is an idm sandbox, start it again and use the address it prints \\(a new port, unless --port\\): log in to it, or set IDM_DOMAIN to it\\.$`));
     } finally {
       cleanup();
     }
