@@ -1,8 +1,9 @@
 // The one writer of idm's settings: config.json (as conf wrote it: tab-indented JSON) and the
 // profiles' credentials files. Not with conf: its writer (atomically) makes one write() and renames
-// what it wrote, so a disk that filled up or ulimit -f cut config.json short, every profile lost. Every write happens while holding config.json.lock, after re-reading the file
-// inside the lock, so that parallel logins lose no profile. When the lock cannot be had in time the
-// command fails naming the holder, and nothing is written: never a write without the lock.
+// what it wrote, so a disk that filled up or ulimit -f cut config.json short, every profile lost.
+// Every write happens while holding config.json.lock, after re-reading the file inside the lock,
+// so that parallel logins lose no profile. When the lock cannot be had in time the command fails
+// naming the holder, and nothing is written: never a write without the lock.
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { removeMade } from '../core/dirs.js';

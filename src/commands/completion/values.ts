@@ -1,7 +1,7 @@
 // Values for a TAB (idm completion --values KIND): profile names from the config file, and what the
 // last listings of the tenant in effect showed from the cache (config/recent.ts): that of IDM_DOMAIN
 // or of the profile IDM_PROFILE names (the scripts set it from the command line's --profile), else
-// of the default profile. node:fs only (no conf, no network),
+// of the default profile. node:fs only (no network),
 // because every TAB pays for this run; a damaged file yields nothing rather than an error in the
 // user's shell (other commands report it).
 import { configDir } from '../../config/paths.js';
