@@ -1,0 +1,129 @@
+// Outbound proxies, as curl, gh and Go's httputil.ProxyFromEnvironment read them: an https:// target
+// goes through HTTPS_PROXY (https_proxy), an http:// one through HTTP_PROXY (http_proxy), the lower-
+// case form first; NO_PROXY (no_proxy) lists the hosts reached directly. Loopback targets (the
+// sandbox) never go through a proxy. Nothing is read beyond the variable of the target's scheme
+// unless it is set: a run without proxy variables pays two property reads.
+import { UsageError } from '../core/errors.js';
+import { isLoopbackHost } from '../core/net.js';
+
+export interface Proxy {
+  /** The variable it came from, as set: "https_proxy", "HTTPS_PROXY"... */
+  variable: string;
+  /** The host to connect to (an IPv6 address without brackets). */
+  host: string;
+  port: number;
+  /** How messages name it: host:port, never the credentials. */
+  name: string;
+  /** `Basic <base64(user:password)>` when the URL carries credentials: a secret. */
+  authorization?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The proxy a request to `url` goes through, or undefined to connect directly. A proxy variable that
+ * is not an http:// proxy URL is a usage error naming the variable (its value is never quoted: it may
+ * hold a password).
+ */
+export function proxyFor(url: URL, env: Env = process.env): Proxy | undefined {
+  const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : url.protocol === 'http:' ? ['http_proxy', 'HTTP_PROXY'] : [];
+  // The first one set (and not empty) wins: the lower-case form, as curl and Go read them.
+  const variable = names.find((name) => (env[name] ?? '').trim() !== '');
+  if (variable === undefined) return undefined;
+  // IDM_PROXY_LOOPBACK=1 is for idm's own tests only: they have no other host than loopback to proxy.
+  if (isLoopbackHost(url.hostname) && env.IDM_PROXY_LOOPBACK !== '1') return undefined;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (bypassed(url.hostname, port, env.no_proxy || env.NO_PROXY || '')) return undefined;
+  return parseProxy(variable, env[variable]!.trim());
+}
+
+const FORMAT_HINT = 'Give it as http://HOST:PORT, or http://USER:PASSWORD@HOST:PORT for a proxy that asks for credentials; or unset it to connect directly.';
+
+/** `http://[user:password@]host[:port][/]`; a value without a scheme is taken as http://, as curl and Go do. */
+export function parseProxy(variable: string, value: string): Proxy {
+  const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${variable} is not a valid proxy URL.`, FORMAT_HINT);
+  }
+  const scheme = url.protocol.slice(0, -1);
+  if (scheme !== 'http') {
+    throw new UsageError(
+      `${variable} names a proxy idm cannot use: ${scheme}:// proxies are not supported, only http:// ones (which carry HTTPS in a CONNECT tunnel).`,
+      `Give an http:// proxy in ${variable} (http://HOST:PORT), or unset it to connect directly.`,
+    );
+  }
+  if (url.hostname === '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    throw new UsageError(`${variable} is not a valid proxy URL: it must be a host and a port, with no path.`, FORMAT_HINT);
+  }
+  const port = url.port === '' ? 80 : Number(url.port);
+  if (port === 0) throw new UsageError(`${variable} is not a valid proxy URL: port 0.`, FORMAT_HINT);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const proxy: Proxy = { variable, host, port, name: `${url.hostname}:${port}` };
+  if (url.username !== '' || url.password !== '') {
+    let user: string;
+    let password: string;
+    try {
+      user = decodeURIComponent(url.username);
+      password = decodeURIComponent(url.password);
+    } catch {
+      throw new UsageError(`${variable}: the proxy's user name or password is not validly percent-encoded.`, 'Encode a reserved character of the password as %XX (@ as %40, : as %3A, % as %25).');
+    }
+    proxy.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  }
+  return proxy;
+}
+
+/**
+ * Whether NO_PROXY sends `host` (port `port`) directly: entries separated by commas or spaces, each
+ * `*` (every host), a host name that also covers its subdomains (`example.com`, `.example.com` and
+ * `*.example.com` alike), an IP address or a CIDR range (`10.0.0.0/8`), any of them with `:port` to
+ * cover that port only.
+ */
+export function bypassed(hostname: string, port: number, noProxy: string): boolean {
+  if (noProxy.trim() === '') return false;
+  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  for (const raw of noProxy.split(/[\s,]+/)) {
+    let entry = raw.trim().toLowerCase();
+    if (entry === '') continue;
+    if (entry === '*') return true;
+    let entryPort: number | undefined;
+    // [v6]:port, [v6], name:port, v4:port; a bare IPv6 address has more than one colon.
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+    if (bracketed) {
+      entry = bracketed[1]!;
+      entryPort = bracketed[2] === undefined ? undefined : Number(bracketed[2]);
+    } else {
+      const withPort = /^([^:]+):(\d+)$/.exec(entry);
+      if (withPort) {
+        entry = withPort[1]!;
+        entryPort = Number(withPort[2]);
+      }
+    }
+    if (entryPort !== undefined && entryPort !== port) continue;
+    if (entry.includes('/')) {
+      if (inRange(host, entry)) return true;
+      continue;
+    }
+    entry = entry.replace(/^\*?\./, '').replace(/\.$/, '');
+    if (entry === '') continue;
+    if (host === entry || host.endsWith(`.${entry}`)) return true;
+  }
+  return false;
+}
+
+/** Whether the IP address `host` is in the CIDR range `cidr`; a host name or a bad range is not. */
+function inRange(host: string, cidr: string): boolean {
+  const net = process.getBuiltinModule('node:net');
+  const [address = '', bits = ''] = cidr.split('/');
+  const family = net.isIPv4(address) ? 'ipv4' : net.isIPv6(address) ? 'ipv6' : undefined;
+  const hostFamily = net.isIPv4(host) ? 'ipv4' : net.isIPv6(host) ? 'ipv6' : undefined;
+  if (!family || family !== hostFamily || !/^\d+$/.test(bits)) return false;
+  const prefix = Number(bits);
+  if (prefix > (family === 'ipv4' ? 32 : 128)) return false;
+  const list = new net.BlockList();
+  list.addSubnet(address, prefix, family);
+  return list.check(host, family);
+}
