@@ -6,8 +6,10 @@
 // (its HTTP parser is WebAssembly), node's own client about 5 ms, and idm's start-up is a budget
 // (see README, "Start-up"). One attempt per call: retries belong to `send` in ./retry.ts.
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { InterruptedError } from '../core/errors.js';
 import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
+import { proxyFor, type Proxy } from './proxy.js';
 import type { Redactor } from './redact.js';
 
 export interface HttpRequest {
@@ -65,25 +67,64 @@ export function createTransport(options: TransportOptions): Transport {
   const agents = new Map<string, HttpAgent>();
   let clients: { http?: typeof import('node:http'); https?: typeof import('node:https') } = {};
 
-  async function agentFor(protocol: string): Promise<{ agent: HttpAgent; request: typeof import('node:http').request }> {
+  // CONNECT requests to a proxy still waiting for its answer: close() ends them.
+  const tunnels = new Set<ClientRequest>();
+  // TLS connections through a tunnel whose handshake has not finished (their socket is no longer "connecting").
+  const handshaking = new WeakSet<object>();
+
+  async function agentFor(protocol: string, proxy?: Proxy): Promise<{ agent: HttpAgent; request: typeof import('node:http').request }> {
+    const key = proxy ? `${protocol} ${proxy.name} ${proxy.authorization ?? ''}` : protocol;
     if (protocol === 'https:') {
       // node:https (and TLS) load only when a tenant is reached over HTTPS. getBuiltinModule rather
       // than import(): an ESM import of a built-in first builds a facade of every export (~2 ms).
       const https = (clients.https ??= process.getBuiltinModule('node:https'));
-      let agent = agents.get(protocol);
+      let agent = agents.get(key);
       if (!agent) {
-        agent = new https.Agent({ keepAlive: true, maxSockets: 8, rejectUnauthorized: true, ...options.tls });
-        agents.set(protocol, agent);
+        const agentOptions = { keepAlive: true, maxSockets: 8, rejectUnauthorized: true, ...options.tls };
+        agent = proxy ? tunnelAgent(https, proxy, agentOptions) : new https.Agent(agentOptions);
+        agents.set(key, agent);
       }
       return { agent, request: https.request as typeof import('node:http').request };
     }
     const http = (clients.http ??= process.getBuiltinModule('node:http'));
-    let agent = agents.get(protocol);
+    let agent = agents.get(key);
     if (!agent) {
       agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-      agents.set(protocol, agent);
+      agents.set(key, agent);
     }
     return { agent, request: http.request };
+  }
+
+  /**
+   * An HTTPS agent whose connections go through `proxy`: an HTTP CONNECT to the tenant's host and
+   * port, then TLS to the tenant inside the tunnel, as without a proxy (the tenant's name for SNI and
+   * the certificate check, --ca-file, the client certificate). Kept alive like the direct ones.
+   */
+  function tunnelAgent(https: typeof import('node:https'), proxy: Proxy, agentOptions: import('node:https').AgentOptions): HttpAgent {
+    const http = (clients.http ??= process.getBuiltinModule('node:http'));
+    class TunnelAgent extends https.Agent {
+      override createConnection(connectOptions: import('node:https').RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
+        const host = connectOptions.host ?? connectOptions.hostname ?? '';
+        const authority = `${host.includes(':') ? `[${host}]` : host}:${connectOptions.port ?? 443}`;
+        openTunnel(http, proxy, authority, tunnels).then(
+          (socket) => {
+            let secure: Duplex;
+            try {
+              secure = super.createConnection({ ...connectOptions, socket } as import('node:https').RequestOptions)!;
+            } catch (error) {
+              socket.destroy();
+              return callback?.(error as Error, undefined as unknown as Duplex);
+            }
+            handshaking.add(secure);
+            secure.once('secureConnect', () => handshaking.delete(secure));
+            callback?.(null, secure);
+          },
+          (error: Error) => callback?.(error, undefined as unknown as Duplex),
+        );
+        return undefined;
+      }
+    }
+    return new TunnelAgent(agentOptions);
   }
 
   function trace(request: HttpRequest): void {
@@ -111,7 +152,9 @@ export function createTransport(options: TransportOptions): Transport {
     async send(request, context, timeoutMs) {
       const signal = request.signal ?? options.signal;
       if (signal?.aborted) throw signal.reason;
-      const { agent, request: open } = await agentFor(request.url.protocol);
+      const proxy = proxyFor(request.url);
+      if (proxy) options.redactor.add(proxy.authorization);
+      const { agent, request: open } = await agentFor(request.url.protocol, proxy);
       trace(request);
       const started = Date.now();
       const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -149,6 +192,12 @@ export function createTransport(options: TransportOptions): Transport {
         const headers: Record<string, string> = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
         const requestOptions: RequestOptions = { method: request.method, headers, agent };
+        if (proxy && request.url.protocol === 'http:') {
+          // Plain HTTP through the proxy: the absolute URL on the request line, to the proxy's address.
+          headers.host = request.url.host;
+          if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
+          Object.assign(requestOptions, { hostname: proxy.host, port: proxy.port, path: request.url.href });
+        }
         const req: ClientRequest = open(request.url, requestOptions, (res: IncomingMessage) => {
           answered = true;
           partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
@@ -200,7 +249,7 @@ export function createTransport(options: TransportOptions): Transport {
         req.on('finish', () => (finished = true));
         req.on('socket', (socket) => {
           // Only a connection made for this request: a reused one finished its handshake long ago.
-          if (!('encrypted' in socket) || !socket.connecting) return;
+          if (!('encrypted' in socket) || !(socket.connecting || handshaking.has(socket))) return;
           socket.once('secureConnect', () => (freshHandshake = true));
         });
         req.end(request.body);
@@ -211,11 +260,43 @@ export function createTransport(options: TransportOptions): Transport {
       return response;
     },
     close() {
+      for (const tunnel of tunnels) tunnel.destroy();
+      tunnels.clear();
       for (const agent of agents.values()) agent.destroy();
       agents.clear();
       clients = {};
     },
   };
+}
+
+/**
+ * A tunnel to `authority` (host:port) through `proxy`: its CONNECT answered 2xx, the socket then
+ * carries bytes to the target. Any other answer (407, 403, 502...) rejects with an Error of code
+ * EPROXY and the status; a failure to reach the proxy rejects with the socket's error. Either
+ * carries `proxy`, for errorFromNetwork to name it.
+ */
+function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>): Promise<Duplex> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { host: authority };
+    if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
+    const connect = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
+    pending.add(connect);
+    connect.once('connect', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
+      pending.delete(connect);
+      const status = answer.statusCode ?? 0;
+      if (status >= 200 && status < 300) {
+        if (head.length > 0) socket.unshift(head);
+        return resolve(socket);
+      }
+      socket.destroy();
+      reject(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status }));
+    });
+    connect.once('error', (error: Error) => {
+      pending.delete(connect);
+      reject(Object.assign(error, { proxy }));
+    });
+    connect.end();
+  });
 }
 
 /**

@@ -62,12 +62,12 @@ export function tempConfigDir(): { dir: string; cleanup: () => void } {
 
 /**
  * Environment for a child idm: nothing inherited that could change its behaviour (a developer's
- * IDM_* variables, colour forcing, CI), a private config dir, and the caller's additions.
+ * IDM_* variables, colour forcing, CI, proxy variables), a private config dir, and the caller's additions.
  */
 export function cliEnv(configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
-    if (key.startsWith('IDM_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI') continue;
+    if (key.startsWith('IDM_') || key === 'NO_COLOR' || key === 'FORCE_COLOR' || key === 'CI' || /^(https?|no|all)_proxy$/i.test(key)) continue;
     env[key] = value;
   }
   env.IDM_CONFIG_DIR = configDir;

@@ -1,0 +1,126 @@
+// HTTPS_PROXY, HTTP_PROXY and NO_PROXY through the built idm: an https sandbox reached through a
+// CONNECT tunnel (TLS to the tenant inside it, the tenant's certificate checked), an http one through
+// absolute-form requests, the token request through the proxy too, NO_PROXY going direct, and proxy
+// credentials. The sandboxes are on loopback, which idm never proxies: IDM_PROXY_LOOPBACK=1 (for
+// idm's own tests only) lets it. The variables' parsing is in test/api/proxy.test.ts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
+import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { startProxy, type TestProxy } from '../helpers/proxy.js';
+import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
+import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
+
+let ca: TestCa;
+let secure: Sandbox;
+let plain: Sandbox;
+let mutual: Sandbox;
+const cleanups: Array<() => unknown> = [];
+
+beforeAll(async () => {
+  ca = await makeTestCa();
+  recordSecrets([ca.server.key, ca.client.key]);
+  [secure, plain, mutual] = await Promise.all([startSandbox({ tls: ca.server }), startSandbox(), startSandbox({ tls: ca.server, mtls: 'handshake' })]);
+  for (const sandbox of [secure, plain, mutual]) recordSandboxSecrets(sandbox);
+});
+afterAll(async () => {
+  await secure?.close();
+  await plain?.close();
+  await mutual?.close();
+  ca?.cleanup();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function proxy(options: Parameters<typeof startProxy>[0] = {}): Promise<TestProxy> {
+  const started = await startProxy(options);
+  cleanups.push(() => started.close());
+  return started;
+}
+
+/** `idm streams list` against `tenant` in a fresh config directory (so a token is asked for), with `env`. */
+function list(tenant: Sandbox, env: Record<string, string>, args: string[] = []) {
+  const config = tempConfigDir();
+  cleanups.push(config.cleanup);
+  return runIdm(['streams', 'list', '--take', '1', ...args], { configDir: config.dir, env: { ...credentialsEnv(tenant), IDM_CA_FILE: ca.caFile, IDM_PROXY_LOOPBACK: '1', ...env } });
+}
+
+const authority = (tenant: Sandbox) => new URL(tenant.url).host;
+
+describe('HTTPS_PROXY', () => {
+  it('carries an https tenant through a CONNECT tunnel to its host and port, the token request too; TLS is to the tenant (its certificate checked by --ca-file)', async () => {
+    const through = await proxy();
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    expect(through.seen.length).toBeGreaterThan(0);
+    expect(through.seen.every((seen) => seen.method === 'CONNECT' && seen.target === authority(secure))).toBe(true);
+    expect(through.tunnelled()).toBeGreaterThan(0);
+  });
+
+  it('keeps mutual TLS with the tenant inside the tunnel: a tls_client_auth client gets its token and lists', async () => {
+    const through = await proxy();
+    const client = mutual.clients.mtls!;
+    const [certFile, keyFile] = [join(ca.dir, 'mtls.crt'), join(ca.dir, 'mtls.key')];
+    writeFileSync(certFile, client.certPem);
+    writeFileSync(keyFile, client.keyPem, { mode: 0o600 });
+    const result = await list(mutual, {
+      HTTPS_PROXY: through.url,
+      IDM_CLIENT_ID: client.clientId,
+      IDM_CLIENT_SECRET: '',
+      IDM_AUTH_METHOD: 'tls_client_auth',
+      IDM_CLIENT_CERT: certFile,
+      IDM_CLIENT_KEY: keyFile,
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(through.seen.length).toBeGreaterThan(0);
+    expect(through.seen.every((seen) => seen.method === 'CONNECT' && seen.target === authority(mutual))).toBe(true);
+  });
+
+  it('the lower-case https_proxy wins over HTTPS_PROXY', async () => {
+    const [upper, lower] = [await proxy(), await proxy()];
+    const result = await list(secure, { HTTPS_PROXY: upper.url, https_proxy: lower.url });
+    expect(result.code).toBe(0);
+    expect(upper.seen).toEqual([]);
+    expect(lower.seen.length).toBeGreaterThan(0);
+  });
+
+  it('sends the credentials of the proxy URL as Proxy-Authorization: Basic on the CONNECT', async () => {
+    const through = await proxy({ credentials: 'alice:s3cret@pass' });
+    const result = await list(secure, { HTTPS_PROXY: `http://alice:s3cret%40pass@127.0.0.1:${through.port}` });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure), proxyAuthorization: `Basic ${Buffer.from('alice:s3cret@pass').toString('base64')}` });
+  });
+
+  it('is not used for a host NO_PROXY lists: the proxy sees nothing', async () => {
+    const through = await proxy();
+    for (const noProxy of ['127.0.0.1', `127.0.0.1:${new URL(secure.url).port}`, '*']) {
+      const result = await list(secure, { HTTPS_PROXY: through.url, NO_PROXY: noProxy });
+      expect(result.code, noProxy).toBe(0);
+    }
+    expect(through.seen).toEqual([]);
+  });
+
+  it('is never used for a loopback tenant (idm sandbox) without the tests\' switch', async () => {
+    const through = await proxy();
+    const result = await list(secure, { HTTPS_PROXY: through.url, IDM_PROXY_LOOPBACK: '' });
+    expect(result.code).toBe(0);
+    expect(through.seen).toEqual([]);
+  });
+});
+
+describe('HTTP_PROXY', () => {
+  it('carries an http tenant as absolute-form requests to the proxy, the token request first', async () => {
+    const through = await proxy();
+    const result = await list(plain, { HTTP_PROXY: through.url });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    expect(through.seen.map((seen) => `${seen.method} ${seen.target.replace(/\?.*/, '')}`)).toEqual([`POST ${plain.url}/oauth/token`, `GET ${plain.url}/api/v2/event-streams`]);
+  });
+});

@@ -1,0 +1,115 @@
+// A small HTTP proxy on loopback for the proxy tests: CONNECT tunnels (what HTTPS goes through) and
+// absolute-form requests (plain HTTP), each recorded with its Proxy-Authorization. It forwards to
+// loopback only (the tests' tenants are sandboxes there; the loopback guard refuses anything else),
+// and can ask for credentials (407) or refuse every request with a status of the test's choosing.
+import { request as httpRequest, createServer, type IncomingMessage } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+
+export interface ProxySeen {
+  method: string;
+  /** host:port for a CONNECT, the absolute URL for a forwarded request. */
+  target: string;
+  proxyAuthorization?: string;
+}
+
+export interface TestProxy {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  port: number;
+  seen: ProxySeen[];
+  /** Bytes carried from the client through CONNECT tunnels. */
+  tunnelled(): number;
+  close(): Promise<void>;
+}
+
+export interface TestProxyOptions {
+  /** `user:password`: anything without them as Basic credentials is answered 407. */
+  credentials?: string;
+  /** Every request is answered with this status (403, 502...) instead of being carried. */
+  refuse?: number;
+}
+
+export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
+  const seen: ProxySeen[] = [];
+  const sockets = new Set<Socket>();
+  let bytes = 0;
+  const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+  const record = (req: IncomingMessage, target: string) => {
+    const entry: ProxySeen = { method: req.method ?? '', target };
+    if (req.headers['proxy-authorization'] !== undefined) entry.proxyAuthorization = req.headers['proxy-authorization'];
+    seen.push(entry);
+  };
+  /** The status to refuse this request with, or undefined to carry it. */
+  const refusal = (req: IncomingMessage): number | undefined => {
+    if (options.refuse !== undefined) return options.refuse;
+    if (expected !== undefined && req.headers['proxy-authorization'] !== expected) return 407;
+    return undefined;
+  };
+  const loopback = (host: string) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+
+  const server = createServer((req, res) => {
+    const target = req.url ?? '';
+    record(req, target);
+    const status = refusal(req);
+    if (status !== undefined) {
+      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="test"', 'content-type': 'text/html' } : { 'content-type': 'text/html' });
+      res.end(`<html><body>proxy says ${status}</body></html>`);
+      return;
+    }
+    const url = new URL(target);
+    if (url.protocol !== 'http:' || !loopback(url.hostname)) {
+      res.writeHead(400).end('loopback only');
+      return;
+    }
+    const headers = { ...req.headers };
+    delete headers['proxy-authorization'];
+    const forward = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: `${url.pathname}${url.search}`, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    const target = req.url ?? '';
+    record(req, target);
+    client.on('error', () => {});
+    const status = refusal(req);
+    if (status !== undefined) {
+      const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : '';
+      client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    const match = /^(.+):(\d+)$/.exec(target);
+    if (!match || !loopback(match[1]!)) {
+      client.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    const upstream = connect(Number(match[2]), match[1]!.replace(/^\[|\]$/g, ''));
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.once('connect', () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) upstream.write(head);
+      client.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      client.pipe(upstream).pipe(client);
+    });
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    seen,
+    tunnelled: () => bytes,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
