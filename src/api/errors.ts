@@ -360,6 +360,9 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
     });
   }
   const codeName = err?.code ?? '';
+  // The proxy refused the tunnel (or the request), or could not be reached: the tenant never was.
+  const { proxy } = error as { proxy?: ProxyNamed };
+  if (proxy) return proxyFailure(error, context, proxy, codeName);
   // The server's TLS alert about idm's own certificate (none given, or one it does not trust), or a
   // close right after the handshake of a connection that presented one (http.ts).
   if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName) || err?.clientCertRefused) {
@@ -421,6 +424,53 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       : 'Check the domain and your network connection, then try again.',
     requestSent,
     what: known?.what ?? 'a network failure',
+    cause: error,
+  });
+}
+
+/** How a proxy is named in messages (api/proxy.ts): host:port and its variable, never its credentials. */
+interface ProxyNamed {
+  name: string;
+  variable: string;
+  authorization?: string;
+}
+
+/**
+ * A proxy that answered the CONNECT (or a request for a plain-HTTP tenant) with a refusal, 407 for
+ * credentials, or that could not be reached. A 4xx is not asked again (code `proxy`); a 5xx (the
+ * proxy could not reach the tenant) and a proxy out of reach are network failures, retried.
+ */
+function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed, codeName: string): NetworkError {
+  const err = error as NodeJS.ErrnoException & { proxyStatus?: number };
+  const named = `the proxy ${proxy.name} (${proxy.variable})`;
+  const direct = `if ${context.host.replace(/:\d+$/, '')} is reached without the proxy, add it to NO_PROXY`;
+  const status = err.proxyStatus;
+  if (status !== undefined) {
+    const reason = REASONS[status] ?? (status === 407 ? 'Proxy Authentication Required' : undefined);
+    const statusText = `${status}${reason ? ` ${reason}` : ''}`;
+    const [message, hint] =
+      status === 407
+        ? proxy.authorization
+          ? [`${named} refused its credentials (${statusText}).`, `Check the user name and password in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT, with reserved characters percent-encoded); or, ${direct}.`]
+          : [`${named} asks for credentials (${statusText}).`, `Give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT; or, ${direct}.`]
+        : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
+    return new NetworkError(`Could not ${context.action}: ${message}`, {
+      exitCode: ExitCode.Failure,
+      code: status >= 500 ? 'network' : 'proxy',
+      hint,
+      requestSent: false,
+      what: `the proxy answered ${status}`,
+      cause: error,
+    });
+  }
+  const known = NETWORK_CAUSES[codeName];
+  const what = known?.what ?? (err?.message || 'a network failure');
+  return new NetworkError(`Could not ${context.action}: could not reach ${named}: ${what}${codeName ? ` (${codeName})` : ''}.`, {
+    exitCode: ExitCode.Failure,
+    code: 'network',
+    hint: `Check ${proxy.variable} (the proxy's host and port) and NO_PROXY, then try again.`,
+    requestSent: false,
+    what: `could not reach the proxy: ${what}`,
     cause: error,
   });
 }

@@ -155,6 +155,8 @@ export function createTransport(options: TransportOptions): Transport {
       const proxy = proxyFor(request.url);
       if (proxy) options.redactor.add(proxy.authorization);
       const { agent, request: open } = await agentFor(request.url.protocol, proxy);
+      // Named as messages name it: host:port, never the credentials of its URL.
+      if (proxy) options.debug?.(`(through the proxy ${proxy.name}, from ${proxy.variable}${request.url.protocol === 'https:' ? ': a CONNECT tunnel' : ''})\n`);
       trace(request);
       const started = Date.now();
       const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -168,6 +170,9 @@ export function createTransport(options: TransportOptions): Transport {
         let answered = false;
         // The status and headers of an answer whose body never came whole: traced once, as it fails.
         let partial: HttpResponse | undefined;
+        // Plain HTTP through a proxy: whether the connection to the proxy was made (a failure before is the proxy's).
+        const forwarded = proxy !== undefined && request.url.protocol === 'http:';
+        let reachedProxy = false;
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -181,6 +186,7 @@ export function createTransport(options: TransportOptions): Transport {
             partial = undefined;
           }
           if (error && typeof error === 'object') {
+            if (forwarded && !reachedProxy) (error as { proxy?: Proxy }).proxy = proxy;
             (error as { requestSent?: boolean }).requestSent = finished;
             // A certificate refused although --ca-file was given: that file is not the authority that signed it.
             if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;
@@ -200,6 +206,11 @@ export function createTransport(options: TransportOptions): Transport {
         }
         const req: ClientRequest = open(request.url, requestOptions, (res: IncomingMessage) => {
           answered = true;
+          if (forwarded && res.statusCode === 407) {
+            // The proxy's, not the tenant's: it wants (other) credentials.
+            res.resume();
+            return fail(Object.assign(new Error('the proxy answered 407'), { code: 'EPROXY', proxy, proxyStatus: 407 }));
+          }
           partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
           const chunks: Buffer[] = [];
           let size = 0;
@@ -248,6 +259,10 @@ export function createTransport(options: TransportOptions): Transport {
         req.on('error', fail);
         req.on('finish', () => (finished = true));
         req.on('socket', (socket) => {
+          if (forwarded) {
+            if (socket.connecting) socket.once('connect', () => (reachedProxy = true));
+            else reachedProxy = true;
+          }
           // Only a connection made for this request: a reused one finished its handshake long ago.
           if (!('encrypted' in socket) || !(socket.connecting || handshaking.has(socket))) return;
           socket.once('secureConnect', () => (freshHandshake = true));

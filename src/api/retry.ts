@@ -103,6 +103,7 @@ export function retryDecision(
   if ('error' in outcome) {
     const { error } = outcome;
     if (error.code === 'tls') return undefined; // a certificate refused once is refused again
+    if (error.code === 'proxy') return undefined; // so is a proxy's 407 or 403
     if (!idempotent && error.requestSent) return undefined;
     return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what: error.what };
   }

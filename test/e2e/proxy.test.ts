@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { refusingPort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
@@ -122,5 +123,75 @@ describe('HTTP_PROXY', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^est_\w{22}\t/);
     expect(through.seen.map((seen) => `${seen.method} ${seen.target.replace(/\?.*/, '')}`)).toEqual([`POST ${plain.url}/oauth/token`, `GET ${plain.url}/api/v2/event-streams`]);
+  });
+});
+
+describe('a proxy that refuses, or cannot be reached', () => {
+  const PASSWORD = 'pr0xy-pa55word';
+  const basic = (credentials: string) => Buffer.from(credentials).toString('base64');
+
+  it('407 without credentials: exit 1 naming the proxy and the variable to put them in; not asked again', async () => {
+    const through = await proxy({ credentials: `alice:${PASSWORD}` });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) asks for credentials (407 Proxy Authentication Required).\n` +
+        `Give them in HTTPS_PROXY as http://USER:PASSWORD@HOST:PORT; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
+    );
+    expect(through.seen).toHaveLength(1);
+  });
+
+  it('407 with wrong credentials, with --debug: says they were refused; neither they nor their Basic value are ever on stderr', async () => {
+    const through = await proxy({ credentials: 'alice:right' });
+    const result = await list(secure, { HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${through.port}` }, ['--debug']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`(through the proxy 127.0.0.1:${through.port}, from HTTPS_PROXY: a CONNECT tunnel)`);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) refused its credentials (407 Proxy Authentication Required).`);
+    expect(result.stderr).toContain('Check the user name and password in HTTPS_PROXY');
+    expect(through.seen[0]!.proxyAuthorization).toBe(`Basic ${basic(`alice:${PASSWORD}`)}`);
+    for (const secret of [PASSWORD, basic(`alice:${PASSWORD}`), `alice:${PASSWORD}`]) expect(result.stderr).not.toContain(secret);
+  });
+
+  it('the right credentials with --debug: the list works and stderr names the proxy without them', async () => {
+    const through = await proxy({ credentials: `alice:${PASSWORD}` });
+    const result = await list(plain, { HTTP_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${through.port}` }, ['--debug']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`(through the proxy 127.0.0.1:${through.port}, from HTTP_PROXY)`);
+    for (const secret of [PASSWORD, basic(`alice:${PASSWORD}`)]) expect(result.stderr).not.toContain(secret);
+    expect(through.seen.every((seen) => seen.proxyAuthorization === `Basic ${basic(`alice:${PASSWORD}`)}`)).toBe(true);
+  });
+
+  it('407 from the proxy of a plain-HTTP tenant is the proxy\'s, not a 407 of the tenant', async () => {
+    const through = await proxy({ credentials: `alice:${PASSWORD}` });
+    const result = await list(plain, { HTTP_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTP_PROXY) asks for credentials (407 Proxy Authentication Required).`);
+  });
+
+  it('403 on the CONNECT: exit 1, the proxy refused to connect to the tenant; not asked again', async () => {
+    const through = await proxy({ refuse: 403 });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) refused to connect to ${authority(secure)} (403 Forbidden).`);
+    expect(result.stderr).toContain('Check HTTPS_PROXY');
+    expect(through.seen).toHaveLength(1);
+  });
+
+  it('a proxy that cannot be reached: exit 1 naming it (not the tenant) and what to check', async () => {
+    const port = await refusingPort();
+    cleanups.push(() => port.close());
+    const result = await list(secure, { https_proxy: `http://alice:${PASSWORD}@127.0.0.1:${port.port}` });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Could not get an access token: could not reach the proxy 127.0.0.1:${port.port} (https_proxy): the connection was refused (ECONNREFUSED).`);
+    expect(result.stderr).toContain("Check https_proxy (the proxy's host and port) and NO_PROXY, then try again.");
+    expect(result.stderr).not.toContain(PASSWORD);
+  });
+
+  it('a malformed or unsupported proxy variable: exit 2 naming it, its value (and password) never quoted, nothing sent', async () => {
+    const result = await list(secure, { HTTPS_PROXY: `socks5://alice:${PASSWORD}@127.0.0.1:1080` });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^Error: HTTPS_PROXY names a proxy idm cannot use: socks5:\/\/ proxies are not supported/);
+    expect(result.stderr).not.toContain(PASSWORD);
   });
 });
