@@ -173,6 +173,8 @@ export function createTransport(options: TransportOptions): Transport {
         // Plain HTTP through a proxy: whether the connection to the proxy was made (a failure before is the proxy's).
         const forwarded = proxy !== undefined && request.url.protocol === 'http:';
         let reachedProxy = false;
+        // HTTPS through a proxy: the request gets its socket once the CONNECT tunnel is up.
+        let tunnelled = false;
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -250,15 +252,22 @@ export function createTransport(options: TransportOptions): Transport {
             resolve({ status, headers: out, text: bytes.toString('utf8') });
           });
         });
+        // A request still waiting for its proxy's tunnel has no socket, and Node reports its destruction
+        // only once it gets one (maybe never, from a proxy that hangs): it is failed here and then.
+        const stop = (error: Error) => {
+          req.destroy(error);
+          if (proxy && !forwarded && !tunnelled) fail(error);
+        };
         const timer = setTimeout(() => {
           timedOut = true;
-          req.destroy(new Error('timeout'));
+          stop(new Error('timeout'));
         }, timeoutMs);
-        onAbort = () => req.destroy(signal!.reason as Error);
+        onAbort = () => stop(signal!.reason as Error);
         signal?.addEventListener('abort', onAbort, { once: true });
         req.on('error', fail);
         req.on('finish', () => (finished = true));
         req.on('socket', (socket) => {
+          tunnelled = true;
           if (forwarded) {
             if (socket.connecting) socket.once('connect', () => (reachedProxy = true));
             else reachedProxy = true;

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { credentialsEnv, runIdm, tempConfigDir } from '../helpers/cli.js';
+import { credentialsEnv, runIdm, spawnIdm, tempConfigDir } from '../helpers/cli.js';
 import { refusingPort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
@@ -186,6 +186,26 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.stderr).toContain(`Could not get an access token: could not reach the proxy 127.0.0.1:${port.port} (https_proxy): the connection was refused (ECONNREFUSED).`);
     expect(result.stderr).toContain("Check https_proxy (the proxy's host and port) and NO_PROXY, then try again.");
     expect(result.stderr).not.toContain(PASSWORD);
+  });
+
+  it('a proxy that takes the CONNECT and never answers: --timeout still ends the request (exit 1)', async () => {
+    const through = await proxy({ silent: true });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('within 1 s.');
+    expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure) });
+  });
+
+  it('Ctrl-C while a proxy holds the CONNECT unanswered: idm stops at once (exit 130)', async () => {
+    const through = await proxy({ silent: true });
+    const config = tempConfigDir();
+    cleanups.push(config.cleanup);
+    const run = spawnIdm(['streams', 'list'], { configDir: config.dir, env: { ...credentialsEnv(secure), IDM_CA_FILE: ca.caFile, IDM_PROXY_LOOPBACK: '1', HTTPS_PROXY: through.url } });
+    await through.seenCount(1);
+    run.child.kill('SIGINT');
+    const result = await run.done;
+    expect(result.code).toBe(130);
+    expect(result.stdout).toBe('');
   });
 
   it('a malformed or unsupported proxy variable: exit 2 naming it, its value (and password) never quoted, nothing sent', async () => {

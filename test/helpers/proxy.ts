@@ -19,6 +19,8 @@ export interface TestProxy {
   seen: ProxySeen[];
   /** Bytes carried from the client through CONNECT tunnels. */
   tunnelled(): number;
+  /** Resolves once the proxy has seen `count` requests. */
+  seenCount(count: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,8 @@ export interface TestProxyOptions {
   credentials?: string;
   /** Every request is answered with this status (403, 502...) instead of being carried. */
   refuse?: number;
+  /** Every request is taken and never answered (a proxy that hangs). */
+  silent?: boolean;
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -34,10 +38,15 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   const sockets = new Set<Socket>();
   let bytes = 0;
   const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
+  const waiting: Array<{ count: number; resolve: () => void }> = [];
   const record = (req: IncomingMessage, target: string) => {
     const entry: ProxySeen = { method: req.method ?? '', target };
     if (req.headers['proxy-authorization'] !== undefined) entry.proxyAuthorization = req.headers['proxy-authorization'];
     seen.push(entry);
+    for (const waiter of waiting.filter((one) => seen.length >= one.count)) {
+      waiting.splice(waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   };
   /** The status to refuse this request with, or undefined to carry it. */
   const refusal = (req: IncomingMessage): number | undefined => {
@@ -78,6 +87,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     const target = req.url ?? '';
     record(req, target);
     client.on('error', () => {});
+    if (options.silent) return;
     const status = refusal(req);
     if (status !== undefined) {
       const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : '';
@@ -107,6 +117,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     port,
     seen,
     tunnelled: () => bytes,
+    seenCount: (count) => (seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
