@@ -349,6 +349,17 @@ const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
 /** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
 export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
   const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean; reason?: string };
+  const { proxy } = error as { proxy?: ProxyNamed };
+  if (timeoutSeconds !== undefined && proxy) {
+    return new NetworkError(`Could not ${context.action}: the proxy ${proxy.name} (${proxy.variable}) did not answer within ${timeoutSeconds} s (asked to connect to ${context.host}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'timeout',
+      hint: `Check ${proxy.variable} (the proxy's host and port) and NO_PROXY; or allow longer with --timeout SECONDS (IDM_TIMEOUT).`,
+      requestSent: false,
+      what: 'no answer from the proxy in time',
+      cause: error,
+    });
+  }
   if (timeoutSeconds !== undefined) {
     return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s.`, {
       exitCode: ExitCode.Failure,
@@ -361,7 +372,6 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   }
   const codeName = err?.code ?? '';
   // The proxy refused the tunnel (or the request), or could not be reached: the tenant never was.
-  const { proxy } = error as { proxy?: ProxyNamed };
   if (proxy) return proxyFailure(error, context, proxy, codeName);
   // The server's TLS alert about idm's own certificate (none given, or one it does not trust), or a
   // close right after the handshake of a connection that presented one (http.ts).

@@ -188,7 +188,8 @@ export function createTransport(options: TransportOptions): Transport {
             partial = undefined;
           }
           if (error && typeof error === 'object') {
-            if (forwarded && !reachedProxy) (error as { proxy?: Proxy }).proxy = proxy;
+            // Out of time (or failed) before the proxy was reached or had opened the tunnel: the proxy's doing.
+            if (proxy && (forwarded ? !reachedProxy : timedOut && !tunnelled)) (error as { proxy?: Proxy }).proxy = proxy;
             (error as { requestSent?: boolean }).requestSent = finished;
             // A certificate refused although --ca-file was given: that file is not the authority that signed it.
             if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;

@@ -188,11 +188,12 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.stderr).not.toContain(PASSWORD);
   });
 
-  it('a proxy that takes the CONNECT and never answers: --timeout still ends the request (exit 1)', async () => {
+  it('a proxy that takes the CONNECT and never answers: the timeout names the proxy, not the tenant', async () => {
     const through = await proxy({ silent: true });
     const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '1']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('within 1 s.');
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) did not answer within 1 s (asked to connect to ${authority(secure)}).`);
+    expect(result.stderr).toContain("Check HTTPS_PROXY (the proxy's host and port) and NO_PROXY; or allow longer with --timeout SECONDS (IDM_TIMEOUT).");
     expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure) });
   });
 
