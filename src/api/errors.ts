@@ -463,13 +463,15 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
         ? proxy.authorization
           ? [`${named} refused its credentials (${statusText}).`, `Check the user name and password in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT, with reserved characters percent-encoded); or, ${direct}.`]
           : [`${named} asks for credentials (${statusText}).`, `Give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT; or, ${direct}.`]
-        : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
+        : status >= 500
+          ? [`${named} could not connect to ${context.host} (${statusText}).`, `Check the domain (can the proxy reach ${context.host}?) and try again later; or, ${direct}.`]
+          : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
     return new NetworkError(`Could not ${context.action}: ${message}`, {
       exitCode: ExitCode.Failure,
       code: status >= 500 ? 'network' : 'proxy',
       hint,
       requestSent: false,
-      what: `the proxy answered ${status}`,
+      what: `the proxy ${proxy.name} answered ${status}`,
       cause: error,
     });
   }

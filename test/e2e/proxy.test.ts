@@ -178,6 +178,16 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen).toHaveLength(1);
   });
 
+  it('502 on the CONNECT: the proxy could not connect to the tenant; asked again (a network failure), each notice naming the proxy', async () => {
+    const through = await proxy({ refuse: 502 });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--max-wait', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) could not connect to ${authority(secure)} (502 Bad Gateway).`);
+    expect(result.stderr).toContain(`Check the domain (can the proxy reach ${authority(secure)}?) and try again later`);
+    expect(result.stderr).toContain(`The proxy 127.0.0.1:${through.port} answered 502 at ${authority(secure)}`);
+    expect(through.seen.length).toBeGreaterThan(1);
+  });
+
   it('a proxy that cannot be reached: exit 1 naming it (not the tenant) and what to check', async () => {
     const port = await refusingPort();
     cleanups.push(() => port.close());
