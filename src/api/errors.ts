@@ -482,7 +482,7 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
     code: 'network',
     hint: `Check ${proxy.variable} (the proxy's host and port) and NO_PROXY, then try again.`,
     requestSent: false,
-    what: `could not reach the proxy: ${what}`,
+    what: `the proxy ${proxy.name} could not be reached (${what})`,
     cause: error,
   });
 }

@@ -195,6 +195,8 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Could not get an access token: could not reach the proxy 127.0.0.1:${port.port} (https_proxy): the connection was refused (ECONNREFUSED).`);
     expect(result.stderr).toContain("Check https_proxy (the proxy's host and port) and NO_PROXY, then try again.");
+    // Each retry notice names the proxy as the one out of reach, not the tenant.
+    expect(result.stderr).toContain(`The proxy 127.0.0.1:${port.port} could not be reached (the connection was refused) at ${authority(secure)} (get an access token): trying again in`);
     expect(result.stderr).not.toContain(PASSWORD);
   });
 
