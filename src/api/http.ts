@@ -8,6 +8,7 @@
 import type { Agent as HttpAgent, ClientRequest, IncomingMessage, RequestOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { InterruptedError } from '../core/errors.js';
+import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
 import { proxyFor, type Proxy } from './proxy.js';
 import type { Redactor } from './redact.js';
@@ -302,7 +303,8 @@ export function createTransport(options: TransportOptions): Transport {
  */
 function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>): Promise<Duplex> {
   return new Promise((resolve, reject) => {
-    const headers: Record<string, string> = { host: authority };
+    // A User-Agent as curl and Go send: some proxies' policies refuse a CONNECT without one.
+    const headers: Record<string, string> = { host: authority, 'user-agent': USER_AGENT };
     if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
     const connect = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
     pending.add(connect);

@@ -98,6 +98,14 @@ describe('HTTPS_PROXY', () => {
     expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure), proxyAuthorization: `Basic ${Buffer.from('alice:s3cret@pass').toString('base64')}` });
   });
 
+  it('sends a User-Agent on the CONNECT: a proxy whose policy refuses a CONNECT without one lets idm through', async () => {
+    const through = await proxy({ requireUserAgent: true });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(through.seen[0]!.method).toBe('CONNECT');
+  });
+
   it('is not used for a host NO_PROXY lists: the proxy sees nothing', async () => {
     const through = await proxy();
     for (const noProxy of ['127.0.0.1', `127.0.0.1:${new URL(secure.url).port}`, '*']) {

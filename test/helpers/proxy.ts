@@ -31,6 +31,8 @@ export interface TestProxyOptions {
   refuse?: number;
   /** Every request is taken and never answered (a proxy that hangs). */
   silent?: boolean;
+  /** Refuses (403) a request without a User-Agent, as some corporate proxies' policies do. */
+  requireUserAgent?: boolean;
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -51,6 +53,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   /** The status to refuse this request with, or undefined to carry it. */
   const refusal = (req: IncomingMessage): number | undefined => {
     if (options.refuse !== undefined) return options.refuse;
+    if (options.requireUserAgent && req.headers['user-agent'] === undefined) return 403;
     if (expected !== undefined && req.headers['proxy-authorization'] !== expected) return 407;
     return undefined;
   };
