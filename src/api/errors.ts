@@ -475,6 +475,17 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
       cause: error,
     });
   }
+  // An https:// proxy whose certificate idm does not trust.
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName)) {
+    return new NetworkError(`Could not ${context.action}: the TLS certificate of ${named} could not be verified (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: "If the proxy's certificate is signed by a private CA, trust it with --ca-file PATH (IDM_CA_FILE) or NODE_EXTRA_CA_CERTS.",
+      requestSent: false,
+      what: 'the proxy certificate could not be verified',
+      cause: error,
+    });
+  }
   const known = NETWORK_CAUSES[codeName];
   const what = known?.what ?? (err?.message || 'a network failure');
   return new NetworkError(`Could not ${context.action}: could not reach ${named}: ${what}${codeName ? ` (${codeName})` : ''}.`, {

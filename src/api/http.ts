@@ -90,7 +90,17 @@ export function createTransport(options: TransportOptions): Transport {
     const http = (clients.http ??= process.getBuiltinModule('node:http'));
     let agent = agents.get(key);
     if (!agent) {
-      agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      if (proxy?.tls) {
+        // Plain HTTP to an https:// proxy: the connection to the proxy is TLS.
+        class ProxyTlsAgent extends http.Agent {
+          override createConnection(): Duplex {
+            return connectProxyTls(proxy!, options.tls?.ca);
+          }
+        }
+        agent = new ProxyTlsAgent({ keepAlive: true, maxSockets: 8 });
+      } else {
+        agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+      }
       agents.set(key, agent);
     }
     return { agent, request: http.request };
@@ -107,7 +117,7 @@ export function createTransport(options: TransportOptions): Transport {
       override createConnection(connectOptions: import('node:https').RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
         const host = connectOptions.host ?? connectOptions.hostname ?? '';
         const authority = `${host.includes(':') ? `[${host}]` : host}:${connectOptions.port ?? 443}`;
-        openTunnel(http, proxy, authority, tunnels).then(
+        openTunnel(http, proxy, authority, tunnels, options.tls?.ca).then(
           (socket) => {
             let secure: Duplex;
             try {
@@ -301,12 +311,21 @@ export function createTransport(options: TransportOptions): Transport {
  * EPROXY and the status; a failure to reach the proxy rejects with the socket's error. Either
  * carries `proxy`, for errorFromNetwork to name it.
  */
-function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>): Promise<Duplex> {
+function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>, ca?: string[]): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     // A User-Agent as curl and Go send: some proxies' policies refuse a CONNECT without one.
     const headers: Record<string, string> = { host: authority, 'user-agent': USER_AGENT };
     if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
-    const connect = http.request({ host: proxy.host, port: proxy.port, method: 'CONNECT', path: authority, headers, agent: false, setHost: false });
+    const connect = http.request({
+      host: proxy.host,
+      port: proxy.port,
+      method: 'CONNECT',
+      path: authority,
+      headers,
+      setHost: false,
+      // A connection of its own: no agent (which would make a plain one), or one to the proxy over TLS.
+      ...(proxy.tls ? { createConnection: () => connectProxyTls(proxy, ca) } : { agent: false }),
+    });
     pending.add(connect);
     connect.once('connect', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
       pending.delete(connect);
@@ -324,6 +343,17 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
     });
     connect.end();
   });
+}
+
+/**
+ * A TLS connection to an https:// proxy, its certificate checked against its name with the same
+ * authorities as the tenant's (--ca-file, NODE_EXTRA_CA_CERTS); idm's client certificate is for the
+ * tenant only and is not presented.
+ */
+function connectProxyTls(proxy: Proxy, ca?: string[]): Duplex {
+  const { connect } = process.getBuiltinModule('node:tls');
+  const { isIP } = process.getBuiltinModule('node:net');
+  return connect({ host: proxy.host, port: proxy.port, servername: isIP(proxy.host) ? undefined : proxy.host, ca, rejectUnauthorized: true, ALPNProtocols: ['http/1.1'] });
 }
 
 /**

@@ -16,13 +16,15 @@ export interface Proxy {
   name: string;
   /** `Basic <base64(user:password)>` when the URL carries credentials: a secret. */
   authorization?: string;
+  /** An https:// proxy: idm speaks TLS to the proxy itself (its certificate checked against `host`). */
+  tls?: boolean;
 }
 
 type Env = Record<string, string | undefined>;
 
 /**
  * The proxy a request to `url` goes through, or undefined to connect directly. A proxy variable that
- * is not an http:// proxy URL is a usage error naming the variable (its value is never quoted: it may
+ * is not an http:// or https:// proxy URL is a usage error naming the variable (its value is never quoted: it may
  * hold a password).
  */
 export function proxyFor(url: URL, env: Env = process.env): Proxy | undefined {
@@ -39,7 +41,7 @@ export function proxyFor(url: URL, env: Env = process.env): Proxy | undefined {
 
 const FORMAT_HINT = 'Give it as http://HOST:PORT, or http://USER:PASSWORD@HOST:PORT for a proxy that asks for credentials; or unset it to connect directly.';
 
-/** `http://[user:password@]host[:port][/]`; a value without a scheme is taken as http://, as curl and Go do. */
+/** `http[s]://[user:password@]host[:port][/]`; a value without a scheme is taken as http://, as curl and Go do. */
 export function parseProxy(variable: string, value: string): Proxy {
   const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   let url: URL;
@@ -49,19 +51,20 @@ export function parseProxy(variable: string, value: string): Proxy {
     throw new UsageError(`${variable} is not a valid proxy URL.`, FORMAT_HINT);
   }
   const scheme = url.protocol.slice(0, -1);
-  if (scheme !== 'http') {
+  if (scheme !== 'http' && scheme !== 'https') {
     throw new UsageError(
-      `${variable} names a proxy idm cannot use: ${scheme}:// proxies are not supported, only http:// ones (which carry HTTPS in a CONNECT tunnel).`,
+      `${variable} names a proxy idm cannot use: ${scheme}:// proxies are not supported, only http:// and https:// ones.`,
       `Give an http:// proxy in ${variable} (http://HOST:PORT), or unset it to connect directly.`,
     );
   }
   if (url.hostname === '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
     throw new UsageError(`${variable} is not a valid proxy URL: it must be a host and a port, with no path.`, FORMAT_HINT);
   }
-  const port = url.port === '' ? 80 : Number(url.port);
+  const port = url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port);
   if (port === 0) throw new UsageError(`${variable} is not a valid proxy URL: port 0.`, FORMAT_HINT);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const proxy: Proxy = { variable, host, port, name: `${url.hostname}:${port}` };
+  if (scheme === 'https') proxy.tls = true;
   if (url.username !== '' || url.password !== '') {
     let user: string;
     let password: string;

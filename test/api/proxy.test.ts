@@ -28,6 +28,11 @@ describe('proxyFor', () => {
     expect(proxyFor(TENANT, { HTTPS_PROXY: 'http://[2001:db8::1]:3128/' })).toMatchObject({ host: '2001:db8::1', port: 3128, name: '[2001:db8::1]:3128' });
   });
 
+  it('takes an https:// proxy (TLS to the proxy), port 443 by default', () => {
+    expect(proxyFor(TENANT, { HTTPS_PROXY: 'https://proxy.corp' })).toEqual({ variable: 'HTTPS_PROXY', host: 'proxy.corp', port: 443, name: 'proxy.corp:443', tls: true });
+    expect(proxyFor(TENANT, { HTTPS_PROXY: 'https://proxy.corp:8443' })?.port).toBe(8443);
+  });
+
   it('sends the credentials of the URL as Proxy-Authorization: Basic, percent-decoded; the name never holds them', () => {
     const proxy = proxyFor(TENANT, { HTTPS_PROXY: 'http://alice:p%40ss%3Aword@proxy.corp:3128' })!;
     expect(proxy.authorization).toBe(`Basic ${Buffer.from('alice:p@ss:word').toString('base64')}`);
@@ -45,7 +50,6 @@ describe('proxyFor', () => {
     const cases: Array<[Record<string, string>, RegExp]> = [
       [{ HTTPS_PROXY: 'http://user:hunter2@proxy:99999' }, /^HTTPS_PROXY is not a valid proxy URL/],
       [{ https_proxy: 'http://user:hunter2@proxy:3128/some/path' }, /^https_proxy is not a valid proxy URL: it must be a host and a port/],
-      [{ HTTPS_PROXY: 'https://user:hunter2@proxy:3128' }, /^HTTPS_PROXY names a proxy idm cannot use: https:\/\/ proxies are not supported/],
       [{ HTTPS_PROXY: 'socks5://user:hunter2@proxy:1080' }, /socks5:\/\/ proxies are not supported/],
       [{ HTTPS_PROXY: 'http://user:hunter2%zz@proxy:3128' }, /^HTTPS_PROXY: the proxy's user name or password is not validly percent-encoded/],
       [{ HTTPS_PROXY: 'http://:3128' }, /^HTTPS_PROXY is not a valid proxy URL/],

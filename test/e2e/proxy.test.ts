@@ -106,6 +106,33 @@ describe('HTTPS_PROXY', () => {
     expect(through.seen[0]!.method).toBe('CONNECT');
   });
 
+  it('an https:// proxy: TLS to the proxy (its certificate checked), then the CONNECT tunnel and TLS to the tenant inside it', async () => {
+    const through = await proxy({ tls: ca.server, credentials: 'alice:s3cret' });
+    const result = await list(secure, { HTTPS_PROXY: `https://alice:s3cret@127.0.0.1:${through.port}` });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^est_\w{22}\t/);
+    expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure), proxyAuthorization: `Basic ${Buffer.from('alice:s3cret').toString('base64')}` });
+    // An http tenant through it too (absolute-form requests over TLS to the proxy).
+    const plainThrough = await list(plain, { HTTP_PROXY: through.url.replace('https://', 'https://alice:s3cret@') });
+    expect(plainThrough.code).toBe(0);
+    expect(through.seen.at(-1)!.method).toBe('GET');
+  });
+
+  it('an https:// proxy whose certificate is not trusted: exit 1 naming the proxy, nothing reaches the tenant', async () => {
+    const other = await makeTestCa('another CA');
+    cleanups.push(() => other.cleanup());
+    recordSecrets([other.server.key, other.client.key]);
+    const through = await proxy({ tls: other.server });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the TLS certificate of the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE).`);
+    expect(result.stderr).toContain("If the proxy's certificate is signed by a private CA, trust it with --ca-file PATH (IDM_CA_FILE) or NODE_EXTRA_CA_CERTS.");
+    // A certificate refused once is refused again: not retried.
+    expect(result.stderr).not.toContain('trying again');
+    expect(through.seen).toEqual([]);
+  });
+
   it('is not used for a host NO_PROXY lists: the proxy sees nothing', async () => {
     const through = await proxy();
     for (const noProxy of ['127.0.0.1', `127.0.0.1:${new URL(secure.url).port}`, '*']) {

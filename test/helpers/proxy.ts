@@ -3,6 +3,7 @@
 // loopback only (the tests' tenants are sandboxes there; the loopback guard refuses anything else),
 // and can ask for credentials (407) or refuse every request with a status of the test's choosing.
 import { request as httpRequest, createServer, type IncomingMessage } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ProxySeen {
@@ -13,7 +14,7 @@ export interface ProxySeen {
 }
 
 export interface TestProxy {
-  /** http://127.0.0.1:PORT */
+  /** http://127.0.0.1:PORT (https:// with `tls`) */
   url: string;
   port: number;
   seen: ProxySeen[];
@@ -33,6 +34,8 @@ export interface TestProxyOptions {
   silent?: boolean;
   /** Refuses (403) a request without a User-Agent, as some corporate proxies' policies do. */
   requireUserAgent?: boolean;
+  /** An https:// proxy: clients speak TLS to it with this certificate (then its url is https://). */
+  tls?: { cert: string; key: string };
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -59,7 +62,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   };
   const loopback = (host: string) => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
-  const server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: import('node:http').ServerResponse) => {
     const target = req.url ?? '';
     record(req, target);
     const status = refusal(req);
@@ -81,7 +84,8 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     });
     forward.on('error', () => res.destroy());
     req.pipe(forward);
-  });
+  };
+  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createServer(handler);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -116,7 +120,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     seen,
     tunnelled: () => bytes,
