@@ -215,6 +215,35 @@ _idm_arg_value() {
   esac
 }
 
+# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
+# of them is offered again. Fails for a flag that may be given more than once.
+_idm_given_names() {
+  case "$1|$2" in
+    '|-V'|'|--version') REPLY='-V --version' ;;
+    *'|-p'|*'|--profile') REPLY='-p --profile' ;;
+    *'|-h'|*'|--help') REPLY='-h --help' ;;
+    'profiles remove|-y'|'profiles remove|--yes') REPLY='-y --yes' ;;
+    'streams create|--event-type') return 1 ;;
+    'streams update|--event-type') return 1 ;;
+    'streams update|--add-event-type') return 1 ;;
+    'streams update|--remove-event-type') return 1 ;;
+    'streams delete|-y'|'streams delete|--yes') REPLY='-y --yes' ;;
+    'streams deliveries list|--status') return 1 ;;
+    'streams deliveries list|--event-type') return 1 ;;
+    'streams redeliver|--status') return 1 ;;
+    'streams redeliver|--event-type') return 1 ;;
+    'provisioning create|--mapping') return 1 ;;
+    'provisioning update|--mapping') return 1 ;;
+    'provisioning update|--add-mapping') return 1 ;;
+    'provisioning update|--remove-mapping') return 1 ;;
+    'provisioning delete|-y'|'provisioning delete|--yes') REPLY='-y --yes' ;;
+    'connections list|--strategy') return 1 ;;
+    'api|--query') return 1 ;;
+    'sandbox start|--fault') return 1 ;;
+    *) REPLY=$2 ;;
+  esac
+}
+
 # Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
 # profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
@@ -229,7 +258,7 @@ _idm_complete_value() {
 }
 
 _idm() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
+  local cur=${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' given=' ' offered='' REPLY
   local -i i=1 npos=0 ddash=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -240,14 +269,15 @@ _idm() {
     if (( ddash )) && [[ $word == -* ]]; then npos+=1; i+=1; continue; fi
     case "$word" in
       --) ddash=1 ;;
-      '--profile'=*) profile=${word#*=} ;;
-      -*=*) ;;
+      '--profile'=*) profile=${word#*=}; _idm_given_names "$path" "${word%%=*}" && given+="$REPLY " ;;
+      -*=*) _idm_given_names "$path" "${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$path" "$word"; then
           # bash splits --flag=value into three words: --flag, =, value.
           if [[ ${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
           case "$word" in '-p'|'--profile') profile=${COMP_WORDS[i]} ;; esac
-        fi ;;
+        fi
+        _idm_given_names "$path" "$word" && given+="$REPLY " ;;
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
           path=${path:+$path }$word
@@ -278,8 +308,10 @@ _idm() {
   fi
 
   if (( ! ddash )) && [[ $cur == -* ]]; then
+    # The flags not given yet, and those that may be given again.
     _idm_flags "$path"
-    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    for word in $REPLY; do [[ $given == *" $word "* ]] || offered+=" $word"; done
+    COMPREPLY=($(compgen -W "$offered" -- "$cur"))
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif _idm_arg_value "$path" "$npos"; then

@@ -139,8 +139,8 @@ function __idm_flag_takes_value
     return 1
 end
 
-# Prints the number of positional arguments before the cursor, then the command path ('' for idm).
-# (The path comes last: an empty last line is the same whether or not fish keeps it.)
+# Prints the number of positional arguments before the cursor, then | and the command path ('|' for
+# idm), then the flags given (one a line; a flag that takes a value once its value is there).
 function __idm_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -148,9 +148,12 @@ function __idm_state
     set -l npos 0
     set -l skip 0
     set -l ddash 0
+    set -l given
+    set -l pending
     for word in $tokens
         if test $skip = 1
             set skip 0
+            set -a given $pending
             continue
         end
         # After --, every word is an argument, one with a dash too.
@@ -162,9 +165,13 @@ function __idm_state
             case '--'
                 set ddash 1
             case '-*=*'
+                set -a given (string replace -r -- '=.*' '' $word)
             case '-*'
                 if __idm_flag_takes_value "$path" $word
                     set skip 1
+                    set pending $word
+                else
+                    set -a given $word
                 end
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
@@ -175,25 +182,35 @@ function __idm_state
         end
     end
     echo $npos
-    echo $path
+    echo "|$path"
+    printf '%s\n' $given
 end
 
 # At command path $argv[1], where a subcommand may follow.
 function __idm_at
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"; and test "$state[1]" = 0
+    test "$state[2]" = "|$argv[1]"; and test "$state[1]" = 0
 end
 
 # Anywhere inside command path $argv[1].
 function __idm_in
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"
+    test "$state[2]" = "|$argv[1]"
 end
 
 # At positional argument $argv[2] (from 0) of command path $argv[1].
 function __idm_arg
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
+    test "$state[2]" = "|$argv[1]"; and test "$state[1]" = "$argv[2]"
+end
+
+# Succeeds when one of the names $argv (a flag's: -p --profile) is given before the cursor.
+function __idm_given
+    set -l state (__idm_state)
+    for name in $argv
+        contains -- $name $state[3..-1]; and return 0
+    end
+    return 1
 end
 
 # The values of kind $argv[1]; ids are those of the tenant of the command line's --profile, else of
@@ -240,41 +257,41 @@ complete -c idm -n '__idm_at ""' -a 'api' -d 'Call any management endpoint with 
 complete -c idm -n '__idm_at ""' -a 'sandbox' -d 'Run a local tenant on 127.0.0.1 that speaks the management interface'
 complete -c idm -n '__idm_at ""' -a 'completion' -d 'Print the completion script for bash, zsh or fish'
 complete -c idm -n '__idm_at ""' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in ""' -s V -l version -d 'print the version'
-complete -c idm -l json -d 'print JSON for scripts (errors too, on stderr)'
-complete -c idm -s p -l profile -x -a '(__idm_values profiles)' -d 'use this stored profile (default: IDM_PROFILE or the default profile)'
-complete -c idm -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
-complete -c idm -l no-input -d 'never prompt (also CI set, or not at a terminal); a missing value is a usage error'
-complete -c idm -l debug -d 'print requests and responses on stderr, secrets redacted'
-complete -c idm -l timeout -x -d 'bound on each request (default 30) (env: IDM_TIMEOUT)'
-complete -c idm -l max-wait -x -d 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
-complete -c idm -l ca-file -r -F -d 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
-complete -c idm -l client-cert -r -F -d 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
-complete -c idm -l client-key -r -F -d 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
-complete -c idm -s h -l help -d 'show help'
-complete -c idm -n '__idm_in "login"' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
-complete -c idm -n '__idm_in "login"' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
-complete -c idm -n '__idm_in "login"' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
-complete -c idm -n '__idm_in "login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
-complete -c idm -n '__idm_in "login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
-complete -c idm -n '__idm_in "login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
+complete -c idm -n '__idm_in ""; and not __idm_given -V --version' -s V -l version -d 'print the version'
+complete -c idm -n 'not __idm_given --json' -l json -d 'print JSON for scripts (errors too, on stderr)'
+complete -c idm -n 'not __idm_given -p --profile' -s p -l profile -x -a '(__idm_values profiles)' -d 'use this stored profile (default: IDM_PROFILE or the default profile)'
+complete -c idm -n 'not __idm_given --no-color' -l no-color -d 'no colour (also NO_COLOR, TERM=dumb, or output not a terminal)'
+complete -c idm -n 'not __idm_given --no-input' -l no-input -d 'never prompt (also CI set, or not at a terminal); a missing value is a usage error'
+complete -c idm -n 'not __idm_given --debug' -l debug -d 'print requests and responses on stderr, secrets redacted'
+complete -c idm -n 'not __idm_given --timeout' -l timeout -x -d 'bound on each request (default 30) (env: IDM_TIMEOUT)'
+complete -c idm -n 'not __idm_given --max-wait' -l max-wait -x -d 'longest total wait for rate limits and retries (default 60) (env: IDM_MAX_WAIT)'
+complete -c idm -n 'not __idm_given --ca-file' -l ca-file -r -F -d 'also trust this PEM certificate authority (a private CA) (env: IDM_CA_FILE)'
+complete -c idm -n 'not __idm_given --client-cert' -l client-cert -r -F -d 'PEM client certificate for mutual TLS (env: IDM_CLIENT_CERT)'
+complete -c idm -n 'not __idm_given --client-key' -l client-key -r -F -d 'PEM private key of --client-cert (a path, never the key itself) (env: IDM_CLIENT_KEY)'
+complete -c idm -n 'not __idm_given -h --help' -s h -l help -d 'show help'
+complete -c idm -n '__idm_in "login"; and not __idm_given --domain' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --client-id' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --client-secret-file' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --private-key-file' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --auth-method' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
 complete -c idm -n '__idm_at "auth"' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
 complete -c idm -n '__idm_at "auth"' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show every profile (or one) with its domain, method, token expiry and scopes'
 complete -c idm -n '__idm_at "auth"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "auth login"' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
-complete -c idm -n '__idm_in "auth login"' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
-complete -c idm -n '__idm_in "auth login"' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
-complete -c idm -n '__idm_in "auth login"' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
-complete -c idm -n '__idm_in "auth login"' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
-complete -c idm -n '__idm_in "auth login"' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --domain' -l domain -x -d 'tenant domain: a host (tenant.example.com) or base URL (else IDM_DOMAIN, or asked)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --client-id' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --client-secret-file' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --private-key-file' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --auth-method' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'login logout status'
 complete -c idm -n '__idm_at "profiles"' -a 'list' -d 'List the stored profiles: domain, client, method, the default, and what is stored'
 complete -c idm -n '__idm_at "profiles"' -a 'use' -d 'Make a stored profile the default'
 complete -c idm -n '__idm_at "profiles"' -a 'remove' -d 'Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)'
 complete -c idm -n '__idm_at "profiles"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_arg "profiles use" 0' -a '(__idm_values profiles)'
-complete -c idm -n '__idm_in "profiles remove"' -s y -l yes -d 'remove without asking'
+complete -c idm -n '__idm_in "profiles remove"; and not __idm_given -y --yes' -s y -l yes -d 'remove without asking'
 complete -c idm -n '__idm_arg "profiles remove" 0' -a '(__idm_values profiles)'
 complete -c idm -n '__idm_arg "profiles help" 0' -a 'list use remove'
 complete -c idm -n '__idm_at "streams"' -a 'list' -d 'List the event streams of the tenant'
@@ -289,64 +306,64 @@ complete -c idm -n '__idm_at "streams"' -a 'deliveries' -d 'A stream\'s failed d
 complete -c idm -n '__idm_at "streams"' -a 'redeliver' -d 'Deliver failed events again: one by its id, or every one the filters match'
 complete -c idm -n '__idm_at "streams"' -a 'stats' -d 'Show successful and failed deliveries of a stream, per hour or per day'
 complete -c idm -n '__idm_at "streams"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "streams list"' -l take -x -d 'streams per page (1-100; default 50, 100 with --all)'
-complete -c idm -n '__idm_in "streams list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
-complete -c idm -n '__idm_in "streams list"' -l all -d 'follow `next` to the last page'
+complete -c idm -n '__idm_in "streams list"; and not __idm_given --take' -l take -x -d 'streams per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "streams list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
+complete -c idm -n '__idm_in "streams list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "streams show" 0' -a '(__idm_values streams)'
-complete -c idm -n '__idm_in "streams create"' -l name -x -d 'the stream\'s name (1-128 characters)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --name' -l name -x -d 'the stream\'s name (1-128 characters)'
 complete -c idm -n '__idm_in "streams create"' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'an event type to subscribe to (repeat, or comma-separate)'
-complete -c idm -n '__idm_in "streams create"' -l disabled -d 'create it disabled (default: enabled)'
-complete -c idm -n '__idm_in "streams create"' -l from-file -r -F -d 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields'
-complete -c idm -n '__idm_in "streams create"' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
-complete -c idm -n '__idm_in "streams create"' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
-complete -c idm -n '__idm_in "streams create"' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
-complete -c idm -n '__idm_in "streams create"' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
-complete -c idm -n '__idm_in "streams create"' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
-complete -c idm -n '__idm_in "streams create"' -l eventbus-account -x -d 'send events to the event bus of this 12-digit account (with --eventbus-region)'
-complete -c idm -n '__idm_in "streams create"' -l eventbus-region -x -a 'af-south-1 ap-east-1 ap-east-2 ap-northeast-1 ap-northeast-2 ap-northeast-3 ap-south-1 ap-south-2 ap-southeast-1 ap-southeast-2 ap-southeast-3 ap-southeast-4 ap-southeast-5 ap-southeast-6 ap-southeast-7 ca-central-1 ca-west-1 eu-central-1 eu-central-2 eu-north-1 eu-south-1 eu-south-2 eu-west-1 eu-west-2 eu-west-3 il-central-1 me-central-1 me-south-1 mx-central-1 sa-east-1 us-gov-east-1 us-gov-west-1 us-east-1 us-east-2 us-west-1 us-west-2' -d 'the event bus region (e.g. us-east-1)'
-complete -c idm -n '__idm_in "streams create"' -l action -x -d 'send events to this action'
-complete -c idm -n '__idm_in "streams update"' -l name -x -d 'a new name'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --disabled' -l disabled -d 'create it disabled (default: enabled)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --from-file' -l from-file -r -F -d 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --webhook' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --auth' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --username' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --header-key' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --secret-file' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --eventbus-account' -l eventbus-account -x -d 'send events to the event bus of this 12-digit account (with --eventbus-region)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --eventbus-region' -l eventbus-region -x -a 'af-south-1 ap-east-1 ap-east-2 ap-northeast-1 ap-northeast-2 ap-northeast-3 ap-south-1 ap-south-2 ap-southeast-1 ap-southeast-2 ap-southeast-3 ap-southeast-4 ap-southeast-5 ap-southeast-6 ap-southeast-7 ca-central-1 ca-west-1 eu-central-1 eu-central-2 eu-north-1 eu-south-1 eu-south-2 eu-west-1 eu-west-2 eu-west-3 il-central-1 me-central-1 me-south-1 mx-central-1 sa-east-1 us-gov-east-1 us-gov-west-1 us-east-1 us-east-2 us-west-1 us-west-2' -d 'the event bus region (e.g. us-east-1)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --action' -l action -x -d 'send events to this action'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --name' -l name -x -d 'a new name'
 complete -c idm -n '__idm_in "streams update"' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'the event types, replacing the list (repeat, or comma-separate)'
 complete -c idm -n '__idm_in "streams update"' -l add-event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'subscribe to these too'
 complete -c idm -n '__idm_in "streams update"' -l remove-event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'unsubscribe from these'
-complete -c idm -n '__idm_in "streams update"' -l from-file -r -F -d 'a PATCH body as JSON, or - for stdin; flags override its fields'
-complete -c idm -n '__idm_in "streams update"' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
-complete -c idm -n '__idm_in "streams update"' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
-complete -c idm -n '__idm_in "streams update"' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
-complete -c idm -n '__idm_in "streams update"' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
-complete -c idm -n '__idm_in "streams update"' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
-complete -c idm -n '__idm_in "streams update"' -l action -x -d 'send events to this action'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --from-file' -l from-file -r -F -d 'a PATCH body as JSON, or - for stdin; flags override its fields'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --webhook' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --auth' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --username' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --header-key' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --secret-file' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --action' -l action -x -d 'send events to this action'
 complete -c idm -n '__idm_arg "streams update" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams enable" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams disable" 0' -a '(__idm_values streams)'
-complete -c idm -n '__idm_in "streams delete"' -s y -l yes -d 'delete without asking'
+complete -c idm -n '__idm_in "streams delete"; and not __idm_given -y --yes' -s y -l yes -d 'delete without asking'
 complete -c idm -n '__idm_arg "streams delete" 0' -a '(__idm_values streams)'
-complete -c idm -n '__idm_in "streams test"' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'the event type to send (asks at a terminal when absent); see the list below'
-complete -c idm -n '__idm_in "streams test"' -l data -x -d 'payload of the event: a JSON object'
-complete -c idm -n '__idm_in "streams test"' -l data-file -r -F -d 'read the payload (a JSON object) from a file, or - for stdin'
-complete -c idm -n '__idm_in "streams test"' -l wait -d 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)'
-complete -c idm -n '__idm_in "streams test"' -l wait-timeout -x -d 'how long --wait follows it (default 60)'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --event-type' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'the event type to send (asks at a terminal when absent); see the list below'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --data' -l data -x -d 'payload of the event: a JSON object'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --data-file' -l data-file -r -F -d 'read the payload (a JSON object) from a file, or - for stdin'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --wait' -l wait -d 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --wait-timeout' -l wait-timeout -x -d 'how long --wait follows it (default 60)'
 complete -c idm -n '__idm_arg "streams test" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_at "streams deliveries"' -a 'list' -d 'List a stream\'s failed deliveries (the service keeps no others)'
 complete -c idm -n '__idm_at "streams deliveries"' -a 'show' -d 'Show one delivery: every attempt, and the event envelope'
 complete -c idm -n '__idm_at "streams deliveries"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "streams deliveries list"' -l status -x -a 'failed' -d 'only deliveries with this status, e.g. failed (repeat, or comma-separate)'
 complete -c idm -n '__idm_in "streams deliveries list"' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'only these event types (repeat, or comma-separate)'
-complete -c idm -n '__idm_in "streams deliveries list"' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
-complete -c idm -n '__idm_in "streams deliveries list"' -l until -x -d 'up to this time: RFC 3339, a date, or back from now'
-complete -c idm -n '__idm_in "streams deliveries list"' -l take -x -d 'deliveries per page (1-100; default 50, 100 with --all)'
-complete -c idm -n '__idm_in "streams deliveries list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
-complete -c idm -n '__idm_in "streams deliveries list"' -l all -d 'follow `next` to the last page'
+complete -c idm -n '__idm_in "streams deliveries list"; and not __idm_given --since' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
+complete -c idm -n '__idm_in "streams deliveries list"; and not __idm_given --until' -l until -x -d 'up to this time: RFC 3339, a date, or back from now'
+complete -c idm -n '__idm_in "streams deliveries list"; and not __idm_given --take' -l take -x -d 'deliveries per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "streams deliveries list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
+complete -c idm -n '__idm_in "streams deliveries list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "streams deliveries list" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams deliveries show" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams deliveries help" 0' -a 'list show'
 complete -c idm -n '__idm_in "streams redeliver"' -l status -x -a 'failed' -d 'only deliveries with this status, e.g. failed (repeat, or comma-separate)'
 complete -c idm -n '__idm_in "streams redeliver"' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'only these event types (repeat, or comma-separate)'
-complete -c idm -n '__idm_in "streams redeliver"' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
-complete -c idm -n '__idm_in "streams redeliver"' -l until -x -d 'up to this time: RFC 3339, a date, or back from now'
+complete -c idm -n '__idm_in "streams redeliver"; and not __idm_given --since' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
+complete -c idm -n '__idm_in "streams redeliver"; and not __idm_given --until' -l until -x -d 'up to this time: RFC 3339, a date, or back from now'
 complete -c idm -n '__idm_arg "streams redeliver" 0' -a '(__idm_values streams)'
-complete -c idm -n '__idm_in "streams stats"' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d); default: 14 days'
-complete -c idm -n '__idm_in "streams stats"' -l until -x -d 'up to this time: RFC 3339, a date, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)'
+complete -c idm -n '__idm_in "streams stats"; and not __idm_given --since' -l since -x -d 'from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d); default: 14 days'
+complete -c idm -n '__idm_in "streams stats"; and not __idm_given --until' -l until -x -d 'up to this time: RFC 3339, a date, or back from now; default: now (with neither flag, the service\'s window: to the next full hour)'
 complete -c idm -n '__idm_arg "streams stats" 0' -a '(__idm_values streams)'
 complete -c idm -n '__idm_arg "streams help" 0' -a 'list show create update enable disable delete test deliveries redeliver stats'
 complete -c idm -n '__idm_at "provisioning"' -a 'list' -d 'List the connections that have directory provisioning, with their settings and last synchronization'
@@ -358,25 +375,25 @@ complete -c idm -n '__idm_at "provisioning"' -a 'default-mapping' -d 'Show the d
 complete -c idm -n '__idm_at "provisioning"' -a 'sync' -d 'Synchronize users (and groups) of a connection now, instead of at the next automatic run'
 complete -c idm -n '__idm_at "provisioning"' -a 'groups' -d 'The groups synchronized when group synchronization is "selected"'
 complete -c idm -n '__idm_at "provisioning"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "provisioning list"' -l take -x -d 'configurations per page (1-100; default 50, 100 with --all)'
-complete -c idm -n '__idm_in "provisioning list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
-complete -c idm -n '__idm_in "provisioning list"' -l all -d 'follow `next` to the last page'
+complete -c idm -n '__idm_in "provisioning list"; and not __idm_given --take' -l take -x -d 'configurations per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "provisioning list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
+complete -c idm -n '__idm_in "provisioning list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "provisioning show" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_in "provisioning create"' -l mapping -x -d 'map a platform user attribute to an identity-provider attribute (repeat for each)'
-complete -c idm -n '__idm_in "provisioning create"' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
-complete -c idm -n '__idm_in "provisioning create"' -l sync-automatically -d 'synchronize users every 30 minutes'
-complete -c idm -n '__idm_in "provisioning create"' -l no-sync-automatically -d 'do not synchronize users automatically'
-complete -c idm -n '__idm_in "provisioning create"' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
+complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --mapping-file' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
+complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --sync-automatically' -l sync-automatically -d 'synchronize users every 30 minutes'
+complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --no-sync-automatically' -l no-sync-automatically -d 'do not synchronize users automatically'
+complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
 complete -c idm -n '__idm_arg "provisioning create" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_in "provisioning update"' -l mapping -x -d 'the whole mapping, one row each (replaces it)'
-complete -c idm -n '__idm_in "provisioning update"' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
+complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --mapping-file' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
 complete -c idm -n '__idm_in "provisioning update"' -l add-mapping -x -d 'map one more attribute (repeat for each)'
 complete -c idm -n '__idm_in "provisioning update"' -l remove-mapping -x -d 'stop mapping this platform attribute (repeat for each)'
-complete -c idm -n '__idm_in "provisioning update"' -l sync-automatically -d 'synchronize users every 30 minutes'
-complete -c idm -n '__idm_in "provisioning update"' -l no-sync-automatically -d 'stop synchronizing users automatically'
-complete -c idm -n '__idm_in "provisioning update"' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
+complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-automatically' -l sync-automatically -d 'synchronize users every 30 minutes'
+complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --no-sync-automatically' -l no-sync-automatically -d 'stop synchronizing users automatically'
+complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
 complete -c idm -n '__idm_arg "provisioning update" 0' -a '(__idm_values connections)'
-complete -c idm -n '__idm_in "provisioning delete"' -s y -l yes -d 'delete without asking'
+complete -c idm -n '__idm_in "provisioning delete"; and not __idm_given -y --yes' -s y -l yes -d 'delete without asking'
 complete -c idm -n '__idm_arg "provisioning delete" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning default-mapping" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning sync" 0' -a '(__idm_values connections)'
@@ -385,47 +402,47 @@ complete -c idm -n '__idm_at "provisioning groups"' -a 'add' -d 'Add groups to t
 complete -c idm -n '__idm_at "provisioning groups"' -a 'remove' -d 'Remove groups from the synchronized groups'
 complete -c idm -n '__idm_at "provisioning groups"' -a 'set' -d 'Replace the synchronized groups with these (--none: no group)'
 complete -c idm -n '__idm_at "provisioning groups"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "provisioning groups list"' -l search -x -d 'only groups whose name starts with this'
-complete -c idm -n '__idm_in "provisioning groups list"' -l take -x -d 'groups per page (1-100; default 50, 100 with --all)'
-complete -c idm -n '__idm_in "provisioning groups list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
-complete -c idm -n '__idm_in "provisioning groups list"' -l all -d 'follow `next` to the last page'
+complete -c idm -n '__idm_in "provisioning groups list"; and not __idm_given --search' -l search -x -d 'only groups whose name starts with this'
+complete -c idm -n '__idm_in "provisioning groups list"; and not __idm_given --take' -l take -x -d 'groups per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "provisioning groups list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
+complete -c idm -n '__idm_in "provisioning groups list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "provisioning groups list" 0' -a '(__idm_values connections)'
-complete -c idm -n '__idm_in "provisioning groups add"' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
+complete -c idm -n '__idm_in "provisioning groups add"; and not __idm_given --groups-file' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
 complete -c idm -n '__idm_arg "provisioning groups add" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning groups remove" 0' -a '(__idm_values connections)'
-complete -c idm -n '__idm_in "provisioning groups set"' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
-complete -c idm -n '__idm_in "provisioning groups set"' -l none -d 'synchronize no group (an empty list)'
+complete -c idm -n '__idm_in "provisioning groups set"; and not __idm_given --groups-file' -l groups-file -r -F -d 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin'
+complete -c idm -n '__idm_in "provisioning groups set"; and not __idm_given --none' -l none -d 'synchronize no group (an empty list)'
 complete -c idm -n '__idm_arg "provisioning groups set" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning groups help" 0' -a 'list add remove set'
 complete -c idm -n '__idm_arg "provisioning help" 0' -a 'list show create update delete default-mapping sync groups'
 complete -c idm -n '__idm_at "connections"' -a 'list' -d 'List the tenant\'s connections; for strategies that support directory provisioning, whether it is configured'
 complete -c idm -n '__idm_at "connections"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "connections list"' -l strategy -x -a '(__idm_values strategies)' -d 'only connections of this strategy, e.g. google-apps (repeat, or comma-separate)'
-complete -c idm -n '__idm_in "connections list"' -l take -x -d 'connections per page (1-100; default 50, 100 with --all)'
-complete -c idm -n '__idm_in "connections list"' -l from -x -d 'start at this cursor (the `next` of a previous page)'
-complete -c idm -n '__idm_in "connections list"' -l all -d 'follow `next` to the last page'
+complete -c idm -n '__idm_in "connections list"; and not __idm_given --take' -l take -x -d 'connections per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "connections list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
+complete -c idm -n '__idm_in "connections list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "connections help" 0' -a 'list'
-complete -c idm -n '__idm_in "api"' -l data -x -d 'the request body: JSON, @FILE, or @- for stdin (not with GET)'
+complete -c idm -n '__idm_in "api"; and not __idm_given --data' -l data -x -d 'the request body: JSON, @FILE, or @- for stdin (not with GET)'
 complete -c idm -n '__idm_in "api"' -l query -x -d 'a query parameter, sent percent-encoded (repeatable)'
-complete -c idm -n '__idm_in "api"' -l paginate -d 'GET: follow `next` to the last page and print the pages merged'
+complete -c idm -n '__idm_in "api"; and not __idm_given --paginate' -l paginate -d 'GET: follow `next` to the last page and print the pages merged'
 complete -c idm -n '__idm_arg "api" 0' -a 'GET POST PATCH PUT DELETE'
 complete -c idm -n '__idm_at "sandbox"' -a 'start' -d 'Run a local tenant on 127.0.0.1 until Ctrl-C or SIGTERM; prints its URL and client credentials'
 complete -c idm -n '__idm_at "sandbox"' -a 'help' -d 'show help for a command'
-complete -c idm -n '__idm_in "sandbox start"' -l port -x -d 'port of the tenant (default: a free one, or the saved one with --state-dir)'
-complete -c idm -n '__idm_in "sandbox start"' -l https -d 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
-complete -c idm -n '__idm_in "sandbox start"' -l tls-cert -r -F -d 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)'
-complete -c idm -n '__idm_in "sandbox start"' -l tls-key -r -F -d 'the PEM private key of --tls-cert'
-complete -c idm -n '__idm_in "sandbox start"' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
-complete -c idm -n '__idm_in "sandbox start"' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
-complete -c idm -n '__idm_in "sandbox start"' -l state-dir -x -a '(__idm_directories)' -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
-complete -c idm -n '__idm_in "sandbox start"' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
-complete -c idm -n '__idm_in "sandbox start"' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
-complete -c idm -n '__idm_in "sandbox start"' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
-complete -c idm -n '__idm_in "sandbox start"' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
-complete -c idm -n '__idm_in "sandbox start"' -l max-streams -x -d 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)'
-complete -c idm -n '__idm_in "sandbox start"' -l delivery -x -a 'async sync' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
-complete -c idm -n '__idm_in "sandbox start"' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
-complete -c idm -n '__idm_in "sandbox start"' -l delivery-timeout -x -d 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --port' -l port -x -d 'port of the tenant (default: a free one, or the saved one with --state-dir)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --https' -l https -d 'serve the tenant over HTTPS, with a certificate of a CA the sandbox makes (prints the CA file to trust)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --tls-cert' -l tls-cert -r -F -d 'serve HTTPS with this PEM server certificate (for 127.0.0.1) instead of one the sandbox makes (implies --https)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --tls-key' -l tls-key -r -F -d 'the PEM private key of --tls-cert'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --mtls' -l mtls -d 'with --https: mutual-TLS client authentication for an extra client (tls_client_auth; prints its certificate)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --mtls-edge' -l mtls-edge -d 'mutual TLS as behind an edge network: trust its client-certificate headers instead of a handshake'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --state-dir' -l state-dir -x -a '(__idm_directories)' -d 'keep the tenant (clients, keys, CA, data) in this directory and load it at the next start'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --seed' -l seed -r -F -d 'JSON seed: streams, connections, token lifetime, rate limit (default: the demo seed)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --streams' -l streams -x -d 'also generate this many streams (pagination, benchmarks)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --token-lifetime' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --rate-limit' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --max-streams' -l max-streams -x -d 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --delivery' -l delivery -x -a 'async sync' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --retry-delays' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --delivery-timeout' -l delivery-timeout -x -d 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'
 complete -c idm -n '__idm_arg "sandbox help" 0' -a 'start'
 complete -c idm -n '__idm_arg "completion" 0' -a 'bash zsh fish'

@@ -1079,6 +1079,35 @@ _idm_arg_value() {
   esac
 }
 
+# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
+# of them is offered again. Fails for a flag that may be given more than once.
+_idm_given_names() {
+  case "$1|$2" in
+    '|-V'|'|--version') REPLY='-V --version' ;;
+    *'|-p'|*'|--profile') REPLY='-p --profile' ;;
+    *'|-h'|*'|--help') REPLY='-h --help' ;;
+    'profiles remove|-y'|'profiles remove|--yes') REPLY='-y --yes' ;;
+    'streams create|--event-type') return 1 ;;
+    'streams update|--event-type') return 1 ;;
+    'streams update|--add-event-type') return 1 ;;
+    'streams update|--remove-event-type') return 1 ;;
+    'streams delete|-y'|'streams delete|--yes') REPLY='-y --yes' ;;
+    'streams deliveries list|--status') return 1 ;;
+    'streams deliveries list|--event-type') return 1 ;;
+    'streams redeliver|--status') return 1 ;;
+    'streams redeliver|--event-type') return 1 ;;
+    'provisioning create|--mapping') return 1 ;;
+    'provisioning update|--mapping') return 1 ;;
+    'provisioning update|--add-mapping') return 1 ;;
+    'provisioning update|--remove-mapping') return 1 ;;
+    'provisioning delete|-y'|'provisioning delete|--yes') REPLY='-y --yes' ;;
+    'connections list|--strategy') return 1 ;;
+    'api|--query') return 1 ;;
+    'sandbox start|--fault') return 1 ;;
+    *) REPLY=$2 ;;
+  esac
+}
+
 # Offers the values of kind $1; ids are those of the tenant of profile $2 (the command line's
 # --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
@@ -1093,8 +1122,8 @@ _idm_complete_value() {
 }
 
 _idm() {
-  local cmdpath='' cmdprofile='' word cur=${words[CURRENT]} prev=${words[CURRENT-1]} REPLY
-  local -a reply
+  local cmdpath='' cmdprofile='' given=' ' word cur=${words[CURRENT]} prev=${words[CURRENT-1]} REPLY
+  local -a reply offered
   integer i=2 npos=0 ddash=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
@@ -1103,13 +1132,14 @@ _idm() {
     if (( ddash )) && [[ $word == -* ]]; then (( npos += 1, i += 1 )); continue; fi
     case "$word" in
       --) ddash=1 ;;
-      '--profile'=*) cmdprofile=${(Q)word#*=} ;;
-      -*=*) ;;
+      '--profile'=*) cmdprofile=${(Q)word#*=}; _idm_given_names "$cmdpath" "${word%%=*}" && given+="$REPLY " ;;
+      -*=*) _idm_given_names "$cmdpath" "${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$cmdpath" "$word"; then
           (( i += 1 ))
           case "$word" in '-p'|'--profile') cmdprofile=${(Q)words[i]} ;; esac
-        fi ;;
+        fi
+        _idm_given_names "$cmdpath" "$word" && given+="$REPLY " ;;
       *)
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
@@ -1131,8 +1161,10 @@ _idm() {
     return
   fi
   if (( ! ddash )) && [[ $cur == -* ]]; then
+    # The flags not given yet, and those that may be given again.
     _idm_flags "$cmdpath"
-    _describe -t options 'option' reply
+    for word in $reply; do [[ $given == *" ${word%%:*} "* ]] || offered+=("$word"); done
+    _describe -t options 'option' offered
     return
   fi
   if (( npos == 0 )); then

@@ -197,11 +197,25 @@ export function checkText(flag: string) {
  */
 export function collectList(flag: string, check: (item: string) => string = (item) => item) {
   const text = checkText(flag);
-  return (value: string, previous: string[] | undefined): string[] => {
+  return repeatable((value: string, previous: string[] | undefined): string[] => {
     const items = value.split(',').map((item) => item.trim()).filter(Boolean);
     if (items.length === 0) throw new InvalidArgumentError(`${flag} must not be empty.`);
     return [...new Set([...(previous ?? []), ...items.map((item) => check(text(item)))])];
-  };
+  });
+}
+
+/** The parsers of the flags that may be given more than once (every other flag is given once). */
+const REPEATABLE = new WeakSet<object>();
+
+/** Marks the parser of a flag that may be given more than once: completion offers it again after it is given. */
+export function repeatable<T extends (value: string, previous: never) => unknown>(parse: T): T {
+  REPEATABLE.add(parse);
+  return parse;
+}
+
+/** Whether a flag's parser (commander's option.parseArg) is one of a repeatable flag. */
+export function isRepeatable(parse: unknown): boolean {
+  return typeof parse === 'function' && REPEATABLE.has(parse);
 }
 
 /**

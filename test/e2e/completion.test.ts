@@ -291,6 +291,30 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'streams', 'redeliver', 'est_1', '--status', 'f'])).toEqual(['failed']);
   });
 
+  // A flag given is not offered again (a second --take is a usage error, a second --json says
+  // nothing), under none of its names (-p is --profile), unless it may be given more than once
+  // (--event-type a --event-type b). Its value still completes (-p <TAB> offers the profiles).
+  const listFlags = LEAVES.find(([path]) => path === 'idm streams list')![1];
+  const GIVEN: Array<[string, string[]]> = [
+    ['idm streams list --json --take 5 --', listFlags.filter((flag) => flag !== '--json' && flag !== '--take')],
+    ['idm -p prod streams list --pro', []],
+    ['idm streams list --profile=prod --pro', []],
+    ['idm streams list --take=5 --t', ['--timeout']],
+    ['idm streams create --event-type user.created --event-t', ['--event-type']],
+    ['idm streams list --json -p ', ['prod', 'staging']],
+  ];
+  // bash splits --flag=value into three words (--flag, =, value).
+  const bashWords = (line: string) => line.split(' ').flatMap((word) => (/^--[^=]+=./.test(word) ? [word.slice(0, word.indexOf('=')), '=', word.slice(word.indexOf('=') + 1)] : [word]));
+  it.each(GIVEN)('bash: %s<TAB> offers no flag given already', (line, expected) => {
+    expect(complete(bashWords(line))).toEqual(expected);
+  });
+  it.skipIf(!has('fish') && !process.env.CI).each(GIVEN)('fish: %s<TAB> offers no flag given already', (line, expected) => {
+    expect(completeFish(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(GIVEN)('zsh: %s<TAB> offers no flag given already', (line, expected) => {
+    expect(completeZsh(line)).toEqual(expected);
+  });
+
   it('offers nothing for a free value such as --data', () => {
     expect(complete(['idm', 'streams', 'test', 'x', '--data', ''])).toEqual([]);
   });

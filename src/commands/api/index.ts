@@ -12,7 +12,7 @@ import { RAW_METHODS } from '../../api/management/raw.js';
 import { rawPath } from '../../api/path.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { once } from '../../cli/parse.js';
+import { once, repeatable } from '../../cli/parse.js';
 import { ApiError, UsageError } from '../../core/errors.js';
 import { notOneOf } from '../../cli/suggest.js';
 import { hasUnsafeCharacters, preview, shellCommand, shellQuote } from '../../core/text.js';
@@ -86,7 +86,7 @@ export function apiCommand(deps: Deps, run = apiRun): Command {
     .addArgument(new Argument('<method>', 'the HTTP method, in any case').choices(RAW_METHODS).argParser(parseMethod))
     .addArgument(new Argument('<path>', 'below /api/v2, such as /event-streams (a leading /api/v2 is dropped)').argParser(rawPath))
     .option('--data <json>', 'the request body: JSON, @FILE, or @- for stdin (not with GET)', once('--data', undefined, { secret: true }))
-    .option('--query <key=value>', 'a query parameter, sent percent-encoded (repeatable)', parseQuery)
+    .option('--query <key=value>', 'a query parameter, sent percent-encoded (repeatable)', repeatable(parseQuery))
     .option('--paginate', 'GET: follow `next` to the last page and print the pages merged')
     .addHelpText(
       'after',

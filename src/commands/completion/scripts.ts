@@ -7,6 +7,7 @@
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/commands/completion fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
+import { isRepeatable } from '../../cli/parse.js';
 import { CLOUD_REGIONS, DELIVERY_STATUSES, EVENT_TYPES } from '../../schemas/constants.js';
 import type { Shell } from './index.js';
 import type { AskKind } from './values.js';
@@ -27,6 +28,8 @@ export interface FlagSpec {
   description: string;
   /** undefined: a switch that takes no value. */
   value?: Values;
+  /** May be given more than once (--event-type a --event-type b): offered again after it is given. */
+  repeatable: boolean;
 }
 
 export interface CommandSpec {
@@ -79,7 +82,7 @@ function firstLine(text: string): string {
 
 function flagSpec(option: Option): FlagSpec {
   const names = [option.short, option.long].filter((name): name is string => Boolean(name));
-  return { names, description: firstLine(option.description), value: optionValues(option) };
+  return { names, description: firstLine(option.description), value: optionValues(option), repeatable: isRepeatable(option.parseArg) };
 }
 
 /** Every command of the tree, depth first, idm itself first. */
@@ -177,6 +180,32 @@ function argArms(specs: CommandSpec[]): string[] {
   return arms;
 }
 
+/**
+ * Case arms for _idm_given_names: a repeatable flag fails (`return 1`), one of several names gives
+ * them all (`REPLY='-p --profile'`); any other flag is itself alone (the helper's default arm). A flag
+ * of the same names on every command (idm's global flags) gets one wildcard arm.
+ */
+function givenArms(specs: CommandSpec[]): string[] {
+  const commands = specs.filter((spec) => spec.flags.length > 0);
+  const word = (flag: FlagSpec): string => (flag.repeatable ? 'return 1' : `REPLY=${sq(flag.names.join(' '))}`);
+  const everywhere = (name: string, action: string): boolean =>
+    commands.every((spec) => spec.flags.some((flag) => flag.names.includes(name) && word(flag) === action));
+  const arms: string[] = [];
+  const written = new Set<string>();
+  for (const spec of commands) {
+    for (const flag of spec.flags) {
+      if (!flag.repeatable && flag.names.length === 1) continue;
+      const action = word(flag);
+      const patterns = flag.names
+        .map((name) => (everywhere(name, action) ? `*${sq(`|${name}`)}` : sq(`${spec.path.join(' ')}|${name}`)))
+        .filter((pattern) => !written.has(pattern));
+      patterns.forEach((pattern) => written.add(pattern));
+      if (patterns.length > 0) arms.push(`    ${patterns.join('|')}) ${action} ;;`);
+    }
+  }
+  return arms;
+}
+
 /** The names of the flag that picks the profile (-p, --profile): the scripts read the profile in effect from it. */
 function profileFlag(specs: CommandSpec[]): { names: string[]; long: string } {
   const flag = specs[0]!.flags.find((candidate) => candidate.value?.kind === 'ask' && candidate.value.what === 'profiles');
@@ -239,6 +268,15 @@ ${argArms(specs).join('\n')}
   esac
 }
 
+# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
+# of them is offered again. Fails for a flag that may be given more than once.
+_idm_given_names() {
+  case "$1|$2" in
+${givenArms(specs).join('\n')}
+    *) REPLY=$2 ;;
+  esac
+}
+
 # Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
 # profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
@@ -253,7 +291,7 @@ _idm_complete_value() {
 }
 
 _idm() {
-  local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' REPLY
+  local cur=\${COMP_WORDS[COMP_CWORD]} prev='' path='' word flag='' prefix='' profile='' given=' ' offered='' REPLY
   local -i i=1 npos=0 ddash=0
   COMPREPLY=()
   (( COMP_CWORD > 0 )) && prev=\${COMP_WORDS[COMP_CWORD-1]}
@@ -264,14 +302,15 @@ _idm() {
     if (( ddash )) && [[ $word == -* ]]; then npos+=1; i+=1; continue; fi
     case "$word" in
       --) ddash=1 ;;
-      ${profileLong}=*) profile=\${word#*=} ;;
-      -*=*) ;;
+      ${profileLong}=*) profile=\${word#*=}; _idm_given_names "$path" "\${word%%=*}" && given+="$REPLY " ;;
+      -*=*) _idm_given_names "$path" "\${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$path" "$word"; then
           # bash splits --flag=value into three words: --flag, =, value.
           if [[ \${COMP_WORDS[i+1]} == = ]]; then i+=2; else i+=1; fi
           case "$word" in ${profilePatterns}) profile=\${COMP_WORDS[i]} ;; esac
-        fi ;;
+        fi
+        _idm_given_names "$path" "$word" && given+="$REPLY " ;;
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
           path=\${path:+$path }$word
@@ -302,8 +341,10 @@ _idm() {
   fi
 
   if (( ! ddash )) && [[ $cur == -* ]]; then
+    # The flags not given yet, and those that may be given again.
     _idm_flags "$path"
-    COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
+    for word in $REPLY; do [[ $given == *" $word "* ]] || offered+=" $word"; done
+    COMPREPLY=($(compgen -W "$offered" -- "$cur"))
   elif (( npos == 0 )) && _idm_subcommands "$path" && [[ -n $REPLY ]]; then
     COMPREPLY=($(compgen -W "$REPLY" -- "$cur"))
   elif _idm_arg_value "$path" "$npos"; then
@@ -386,6 +427,15 @@ ${argArms(specs).join('\n')}
   esac
 }
 
+# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
+# of them is offered again. Fails for a flag that may be given more than once.
+_idm_given_names() {
+  case "$1|$2" in
+${givenArms(specs).join('\n')}
+    *) REPLY=$2 ;;
+  esac
+}
+
 # Offers the values of kind $1; ids are those of the tenant of profile $2 (the command line's
 # --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
@@ -400,8 +450,8 @@ _idm_complete_value() {
 }
 
 _idm() {
-  local cmdpath='' cmdprofile='' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
-  local -a reply
+  local cmdpath='' cmdprofile='' given=' ' word cur=\${words[CURRENT]} prev=\${words[CURRENT-1]} REPLY
+  local -a reply offered
   integer i=2 npos=0 ddash=0
   # The words before the cursor give the command path; flags and their values are skipped.
   while (( i < CURRENT )); do
@@ -410,13 +460,14 @@ _idm() {
     if (( ddash )) && [[ $word == -* ]]; then (( npos += 1, i += 1 )); continue; fi
     case "$word" in
       --) ddash=1 ;;
-      ${profileLong}=*) cmdprofile=\${(Q)word#*=} ;;
-      -*=*) ;;
+      ${profileLong}=*) cmdprofile=\${(Q)word#*=}; _idm_given_names "$cmdpath" "\${word%%=*}" && given+="$REPLY " ;;
+      -*=*) _idm_given_names "$cmdpath" "\${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$cmdpath" "$word"; then
           (( i += 1 ))
           case "$word" in ${profilePatterns}) cmdprofile=\${(Q)words[i]} ;; esac
-        fi ;;
+        fi
+        _idm_given_names "$cmdpath" "$word" && given+="$REPLY " ;;
       *)
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
@@ -438,8 +489,10 @@ _idm() {
     return
   fi
   if (( ! ddash )) && [[ $cur == -* ]]; then
+    # The flags not given yet, and those that may be given again.
     _idm_flags "$cmdpath"
-    _describe -t options 'option' reply
+    for word in $reply; do [[ $given == *" \${word%%:*} "* ]] || offered+=("$word"); done
+    _describe -t options 'option' offered
     return
   fi
   if (( npos == 0 )); then
@@ -485,8 +538,11 @@ function fishValueArgs(values: Values): string {
   }
 }
 
-function fishFlag(flag: FlagSpec, condition: string | undefined): string {
+function fishFlag(flag: FlagSpec, where: string | undefined): string {
   const parts = ['complete -c idm'];
+  // Once given, a flag is not offered again, unless it may be given more than once.
+  const once = flag.repeatable ? undefined : `not __idm_given ${flag.names.join(' ')}`;
+  const condition = [where, once].filter(Boolean).join('; and ');
   if (condition) parts.push(`-n ${fq(condition)}`);
   for (const name of flag.names) {
     if (name.startsWith('--')) parts.push(`-l ${name.slice(2)}`);
@@ -548,8 +604,8 @@ ${valueArms.join('\n')}
     return 1
 end
 
-# Prints the number of positional arguments before the cursor, then the command path ('' for idm).
-# (The path comes last: an empty last line is the same whether or not fish keeps it.)
+# Prints the number of positional arguments before the cursor, then | and the command path ('|' for
+# idm), then the flags given (one a line; a flag that takes a value once its value is there).
 function __idm_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -557,9 +613,12 @@ function __idm_state
     set -l npos 0
     set -l skip 0
     set -l ddash 0
+    set -l given
+    set -l pending
     for word in $tokens
         if test $skip = 1
             set skip 0
+            set -a given $pending
             continue
         end
         # After --, every word is an argument, one with a dash too.
@@ -571,9 +630,13 @@ function __idm_state
             case '--'
                 set ddash 1
             case '-*=*'
+                set -a given (string replace -r -- '=.*' '' $word)
             case '-*'
                 if __idm_flag_takes_value "$path" $word
                     set skip 1
+                    set pending $word
+                else
+                    set -a given $word
                 end
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
@@ -584,25 +647,35 @@ function __idm_state
         end
     end
     echo $npos
-    echo $path
+    echo "|$path"
+    printf '%s\\n' $given
 end
 
 # At command path $argv[1], where a subcommand may follow.
 function __idm_at
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"; and test "$state[1]" = 0
+    test "$state[2]" = "|$argv[1]"; and test "$state[1]" = 0
 end
 
 # Anywhere inside command path $argv[1].
 function __idm_in
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"
+    test "$state[2]" = "|$argv[1]"
 end
 
 # At positional argument $argv[2] (from 0) of command path $argv[1].
 function __idm_arg
     set -l state (__idm_state)
-    test "$state[2]" = "$argv[1]"; and test "$state[1]" = "$argv[2]"
+    test "$state[2]" = "|$argv[1]"; and test "$state[1]" = "$argv[2]"
+end
+
+# Succeeds when one of the names $argv (a flag's: -p --profile) is given before the cursor.
+function __idm_given
+    set -l state (__idm_state)
+    for name in $argv
+        contains -- $name $state[3..-1]; and return 0
+    end
+    return 1
 end
 
 # The values of kind $argv[1]; ids are those of the tenant of the command line's --profile, else of

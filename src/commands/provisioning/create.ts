@@ -6,7 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import type { ProvisioningBody } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
-import { once, parseChoice, parseId, refuseBothSwitches } from '../../cli/parse.js';
+import { once, parseChoice, parseId, refuseBothSwitches, repeatable } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -23,7 +23,7 @@ export interface ProvisioningCreateOptions {
   syncGroups?: SyncGroups;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const collect = repeatable((value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]);
 const EXAMPLE_ID = ID_SHAPES.connection.example;
 
 export function provisioningCreateCommand(deps: Deps, run = provisioningCreateRun): Command {

@@ -7,7 +7,7 @@ import type { ApiRecord, MappingRow, ProvisioningBody } from '../../api/manageme
 import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
-import { once, parseChoice, refuseBothSwitches } from '../../cli/parse.js';
+import { once, parseChoice, refuseBothSwitches, repeatable } from '../../cli/parse.js';
 import { IdmError, UsageError } from '../../core/errors.js';
 import { plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
@@ -26,7 +26,7 @@ export interface ProvisioningUpdateOptions {
   syncGroups?: SyncGroups;
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+const collect = repeatable((value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value]);
 
 export function provisioningUpdateCommand(deps: Deps, run = updateRun): Command {
   const command = new Command('update')

@@ -14,7 +14,7 @@ import { Redactor } from '../../api/redact.js';
 import { fsProblem, IdmError, UsageError } from '../../core/errors.js';
 import { shellCommand, shellQuote } from '../../core/text.js';
 import { examples } from '../../cli/help.js';
-import { once, parseChoice, parseIntegerInRange, parsePath } from '../../cli/parse.js';
+import { once, parseChoice, parseIntegerInRange, parsePath, repeatable } from '../../cli/parse.js';
 import { checkPem, parseJson, readTextFile, typedPath } from '../../io/input.js';
 import { safeJson } from '../../io/safe.js';
 import { wrapWords } from '../../output/width.js';
@@ -66,7 +66,7 @@ export function sandboxStartCommand(deps: Deps, run = sandboxStartRun): Command 
     .addOption(new Option('--delivery <mode>', 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)').choices(['async', 'sync']).argParser(once('--delivery', parseChoice('--delivery', ['async', 'sync']))))
     .option('--retry-delays <ms,...>', 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)', once('--retry-delays', parseDelays, { shown: (delays) => delays.join(',') }))
     .option('--delivery-timeout <ms>', 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)', once('--delivery-timeout', parseIntegerInRange('--delivery-timeout', 1, MAX_DELIVERY_TIMEOUT_MS)))
-    .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', collectFault)
+    .option('--fault <json>', 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)', repeatable(collectFault))
     .addHelpText(
       'after',
       () => `${examples([
