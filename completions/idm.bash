@@ -27,6 +27,19 @@ _idm_subcommands() {
   esac
 }
 
+# The subcommand that alias $2 of command path $1 stands for (show for streams get), in REPLY.
+_idm_alias() {
+  case "$1|$2" in
+    'streams|get') REPLY='show' ;;
+    'streams deliveries|get') REPLY='show' ;;
+    'provisioning|get') REPLY='show' ;;
+    'help streams|get') REPLY='show' ;;
+    'help streams deliveries|get') REPLY='show' ;;
+    'help provisioning|get') REPLY='show' ;;
+    *) return 1 ;;
+  esac
+}
+
 # Every flag a command path accepts.
 _idm_flags() {
   case "$1" in
@@ -281,6 +294,8 @@ _idm() {
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
           path=${path:+$path }$word
+        elif (( npos == 0 )) && _idm_alias "$path" "$word"; then
+          path=${path:+$path }$REPLY
         else
           npos+=1
         fi ;;

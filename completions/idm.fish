@@ -44,6 +44,31 @@ function __idm_subcommands
     end
 end
 
+# The subcommand that alias $argv[2] of command path $argv[1] stands for (show for streams get).
+function __idm_alias
+    switch "$argv[1]|$argv[2]"
+    case 'streams|get'
+      echo 'show'
+      return 0
+    case 'streams deliveries|get'
+      echo 'show'
+      return 0
+    case 'provisioning|get'
+      echo 'show'
+      return 0
+    case 'help streams|get'
+      echo 'show'
+      return 0
+    case 'help streams deliveries|get'
+      echo 'show'
+      return 0
+    case 'help provisioning|get'
+      echo 'show'
+      return 0
+    end
+    return 1
+end
+
 # Succeeds when flag $argv[2] of command path $argv[1] takes a value.
 function __idm_flag_takes_value
     switch "$argv[1]|$argv[2]"
@@ -176,6 +201,8 @@ function __idm_state
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
                     set path (string trim -- "$path $word")
+                else if test $npos = 0; and set -l real (__idm_alias "$path" $word)
+                    set path (string trim -- "$path $real")
                 else
                     set npos (math $npos + 1)
                 end

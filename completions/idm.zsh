@@ -166,6 +166,19 @@ _idm_subcommands() {
   esac
 }
 
+# The subcommand that alias $2 of command path $1 stands for (show for streams get), in REPLY.
+_idm_alias() {
+  case "$1|$2" in
+    'streams|get') REPLY='show' ;;
+    'streams deliveries|get') REPLY='show' ;;
+    'provisioning|get') REPLY='show' ;;
+    'help streams|get') REPLY='show' ;;
+    'help streams deliveries|get') REPLY='show' ;;
+    'help provisioning|get') REPLY='show' ;;
+    *) return 1 ;;
+  esac
+}
+
 # Every flag a command path accepts, as name:description, in reply.
 _idm_flags() {
   case "$1" in
@@ -1144,6 +1157,8 @@ _idm() {
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
           cmdpath=${cmdpath:+$cmdpath }$word
+        elif (( npos == 0 )) && _idm_alias "$cmdpath" "$word"; then
+          cmdpath=${cmdpath:+$cmdpath }$REPLY
         else
           (( npos += 1 ))
         fi ;;

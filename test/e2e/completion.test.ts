@@ -315,6 +315,21 @@ describe('the bash completion in a real bash', () => {
     expect(completeZsh(line)).toEqual(expected);
   });
 
+  // get is show's alias (idm streams get ID): after it, what comes after show (ids: below).
+  const ALIASES: Array<[string, string[]]> = [
+    ['idm streams get --j', ['--json']],
+    ['idm help streams get ', []],
+  ];
+  it.each(ALIASES)('bash: %s<TAB> reads get as show', (line, expected) => {
+    expect(complete(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('fish') && !process.env.CI).each(ALIASES)('fish: %s<TAB> reads get as show', (line, expected) => {
+    expect(completeFish(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(ALIASES)('zsh: %s<TAB> reads get as show', (line, expected) => {
+    expect(completeZsh(line)).toEqual(expected);
+  });
+
   it('offers nothing for a free value such as --data', () => {
     expect(complete(['idm', 'streams', 'test', 'x', '--data', ''])).toEqual([]);
   });
@@ -327,6 +342,7 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], env)).toEqual(['est_demoInboxBasic00000000', 'est_demoInboxBearer0000000', 'est_demoInboxHeader0000000']);
     expect(complete(['idm', 'streams', 'test', ''], env)).toHaveLength(6);
     expect(complete(['idm', 'provisioning', 'show', 'con_google'], env)).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
+    expect(complete(['idm', 'provisioning', 'get', 'con_google'], env)).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
     expect(complete(['idm', 'connections', 'list', '--strategy', ''], env)).toEqual(['google-apps', 'platform', 'samlp']);
     expect(complete(['idm', 'streams', 'create', '--eventbus-region', 'eu-'])).toEqual(expect.arrayContaining(['eu-west-1']));
     expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
@@ -378,6 +394,8 @@ describe('the bash completion in a real bash', () => {
       expect(complete(['idm', '--profile', '=', 'local', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
       expect(complete(['idm', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
       expect(complete(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+      expect(complete(['idm', '-p', 'local', 'streams', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', '-p', 'local', 'streams', 'deliveries', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
     });
 
     it.skipIf(!has('fish') && !process.env.CI)('fish: the same', () => {
@@ -387,6 +405,8 @@ describe('the bash completion in a real bash', () => {
       expect(completeFish(['idm', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
       expect(completeFish(['idm', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual([]);
       expect(completeFish(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+      expect(completeFish(['idm', '-p', 'local', 'streams', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', '-p', 'local', 'streams', 'deliveries', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
     });
 
     it.skipIf(!has('zsh') && !process.env.CI)('zsh: the same', () => {
@@ -396,6 +416,8 @@ describe('the bash completion in a real bash', () => {
       expect(completeZsh('idm streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual(STREAMS);
       expect(completeZsh('idm streams show est_demoInbox', inTenants())).toEqual([]);
       expect(completeZsh('idm -p other streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
+      expect(completeZsh('idm -p local streams get est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm -p local streams deliveries get est_demoInbox', inTenants())).toEqual(STREAMS);
     });
   });
 });

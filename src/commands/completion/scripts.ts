@@ -35,7 +35,7 @@ export interface FlagSpec {
 export interface CommandSpec {
   /** Words after `idm`: [] for idm itself, ['streams', 'test']. */
   path: string[];
-  subcommands: Array<{ name: string; description: string }>;
+  subcommands: Array<{ name: string; description: string; aliases: string[] }>;
   /** Its own flags and the global ones (commander accepts idm's flags after a subcommand too). */
   flags: FlagSpec[];
   /** Positional arguments in order. */
@@ -94,7 +94,7 @@ export function describeTree(program: Command): CommandSpec[] {
     .filter((option) => option.long !== '--version' && option.long !== '--help')
     .map(flagSpec);
   const specs: CommandSpec[] = [];
-  const named = (command: Command) => ({ name: command.name(), description: firstLine(command.description()) });
+  const named = (command: Command) => ({ name: command.name(), description: firstLine(command.description()), aliases: command.aliases() });
   const visitHelp = (command: Command, path: string[]): void => {
     const children = help.visibleCommands(command).filter((child) => child.name() !== 'help');
     specs.push({ path, subcommands: children.map(named), flags: [], args: [] });
@@ -206,6 +206,13 @@ function givenArms(specs: CommandSpec[]): string[] {
   return arms;
 }
 
+/** Case arms `'streams|get') REPLY=show ;;`: the subcommand an alias names (not offered, but read as it). */
+function aliasArms(specs: CommandSpec[]): string[] {
+  return specs.flatMap((spec) =>
+    spec.subcommands.flatMap((sub) => sub.aliases.map((alias) => `    ${sq(`${spec.path.join(' ')}|${alias}`)}) REPLY=${sq(sub.name)} ;;`)),
+  );
+}
+
 /** The names of the flag that picks the profile (-p, --profile): the scripts read the profile in effect from it. */
 function profileFlag(specs: CommandSpec[]): { names: string[]; long: string } {
   const flag = specs[0]!.flags.find((candidate) => candidate.value?.kind === 'ask' && candidate.value.what === 'profiles');
@@ -241,6 +248,14 @@ _idm_subcommands() {
   case "$1" in
 ${subcommandArms.join('\n')}
     *) REPLY='' ;;
+  esac
+}
+
+# The subcommand that alias $2 of command path $1 stands for (show for streams get), in REPLY.
+_idm_alias() {
+  case "$1|$2" in
+${aliasArms(specs).join('\n')}
+    *) return 1 ;;
   esac
 }
 
@@ -314,6 +329,8 @@ _idm() {
       *)
         if (( npos == 0 )) && _idm_subcommands "$path" && [[ " $REPLY " == *" $word "* ]]; then
           path=\${path:+$path }$word
+        elif (( npos == 0 )) && _idm_alias "$path" "$word"; then
+          path=\${path:+$path }$REPLY
         else
           npos+=1
         fi ;;
@@ -403,6 +420,14 @@ ${subcommandArms.join('\n')}
   esac
 }
 
+# The subcommand that alias $2 of command path $1 stands for (show for streams get), in REPLY.
+_idm_alias() {
+  case "$1|$2" in
+${aliasArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
 # Every flag a command path accepts, as name:description, in reply.
 _idm_flags() {
   case "$1" in
@@ -472,6 +497,8 @@ _idm() {
         _idm_subcommand_names "$cmdpath"
         if (( npos == 0 )) && [[ " $REPLY " == *" $word "* ]]; then
           cmdpath=\${cmdpath:+$cmdpath }$word
+        elif (( npos == 0 )) && _idm_alias "$cmdpath" "$word"; then
+          cmdpath=\${cmdpath:+$cmdpath }$REPLY
         else
           (( npos += 1 ))
         fi ;;
@@ -563,6 +590,9 @@ function fishScript(specs: CommandSpec[]): string {
   const subcommandArms = specs
     .filter((spec) => spec.subcommands.length > 0)
     .map((spec) => `    case ${fq(spec.path.join(' '))}\n      printf '%s\\n' ${spec.subcommands.map((sub) => fq(sub.name)).join(' ')}`);
+  const fishAliasArms = specs.flatMap((spec) =>
+    spec.subcommands.flatMap((sub) => sub.aliases.map((alias) => `    case ${fq(`${spec.path.join(' ')}|${alias}`)}\n      echo ${fq(sub.name)}\n      return 0`)),
+  );
   const valueArms: string[] = [];
   for (const spec of specs) {
     const names = spec.flags.filter((flag) => flag.value).flatMap((flag) => flag.names);
@@ -594,6 +624,14 @@ function __idm_subcommands
     switch $argv[1]
 ${subcommandArms.join('\n')}
     end
+end
+
+# The subcommand that alias $argv[2] of command path $argv[1] stands for (show for streams get).
+function __idm_alias
+    switch "$argv[1]|$argv[2]"
+${fishAliasArms.join('\n')}
+    end
+    return 1
 end
 
 # Succeeds when flag $argv[2] of command path $argv[1] takes a value.
@@ -641,6 +679,8 @@ function __idm_state
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
                     set path (string trim -- "$path $word")
+                else if test $npos = 0; and set -l real (__idm_alias "$path" $word)
+                    set path (string trim -- "$path $real")
                 else
                     set npos (math $npos + 1)
                 end
