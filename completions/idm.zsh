@@ -1130,6 +1130,15 @@ _idm_complete_value() {
     list:*) list=${1#list:}; values=(${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;
+    ask:streams)
+      # Each id with the stream's name (id<TAB>name) as its description; _describe drops a single
+      # backslash, so each is doubled (a name's \x1b, as idm escapes it, is shown as it is).
+      local line
+      local -a described
+      for line in ${(f)"$(IDM_PROFILE=${2:-$IDM_PROFILE} ${words[1]} completion --values named-streams 2>/dev/null)"}; do
+        if [[ $line == *$'\t'* ]]; then described+=("${line%%$'\t'*}:${${line#*$'\t'}//\\/\\\\}"); else described+=("$line"); fi
+      done
+      _describe -t streams 'stream id' described ;;
     ask:*) values=(${(f)"$(IDM_PROFILE=${2:-$IDM_PROFILE} ${words[1]} completion --values ${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }

@@ -28,6 +28,22 @@ describe('recent values for completion', () => {
     expect(readFileSync(join(dir, 'cache', FILE('streams')), 'utf8')).toBe('est_demoInboxBearer0000000\nest_demoAction000000000000\n');
   });
 
+  // A stream's name goes beside its id in zsh and fish: a server's text, so one inert line, cut short.
+  it('keeps each stream name as the description of its id, escaped and cut; a file holding one unsafe or too long drops it', async () => {
+    const ids = ['est_demoInboxBearer0000000', 'est_demoInboxBasic00000000', 'est_demoInboxHeader0000000', 'est_demoAction000000000000'];
+    await rememberRecent(env, TENANT, 'streams', ids, { descriptions: ['orders\tv2\n\u001b]2;pwned\u0007 $(x)', 'L'.repeat(300), undefined, '  '] });
+    const file = join(dir, 'cache', FILE('streams'));
+    const lines = readFileSync(file, 'utf8').split('\n');
+    expect(lines[0]).toBe('est_demoInboxBearer0000000\torders\\tv2\\n\\x1b]2;pwned\\x07 $(x)');
+    expect(lines[1]).toMatch(/^est_demoInboxBasic00000000\tL{60}… \(240 more characters\)$/);
+    expect(lines.slice(2)).toEqual(['est_demoInboxHeader0000000', 'est_demoAction000000000000', '']);
+    expect(readRecent(env, TENANT, 'streams')).toEqual(ids);
+    expect(readRecent(env, TENANT, 'streams', { described: true })).toEqual([lines[0], lines[1], ids[2], ids[3]]);
+    // Written by someone else: a raw control character or a huge name is not shown; the id is.
+    writeFileSync(file, `${ids[0]}\tred \u001b[31m\n${ids[1]}\t${'x'.repeat(200)}\n${ids[2]}\tfine\n`);
+    expect(readRecent(env, TENANT, 'streams', { described: true })).toEqual([ids[0], ids[1], `${ids[2]}\tfine`]);
+  });
+
   it('a recent file over 4 MB (idm writes a few hundred bytes) is not read: no values, and the next listing replaces it', async () => {
     const file = join(dir, 'cache', FILE('streams'));
     mkdirSync(join(dir, 'cache'), { recursive: true });

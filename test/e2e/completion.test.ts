@@ -2,7 +2,7 @@
 // (complete -C) and the zsh one in a real zsh (a zpty): every command's flags, fixed values, file
 // names; the scripts call `idm` on PATH (here the built binary) for profile names and the ids of
 // the last listings.
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { buildProgram } from '../../src/commands/index.js';
 import { createIO } from '../../src/io/io.js';
 import { cliEnv, credentialsEnv, idmOnPath, runInProcess, tempConfigDir } from '../helpers/cli.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { hasTmux, WAIT_MS } from '../helpers/tmux.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -418,6 +419,46 @@ describe('the bash completion in a real bash', () => {
       expect(completeZsh('idm -p other streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
       expect(completeZsh('idm -p local streams get est_demoInbox', inTenants())).toEqual(STREAMS);
       expect(completeZsh('idm -p local streams deliveries get est_demoInbox', inTenants())).toEqual(STREAMS);
+    });
+
+    // zsh and fish show each stream id with its name (the listing's), as the user sees it at a TAB.
+    it.skipIf(!has('fish') && !process.env.CI)('fish: each stream id with its name as the description', () => {
+      const line = `idm -p local streams show est_demoInboxB`;
+      const result = spawnSync('fish', ['--no-config', '-c', `source '${join(ROOT, 'completions/idm.fish')}'; complete -C '${line}'`], {
+        cwd: files,
+        env: cliEnv(tenantsDir, { PATH: `${binDir}:${process.env.PATH}` }),
+        encoding: 'utf8',
+      });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.split('\n').filter(Boolean).sort()).toEqual(['est_demoInboxBasic00000000\tdemo-inbox-basic', 'est_demoInboxBearer0000000\tdemo-inbox-bearer']);
+    });
+
+    it.skipIf(!hasTmux || (!has('zsh') && !process.env.CI))('zsh, in a terminal: each stream id with its name beside it', async () => {
+      const home = join(configDir, 'zsh-home');
+      mkdirSync(home, { recursive: true });
+      writeFileSync(join(home, '.zshrc'), [`fpath=(${zfunc} $fpath)`, 'autoload -Uz compinit && compinit -u -D', "PROMPT='zsh-ready> '", ''].join('\n'));
+      const socket = `idm-zsh-${process.pid}`;
+      const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8', env: cliEnv(tenantsDir, { PATH: `${binDir}:${process.env.PATH}`, HOME: home, ZDOTDIR: home, TERM: 'xterm' }) });
+      const screenWith = async (text: string): Promise<string> => {
+        const deadline = Date.now() + WAIT_MS;
+        for (;;) {
+          const screen = tmux('capture-pane', '-p', '-t', 'z');
+          if (screen.includes(text)) return screen;
+          if (Date.now() > deadline) throw new Error(`Timed out waiting for ${text}. The screen:\n${screen}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      };
+      try {
+        tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'z', '-x', '150', '-y', '30', 'zsh -i');
+        await screenWith('zsh-ready>');
+        tmux('send-keys', '-t', 'z', '-l', '--', 'idm -p local streams show est_demoInboxB');
+        tmux('send-keys', '-t', 'z', 'Tab');
+        const screen = await screenWith('demo-inbox-bearer');
+        expect(screen).toMatch(/est_demoInboxBasic00000000\s+-- demo-inbox-basic/);
+        expect(screen).toMatch(/est_demoInboxBearer0000000\s+-- demo-inbox-bearer/);
+      } finally {
+        tmux('kill-server');
+      }
     });
   });
 });

@@ -37,7 +37,7 @@ describe('fast paths of bin/idm.js', () => {
   it('a kind --values does not know goes to the full CLI: a usage error', async () => {
     const result = await runIdm(['completion', '--values', 'nope'], { configDir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--values must be one of: profiles, streams, connections, strategies.');
+    expect(result.stderr).toContain('--values must be one of: profiles, streams, connections, strategies, named-streams.');
   });
 
   it.each([['--help'], ['--version'], ['completion', '--values', 'streams']])(

@@ -470,6 +470,15 @@ _idm_complete_value() {
     list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;
+    ask:streams)
+      # Each id with the stream's name (id<TAB>name) as its description; _describe drops a single
+      # backslash, so each is doubled (a name's \\x1b, as idm escapes it, is shown as it is).
+      local line
+      local -a described
+      for line in \${(f)"$(IDM_PROFILE=\${2:-$IDM_PROFILE} \${words[1]} completion --values named-streams 2>/dev/null)"}; do
+        if [[ $line == *$'\\t'* ]]; then described+=("\${line%%$'\\t'*}:\${\${line#*$'\\t'}//\\\\/\\\\\\\\}"); else described+=("$line"); fi
+      done
+      _describe -t streams 'stream id' described ;;
     ask:*) values=(\${(f)"$(IDM_PROFILE=\${2:-$IDM_PROFILE} \${words[1]} completion --values \${1#ask:} 2>/dev/null)"}); compadd -a values ;;
   esac
 }
@@ -550,6 +559,11 @@ function fq(text: string): string {
 /** The directories that complete the word under the cursor, `--flag=` forms too (__idm_directories, below). */
 const DIRECTORIES = "'(__idm_directories)'";
 
+/** What fish asks idm for: stream ids with their names (id<TAB>name, which fish shows as a description). */
+function fishAsk(what: AskKind): AskKind {
+  return what === 'streams' ? 'named-streams' : what;
+}
+
 function fishValueArgs(values: Values): string {
   switch (values.kind) {
     case 'list':
@@ -559,7 +573,7 @@ function fishValueArgs(values: Values): string {
     case 'dirs':
       return `-x -a ${DIRECTORIES}`;
     case 'ask':
-      return `-x -a '(__idm_values ${values.what})'`;
+      return `-x -a '(__idm_values ${fishAsk(values.what)})'`;
     default:
       return '-x';
   }
@@ -614,7 +628,7 @@ function fishScript(specs: CommandSpec[]): string {
       if (values.kind === 'list') lines.push(`complete -c idm -n ${condition} -a ${fq(values.values.join(' '))}`);
       else if (values.kind === 'files') lines.push(`complete -c idm -n ${condition} -F`);
       else if (values.kind === 'dirs') lines.push(`complete -c idm -n ${condition} -a ${DIRECTORIES}`);
-      else lines.push(`complete -c idm -n ${condition} -a '(__idm_values ${values.what})'`);
+      else lines.push(`complete -c idm -n ${condition} -a '(__idm_values ${fishAsk(values.what)})'`);
     });
   }
   return `${header('fish')}

@@ -9,14 +9,18 @@ import { readProfiles } from '../../config/profiles.js';
 import { readRecent } from '../../config/recent.js';
 import { envValue, selectedTenant } from '../../config/resolve.js';
 
-/** What `idm completion --values` lists; the scripts (scripts.ts) ask for these. */
-export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies'] as const;
+/**
+ * What `idm completion --values` lists; the scripts (scripts.ts) ask for these. `named-streams`: the
+ * stream ids, each with its name after a tab (the zsh and fish scripts show it beside the id).
+ */
+export const ASK_KINDS = ['profiles', 'streams', 'connections', 'strategies', 'named-streams'] as const;
 export type AskKind = (typeof ASK_KINDS)[number];
 
 export async function completionValues(env: NodeJS.ProcessEnv, kind: AskKind): Promise<string[]> {
   if (kind !== 'profiles') {
     const tenant = selectedTenant(env, envValue(env, 'IDM_PROFILE')?.trim());
-    return tenant ? readRecent(env, tenant, kind) : [];
+    if (!tenant) return [];
+    return kind === 'named-streams' ? readRecent(env, tenant, 'streams', { described: true }) : readRecent(env, tenant, kind);
   }
   try {
     return Object.keys(readProfiles(configDir(env)).profiles).sort();

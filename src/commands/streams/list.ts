@@ -37,7 +37,10 @@ export async function listRun(options: ListOptions, deps: Deps): Promise<void> {
       again: ['idm', 'streams', 'list'],
       page: streams.list,
       pages: streams.pages,
-      remember: (rows) => rememberRecent(deps.io.env, client.credentials.tenant, 'streams', rows.map((row) => (isPlainObject(row) ? row.id : undefined))),
+      remember: (rows) =>
+        rememberRecent(deps.io.env, client.credentials.tenant, 'streams', rows.map((row) => (isPlainObject(row) ? row.id : undefined)), {
+          descriptions: rows.map((row) => (isPlainObject(row) ? row.name : undefined)),
+        }),
     },
     deps,
   );
