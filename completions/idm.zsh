@@ -979,7 +979,7 @@ _idm_flag_value() {
     'streams list|--take') REPLY='none' ;;
     'streams list|--from') REPLY='none' ;;
     'streams create|--name') REPLY='none' ;;
-    'streams create|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams create|--event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams create|--from-file') REPLY='files' ;;
     'streams create|--webhook') REPLY='none' ;;
     'streams create|--auth') REPLY='list:bearer basic custom-header' ;;
@@ -990,9 +990,9 @@ _idm_flag_value() {
     'streams create|--eventbus-region') REPLY='list:af-south-1 ap-east-1 ap-east-2 ap-northeast-1 ap-northeast-2 ap-northeast-3 ap-south-1 ap-south-2 ap-southeast-1 ap-southeast-2 ap-southeast-3 ap-southeast-4 ap-southeast-5 ap-southeast-6 ap-southeast-7 ca-central-1 ca-west-1 eu-central-1 eu-central-2 eu-north-1 eu-south-1 eu-south-2 eu-west-1 eu-west-2 eu-west-3 il-central-1 me-central-1 me-south-1 mx-central-1 sa-east-1 us-gov-east-1 us-gov-west-1 us-east-1 us-east-2 us-west-1 us-west-2' ;;
     'streams create|--action') REPLY='none' ;;
     'streams update|--name') REPLY='none' ;;
-    'streams update|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
-    'streams update|--add-event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
-    'streams update|--remove-event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--add-event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams update|--remove-event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams update|--from-file') REPLY='files' ;;
     'streams update|--webhook') REPLY='none' ;;
     'streams update|--auth') REPLY='list:bearer basic custom-header' ;;
@@ -1004,14 +1004,14 @@ _idm_flag_value() {
     'streams test|--data') REPLY='none' ;;
     'streams test|--data-file') REPLY='files' ;;
     'streams test|--wait-timeout') REPLY='none' ;;
-    'streams deliveries list|--status') REPLY='list:failed' ;;
-    'streams deliveries list|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams deliveries list|--status') REPLY=',list:failed' ;;
+    'streams deliveries list|--event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams deliveries list|--since') REPLY='none' ;;
     'streams deliveries list|--until') REPLY='none' ;;
     'streams deliveries list|--take') REPLY='none' ;;
     'streams deliveries list|--from') REPLY='none' ;;
-    'streams redeliver|--status') REPLY='list:failed' ;;
-    'streams redeliver|--event-type') REPLY='list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
+    'streams redeliver|--status') REPLY=',list:failed' ;;
+    'streams redeliver|--event-type') REPLY=',list:group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' ;;
     'streams redeliver|--since') REPLY='none' ;;
     'streams redeliver|--until') REPLY='none' ;;
     'streams stats|--since') REPLY='none' ;;
@@ -1031,7 +1031,7 @@ _idm_flag_value() {
     'provisioning groups list|--from') REPLY='none' ;;
     'provisioning groups add|--groups-file') REPLY='files' ;;
     'provisioning groups set|--groups-file') REPLY='files' ;;
-    'connections list|--strategy') REPLY='ask:strategies' ;;
+    'connections list|--strategy') REPLY=',ask:strategies' ;;
     'connections list|--take') REPLY='none' ;;
     'connections list|--from') REPLY='none' ;;
     'api|--data') REPLY='none' ;;
@@ -1127,6 +1127,7 @@ _idm_complete_value() {
   local -a values
   local list
   case "$1" in
+    ,*) compset -P '*,'; _idm_complete_value "${1#,}" "$2" ;;  # comma-separated: what follows the last comma
     list:*) list=${1#list:}; values=(${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;

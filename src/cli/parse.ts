@@ -197,11 +197,21 @@ export function checkText(flag: string) {
  */
 export function collectList(flag: string, check: (item: string) => string = (item) => item) {
   const text = checkText(flag);
-  return repeatable((value: string, previous: string[] | undefined): string[] => {
+  const parse = repeatable((value: string, previous: string[] | undefined): string[] => {
     const items = value.split(',').map((item) => item.trim()).filter(Boolean);
     if (items.length === 0) throw new InvalidArgumentError(`${flag} must not be empty.`);
     return [...new Set([...(previous ?? []), ...items.map((item) => check(text(item)))])];
   });
+  COMMA_LISTS.add(parse);
+  return parse;
+}
+
+/** The parsers of collectList: their flags take comma-separated values (completion completes after a comma). */
+const COMMA_LISTS = new WeakSet<object>();
+
+/** Whether a flag's parser (commander's option.parseArg) takes comma-separated values (collectList). */
+export function isCommaList(parse: unknown): boolean {
+  return typeof parse === 'function' && COMMA_LISTS.has(parse);
 }
 
 /** The parsers of the flags that may be given more than once (every other flag is given once). */

@@ -316,6 +316,27 @@ describe('the bash completion in a real bash', () => {
     expect(completeZsh(line)).toEqual(expected);
   });
 
+  // A flag of comma-separated values (--event-type a,b, --status, --strategy): what follows the last
+  // comma completes; bash and fish offer the whole word, zsh the item (the rest stays in the line).
+  const COMMAS: Array<[string, string[], string[]]> = [
+    ['idm streams create --event-type user.created,user.d', ['user.created,user.deleted'], ['user.deleted']],
+    ['idm streams update x --remove-event-type group.created,group.member.a', ['group.created,group.member.added'], ['group.member.added']],
+    ['idm streams deliveries list est_1 --status failed,f', ['failed,failed'], ['failed']],
+  ];
+  it.each(COMMAS)('bash: %s<TAB> completes after the comma', (line, expected) => {
+    expect(complete(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('fish') && !process.env.CI).each(COMMAS)('fish: %s<TAB> completes after the comma', (line, expected) => {
+    expect(completeFish(line.split(' '))).toEqual(expected);
+  });
+  it.skipIf(!has('zsh') && !process.env.CI).each(COMMAS)('zsh: %s<TAB> completes after the comma', (line, _whole, expected) => {
+    expect(completeZsh(line)).toEqual(expected);
+  });
+  it.skipIf(!has('fish') && !process.env.CI)('bash and fish: --event-type=a,b<TAB> and --strategy a,b<TAB> (the strategies of the last listing)', async () => {
+    expect(complete(['idm', 'streams', 'create', '--event-type', '=', 'user.created,user.u'])).toEqual(['user.created,user.updated']);
+    expect(completeFish(['idm', 'streams', 'create', '--event-type=user.created,user.u'])).toEqual(['--event-type=user.created,user.updated']);
+  });
+
   // get is show's alias (idm streams get ID): after it, what comes after show (ids: below).
   const ALIASES: Array<[string, string[]]> = [
     ['idm streams get --j', ['--json']],
@@ -345,6 +366,7 @@ describe('the bash completion in a real bash', () => {
     expect(complete(['idm', 'provisioning', 'show', 'con_google'], env)).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
     expect(complete(['idm', 'provisioning', 'get', 'con_google'], env)).toEqual(['con_googleAppsDemo01', 'con_googleAppsFails1', 'con_googleAppsTaken1']);
     expect(complete(['idm', 'connections', 'list', '--strategy', ''], env)).toEqual(['google-apps', 'platform', 'samlp']);
+    expect(complete(['idm', 'connections', 'list', '--strategy', 'samlp,goo'], env)).toEqual(['samlp,google-apps']);
     expect(complete(['idm', 'streams', 'create', '--eventbus-region', 'eu-'])).toEqual(expect.arrayContaining(['eu-west-1']));
     expect(complete(['idm', 'profiles', 'use', ''])).toEqual(['prod', 'staging']);
   });

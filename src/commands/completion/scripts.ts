@@ -7,17 +7,17 @@
 // `idm completion <shell>` prints these; scripts/gen-completions.mjs writes them to completions/,
 // and test/commands/completion fails when the committed files differ from what the tree gives.
 import type { Argument, Command, Option } from 'commander';
-import { isRepeatable } from '../../cli/parse.js';
+import { isCommaList, isRepeatable } from '../../cli/parse.js';
 import { CLOUD_REGIONS, DELIVERY_STATUSES, EVENT_TYPES } from '../../schemas/constants.js';
 import type { Shell } from './index.js';
 import type { AskKind } from './values.js';
 
 /** What the value of a flag or argument completes to. */
 export type Values =
-  | { kind: 'list'; values: readonly string[] }
+  | { kind: 'list'; values: readonly string[]; commas?: boolean }
   | { kind: 'files' }
   | { kind: 'dirs' }
-  | { kind: 'ask'; what: AskKind }
+  | { kind: 'ask'; what: AskKind; commas?: boolean }
   | { kind: 'none' };
 
 
@@ -55,7 +55,13 @@ const FLAG_VALUES: Record<string, Values> = {
   '--strategy': { kind: 'ask', what: 'strategies' },
 };
 
+/** A flag's values; `commas` when it takes several, comma-separated (--event-type a,b: each completes). */
 function optionValues(option: Option): Values | undefined {
+  const values = plainOptionValues(option);
+  return values && (values.kind === 'list' || values.kind === 'ask') && isCommaList(option.parseArg) ? { ...values, commas: true } : values;
+}
+
+function plainOptionValues(option: Option): Values | undefined {
   if (!option.required && !option.optional) return undefined;
   if (option.argChoices) return { kind: 'list', values: option.argChoices };
   const known = option.long ? FLAG_VALUES[option.long] : undefined;
@@ -141,9 +147,13 @@ function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `dirs`, `ask:streams`, `none`. */
+/**
+ * How a value kind is encoded for the scripts' helper: `list:a b c`, `files`, `dirs`, `ask:streams`,
+ * `none`; a leading comma for comma-separated values (`,list:a b c`: what follows the last comma completes).
+ */
 function kindWord(values: Values): string {
-  return values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind === 'ask' ? `ask:${values.what}` : values.kind;
+  const commas = (values.kind === 'list' || values.kind === 'ask') && values.commas ? ',' : '';
+  return commas + (values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind === 'ask' ? `ask:${values.what}` : values.kind);
 }
 
 /**
@@ -295,8 +305,13 @@ ${givenArms(specs).join('\n')}
 # Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
 # profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
-  local IFS=$'\\n'
+  local IFS=$'\\n' head=''
   case "$1" in
+    ,*)
+      # Comma-separated (--event-type user.created,user.d): what follows the last comma completes.
+      [[ $2 == *,* ]] && head=\${2%,*},
+      _idm_complete_value "\${1#,}" "\${2##*,}" "$3"
+      if [[ -n $head ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$head}"); fi ;;
     list:*) IFS=$' \\t\\n'; COMPREPLY=($(compgen -W "\${1#list:}" -- "$2")) ;;
     files) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$2")) ;;
     dirs) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -d -- "$2")) ;;
@@ -467,6 +482,7 @@ _idm_complete_value() {
   local -a values
   local list
   case "$1" in
+    ,*) compset -P '*,'; _idm_complete_value "\${1#,}" "$2" ;;  # comma-separated: what follows the last comma
     list:*) list=\${1#list:}; values=(\${=list}); compadd -a values ;;
     files) _files ;;
     dirs) _files -/ ;;
@@ -567,13 +583,13 @@ function fishAsk(what: AskKind): AskKind {
 function fishValueArgs(values: Values): string {
   switch (values.kind) {
     case 'list':
-      return `-x -a ${fq(values.values.join(' '))}`;
+      return values.commas ? `-x -a ${fq(`(__idm_commas ${values.values.join(' ')})`)}` : `-x -a ${fq(values.values.join(' '))}`;
     case 'files':
       return '-r -F';
     case 'dirs':
       return `-x -a ${DIRECTORIES}`;
     case 'ask':
-      return `-x -a '(__idm_values ${fishAsk(values.what)})'`;
+      return values.commas ? `-x -a '(__idm_commas (__idm_values ${fishAsk(values.what)}))'` : `-x -a '(__idm_values ${fishAsk(values.what)})'`;
     default:
       return '-x';
   }
@@ -750,6 +766,16 @@ function __idm_values
     end
     set -lx IDM_PROFILE $profile
     idm completion --values $argv[1] 2>/dev/null
+end
+
+# The values $argv after what the word under the cursor has up to its last comma (a flag of
+# comma-separated values: --event-type user.created,user.d completes the second). The word as
+# typed: without its --flag= and an opening quote, which fish matches the values without.
+function __idm_commas
+    set -l head (string replace -r -- '^-[^=]*=' '' (commandline -ct) | string replace -r -- '^[\\\'"]' '' | string match -r -- '^.*,')
+    for value in $argv
+        printf '%s%s\\n' "$head" $value
+    end
 end
 
 # The directories that complete the word under the cursor (fish's helper). Of --flag= with nothing
