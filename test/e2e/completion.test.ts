@@ -419,6 +419,10 @@ describe('the bash completion in a real bash', () => {
       expect(complete(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
       expect(complete(['idm', '-p', 'local', 'streams', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
       expect(complete(['idm', '-p', 'local', 'streams', 'deliveries', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      // As typed, quoted: the shell gives idm the name without the quotes.
+      expect(complete(['idm', '-p', "'local'", 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', '--profile', '=', '"local"', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', '--profile="local"', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
     });
 
     it.skipIf(!has('fish') && !process.env.CI)('fish: the same', () => {
@@ -441,6 +445,7 @@ describe('the bash completion in a real bash', () => {
       expect(completeZsh('idm -p other streams show est_demoInbox', inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
       expect(completeZsh('idm -p local streams get est_demoInbox', inTenants())).toEqual(STREAMS);
       expect(completeZsh('idm -p local streams deliveries get est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh(`idm -p 'local' streams show est_demoInbox`, inTenants())).toEqual(STREAMS);
     });
 
     // zsh and fish show each stream id with its name (the listing's), as the user sees it at a TAB.

@@ -353,6 +353,10 @@ _idm() {
     i+=1
   done
 
+  # COMP_WORDS are the words as typed: -p 'prod' and --profile="prod" name prod (a profile's name
+  # holds no quote or backslash).
+  profile=\${profile//[\\'\\"\\\\]/}
+
   # The value of a flag: "--flag value", "--flag=value" split by bash, or kept whole. A short flag
   # takes no = (-p=prod is the profile "=prod"): nothing is offered after one. After --, no flags.
   if (( ddash )); then
