@@ -257,7 +257,8 @@ function __idm_values
         set i (math $i + 1)
     end
     set -lx IDM_PROFILE $profile
-    idm completion --values $argv[1] 2>/dev/null
+    # A value without a description (id<TAB>name) gets an empty one: not the flag's beside each.
+    idm completion --values $argv[1] 2>/dev/null | string replace -r -- '^([^\t]*)$' '$1\t'
 end
 
 # The values $argv after what the word under the cursor has up to its last comma (a flag of
@@ -266,7 +267,7 @@ end
 function __idm_commas
     set -l head (string replace -r -- '^-[^=]*=' '' (commandline -ct) | string replace -r -- '^[\'"]' '' | string match -r -- '^.*,')
     for value in $argv
-        printf '%s%s\n' "$head" $value
+        printf '%s%s\t\n' "$head" (string split -f1 \t -- $value)
     end
 end
 
@@ -310,8 +311,8 @@ complete -c idm -n '__idm_in "login"; and not __idm_given --domain' -l domain -x
 complete -c idm -n '__idm_in "login"; and not __idm_given --client-id' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
 complete -c idm -n '__idm_in "login"; and not __idm_given --client-secret-file' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
 complete -c idm -n '__idm_in "login"; and not __idm_given --private-key-file' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
-complete -c idm -n '__idm_in "login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
-complete -c idm -n '__idm_in "login"; and not __idm_given --auth-method' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256\t RS384\t PS256\t ES256\t' -d 'assertion algorithm (default: by key type)'
+complete -c idm -n '__idm_in "login"; and not __idm_given --auth-method' -l auth-method -x -a 'post\t basic\t private_key_jwt\t tls_client_auth\t' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
 complete -c idm -n '__idm_at "auth"' -a 'login' -d 'Store credentials for a tenant as a profile (checked with a token request first)'
 complete -c idm -n '__idm_at "auth"' -a 'logout' -d 'Remove a profile\'s secrets and cached tokens'
 complete -c idm -n '__idm_at "auth"' -a 'status' -d 'Show every profile (or one) with its domain, method, token expiry and scopes'
@@ -320,8 +321,8 @@ complete -c idm -n '__idm_in "auth login"; and not __idm_given --domain' -l doma
 complete -c idm -n '__idm_in "auth login"; and not __idm_given --client-id' -l client-id -x -d 'client (application) id (else IDM_CLIENT_ID, or asked)'
 complete -c idm -n '__idm_in "auth login"; and not __idm_given --client-secret-file' -l client-secret-file -r -F -d 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)'
 complete -c idm -n '__idm_in "auth login"; and not __idm_given --private-key-file' -l private-key-file -r -F -d 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)'
-complete -c idm -n '__idm_in "auth login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256 RS384 PS256 ES256' -d 'assertion algorithm (default: by key type)'
-complete -c idm -n '__idm_in "auth login"; and not __idm_given --auth-method' -l auth-method -x -a 'post basic private_key_jwt tls_client_auth' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --signing-alg' -l signing-alg -x -a 'RS256\t RS384\t PS256\t ES256\t' -d 'assertion algorithm (default: by key type)'
+complete -c idm -n '__idm_in "auth login"; and not __idm_given --auth-method' -l auth-method -x -a 'post\t basic\t private_key_jwt\t tls_client_auth\t' -d 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)'
 complete -c idm -n '__idm_arg "auth help" 0' -a 'login logout status'
 complete -c idm -n '__idm_at "profiles"' -a 'list' -d 'List the stored profiles: domain, client, method, the default, and what is stored'
 complete -c idm -n '__idm_at "profiles"' -a 'use' -d 'Make a stored profile the default'
@@ -352,12 +353,12 @@ complete -c idm -n '__idm_in "streams create"' -l event-type -x -a '(__idm_comma
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --disabled' -l disabled -d 'create it disabled (default: enabled)'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --from-file' -l from-file -r -F -d 'the whole body as JSON (as the API takes it), or - for stdin; flags override its fields'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --webhook' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
-complete -c idm -n '__idm_in "streams create"; and not __idm_given --auth' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --auth' -l auth -x -a 'bearer\t basic\t custom-header\t' -d 'how the webhook authenticates deliveries'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --username' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --header-key' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --secret-file' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --eventbus-account' -l eventbus-account -x -d 'send events to the event bus of this 12-digit account (with --eventbus-region)'
-complete -c idm -n '__idm_in "streams create"; and not __idm_given --eventbus-region' -l eventbus-region -x -a 'af-south-1 ap-east-1 ap-east-2 ap-northeast-1 ap-northeast-2 ap-northeast-3 ap-south-1 ap-south-2 ap-southeast-1 ap-southeast-2 ap-southeast-3 ap-southeast-4 ap-southeast-5 ap-southeast-6 ap-southeast-7 ca-central-1 ca-west-1 eu-central-1 eu-central-2 eu-north-1 eu-south-1 eu-south-2 eu-west-1 eu-west-2 eu-west-3 il-central-1 me-central-1 me-south-1 mx-central-1 sa-east-1 us-gov-east-1 us-gov-west-1 us-east-1 us-east-2 us-west-1 us-west-2' -d 'the event bus region (e.g. us-east-1)'
+complete -c idm -n '__idm_in "streams create"; and not __idm_given --eventbus-region' -l eventbus-region -x -a 'af-south-1\t ap-east-1\t ap-east-2\t ap-northeast-1\t ap-northeast-2\t ap-northeast-3\t ap-south-1\t ap-south-2\t ap-southeast-1\t ap-southeast-2\t ap-southeast-3\t ap-southeast-4\t ap-southeast-5\t ap-southeast-6\t ap-southeast-7\t ca-central-1\t ca-west-1\t eu-central-1\t eu-central-2\t eu-north-1\t eu-south-1\t eu-south-2\t eu-west-1\t eu-west-2\t eu-west-3\t il-central-1\t me-central-1\t me-south-1\t mx-central-1\t sa-east-1\t us-gov-east-1\t us-gov-west-1\t us-east-1\t us-east-2\t us-west-1\t us-west-2\t' -d 'the event bus region (e.g. us-east-1)'
 complete -c idm -n '__idm_in "streams create"; and not __idm_given --action' -l action -x -d 'send events to this action'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --name' -l name -x -d 'a new name'
 complete -c idm -n '__idm_in "streams update"' -l event-type -x -a '(__idm_commas group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated)' -d 'the event types, replacing the list (repeat, or comma-separate)'
@@ -365,7 +366,7 @@ complete -c idm -n '__idm_in "streams update"' -l add-event-type -x -a '(__idm_c
 complete -c idm -n '__idm_in "streams update"' -l remove-event-type -x -a '(__idm_commas group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated)' -d 'unsubscribe from these'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --from-file' -l from-file -r -F -d 'a PATCH body as JSON, or - for stdin; flags override its fields'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --webhook' -l webhook -x -d 'send events to this https:// endpoint (with --auth)'
-complete -c idm -n '__idm_in "streams update"; and not __idm_given --auth' -l auth -x -a 'bearer basic custom-header' -d 'how the webhook authenticates deliveries'
+complete -c idm -n '__idm_in "streams update"; and not __idm_given --auth' -l auth -x -a 'bearer\t basic\t custom-header\t' -d 'how the webhook authenticates deliveries'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --username' -l username -x -d 'the user name of --auth basic (with --webhook, it implies --auth basic)'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --header-key' -l header-key -x -d 'the header name of --auth custom-header (with --webhook, it implies --auth custom-header)'
 complete -c idm -n '__idm_in "streams update"; and not __idm_given --secret-file' -l secret-file -r -F -d 'the webhook\'s token, password or header value: a file, or - for stdin (else IDM_WEBHOOK_SECRET, or asked)'
@@ -375,7 +376,7 @@ complete -c idm -n '__idm_arg "streams enable" 0' -a '(__idm_values named-stream
 complete -c idm -n '__idm_arg "streams disable" 0' -a '(__idm_values named-streams)'
 complete -c idm -n '__idm_in "streams delete"; and not __idm_given -y --yes' -s y -l yes -d 'delete without asking'
 complete -c idm -n '__idm_arg "streams delete" 0' -a '(__idm_values named-streams)'
-complete -c idm -n '__idm_in "streams test"; and not __idm_given --event-type' -l event-type -x -a 'group.created group.deleted group.member.added group.member.deleted group.role.assigned group.role.deleted group.updated organization.connection.added organization.connection.removed organization.connection.updated organization.created organization.deleted organization.group.role.assigned organization.group.role.deleted organization.member.added organization.member.deleted organization.member.role.assigned organization.member.role.deleted organization.updated user.created user.deleted user.updated' -d 'the event type to send (asks at a terminal when absent); see the list below'
+complete -c idm -n '__idm_in "streams test"; and not __idm_given --event-type' -l event-type -x -a 'group.created\t group.deleted\t group.member.added\t group.member.deleted\t group.role.assigned\t group.role.deleted\t group.updated\t organization.connection.added\t organization.connection.removed\t organization.connection.updated\t organization.created\t organization.deleted\t organization.group.role.assigned\t organization.group.role.deleted\t organization.member.added\t organization.member.deleted\t organization.member.role.assigned\t organization.member.role.deleted\t organization.updated\t user.created\t user.deleted\t user.updated\t' -d 'the event type to send (asks at a terminal when absent); see the list below'
 complete -c idm -n '__idm_in "streams test"; and not __idm_given --data' -l data -x -d 'payload of the event: a JSON object'
 complete -c idm -n '__idm_in "streams test"; and not __idm_given --data-file' -l data-file -r -F -d 'read the payload (a JSON object) from a file, or - for stdin'
 complete -c idm -n '__idm_in "streams test"; and not __idm_given --wait' -l wait -d 'follow the delivery until its outcome is known (exit 0 delivered, 3 failed, 6 not known in time)'
@@ -420,7 +421,7 @@ complete -c idm -n '__idm_in "provisioning create"' -l mapping -x -d 'map a plat
 complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --mapping-file' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
 complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --sync-automatically' -l sync-automatically -d 'synchronize users every 30 minutes'
 complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --no-sync-automatically' -l no-sync-automatically -d 'do not synchronize users automatically'
-complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
+complete -c idm -n '__idm_in "provisioning create"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all\t off\t selected\t' -d 'group synchronization'
 complete -c idm -n '__idm_arg "provisioning create" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_in "provisioning update"' -l mapping -x -d 'the whole mapping, one row each (replaces it)'
 complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --mapping-file' -l mapping-file -r -F -d 'the whole mapping: a JSON array of {"platform", "idp"}, or - for stdin'
@@ -428,7 +429,7 @@ complete -c idm -n '__idm_in "provisioning update"' -l add-mapping -x -d 'map on
 complete -c idm -n '__idm_in "provisioning update"' -l remove-mapping -x -d 'stop mapping this platform attribute (repeat for each)'
 complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-automatically' -l sync-automatically -d 'synchronize users every 30 minutes'
 complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --no-sync-automatically' -l no-sync-automatically -d 'stop synchronizing users automatically'
-complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all off selected' -d 'group synchronization'
+complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all\t off\t selected\t' -d 'group synchronization'
 complete -c idm -n '__idm_arg "provisioning update" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_in "provisioning delete"; and not __idm_given -y --yes' -s y -l yes -d 'delete without asking'
 complete -c idm -n '__idm_arg "provisioning delete" 0' -a '(__idm_values connections)'
@@ -477,7 +478,7 @@ complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --streams' -l 
 complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --token-lifetime' -l token-lifetime -x -d 'lifetime of issued access tokens (default 86400)'
 complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --rate-limit' -l rate-limit -x -d 'token bucket: size/refill per second, e.g. 50/10 (default 10000/10000)'
 complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --max-streams' -l max-streams -x -d 'the most streams the tenant holds: a create beyond it answers 409, as on a plan\'s limit (default: no limit)'
-complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --delivery' -l delivery -x -a 'async sync' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
+complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --delivery' -l delivery -x -a 'async\t sync\t' -d 'test deliveries: async (as the service: 202 pending, then attempts) or sync (delivered before the answer)'
 complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --retry-delays' -l retry-delays -x -d 'waits before the retries of a failed delivery, in ms (default 1000,2000,4000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"; and not __idm_given --delivery-timeout' -l delivery-timeout -x -d 'how long a webhook attempt waits for an answer before it fails, in ms (default 3000, as the service)'
 complete -c idm -n '__idm_in "sandbox start"' -l fault -x -d 'inject a fault, e.g. \'{"kind":"status","status":503,"count":2}\' (repeatable)'

@@ -163,6 +163,20 @@ describe('the bash completion in a real bash', () => {
     expect(completeFish(['idm', 'streams', 'test', 'x', '--event-type', 'user.'])).toEqual(['user.created', 'user.deleted', 'user.updated']);
   });
 
+  // A flag's description is the flag's: fish shows it beside the flag, not beside each of its values.
+  it.skipIf(!has('fish') && !process.env.CI)('fish: values of a flag come without the flag\'s description beside each', () => {
+    const raw = (line: string) =>
+      spawnSync('fish', ['--no-config', '-c', `source '${join(ROOT, 'completions/idm.fish')}'; complete -C '${line}'`], {
+        cwd: files,
+        env: cliEnv(profilesDir, { PATH: `${binDir}:${process.env.PATH}` }),
+        encoding: 'utf8',
+      }).stdout.split('\n').filter(Boolean).sort();
+    expect(raw('idm streams create --auth ')).toEqual(['basic', 'bearer', 'custom-header']);
+    expect(raw('idm -p ')).toEqual(['prod', 'staging']);
+    expect(raw('idm streams create --event-type user.created,user.d')).toEqual(['user.created,user.deleted']);
+    expect(raw('idm streams create --au')).toEqual(['--auth\thow the webhook authenticates deliveries']);
+  });
+
   // idm help takes a command path (idm help streams deliveries list): each word completes.
   const HELP: Array<[string, string[]]> = [
     ['idm help ', ['api', 'auth', 'completion', 'connections', 'login', 'logout', 'profiles', 'provisioning', 'sandbox', 'streams']],

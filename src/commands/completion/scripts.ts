@@ -584,10 +584,20 @@ function fishAsk(what: AskKind): AskKind {
   return what === 'streams' ? 'named-streams' : what;
 }
 
+/**
+ * Fixed values for -a, each with an empty description (`a\\t b\\t`): fish would otherwise show the
+ * flag's description beside every value. The values are plain words (checked here).
+ */
+function fishBare(values: readonly string[]): string {
+  const bad = values.find((value) => !/^[A-Za-z0-9._-]+$/.test(value));
+  if (bad !== undefined) throw new Error(`A value of a flag is not a plain word: ${JSON.stringify(bad)}`);
+  return `'${values.map((value) => `${value}\\t`).join(' ')}'`;
+}
+
 function fishValueArgs(values: Values): string {
   switch (values.kind) {
     case 'list':
-      return values.commas ? `-x -a ${fq(`(__idm_commas ${values.values.join(' ')})`)}` : `-x -a ${fq(values.values.join(' '))}`;
+      return values.commas ? `-x -a ${fq(`(__idm_commas ${values.values.join(' ')})`)}` : `-x -a ${fishBare(values.values)}`;
     case 'files':
       return '-r -F';
     case 'dirs':
@@ -769,7 +779,8 @@ function __idm_values
         set i (math $i + 1)
     end
     set -lx IDM_PROFILE $profile
-    idm completion --values $argv[1] 2>/dev/null
+    # A value without a description (id<TAB>name) gets an empty one: not the flag's beside each.
+    idm completion --values $argv[1] 2>/dev/null | string replace -r -- '^([^\\t]*)$' '$1\\t'
 end
 
 # The values $argv after what the word under the cursor has up to its last comma (a flag of
@@ -778,7 +789,7 @@ end
 function __idm_commas
     set -l head (string replace -r -- '^-[^=]*=' '' (commandline -ct) | string replace -r -- '^[\\\'"]' '' | string match -r -- '^.*,')
     for value in $argv
-        printf '%s%s\\n' "$head" $value
+        printf '%s%s\\t\\n' "$head" (string split -f1 \\t -- $value)
     end
 end
 
