@@ -167,6 +167,12 @@ end
 # Prints the number of positional arguments before the cursor, then | and the command path ('|' for
 # idm), then the flags given (one a line; a flag that takes a value once its value is there).
 function __idm_state
+    # Asked by the condition of every flag of a TAB: worked out once for the text before the cursor.
+    set -l key (commandline -cp | string collect)
+    if set -q __idm_state_key; and test "$__idm_state_key" = "$key"
+        printf '%s\n' $__idm_state_value
+        return
+    end
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l path ''
@@ -208,9 +214,9 @@ function __idm_state
                 end
         end
     end
-    echo $npos
-    echo "|$path"
-    printf '%s\n' $given
+    set -g __idm_state_key $key
+    set -g __idm_state_value $npos "|$path" $given
+    printf '%s\n' $__idm_state_value
 end
 
 # At command path $argv[1], where a subcommand may follow.
