@@ -263,6 +263,8 @@ function __idm_values
         set i (math $i + 1)
     end
     set -lx IDM_PROFILE $profile
+    # idm not found (uninstalled, or not on this PATH): nothing, and no error of fish's at the TAB.
+    type -q idm; or return
     # A value without a description (id<TAB>name) gets an empty one: not the flag's beside each.
     idm completion --values $argv[1] 2>/dev/null | string replace -r -- '^([^\t]*)$' '$1\t'
 end

@@ -177,6 +177,14 @@ describe('the bash completion in a real bash', () => {
     expect(raw('idm streams create --au')).toEqual(['--auth\thow the webhook authenticates deliveries']);
   });
 
+  // Every shell is quiet when idm is not found at a TAB that asks it (uninstalled, another PATH).
+  it('without idm on PATH, a TAB that asks idm prints no error, in bash and fish', () => {
+    const env = { PATH: '/usr/bin:/bin' };
+    expect(complete(['idm', '-p', ''], env)).toEqual([]);
+    if (has('fish')) expect(completeFish(['idm', '-p', ''], env)).toEqual([]);
+    if (has('fish')) expect(completeFish(['idm', 'streams', 'show', ''], env)).toEqual([]);
+  });
+
   // idm help takes a command path (idm help streams deliveries list): each word completes.
   const HELP: Array<[string, string[]]> = [
     ['idm help ', ['api', 'auth', 'completion', 'connections', 'login', 'logout', 'profiles', 'provisioning', 'sandbox', 'streams']],
