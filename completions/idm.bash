@@ -288,6 +288,8 @@ _idm() {
     case "$word" in
       --) ddash=1 ;;
       '--profile'=*) profile=${word#*=}; _idm_given_names "$path" "${word%%=*}" && given+="$REPLY " ;;
+      # The profile glued to the short flag (-pprod), as idm reads it.
+      '-p'?*) profile=${word#-p}; _idm_given_names "$path" '-p' && given+="$REPLY " ;;
       -*=*) _idm_given_names "$path" "${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$path" "$word"; then

@@ -202,7 +202,8 @@ function __idm_state
                     set skip 1
                     set pending $word
                 else
-                    set -a given $word
+                    # -pprod: the profile flag, given
+                    set -a given (string replace -r -- '^(-p).+' '$1' $word)
                 end
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
@@ -259,6 +260,9 @@ function __idm_values
                 set -q tokens[$i]; and set profile $tokens[$i]
             case '--profile=*'
                 set profile (string replace -- '--profile=' '' $tokens[$i])
+            case '-p*'
+                # The profile glued to the short flag (-pprod), as idm reads it.
+                set profile (string sub -s 3 -- $tokens[$i])
         end
         set i (math $i + 1)
     end

@@ -1156,6 +1156,8 @@ _idm() {
     case "$word" in
       --) ddash=1 ;;
       '--profile'=*) cmdprofile=${(Q)word#*=}; _idm_given_names "$cmdpath" "${word%%=*}" && given+="$REPLY " ;;
+      # The profile glued to the short flag (-pprod), as idm reads it.
+      '-p'?*) cmdprofile=${(Q)word#-p}; _idm_given_names "$cmdpath" '-p' && given+="$REPLY " ;;
       -*=*) _idm_given_names "$cmdpath" "${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$cmdpath" "$word"; then

@@ -445,6 +445,9 @@ describe('the bash completion in a real bash', () => {
       expect(complete(['idm', '-p', "'local'", 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
       expect(complete(['idm', '--profile', '=', '"local"', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
       expect(complete(['idm', '--profile="local"', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      // Glued to the short flag, as idm reads it (-plocal): its ids, and -p/--profile not offered again.
+      expect(complete(['idm', '-plocal', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(complete(['idm', '-plocal', 'streams', 'show', '--pro'], inTenants())).toEqual([]);
     });
 
     it.skipIf(!has('fish') && !process.env.CI)('fish: the same', () => {
@@ -456,6 +459,8 @@ describe('the bash completion in a real bash', () => {
       expect(completeFish(['idm', '-p', 'other', 'streams', 'show', 'est_demoInbox'], inTenants({ IDM_PROFILE: 'local' }))).toEqual([]);
       expect(completeFish(['idm', '-p', 'local', 'streams', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
       expect(completeFish(['idm', '-p', 'local', 'streams', 'deliveries', 'get', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', '-plocal', 'streams', 'show', 'est_demoInbox'], inTenants())).toEqual(STREAMS);
+      expect(completeFish(['idm', '-plocal', 'streams', 'show', '--pro'], inTenants())).toEqual([]);
     });
 
     it.skipIf(!has('zsh') && !process.env.CI)('zsh: the same', () => {
@@ -468,6 +473,8 @@ describe('the bash completion in a real bash', () => {
       expect(completeZsh('idm -p local streams get est_demoInbox', inTenants())).toEqual(STREAMS);
       expect(completeZsh('idm -p local streams deliveries get est_demoInbox', inTenants())).toEqual(STREAMS);
       expect(completeZsh(`idm -p 'local' streams show est_demoInbox`, inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm -plocal streams show est_demoInbox', inTenants())).toEqual(STREAMS);
+      expect(completeZsh('idm -plocal streams show --pro', inTenants())).toEqual([]);
     });
 
     // zsh and fish show each stream id with its name (the listing's), as the user sees it at a TAB.

@@ -224,11 +224,12 @@ function aliasArms(specs: CommandSpec[]): string[] {
 }
 
 /** The names of the flag that picks the profile (-p, --profile): the scripts read the profile in effect from it. */
-function profileFlag(specs: CommandSpec[]): { names: string[]; long: string } {
+function profileFlag(specs: CommandSpec[]): { names: string[]; long: string; short: string } {
   const flag = specs[0]!.flags.find((candidate) => candidate.value?.kind === 'ask' && candidate.value.what === 'profiles');
   const long = flag?.names.find((name) => name.startsWith('--'));
-  if (!flag || !long) throw new Error('idm has no --profile flag');
-  return { names: flag.names, long };
+  const short = flag?.names.find((name) => /^-[A-Za-z]$/.test(name));
+  if (!flag || !long || !short) throw new Error('idm has no --profile flag with a short name');
+  return { names: flag.names, long, short };
 }
 
 function header(shell: Shell): string {
@@ -333,6 +334,8 @@ _idm() {
     case "$word" in
       --) ddash=1 ;;
       ${profileLong}=*) profile=\${word#*=}; _idm_given_names "$path" "\${word%%=*}" && given+="$REPLY " ;;
+      # The profile glued to the short flag (-pprod), as idm reads it.
+      ${sq(profile.short)}?*) profile=\${word#${profile.short}}; _idm_given_names "$path" ${sq(profile.short)} && given+="$REPLY " ;;
       -*=*) _idm_given_names "$path" "\${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$path" "$word"; then
@@ -515,6 +518,8 @@ _idm() {
     case "$word" in
       --) ddash=1 ;;
       ${profileLong}=*) cmdprofile=\${(Q)word#*=}; _idm_given_names "$cmdpath" "\${word%%=*}" && given+="$REPLY " ;;
+      # The profile glued to the short flag (-pprod), as idm reads it.
+      ${sq(profile.short)}?*) cmdprofile=\${(Q)word#${profile.short}}; _idm_given_names "$cmdpath" ${sq(profile.short)} && given+="$REPLY " ;;
       -*=*) _idm_given_names "$cmdpath" "\${word%%=*}" && given+="$REPLY " ;;
       -*)
         if _idm_flag_value "$cmdpath" "$word"; then
@@ -724,7 +729,8 @@ function __idm_state
                     set skip 1
                     set pending $word
                 else
-                    set -a given $word
+                    # -pprod: the profile flag, given
+                    set -a given (string replace -r -- ${fq(`^(${profile.short}).+`)} '$1' $word)
                 end
             case '*'
                 if test $npos = 0; and contains -- $word (__idm_subcommands "$path")
@@ -781,6 +787,9 @@ function __idm_values
                 set -q tokens[$i]; and set profile $tokens[$i]
             case ${fq(`${profileLongName}=*`)}
                 set profile (string replace -- ${fq(`${profileLongName}=`)} '' $tokens[$i])
+            case ${fq(`${profile.short}*`)}
+                # The profile glued to the short flag (-pprod), as idm reads it.
+                set profile (string sub -s 3 -- $tokens[$i])
         end
         set i (math $i + 1)
     end
