@@ -11,6 +11,14 @@ export interface Tenant {
   host: string;
 }
 
+/**
+ * `value` as a message may quote it: a URL's user info (a password) and its query or fragment (a
+ * token) are never quoted back, also where the rest is refused first (a bad port, another scheme).
+ */
+function shown(value: string): string {
+  return value.replace(/^((?:[a-z][a-z0-9+.-]*:)?\/*)[^?#]*@/i, '$1***@').replace(/([?#])[\s\S]*$/, '$1…');
+}
+
 /** Returns a message describing what is wrong, or the tenant. `what` names the source (`--domain`). */
 export function checkDomain(input: string): Tenant | string {
   const value = input.trim();
@@ -18,15 +26,15 @@ export function checkDomain(input: string): Tenant | string {
   // `http:/127.0.0.1:4010`, `https:tenant.example.com`: a scheme short of its two slashes, which
   // would be read as a host named http with the rest for a path.
   const scheme = /^(https?):(?!\/\/)\/?/i.exec(value);
-  if (scheme) return `"${value}" is not a URL: ${scheme[1]!.toLowerCase()}: takes two slashes (${scheme[1]!.toLowerCase()}://${value.slice(scheme[0].length)})`;
+  if (scheme) return `"${shown(value)}" is not a URL: ${scheme[1]!.toLowerCase()}: takes two slashes (${shown(`${scheme[1]!.toLowerCase()}://${value.slice(scheme[0].length)}`)})`;
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`;
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
-    return `"${value}" is not a host name or URL`;
+    return `"${shown(value)}" is not a host name or URL`;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${value}" must be an https:// URL or a host name`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `"${shown(value)}" must be an https:// URL or a host name`;
   if (url.username || url.password) return 'must not contain credentials';
   if (url.search || url.hash) return 'must not contain a query or fragment';
   // A base URL may carry the management path; nothing else.

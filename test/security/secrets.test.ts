@@ -114,6 +114,29 @@ describe('a value that may be a secret is never quoted back', () => {
     );
     expect(result.stderr).not.toContain(secret);
   });
+
+  // Reviewed defect: a domain refused for another reason first (a bad port, a space, another
+  // scheme, one slash) was quoted whole, the password of its user info or the token of its query with it.
+  it.each([
+    ['https://admin:Pw4-domain-userinfo@tenant.example.com:99999', '"https://***@tenant.example.com:99999" is not a host name or URL'],
+    ['http:/admin:Pw4-domain-userinfo@127.0.0.1:4010', '"http:/***@127.0.0.1:4010" is not a URL: http: takes two slashes (http://***@127.0.0.1:4010)'],
+    ['ftp://Pw4-domain-userinfo@tenant.example.com', '"ftp://***@tenant.example.com" must be an https:// URL or a host name'],
+    ['https://tenant.example.com:99999/?token=Pw4-domain-userinfo', '"https://tenant.example.com:99999/?…" is not a host name or URL'],
+    ['https://tenant example.com/#Pw4-domain-userinfo', '"https://tenant example.com/#…" is not a host name or URL'],
+  ])('a domain with a secret in its user info or query, refused for another reason: %s', async (domain, message) => {
+    const secret = 'Pw4-domain-userinfo';
+    recordSecrets([secret]);
+    for (const [argv, env, what] of [
+      [['streams', 'list'], { IDM_DOMAIN: domain, IDM_CLIENT_ID: 'c', IDM_CLIENT_SECRET: 'not-the-secret' }, 'IDM_DOMAIN'],
+      [['login', '--domain', domain, '--client-id', 'c'], {}, '--domain'],
+    ] as const) {
+      const result = await idm([...argv], { env: { IDM_CONFIG_DIR: config.dir, ...env } });
+      expect(result.code).toBe(2);
+      expect(result.stderr.split('\n')[0]).toBe(`Error: ${what} ${message}.`);
+      expect(result.stdout + result.stderr).not.toContain(secret);
+    }
+    expect(server.seen).toEqual([]);
+  });
 });
 
 describe('a key or secret given in place of its path is refused before anything is read or sent', () => {
