@@ -148,6 +148,35 @@ export class Redactor {
   }
 }
 
+/** Whether a field of this name holds a secret (a webhook's `token`, `password`, `header_value`...). */
+export function isSecretField(key: string): boolean {
+  return SECRET_KEYS.has(key.toLowerCase());
+}
+
+/**
+ * `value` with the values of the fields known to hold secrets masked, at any depth, for a record
+ * shown to people: the service never returns a webhook's token, password or header value, but an
+ * answer that does must not put one on a terminal. `value` itself when it holds none.
+ */
+export function withoutSecretFields(value: unknown): unknown {
+  if (nestsDeeper(value)) return REDACTED; // never walked (the client refuses such answers)
+  let found = false;
+  const walk = (inner: unknown): unknown => {
+    if (Array.isArray(inner)) return inner.map(walk);
+    if (!inner || typeof inner !== 'object') return inner;
+    // fromEntries, never assignment: a `__proto__` key stays a key.
+    return Object.fromEntries(
+      Object.entries(inner).map(([key, field]) => {
+        const secret = isSecretField(key) && field !== null && typeof field !== 'object';
+        found ||= secret;
+        return [key, secret ? REDACTED : walk(field)];
+      }),
+    );
+  };
+  const masked = walk(value);
+  return found ? masked : value;
+}
+
 const NOT_JSON = Symbol('not JSON');
 
 /** Numbers a double cannot hold and keys of digits keep their text (core/json-numbers.ts): a trace shows the body as it went. */

@@ -139,6 +139,45 @@ describe('a value that may be a secret is never quoted back', () => {
   });
 });
 
+describe("a secret in a stream's answer (the service returns none) is not shown to people", () => {
+  // Reviewed defect: a destination of a type idm does not know was shown as its whole configuration,
+  // and a field idm does not know as it came: a webhook token, password or header value in them was printed.
+  const ID = 'est_secretInAnswer00000000';
+  const TOKEN = 'Tk9-bearer-in-an-answer-0123456789';
+  const PASSWORD = 'Pw9-basic-in-an-answer-0123456789';
+  const HEADER = 'Hv9-header-in-an-answer-0123456789';
+  const stream = {
+    id: ID,
+    name: 'future-destination',
+    status: 'enabled',
+    subscriptions: [{ event_type: 'user.created' }],
+    destination: { type: 'webhook_v2', configuration: { webhook_authorization: { method: 'bearer', token: TOKEN }, endpoint: 'https://hooks.example.com/in' } },
+    created_at: '2026-11-01T10:00:00.000Z',
+    updated_at: '2026-11-01T10:00:00.000Z',
+    fallback: { method: 'basic', username: 'idm', password: PASSWORD },
+    header_value: HEADER,
+  };
+
+  it('streams show and streams list: masked, the rest of the field shown; --json as the service answered', async () => {
+    // Not recorded for the secrets sweep: --json prints the answer as it came, these included.
+    answer = (request) =>
+      request.url === `/api/v2/event-streams/${ID}` ? { body: stream } : /^\/api\/v2\/event-streams(\?|$)/.test(request.url) ? { body: { eventStreams: [{ ...stream, destination: { type: 'webhook_v2', configuration: { token: TOKEN, endpoint: 'https://hooks.example.com/in' } } }] } } : undefined;
+    const env = server.env(config.dir);
+    const show = await idm(['streams', 'show', ID], { env });
+    expect(show.code).toBe(0);
+    const fields = Object.fromEntries(show.stdout.trimEnd().split('\n').map((line) => line.split('\t')));
+    expect(fields.Configuration).toBe('{"webhook_authorization":{"method":"bearer","token":"[redacted]"},"endpoint":"https://hooks.example.com/in"}');
+    expect(fields.fallback).toBe('{"method":"basic","username":"idm","password":"[redacted]"}');
+    expect(fields.header_value).toBe('[redacted]');
+    const list = await idm(['streams', 'list'], { env });
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\t')[3]).toBe('webhook_v2 https://hooks.example.com/in');
+    for (const result of [show, list]) for (const secret of [TOKEN, PASSWORD, HEADER]) expect(result.stdout + result.stderr).not.toContain(secret);
+    const json = await idm(['streams', 'show', ID, '--json'], { env });
+    expect(JSON.parse(json.stdout)).toEqual(stream);
+  });
+});
+
 describe('a key or secret given in place of its path is refused before anything is read or sent', () => {
   const KEY_LIKE = /: the value has \d+ characters and looks like a key or certificate itself, not a path\./;
 

@@ -1,4 +1,5 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
+import { isSecretField, withoutSecretFields } from '../../api/redact.js';
 import { withoutUrlPassword } from '../../core/secrets.js';
 import { isPlainObject, plural } from '../../core/text.js';
 import { safeText } from '../../io/safe.js';
@@ -19,7 +20,7 @@ export function describeDestination(stream: unknown): string {
   if (type === 'webhook') where = withoutUrlPassword(fieldText(config, 'webhook_endpoint'));
   else if (type === 'eventbus') where = [fieldText(config, 'cloud_region'), config.cloud_account_id ? `(${fieldText(config, 'cloud_account_id')})` : ''].filter(Boolean).join(' ');
   else if (type === 'action') where = fieldText(config, 'action_id');
-  else where = text(Object.values(config).find((value) => typeof value === 'string'));
+  else where = text(Object.entries(config).find(([key, value]) => typeof value === 'string' && !isSecretField(key))?.[1]);
   return [fieldText(destination, 'type'), where].filter(Boolean).join(' ');
 }
 
@@ -56,11 +57,17 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
   } else if (destination.type === 'action') {
     fields.push(['Action', fieldText(config, 'action_id')]);
   } else if (Object.keys(config).length > 0) {
-    fields.push(['Configuration', fieldText(destination, 'configuration')]);
+    fields.push(['Configuration', shownField(destination, 'configuration')]);
   }
   fields.push(['Event types', eventTypesOf(stream).join(', ')], ['Created', fieldText(stream, 'created_at')], ['Updated', fieldText(stream, 'updated_at')]);
-  for (const key of Object.keys(stream)) if (!KNOWN.has(key)) fields.push([key, fieldText(stream, key)]);
+  for (const key of Object.keys(stream)) if (!KNOWN.has(key)) fields.push([key, shownField(stream, key)]);
   return fields;
+}
+
+/** A field idm does not know, as it came but for a secret in it (a token, a password: the service returns none), masked. */
+function shownField(holder: Record<string, unknown>, key: string): string {
+  const masked = withoutSecretFields({ [key]: holder[key] }) as Record<string, unknown>;
+  return masked[key] === holder[key] ? fieldText(holder, key) : fieldText(masked, key);
 }
 
 /** For people: a webhook as its host and path (no `webhook https://`: a URL says what it is); the others with their kind. */
