@@ -9,6 +9,7 @@ import type { TLSSocket } from 'node:tls';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { removeMade } from '../core/dirs.js';
+import { isLoopbackHost } from '../core/net.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
@@ -420,6 +421,16 @@ function remember(tenant: Tenant, record: RecordedRequest): void {
   pushBounded(tenant.requests, record, recordedChars(record));
 }
 
+/** Whether a request's Host header names this machine (a client without one, HTTP/1.0, is no browser). */
+function loopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  try {
+    return isLoopbackHost(new URL(`http://${host}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
 async function handle(
   tenant: Tenant,
   req: IncomingMessage,
@@ -427,6 +438,12 @@ async function handle(
   onRequest: ((request: RecordedRequest) => void) | undefined,
 ): Promise<void> {
   const body = await readBody(req);
+  if (!loopbackHost(req.headers.host)) {
+    // A web page whose name was made to resolve to 127.0.0.1 (DNS rebinding) would otherwise be the
+    // sandbox's own origin to the browser: it could read /sandbox/requests (the secrets sent) and act.
+    writeReply(res, apiError(403, 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).'));
+    return;
+  }
   const method = req.method ?? 'GET';
   const headers = flatHeaders(req.headers);
   // The log shows every header as sent: req.headers keeps only the first of a repeated Authorization,

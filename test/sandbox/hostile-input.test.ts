@@ -1,5 +1,6 @@
 // Hostile input over real HTTP: what a client may send that no real client would. The sandbox answers
 // it as an error and stays whole: every later answer, the control endpoints included, still works.
+import { request as httpRequest } from 'node:http';
 import { request } from 'node:https';
 import { connect } from 'node:net';
 import { connect as connectTls } from 'node:tls';
@@ -174,5 +175,35 @@ describe('a request-target that begins with //', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
     expect(sb().requests.at(-1)).toMatchObject({ url: '//127.0.0.1/api/v2/event-streams', path: '//127.0.0.1/api/v2/event-streams', status: 404 });
     expect(await rawRequest('GET //sandbox/stats HTTP/1.1')).toMatch(/^HTTP\/1\.1 404 Not Found\r\n/);
+  });
+});
+
+describe('a Host header that names another host (a web page after DNS rebinding)', () => {
+  // Reviewed defect: the sandbox answered whatever Host a request named, so a web page whose name
+  // was made to resolve to 127.0.0.1 was its own origin to the browser: it read GET /sandbox/requests,
+  // the client secrets sent included, and could arm faults or fetch tokens.
+  function get(path: string, host: string): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${sb().url}${path}`, { headers: { host } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  it('is refused with 403 on the control and management endpoints; loopback names are served', async () => {
+    const port = new URL(sb().url).port;
+    for (const path of ['/sandbox/requests', '/sandbox/stats', '/api/v2/event-streams']) {
+      for (const host of [`rebind.attacker.example:${port}`, 'rebind.attacker.example', `127.0.0.1.attacker.example:${port}`, `localhost.attacker.example:${port}`]) {
+        const answer = await get(path, host);
+        expect(answer.status).toBe(403);
+        expect(JSON.parse(answer.text)).toEqual({ statusCode: 403, error: 'Forbidden', message: 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).' });
+      }
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '127.0.0.1']) expect((await get('/sandbox/stats', host)).status).toBe(200);
   });
 });
