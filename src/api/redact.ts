@@ -28,6 +28,11 @@ const TOKEN_KEYS = ['access_token', 'id_token', 'refresh_token'];
 /** The fields of a token endpoint's answer (RFC 6749 5.1, 5.2) shown as they are: they hold no secret. */
 const TOKEN_ANSWER_SHOWN = new Set(['token_type', 'scope', 'expires_in', 'error', 'error_description', 'error_uri']);
 export const REDACTED = '[redacted]';
+/**
+ * A token field's value in a token endpoint's answer that is not JSON: `access_token=…` (form-encoded),
+ * `"access_token": "…` (JSON cut short), `<access_token>…` (XML). Groups: the name, what joins it to the value, the value.
+ */
+const tokenInText = () => new RegExp(`\\b(${TOKEN_KEYS.join('|')})\\b(["']?\\s*[:=>]\\s*["']?)([^\\s"'&<>,;}]+)`, 'g');
 
 export class Redactor {
   private readonly values = new Set<string>();
@@ -93,7 +98,19 @@ export class Redactor {
   addTokens(text: string): void {
     const at = text.search(/[{[]/);
     const parsed = at < 0 ? NOT_JSON : parseJson(text.slice(at));
-    if (parsed === NOT_JSON || typeof parsed.value !== 'object' || parsed.value === null) return;
+    if (parsed === NOT_JSON) {
+      // Not JSON (form-encoded, JSON cut short, XML): a token there is still a token the server issued.
+      for (const match of text.matchAll(tokenInText())) {
+        this.add(match[3]);
+        try {
+          this.add(decodeURIComponent(match[3]!.replaceAll('+', ' ')));
+        } catch {
+          // not valid encoding: masked as it stands
+        }
+      }
+      return;
+    }
+    if (typeof parsed.value !== 'object' || parsed.value === null) return;
     for (const key of TOKEN_KEYS) {
       const token = (parsed.value as Record<string, unknown>)[key];
       if (typeof token === 'string') this.add(token);
@@ -107,7 +124,8 @@ export class Redactor {
   tokenAnswer(text: string): string {
     const at = text.search(/[{[]/);
     const parsed = at < 0 ? NOT_JSON : parseJson(text.slice(at));
-    if (parsed === NOT_JSON) return this.text(text); // not JSON: the value net
+    // Not JSON: each token field's value masked where it stands, then the value net.
+    if (parsed === NOT_JSON) return this.text(text.replace(tokenInText(), `$1$2${REDACTED}`));
     return this.text(`${text.slice(0, at)}${masked(parsed.value, maskTokenAnswer)}`);
   }
 

@@ -291,6 +291,23 @@ describe('every encoding of the secret, and every token, is masked', () => {
     }
   });
 
+  // Reviewed defect: a token answer that is not JSON was traced with the value net alone, and its
+  // tokens were never learnt: the token the server issued was printed whole under --debug.
+  it.each([
+    ['form-encoded', 'application/x-www-form-urlencoded', (token: string) => `access_token=${token}&token_type=bearer&expires_in=3600`, 'access_token=[redacted]&token_type=bearer'],
+    ['JSON cut short', 'application/json', (token: string) => `{"access_token": "${token}", "token_type": "Bea`, '{"access_token": "[redacted]", "token_type": "Bea'],
+    ['XML', 'text/xml', (token: string) => `<r><refresh_token>${token}</refresh_token></r>`, '<r><refresh_token>[redacted]</refresh_token></r>'],
+  ])('a token answer that is not JSON (%s), under --debug: its token masked in the body and in a header', async (_kind, type, body, shown) => {
+    const token = 'Lv7-token-in-a-body-that-is-not-json-0123456789';
+    recordSecrets([token]);
+    answer = (request) => (request.url.startsWith('/oauth/token') ? { headers: { 'content-type': type, 'x-echo': token }, body: body(token) } : { body: { eventStreams: [] } });
+    const result = await idm(['streams', 'list', '--debug'], { env: env() });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`< ${shown}`);
+    expect(result.stderr).toContain('< x-echo: [redacted]');
+    expect(result.stderr).not.toContain(token);
+  });
+
   it('a token answer that repeats the token under another key and behind a )]}\' prefix, under --debug', async () => {
     const token = tokenBody().access_token as string;
     const twin = `${token.slice(0, -4)}TWIN`;
