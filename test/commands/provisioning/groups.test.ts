@@ -40,7 +40,7 @@ beforeAll(async () => {
         },
         { id: EMPTY, name: 'groups-empty', strategy: 'google-apps', provisioning: { synchronize_groups: 'selected' }, groups: GROUPS },
         { id: FRESH, name: 'groups-fresh', strategy: 'google-apps', groups: GROUPS },
-        ...Array.from({ length: 16 }, (_, i) => ({
+        ...Array.from({ length: 20 }, (_, i) => ({
           id: conn(i + 1),
           name: `groups-edit-${i + 1}`,
           strategy: 'google-apps',
@@ -249,9 +249,28 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     const result = await h.idm(['provisioning', 'groups', 'set', id, SUPPORT, SALES]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Set 2 groups as the synchronized groups of/);
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PUT ${groupsPath(id)}`]);
-    expect(h.calls()[0]!.json).toEqual({ groups: [{ id: SUPPORT }, { id: SALES }] });
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `PUT ${groupsPath(id)}`]);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: SUPPORT }, { id: SALES }] });
     expect(await listed(id)).toEqual([SALES, SUPPORT]); // listed in id order, as the service does
+  });
+
+  it('set with ids: a group the list holds keeps its stored entry (name, email, member count), not a bare id', async () => {
+    const id = editable(); // synchronizes Engineering, with its name, email and member count
+    const result = await h.idm(['provisioning', 'groups', 'set', id, ENG, SALES]);
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [GROUPS[0], { id: SALES }] });
+    const shown = await h.idm(['provisioning', 'groups', 'list', id]);
+    expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\n${SALES}\t\t\t\n`);
+  });
+
+  it('set with ids by a client that may change the list but not read it: the ids are sent bare, and the note says so', async () => {
+    const id = editable();
+    const message = 'Insufficient scope, expected any of: read:directory_provisionings';
+    h.sandbox.addFault({ path: groupsPath(id), method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const result = await h.idm(['provisioning', 'groups', 'set', id, ENG]).finally(() => h.sandbox.clearFaults());
+    expect(result.code).toBe(0);
+    expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: ENG }] });
+    expect(result.stderr).toContain('unread: the client may not read the list (read:directory_provisionings), so groups there already were sent as bare ids');
   });
 
   it('set --none: PUT {groups: []}; the list is empty', async () => {
@@ -340,7 +359,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
   ];
   for (const [name, value, message] of bad) {
     it(`${name}: exit 2, nothing sent`, async () => {
-      const result = await h.idm(['provisioning', 'groups', 'add', conn(16), '--groups-file', file('bad.json', value)]);
+      const result = await h.idm(['provisioning', 'groups', 'add', conn(20), '--groups-file', file('bad.json', value)]);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(message);
@@ -350,7 +369,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
 });
 
 describe('idm provisioning groups: local validation sends nothing (exit 2)', () => {
-  const id = conn(16); // never changed by a test
+  const id = conn(20); // never changed by a test
   const cases: Array<[string, string[], RegExp]> = [
     ['set without group ids or --none', ['set', id], /Give the group ids, --groups-file, or --none to synchronize no group\./],
     ['set with group ids and --none', ['set', id, ENG, '--none'], /--none means no group: give group ids or --none, not both\./],
@@ -427,7 +446,7 @@ describe('idm provisioning groups: errors of the service', () => {
   });
 
   it('set with the reader client: 403 naming update:directory_provisionings (exit 4); the list is unchanged', async () => {
-    const id = conn(16);
+    const id = conn(20);
     const result = await h.idm(['provisioning', 'groups', 'set', id, '--none'], { client: 'reader' });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain('update:directory_provisionings');

@@ -12,6 +12,7 @@ import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '.
 import { parseJson, readFileOrStdin } from '../../../io/input.js';
 import { unsafeTextProblem } from '../../../io/safe.js';
 import { once } from '../../../cli/parse.js';
+import { PATTERNS } from '../../../schemas/constants.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from '../show.js';
 
 export type GroupsVerb = 'add' | 'remove' | 'set';
@@ -64,24 +65,43 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   const { provisioning } = await deps.api();
   if (verb === 'add') return add(connectionId, entries, deps);
   if (verb === 'remove') return remove(connectionId, entries, deps);
-  await provisioning.setGroups(connectionId, entries);
+  // Ids alone: a group the list holds keeps its stored entry (PUT replaces each entry with the one
+  // sent, and a bare id would drop its name, email and member count, as add avoids).
+  const stored = options.groupsFile === undefined && entries.length > 0 ? await storedGroups(connectionId, deps) : new Map<string, Record<string, unknown>>();
+  await provisioning.setGroups(connectionId, stored === undefined ? entries : entries.map((entry) => keptEntry(stored.get(entry.id)) ?? entry));
   if (entries.length === 0) {
     deps.output.note(`${connectionId} synchronizes no group now.`);
     return;
   }
-  deps.output.note(`Set ${plural(entries.length, 'group')} as the synchronized groups of ${connectionId}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+  const unread = stored === undefined ? ` (unread: the client may not read the list (${provisioning.scopes.read}), so groups there already were sent as bare ids, without their name, email or member count)` : '';
+  deps.output.note(`Set ${plural(entries.length, 'group')} as the synchronized groups of ${connectionId}${unread}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+}
+
+/**
+ * A stored entry as it can be sent back: the fields the service takes, each only where it has a
+ * value the service takes (it refuses an empty email, wire-facts.md); undefined for no entry.
+ */
+function keptEntry(stored: Record<string, unknown> | undefined): GroupEntry | undefined {
+  if (stored === undefined || typeof stored.id !== 'string') return undefined;
+  const { name, email, direct_members_count: count } = stored;
+  return {
+    id: stored.id,
+    ...(typeof name === 'string' ? { name } : {}),
+    ...(typeof email === 'string' && PATTERNS.groupEmail.test(email) ? { email } : {}),
+    ...(typeof count === 'number' && Number.isSafeInteger(count) && count >= 0 ? { direct_members_count: count } : {}),
+  };
 }
 
 /**
  * The stored entries of the list, by id (every page); undefined for a client that may change the list
  * but not read it (no read:directory_provisionings). A tenant without the feature is thrown.
  */
-async function storedGroups(connectionId: string, deps: Deps): Promise<Map<string, string> | undefined> {
+async function storedGroups(connectionId: string, deps: Deps): Promise<Map<string, Record<string, unknown>> | undefined> {
   const { provisioning } = await deps.api();
-  const stored = new Map<string, string>();
+  const stored = new Map<string, Record<string, unknown>>();
   try {
     for await (const page of provisioning.groupPages(connectionId, {})) {
-      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, entryText(group));
+      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, group);
     }
   } catch (error) {
     if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
@@ -138,7 +158,7 @@ async function add(connectionId: string, entries: GroupEntry[], deps: Deps): Pro
     return;
   }
   const fresh = entries.filter((entry) => !stored.has(entry.id));
-  const updated = entries.filter((entry) => stored.has(entry.id) && Object.keys(entry).length > 1 && stored.get(entry.id) !== entryText({ ...entry }));
+  const updated = entries.filter((entry) => stored.has(entry.id) && Object.keys(entry).length > 1 && entryText(stored.get(entry.id)!) !== entryText({ ...entry }));
   const already = entries.filter((entry) => !fresh.includes(entry) && !updated.includes(entry)).map((entry) => entry.id);
   const there = already.length === 0 ? '' : `${groupsWere(already)} there already`;
   if (fresh.length + updated.length === 0) {
