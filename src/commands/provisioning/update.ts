@@ -72,16 +72,24 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
       if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
       rows.splice(at, 1);
     }
-    for (const row of adding) {
-      const at = rowMapping(rows, row.platform);
-      if (at >= 0) {
-        throw new UsageError(
-          `--add-mapping ${row.platform}=${row.idp}: "${row.platform}" is mapped already (to ${rows[at]!.idp}).`,
-          `Replace it with ${shellCommand(['--remove-mapping', row.platform, '--add-mapping', `${row.platform}=${row.idp}`])}.`,
-        );
-      }
-      rows.push(row);
+    // A row mapped already is replaced by removing it in the same run: the hint is this run's command
+    // with a --remove-mapping for each such row, the other flags as given.
+    const mapped = adding.filter((row) => rowMapping(rows, row.platform) >= 0);
+    if (mapped.length > 0) {
+      const row = mapped[0]!;
+      const again = [
+        'idm', 'provisioning', 'update', connectionId,
+        ...[...removing, ...mapped.map((each) => each.platform)].flatMap((platform) => ['--remove-mapping', platform]),
+        ...adding.flatMap((each) => ['--add-mapping', `${each.platform}=${each.idp}`]),
+        ...(options.syncAutomatically === undefined ? [] : [options.syncAutomatically ? '--sync-automatically' : '--no-sync-automatically']),
+        ...(options.syncGroups === undefined ? [] : ['--sync-groups', options.syncGroups]),
+      ];
+      throw new UsageError(
+        `--add-mapping ${row.platform}=${row.idp}: "${row.platform}" is mapped already (to ${rows[rowMapping(rows, row.platform)]!.idp})${mapped.length > 1 ? `, and so ${mapped.length === 2 ? 'is' : 'are'} ${mapped.slice(1).map((each) => `"${each.platform}"`).join(', ')}` : ''}.`,
+        `Replace ${mapped.length === 1 ? 'it' : 'them'}: ${deps.command(again)}`,
+      );
     }
+    rows.push(...adding);
     if (rows.length === 0) {
       throw new UsageError(
         `--remove-mapping would leave the mapping of ${connectionId} empty, and a configuration needs at least one row.`,

@@ -253,8 +253,32 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     const id = conn(COUNT);
     const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=other $(value)']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("Replace it with --remove-mapping email --add-mapping 'email=other $(value)'.");
+    expect(result.stderr).toContain(`Replace it: idm provisioning update ${id} --remove-mapping email --add-mapping 'email=other $(value)'\n`);
     expect(patches()).toEqual([]);
+  });
+
+  it('the hint to replace rows is the whole command, with the other flags as given, and it runs', async () => {
+    const id = configured();
+    const args = ['provisioning', 'update', id, '--remove-mapping', 'is_admin', '--add-mapping', 'email=mail', '--add-mapping', 'nickname=name.givenName', '--add-mapping', 'external_id=uid', '--sync-groups', 'all'];
+    const result = await h.idm(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'Error: --add-mapping email=mail: "email" is mapped already (to primaryEmail), and so is "external_id".\n' +
+        `Replace them: idm provisioning update ${id} --remove-mapping is_admin --remove-mapping email --remove-mapping external_id --add-mapping email=mail --add-mapping nickname=name.givenName --add-mapping external_id=uid --sync-groups all\n`,
+    );
+    expect(patches()).toEqual([]);
+    const hinted = result.stderr.split('\n')[1]!.replace(/^Replace them: idm /, '').split(' ');
+    expect((await h.idm(hinted)).code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([
+      {
+        mapping: [
+          { platform: 'email', idp: 'mail' },
+          { platform: 'nickname', idp: 'name.givenName' },
+          { platform: 'external_id', idp: 'uid' },
+        ],
+        synchronize_groups: 'all',
+      },
+    ]);
   });
 
   it('removing every row leaves an empty mapping, which is refused before the PATCH', async () => {
