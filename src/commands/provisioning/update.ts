@@ -74,7 +74,9 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
     }
     // A row mapped already is replaced by removing it in the same run: the hint is this run's command
     // with a --remove-mapping for each such row, the other flags as given.
-    const mapped = adding.filter((row) => rowMapping(rows, row.platform) >= 0);
+    // A row the mapping holds as it is (a script run again) changes nothing: it is not an error.
+    const there = adding.filter((row) => rows[rowMapping(rows, row.platform)]?.idp === row.idp);
+    const mapped = adding.filter((row) => rowMapping(rows, row.platform) >= 0 && !there.includes(row));
     if (mapped.length > 0) {
       const row = mapped[0]!;
       const again = [
@@ -89,14 +91,26 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
         `Replace ${mapped.length === 1 ? 'it' : 'them'}: ${deps.command(again)}`,
       );
     }
-    rows.push(...adding);
-    if (rows.length === 0) {
-      throw new UsageError(
-        `--remove-mapping would leave the mapping of ${connectionId} empty, and a configuration needs at least one row.`,
-        `Keep a row, or add one with --add-mapping; to stop provisioning the connection, run '${deps.command(['idm', 'provisioning', 'delete', connectionId])}'.`,
-      );
+    rows.push(...adding.filter((row) => !there.includes(row)));
+    if (there.length > 0) {
+      const rowsThere = `${there.map((row) => `${row.platform}=${row.idp}`).join(', ')} ${there.length === 1 ? 'is' : 'are'} in the mapping of ${connectionId} already`;
+      if (removing.length === 0 && there.length === adding.length) {
+        // The mapping is as asked: it is not sent, and with no other setting nothing is.
+        if (Object.keys(body).length === 0) return deps.output.note(`Nothing changed: ${rowsThere}; nothing was sent.`);
+        deps.output.note(`${rowsThere}: the mapping is not sent.`);
+      } else {
+        deps.output.note(`${rowsThere}: not added again.`);
+      }
     }
-    body.mapping = rows;
+    if (removing.length > 0 || there.length < adding.length) {
+      if (rows.length === 0) {
+        throw new UsageError(
+          `--remove-mapping would leave the mapping of ${connectionId} empty, and a configuration needs at least one row.`,
+          `Keep a row, or add one with --add-mapping; to stop provisioning the connection, run '${deps.command(['idm', 'provisioning', 'delete', connectionId])}'.`,
+        );
+      }
+      body.mapping = rows;
+    }
   }
   let checked: ProvisioningBody;
   if (Object.keys(body).length === 0) {

@@ -241,6 +241,27 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     expect(h.calls().map((call) => call.method)).toEqual(['GET']);
   });
 
+  it('--add-mapping of a row the mapping holds as it is (a script run again): exit 0, nothing sent, the note says so', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=primaryEmail']);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(result.stderr).toBe(`Nothing changed: email=primaryEmail is in the mapping of ${id} already; nothing was sent.\n`);
+    expect(h.calls().map((call) => call.method)).toEqual(['GET']);
+  });
+
+  it('--add-mapping of a row there already, with other changes: those are sent, the row is not added twice', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=primaryEmail', '--add-mapping', 'nickname=name.givenName']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`email=primaryEmail is in the mapping of ${id} already: not added again.`);
+    expect(patches().map((call) => call.json)).toEqual([{ mapping: [...START, { platform: 'nickname', idp: 'name.givenName' }] }]);
+    h.mark();
+    const settings = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=primaryEmail', '--sync-groups', 'all']);
+    expect(settings.code).toBe(0);
+    expect(settings.stderr).toContain(`email=primaryEmail is in the mapping of ${id} already: the mapping is not sent.`);
+    expect(patches().map((call) => call.json)).toEqual([{ synchronize_groups: 'all' }]);
+  });
+
   it('--remove-mapping of a platform attribute the mapping does not have: sends no PATCH', async () => {
     const id = conn(COUNT);
     const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'nickname']);
