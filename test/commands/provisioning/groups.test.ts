@@ -19,6 +19,7 @@ const [ENG, SALES, SUPPORT, EVERYONE] = GROUPS.map((group) => group.id) as [stri
 const LISTED = 'con_groupsListed0001';
 const EMPTY = 'con_groupsEmpty00001';
 const FRESH = 'con_groupsFresh00001';
+const OFF = 'con_groupsOff0000001';
 const conn = (n: number) => `con_groupsEdit${String(n).padStart(6, '0')}`;
 
 let h: Harness;
@@ -40,6 +41,7 @@ beforeAll(async () => {
         },
         { id: EMPTY, name: 'groups-empty', strategy: 'google-apps', provisioning: { synchronize_groups: 'selected' }, groups: GROUPS },
         { id: FRESH, name: 'groups-fresh', strategy: 'google-apps', groups: GROUPS },
+        { id: OFF, name: 'groups-off', strategy: 'google-apps', provisioning: { synchronize_groups: 'off' }, groups: GROUPS },
         ...Array.from({ length: 20 }, (_, i) => ({
           id: conn(i + 1),
           name: `groups-edit-${i + 1}`,
@@ -56,6 +58,7 @@ afterAll(() => h.close());
 beforeEach(() => h.mark());
 
 const groupsPath = (id: string) => `/api/v2/connections/${id}/directory-provisioning/synchronized-groups`;
+const configPath = (id: string) => `/api/v2/connections/${id}/directory-provisioning`;
 const query = (url: string) => Object.fromEntries(new URL(url, 'http://x').searchParams);
 /** The ids the connection synchronizes now, read through idm. */
 async function listed(id: string): Promise<string[]> {
@@ -158,8 +161,8 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(`Added 2 groups to the synchronized groups of ${id}. See them: idm provisioning groups list ${id}\n`);
-    // The list is read first: only what it does not hold is sent.
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`]);
+    // The list is read first: only what it does not hold is sent; then whether it counts (selected: no note).
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`, `GET ${configPath(id)}`]);
     expect(h.calls('POST')[0]!.json).toEqual({ groups: [{ id: SALES }, { id: SUPPORT }] });
     expect(h.calls('POST')[0]!.headers['content-type']).toMatch(/^application\/json/);
     expect(await listed(id)).toEqual([ENG, SALES, SUPPORT]);
@@ -249,7 +252,7 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     const result = await h.idm(['provisioning', 'groups', 'set', id, SUPPORT, SALES]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Set 2 groups as the synchronized groups of/);
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `PUT ${groupsPath(id)}`]);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `PUT ${groupsPath(id)}`, `GET ${configPath(id)}`]);
     expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: SUPPORT }, { id: SALES }] });
     expect(await listed(id)).toEqual([SALES, SUPPORT]); // listed in id order, as the service does
   });
@@ -271,6 +274,24 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.code).toBe(0);
     expect(h.calls('PUT')[0]!.json).toEqual({ groups: [{ id: ENG }] });
     expect(result.stderr).toContain('unread: the client may not read the list (read:directory_provisionings), so groups there already were sent as bare ids');
+  });
+
+  it('add and set where group synchronization is off or all: the note says the list does not count yet, naming the command that makes it', async () => {
+    const off = OFF;
+    const added = await h.idm(['provisioning', 'groups', 'add', off, SALES]);
+    expect(added.code).toBe(0);
+    expect(added.stderr).toBe(
+      `Added 1 group to the synchronized groups of ${off}. See them: idm provisioning groups list ${off}\n` +
+        `Group synchronization of ${off} is off: no group is synchronized, these neither, until it is "selected": idm provisioning update ${off} --sync-groups selected\n`,
+    );
+    const all = editable();
+    expect((await h.idm(['provisioning', 'update', all, '--sync-groups', 'all'])).code).toBe(0);
+    const set = await h.idm(['provisioning', 'groups', 'set', all, SALES]);
+    expect(set.code).toBe(0);
+    expect(set.stderr).toContain(`Group synchronization of ${all} is "all": every group is synchronized, not only the listed ones, until it is "selected": idm provisioning update ${all} --sync-groups selected\n`);
+    // The command named makes the list count; then no note.
+    expect((await h.idm(['provisioning', 'update', all, '--sync-groups', 'selected'])).code).toBe(0);
+    expect((await h.idm(['provisioning', 'groups', 'set', all, SALES, SUPPORT])).stderr).not.toContain('Group synchronization');
   });
 
   it('set --none: PUT {groups: []}; the list is empty', async () => {
@@ -305,7 +326,7 @@ describe('idm provisioning groups add | set --groups-file: whole entries', () =>
     const result = await h.idm(['provisioning', 'groups', 'add', id, '--groups-file', file('add.json', [PLATFORM, { id: SALES }])]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(new RegExp(`^Added 2 groups to the synchronized groups of ${id}\\.`));
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`]);
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`GET ${groupsPath(id)}`, `POST ${groupsPath(id)}`, `GET ${configPath(id)}`]);
     expect(h.calls('POST')[0]!.json).toEqual({ groups: [PLATFORM, { id: SALES }] });
     const shown = await h.idm(['provisioning', 'groups', 'list', id]);
     expect(shown.stdout).toBe(`${ENG}\tEngineering\tengineering@example.com\t12\n${SALES}\t\t\t\ngroup1abc\tPlatform\tplatform@example.com\t9\n`);

@@ -52,6 +52,8 @@ beforeAll(async () => {
     // groups add, remove and set with ids read the list first (add sends only groups it does not hold:
     // an empty one; remove only groups it holds: those given; set each group's stored entry).
     if (listGroupsFirst && request.method === 'GET' && request.url.includes('/synchronized-groups')) return json(res, 200, { groups: listedGroups });
+    // and, after add or set, the configuration (whether group synchronization is "selected"): a recorded one.
+    if (listGroupsFirst && request.method === 'GET' && /\/directory-provisioning$/.test(new URL(request.url, 'http://x').pathname)) return json(res, 200, ok(GET)[0]!.response.body);
     if (!answer) return json(res, 500, { statusCode: 500, error: 'Internal Server Error', message: 'no recorded answer set up' });
     reply(res, answer);
   });
@@ -78,7 +80,7 @@ function idm(args: string[], response: Recorded['response']): Promise<RunResult>
 }
 /** The management requests idm sent since the test began. */
 const sent = (): Seen[] =>
-  server.seen.slice(from).filter((request) => request.url.startsWith('/api/v2/') && !(listGroupsFirst && request.method === 'GET' && request.url.includes('/synchronized-groups')));
+  server.seen.slice(from).filter((request) => request.url.startsWith('/api/v2/') && !(listGroupsFirst && request.method === 'GET' && /\/directory-provisioning(\/synchronized-groups)?$/.test(new URL(request.url, 'http://x').pathname)));
 const pathOf = (request: Seen) => new URL(request.url, 'http://x').pathname;
 const queryOf = (request: Seen) => Object.fromEntries(new URL(request.url, 'http://x').searchParams);
 /** The request idm sent, as the recording writes one. */

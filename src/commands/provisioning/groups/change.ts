@@ -7,7 +7,7 @@ import { isForbidden } from '../../../api/errors.js';
 import { isFeatureDisabled, type GroupEntry } from '../../../api/management/provisioning.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
-import { UsageError } from '../../../core/errors.js';
+import { ApiError, UsageError } from '../../../core/errors.js';
 import { hasUnsafeCharacters, isPlainObject, jsonKind, plural, preview } from '../../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../../io/input.js';
 import { unsafeTextProblem } from '../../../io/safe.js';
@@ -63,7 +63,7 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   const entries = options.groupsFile === undefined ? ids.map((id) => ({ id })) : await readGroupsFile(options.groupsFile, verb, connectionId, deps);
   if (verb === 'add' && entries.length === 0) throw new UsageError(`--groups-file ${options.groupsFile} holds no group: nothing to add.`);
   const { provisioning } = await deps.api();
-  if (verb === 'add') return add(connectionId, entries, deps);
+  if (verb === 'add') return add(connectionId, entries, deps).then(() => modeNote(connectionId, deps));
   if (verb === 'remove') return remove(connectionId, entries, deps);
   // Ids alone: a group the list holds keeps its stored entry (PUT replaces each entry with the one
   // sent, and a bare id would drop its name, email and member count, as add avoids).
@@ -75,6 +75,32 @@ export async function groupsChangeRun(options: GroupsChangeOptions, deps: Deps):
   }
   const unread = stored === undefined ? ` (unread: the client may not read the list (${provisioning.scopes.read}), so groups there already were sent as bare ids, without their name, email or member count)` : '';
   deps.output.note(`Set ${plural(entries.length, 'group')} as the synchronized groups of ${connectionId}${unread}. See them: ${deps.command(['idm', 'provisioning', 'groups', 'list', connectionId])}`);
+  await modeNote(connectionId, deps);
+}
+
+/**
+ * The list counts only while group synchronization is `selected`: after groups were added or set, a
+ * configuration at `off` (none synchronized) or `all` (every group) is named, with the command that
+ * makes the list count. One GET, only where notes are shown (not with --json); a configuration that
+ * cannot be read, or a setting idm does not know, says nothing.
+ */
+async function modeNote(connectionId: string, deps: Deps): Promise<void> {
+  if (deps.output.json) return;
+  const { provisioning } = await deps.api();
+  let mode: unknown;
+  try {
+    mode = (await provisioning.get(connectionId)).synchronize_groups;
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  if (mode !== 'off' && mode !== 'all') return;
+  const select = deps.command(['idm', 'provisioning', 'update', connectionId, '--sync-groups', 'selected']);
+  deps.output.note(
+    mode === 'off'
+      ? `Group synchronization of ${connectionId} is off: no group is synchronized, these neither, until it is "selected": ${select}`
+      : `Group synchronization of ${connectionId} is "all": every group is synchronized, not only the listed ones, until it is "selected": ${select}`,
+  );
 }
 
 /**
