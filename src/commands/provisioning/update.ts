@@ -57,10 +57,12 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   const body = await bodyFields(options, deps.io);
   // One platform attribute removed twice is one row removed (the second must not read as a row the mapping lacks).
   const removing = [...new Set((options.removeMapping ?? []).map((value) => checkedPlatformAttribute(value, '--remove-mapping')))];
-  const adding = (options.addMapping ?? []).map((value) => checkedMappingRow(value, '--add-mapping'));
-  for (const [index, row] of adding.entries()) {
-    const earlier = rowMapping(adding.slice(0, index), row.platform);
-    if (earlier >= 0) throw new UsageError(`--add-mapping maps "${row.platform}" twice (to ${adding[earlier]!.idp} and to ${row.idp}).`, 'Give each platform attribute once.');
+  // One row added twice, as it is, is one row added (as --remove-mapping's and group ids' repeats).
+  const adding: MappingRow[] = [];
+  for (const row of (options.addMapping ?? []).map((value) => checkedMappingRow(value, '--add-mapping'))) {
+    const earlier = rowMapping(adding, row.platform);
+    if (earlier < 0) adding.push(row);
+    else if (adding[earlier]!.idp !== row.idp) throw new UsageError(`--add-mapping maps "${row.platform}" twice (to ${adding[earlier]!.idp} and to ${row.idp}).`, 'Give each platform attribute once.');
   }
 
   const { provisioning } = await deps.api();

@@ -92,6 +92,14 @@ describe('idm provisioning update: the PATCH body', () => {
     expect(patches().map((call) => call.json)).toEqual([{ mapping: START.slice(0, 2) }]);
   });
 
+  it('--add-mapping of one row twice, as it is, adds it once, not "maps twice"', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'nickname=name.givenName', '--add-mapping', ' nickname = name.givenName ']);
+    expect(result.stderr).toBe(`Updated directory provisioning for ${id} with 4 mapped attributes.\n`);
+    expect(result.code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ mapping: [...START, { platform: 'nickname', idp: 'name.givenName' }] }]);
+  });
+
   it('--remove-mapping x --add-mapping x=new replaces one row and keeps the order of the others', async () => {
     const id = configured();
     const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'email', '--add-mapping', 'email=primaryEmailAlias', '--sync-automatically']);
