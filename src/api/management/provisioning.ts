@@ -226,7 +226,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       action: `${verb} the synchronized groups of connection ${connectionId}`,
       scope: SCOPE.update,
       success: 204,
-      hints: { 400: `Check the group ids ('${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' shows them).` },
+      // A 400 names what it refused: an id, or a field of a --groups-file entry (the recorded one: an email).
+      hints: { 400: `Check the groups sent (their ids, and the fields of --groups-file entries), as the message says ('${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' shows the synchronized ones).` },
       unanswered: `The groups may have been changed all the same: check with '${command(['idm', 'provisioning', 'groups', 'list', connectionId])}' before running this again.`,
     });
   };

@@ -293,7 +293,7 @@ describe('recorded: provisioning groups set / add / remove', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain("Payload validation error: 'Object didn't pass validation for format email: ' on property groups[0].email");
     expect(result.stderr).toMatch(/400/);
-    expect(result.stderr).toContain('Check the group ids');
+    expect(result.stderr).toContain('Check the groups sent (their ids, and the fields of --groups-file entries), as the message says');
     expect(result.stderr).not.toContain('Added');
   });
 

@@ -44,7 +44,7 @@ export function groupsChangeCommand(deps: Deps, verb: GroupsVerb, run = groupsCh
   const command = new Command(verb)
     .description(DESCRIPTIONS[verb])
     .addArgument(CONNECTION_ID_ARGUMENT())
-    .addArgument(new Argument(verb === 'remove' ? '<group-id...>' : '[group-id...]', "the directory groups' ids (see idm provisioning groups list)"));
+    .addArgument(new Argument(verb === 'remove' ? '<group-id...>' : '[group-id...]', verb === 'add' ? "the directory groups' ids, e.g. 03ep43zb1xk6ay0" : "the directory groups' ids (idm provisioning groups list shows those synchronized)"));
   if (verb !== 'remove') command.option('--groups-file <path>', 'whole entries instead of ids: a JSON array of {"id", "name"?, "email"?, "direct_members_count"?} (or {"groups": [...]}, as groups list --json prints it), or - for stdin', once('--groups-file'));
   if (verb === 'set') command.option('--none', 'synchronize no group (an empty list)');
   return command
