@@ -9,7 +9,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { once, parseChoice, refuseBothSwitches, repeatable } from '../../cli/parse.js';
 import { IdmError, UsageError } from '../../core/errors.js';
-import { plural, shellCommand, type CommandLine } from '../../core/text.js';
+import { isPlainObject, plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
 import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, mappingSource } from './body.js';
@@ -68,9 +68,10 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   const { provisioning } = await deps.api();
   if (options.addMapping !== undefined || options.removeMapping !== undefined) {
     // Read, change, write the whole list: the service replaces the mapping it is sent.
-    const rows = currentRows(connectionId, await provisioning.get(connectionId), deps.command);
+    const { rows, removed } = currentRows(connectionId, await provisioning.get(connectionId), removing, deps.command);
     for (const platform of removing) {
       const at = rowMapping(rows, platform);
+      if (at < 0 && removed.has(platform)) continue;
       if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
       rows.splice(at, 1);
     }
@@ -136,11 +137,20 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
 /**
  * The current mapping's rows, to change and send back whole. An entry idm could not send back as it
  * is (not two strings, or breaking the mapping's rules) stops it: writing the rest would drop it.
+ * One whose platform attribute --remove-mapping names is the one way out of such an entry (an empty
+ * idp, say): it is left out, as asked (`removed`).
  */
-function currentRows(connectionId: string, current: ApiRecord, command: CommandLine): MappingRow[] {
+function currentRows(connectionId: string, current: ApiRecord, removing: readonly string[], command: CommandLine): { rows: MappingRow[]; removed: Set<string> } {
   const entries: unknown[] = Array.isArray(current.mapping) ? current.mapping : [];
-  const rows = mappingRows(entries).filter(isSendableRow);
-  const left = entries.length - rows.length;
+  const rows: MappingRow[] = [];
+  const removed = new Set<string>();
+  let left = 0;
+  for (const entry of entries) {
+    const [row] = mappingRows([entry]);
+    if (row && isSendableRow(row)) rows.push(row);
+    else if (isPlainObject(entry) && typeof entry.platform === 'string' && removing.includes(entry.platform.trim())) removed.add(entry.platform.trim());
+    else left += 1;
+  }
   if (left > 0) {
     throw new IdmError(
       `The current mapping of ${connectionId} has ${plural(left, 'entry', 'entries')} that idm cannot send back as ${left === 1 ? 'it is' : 'they are'}: --add-mapping and --remove-mapping would drop ${left === 1 ? 'it' : 'them'}.`,
@@ -150,5 +160,5 @@ function currentRows(connectionId: string, current: ApiRecord, command: CommandL
       },
     );
   }
-  return rows;
+  return { rows, removed };
 }

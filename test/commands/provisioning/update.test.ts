@@ -347,6 +347,21 @@ describe('idm provisioning update: a current mapping with entries idm cannot sen
     expect(result.stderr).toContain(`See it with 'idm provisioning show ${id} --json', then give the whole mapping with --mapping-file.`);
     expect(h.calls().map((call) => call.method)).toEqual(['GET']);
   });
+
+  it('--remove-mapping of such an entry is the way out of it: it is left out as asked, the rest sent whole', async () => {
+    const id = configured();
+    const answer = { path: path(id), method: 'GET', kind: 'status', status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(answered(id)) } as const;
+    h.sandbox.addFault(answer);
+    const one = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'nickname']);
+    // The other such entry is still there: exit 1, nothing sent.
+    expect(one.code).toBe(1);
+    expect(one.stderr).toContain(`The current mapping of ${id} has 1 entry that idm cannot send back as it is`);
+    expect(patches()).toEqual([]);
+    h.sandbox.addFault(answer);
+    const both = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'nickname', '--remove-mapping', 'bell']);
+    expect(both.code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmail' }] }]);
+  });
 });
 
 describe('idm provisioning update: errors of the service', () => {
