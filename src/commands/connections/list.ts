@@ -46,7 +46,10 @@ export async function connectionsListRun(options: ConnectionsListOptions, deps: 
   let unknown = false;
   let notEnabled = false;
   const provisioningOf = (connection: ApiRecord): string => {
-    if (!isPlainObject(connection) || !(PROVISIONING_STRATEGIES as readonly unknown[]).includes(connection.strategy)) return '-';
+    if (!isPlainObject(connection)) return '-';
+    // Whatever its strategy: the provisioning list is the service's word (it may support one idm does not know).
+    if (configured?.has(text(connection.id))) return 'configured';
+    if (!(PROVISIONING_STRATEGIES as readonly unknown[]).includes(connection.strategy)) return '-';
     if (featureOff) {
       notEnabled = true;
       return 'not enabled';

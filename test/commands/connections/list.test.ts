@@ -63,6 +63,15 @@ describe('idm connections list', () => {
     expect(provisioningCalls()).toHaveLength(1);
   });
 
+  it('a connection the provisioning list holds is configured, whatever its strategy (the service may support one idm does not know)', async () => {
+    const listed = { connection_id: SAML, connection_name: 'enterprise-saml', strategy: 'samlp', mapping: [{ platform: 'email', idp: 'mail' }], synchronize_automatically: false, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
+    h.sandbox.addFault({ path: '/api/v2/connections-directory-provisionings', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ directory_provisionings: [listed] }) });
+    const result = await h.idm(['connections', 'list']).finally(() => h.sandbox.clearFaults());
+    expect(result.code).toBe(0);
+    const rows = result.stdout.trimEnd().split('\n').map((line) => line.split('\t'));
+    expect(rows.map((row) => [row[0], row[3]])).toEqual([[G1, 'not configured'], [DB, '-'], [G2, 'not configured'], [SAML, 'configured'], [G3, 'not configured']]);
+  });
+
   it('at a terminal: a table with a header, no tabs', async () => {
     const result = await h.idm(['connections', 'list'], { env: { ...TTY_OUT, COLUMNS: '200' } });
     expect(result.code).toBe(0);
