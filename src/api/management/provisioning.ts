@@ -169,18 +169,26 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
   const request = (connectionId: string, operation: Operation) => explained(connectionId, () => client.request(operation));
   const record = (connectionId: string, operation: Operation, what: string, creating = false) => explained(connectionId, () => requestRecord(client, operation, what), undefined, creating);
 
-  const get = (connectionId: string): Promise<ApiRecord> =>
-    record(
+  /** `unconfigured`: the hint of a 404 without inexistent_connection, when the operation has its own (delete's). */
+  const get = (connectionId: string, unconfigured?: string): Promise<ApiRecord> =>
+    explained(
       connectionId,
-      {
-        method: 'GET',
-        path: provisioningPath(connectionId),
-        action: `read the directory provisioning of connection ${connectionId}`,
-        scope: SCOPE.read,
-      success: 200,
-      },
-      'a provisioning configuration',
+      () =>
+        requestRecord(
+          client,
+          {
+            method: 'GET',
+            path: provisioningPath(connectionId),
+            action: `read the directory provisioning of connection ${connectionId}`,
+            scope: SCOPE.read,
+            success: 200,
+          },
+          'a provisioning configuration',
+        ),
+      unconfigured,
     );
+  // Nothing to delete is no cue to set it up (the hint of the other operations' 404).
+  const nothingToDelete = `It has no directory provisioning: deleted already, or never set up ('${command(['idm', 'provisioning', 'list'])}' lists the connections that have it).`;
 
   const list = async (query: { from?: string; take?: number }, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {
@@ -264,6 +272,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     scopes: SCOPE,
 
     get,
+    /** get, before a delete: its 404 says there is nothing to delete. */
+    getToDelete: (connectionId: string) => get(connectionId, nothingToDelete),
 
     /** One page of every connection's configuration. */
     list,
@@ -334,13 +344,18 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
      */
     delete: async (connectionId: string): Promise<{ lostAnswer: boolean }> => {
       try {
-        await request(connectionId, {
-          method: 'DELETE',
-          path: provisioningPath(connectionId),
-          action: `delete the directory provisioning of connection ${connectionId}`,
-          scope: SCOPE.delete,
-          success: 204,
-        });
+        await explained(
+          connectionId,
+          () =>
+            client.request({
+              method: 'DELETE',
+              path: provisioningPath(connectionId),
+              action: `delete the directory provisioning of connection ${connectionId}`,
+              scope: SCOPE.delete,
+              success: 204,
+            }),
+          nothingToDelete,
+        );
       } catch (error) {
         if (isNotFound(error) && !isUnknownConnection(error) && error.attempts > 1) return { lostAnswer: true };
         throw error;

@@ -30,7 +30,7 @@ export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps):
   const { provisioning } = await deps.api();
   if (!options.yes) {
     // What is about to go: the connection's name and how much it maps (a 404 is reported as is).
-    const current = await provisioning.get(connectionId);
+    const current = await provisioning.getToDelete(connectionId);
     const prompter = await deps.prompter();
     // The name is the server's free text: a one-line question quotes at most 80 columns of it, cut
     // between characters (never inside an emoji) and measured as the terminal draws them.

@@ -106,6 +106,8 @@ describe('idm provisioning delete --yes', () => {
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(new RegExp(`${id}.*Directory provisioning configuration not found.*404`));
     expect(again.stderr).not.toContain('Deleted');
+    // Not 'It has no directory provisioning yet … set it up with idm provisioning create', as a read's 404 says.
+    expect(again.stderr).toContain(`It has no directory provisioning: deleted already, or never set up ('idm provisioning list' lists the connections that have it).`);
     expect(h.calls('DELETE')).toHaveLength(1);
   });
 });
@@ -138,11 +140,20 @@ describe('idm provisioning delete: a DELETE sent again after a lost answer', () 
 });
 
 describe('idm provisioning delete: errors of the service', () => {
-  it('404 for a connection without provisioning (exit 1), hint to create it', async () => {
+  it('404 for a connection without provisioning (exit 1): nothing to delete, not a cue to create it', async () => {
     const result = await h.idm(['provisioning', 'delete', FRESH, '--yes']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('Directory provisioning configuration not found');
-    expect(result.stderr).toContain(`idm provisioning create ${FRESH}`);
+    expect(result.stderr).toContain('It has no directory provisioning: deleted already, or never set up');
+    expect(result.stderr).not.toContain('idm provisioning create');
+  });
+
+  it('at a terminal, the read before the question: its 404 says the same, before any question', async () => {
+    const result = await h.idm(['provisioning', 'delete', FRESH], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('It has no directory provisioning: deleted already, or never set up');
+    expect(result.stderr).not.toContain('idm provisioning create');
+    expect(h.calls().map((call) => call.method)).toEqual(['GET']);
   });
 
   it('404 for a connection that does not exist (exit 1)', async () => {
