@@ -11,7 +11,7 @@ import { UsageError } from '../../core/errors.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { bodyFields, checkProvisioningBody, mappingSource } from './body.js';
-import { printConfiguration } from './format.js';
+import { noteSelectedWithoutGroups, printConfiguration } from './format.js';
 
 export interface ProvisioningCreateOptions {
   connectionId?: string;
@@ -67,7 +67,9 @@ export async function provisioningCreateRun(options: ProvisioningCreateOptions, 
     );
   }
   const { provisioning } = await deps.api();
-  await printConfiguration(await provisioning.create(connectionId, body), deps, { verb: 'Created', connectionId });
+  const answer = await provisioning.create(connectionId, body);
+  await printConfiguration(answer, deps, { verb: 'Created', connectionId });
+  await noteSelectedWithoutGroups(connectionId, body, answer, deps);
 }
 
 /** The request body the flags describe, checked against the shared schema. */

@@ -1,5 +1,6 @@
 // How provisioning configurations are shown: one place for create, show, update and list.
 import type { ApiRecord } from '../../api/management/index.js';
+import { ApiError } from '../../core/errors.js';
 import type { Deps } from '../../cli/factory.js';
 import { isPlainObject, plural } from '../../core/text.js';
 import { asText as text, fieldText, toMinute, type Column } from '../../output/index.js';
@@ -68,4 +69,21 @@ export async function printConfiguration(record: ApiRecord, deps: Deps, done?: {
   await output.printRows(MAPPING_COLUMNS, mapping, { label: 'mapping' });
   // The connection asked, when the answer does not name it (tolerated).
   if (done) output.note(`${done.verb} directory provisioning for ${fieldText(record, 'connection_id') || done.connectionId} with ${plural(mapping.length, 'mapped attribute')}.`);
+}
+
+/**
+ * After a create or change that asked for `selected` group synchronization: with no group listed,
+ * none is synchronized (where `all` synchronized every one), and a note says how to list some. One
+ * GET of the list's first entry, only where notes are shown (not with --json); silent when it cannot be read.
+ */
+export async function noteSelectedWithoutGroups(connectionId: string, sent: { synchronize_groups?: string }, answer: ApiRecord, deps: Deps): Promise<void> {
+  if (deps.output.json || sent.synchronize_groups !== 'selected' || answer.synchronize_groups !== 'selected') return;
+  const { provisioning } = await deps.api();
+  try {
+    if ((await provisioning.groups(connectionId, { take: 1 })).items.length > 0) return;
+  } catch (error) {
+    if (error instanceof ApiError) return;
+    throw error;
+  }
+  deps.output.note(`No group is listed for ${connectionId}: with group synchronization "selected", none is synchronized until some are added: ${deps.command(['idm', 'provisioning', 'groups', 'add', connectionId, 'GROUP_ID'])}`);
 }

@@ -13,7 +13,7 @@ import { isPlainObject, plural, shellCommand, type CommandLine } from '../../cor
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
 import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, mappingSource } from './body.js';
-import { printConfiguration } from './format.js';
+import { noteSelectedWithoutGroups, printConfiguration } from './format.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
 export interface ProvisioningUpdateOptions {
@@ -131,7 +131,9 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
   } else {
     checked = await checkProvisioningBody(body, mappingSource(options, 'the mapping'));
   }
-  await printConfiguration(await provisioning.update(connectionId, checked), deps, { verb: 'Updated', connectionId });
+  const answer = await provisioning.update(connectionId, checked);
+  await printConfiguration(answer, deps, { verb: 'Updated', connectionId });
+  await noteSelectedWithoutGroups(connectionId, checked, answer, deps);
 }
 
 /**

@@ -44,6 +44,8 @@ describe('idm provisioning create: from flags', () => {
       synchronize_automatically: true,
       synchronize_groups: 'selected',
     });
+    // selected, and no group listed yet: none is synchronized until some are added.
+    expect(result.stderr).toContain(`No group is listed for ${id}: with group synchronization "selected", none is synchronized until some are added: idm provisioning groups add ${id} GROUP_ID\n`);
     const lines = result.stdout.trim().split('\n');
     expect(lines).toEqual(
       expect.arrayContaining([

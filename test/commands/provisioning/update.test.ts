@@ -41,9 +41,28 @@ describe('idm provisioning update: the PATCH body', () => {
     const id = configured();
     const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'selected']);
     expect(result.code).toBe(0);
-    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PATCH ${path(id)}`]);
+    // After it, selected: whether any group is listed (none here: the note says so).
+    expect(h.calls().map((call) => `${call.method} ${call.path}`)).toEqual([`PATCH ${path(id)}`, `GET ${path(id)}/synchronized-groups`]);
     expect(patches()[0]!.json).toEqual({ synchronize_groups: 'selected' });
     expect(patches()[0]!.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('--sync-groups selected with no group listed: the note says none is synchronized and names groups add; with one listed, no note', async () => {
+    const id = configured();
+    const result = await h.idm(['provisioning', 'update', id, '--sync-groups', 'selected']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      `Updated directory provisioning for ${id} with 3 mapped attributes.\n` +
+        `No group is listed for ${id}: with group synchronization "selected", none is synchronized until some are added: idm provisioning groups add ${id} GROUP_ID\n`,
+    );
+    expect((await h.idm(['provisioning', 'groups', 'add', id, '03ep43zb1xk6ay0'])).code).toBe(0);
+    const again = await h.idm(['provisioning', 'update', id, '--sync-groups', 'selected']);
+    expect(again.stderr).toBe(`Updated directory provisioning for ${id} with 3 mapped attributes.\n`);
+    // --json: the answer only, and no read after it.
+    h.mark();
+    const json = await h.idm(['provisioning', 'update', configured(), '--sync-groups', 'selected', '--json']);
+    expect(json.stderr).toBe('');
+    expect(h.calls('GET')).toEqual([]);
   });
 
   it('--sync-automatically sends true; --no-sync-automatically sends false', async () => {
