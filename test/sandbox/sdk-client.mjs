@@ -28,7 +28,15 @@ async function op(name, fn) {
     emit({
       op: name,
       ok: false,
-      error: { name: error?.constructor?.name ?? typeof error, statusCode: error?.statusCode, body: error?.body, message: String(error?.message ?? error), cause: error?.cause ? String(error.cause) : undefined },
+      error: {
+        name: error?.constructor?.name ?? typeof error,
+        statusCode: error?.statusCode,
+        body: error?.body,
+        // The answer's headers as the SDK's error carries them (names in lower case).
+        headers: error?.rawResponse?.headers ? Object.fromEntries(error.rawResponse.headers) : undefined,
+        message: String(error?.message ?? error),
+        cause: error?.cause ? String(error.cause) : undefined,
+      },
     });
   }
 }
@@ -148,6 +156,56 @@ const phases = {
   async assertion({ privateKeyPem, alg }) {
     const signed = new ManagementClient({ domain: SDK_DOMAIN, clientId: SDK_CLIENT_ID, clientAssertionSigningKey: privateKeyPem, clientAssertionSigningAlg: alg });
     await op(`eventStreams.list ${alg}`, () => firstPage(signed.eventStreams.list({ take: 1 })));
+  },
+
+  /**
+   * The error answers the SDK turns into its typed errors (ManagementError and subclasses: statusCode,
+   * body, rawResponse.headers): 400, 401, 403, 404, 409; none retried (`maxRetries: 0`).
+   */
+  async errors({ reader, configuredId, closedPortId, takenName }) {
+    const once = new ManagementClient({ domain: SDK_DOMAIN, clientId: SDK_CLIENT_ID, clientSecret: SDK_CLIENT_SECRET, maxRetries: 0 });
+    await op('400 malformed id', () => single(once.eventStreams.get('est_short')));
+    await op('400 body', () => single(once.eventStreams.create({ name: 'no-destination' })));
+    await op('404 unknown stream', () => single(once.eventStreams.get('est_0000000000000000000000')));
+    await op('409 stream name', () =>
+      single(once.eventStreams.create({ name: takenName, subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'act_sdk' } } })),
+    );
+    await op('409 provisioning', () => single(once.connections.directoryProvisioning.create(configuredId, {})));
+    const readOnly = new ManagementClient({ domain: SDK_DOMAIN, clientId: reader.clientId, clientSecret: reader.clientSecret, maxRetries: 0 });
+    await op('403 scope', () => single(readOnly.eventStreams.test(closedPortId, { event_type: 'user.created' })));
+    const stranger = new ManagementClient({ domain: SDK_DOMAIN, token: 'not.a.token', maxRetries: 0 });
+    await op('401 token', () => firstPage(stranger.eventStreams.list({ take: 1 })));
+  },
+
+  /** Test events of two more types to a stream whose deliveries fail. */
+  async 'more-tests'({ closedPortId }) {
+    await op('test user.updated', () => single(streams.test(closedPortId, { event_type: 'user.updated' })));
+    await op('test user.deleted', () => single(streams.test(closedPortId, { event_type: 'user.deleted' })));
+  },
+
+  /** Every failed delivery of a stream, a page of one at a time through the SDK's own pagination. */
+  async 'deliveries-paged'({ closedPortId }) {
+    await op('deliveries.list take=1 all pages', async () => {
+      const all = [];
+      for await (const delivery of await streams.deliveries.list(closedPortId, { take: 1 })) all.push(delivery);
+      return { result: all };
+    });
+  },
+
+  /** Lists until the tenant's bucket is empty: the 429 the SDK reports when it does not retry. */
+  async 'rate-limit'({ calls }) {
+    const once = new ManagementClient({ domain: SDK_DOMAIN, clientId: SDK_CLIENT_ID, clientSecret: SDK_CLIENT_SECRET, maxRetries: 0 });
+    for (let call = 1; call <= calls; call++) {
+      await op(`list ${call}`, async () => {
+        const page = await once.eventStreams.list({ take: 1 });
+        return { status: page.rawResponse.status, result: { remaining: page.rawResponse.headers.get('x-ratelimit-remaining'), limit: page.rawResponse.headers.get('x-ratelimit-limit') } };
+      });
+    }
+    // New clients, each asking the token endpoint (a bucket of its own) for a token, until it refuses.
+    for (let call = 1; call <= calls; call++) {
+      const fresh = new ManagementClient({ domain: SDK_DOMAIN, clientId: SDK_CLIENT_ID, clientSecret: SDK_CLIENT_SECRET, maxRetries: 0 });
+      await op(`token ${call}`, () => firstPage(fresh.eventStreams.list({ take: 1 })));
+    }
   },
 
   async 'provisioning-end'({ connectionId }) {

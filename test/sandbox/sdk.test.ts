@@ -45,7 +45,7 @@ interface OpLine {
   ok: boolean;
   status?: number;
   result?: any; // eslint-disable-line @typescript-eslint/no-explicit-any
-  error?: { name: string; statusCode?: number; body?: any; message: string; cause?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  error?: { name: string; statusCode?: number; body?: any; headers?: Record<string, string>; message: string; cause?: string }; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 const HELPER = fileURLToPath(new URL('./sdk-client.mjs', import.meta.url));
@@ -386,6 +386,61 @@ describe('the auth0 Node SDK against the sandbox over HTTPS', () => {
     expect(childErr).toBe('');
   });
 
+  it('errors the SDK types: 400 (path, body), 401, 403, 404, 409 (stream, provisioning), each with the service body and rate-limit headers', async () => {
+    const ops = await phase('errors', { reader: sandbox.clients.reader, configuredId: DEMO_IDS.googleAppsConfigured, closedPortId: DEMO_IDS.closedPort, takenName: 'demo-closed-port' });
+    const failed = (name: string) => {
+      const line = ops[name];
+      expect(line, `${name}: no line from the SDK child`).toBeDefined();
+      expect(line!.ok, name).toBe(false);
+      // Every management answer carries the bucket's headers (wire-facts.md), in lower case for the SDK.
+      expect(line!.error!.headers, name).toMatchObject({
+        'content-type': 'application/json; charset=utf-8',
+        'x-ratelimit-limit': expect.stringMatching(/^\d+$/),
+        'x-ratelimit-remaining': expect.stringMatching(/^\d+$/),
+        'x-ratelimit-reset': expect.stringMatching(/^\d{10}$/),
+      });
+      return line!.error!;
+    };
+    // The SDK's get has no 400 in its error table: a plain ManagementError, with the same fields.
+    expect(failed('400 malformed id')).toMatchObject({
+      name: 'ManagementError',
+      statusCode: 400,
+      body: { statusCode: 400, error: 'Bad Request', message: "Path validation error: 'Object didn't pass validation for format event-stream-id: est_short' on property id (Unique identifier for the event stream).", errorCode: 'invalid_uri' },
+    });
+    expect(failed('400 body')).toMatchObject({ name: 'BadRequestError', statusCode: 400, body: { statusCode: 400, error: 'Bad Request', message: expect.stringMatching(/^Payload validation error: .*destination/), errorCode: 'invalid_body' } });
+    const notFound = failed('404 unknown stream');
+    expect(notFound).toMatchObject({ name: 'NotFoundError', statusCode: 404 });
+    expect(notFound.body).toEqual({ statusCode: 404, error: 'Not Found', message: 'The requested stream does not exist.' });
+    expect(failed('409 stream name')).toMatchObject({ name: 'ConflictError', statusCode: 409, body: { statusCode: 409, error: 'Conflict', message: 'You have reached the maximum number of event streams for your account OR Event stream name already in use.' } });
+    expect(failed('409 provisioning')).toMatchObject({ name: 'ConflictError', statusCode: 409, body: { statusCode: 409, error: 'Conflict', message: 'Directory provisioning is already enabled on the specified connection' } });
+    expect(failed('403 scope')).toMatchObject({ name: 'ForbiddenError', statusCode: 403, body: { statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: update:event_streams.', errorCode: 'insufficient_scope' } });
+    expect(failed('401 token')).toMatchObject({ name: 'UnauthorizedError', statusCode: 401, body: { statusCode: 401, error: 'Unauthorized', message: 'Invalid token.' } });
+    // Nothing was made by the refused calls.
+    expect(sandbox.seededStreams().filter((s) => s.name === 'demo-closed-port')).toHaveLength(1);
+    expect(childErr).toBe('');
+  });
+
+  it("deliveries paged one at a time with the SDK's own pagination: oldest first, each with the service's a0tenant and a0stream, and no page twice", async () => {
+    const tested = await phase('more-tests', { closedPortId: DEMO_IDS.closedPort });
+    const ids = [ok(tested, 'test user.updated', 202).id, ok(tested, 'test user.deleted', 202).id];
+    await sandbox.idle();
+    const paged = ok(await phase('deliveries-paged', { closedPortId: DEMO_IDS.closedPort }), 'deliveries.list take=1 all pages', undefined) as Array<Record<string, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    // The one that failed first (the first test's, redelivered twice since), then the two new ones, in the order sent.
+    expect(paged.map((d) => d.id)).toEqual([closedFailedId, ...ids]);
+    expect(paged.map((d) => d.event_type)).toEqual(['user.created', 'user.updated', 'user.deleted']);
+    for (const delivery of paged) {
+      expect(Object.keys(delivery)).toEqual(['id', 'event_stream_id', 'event_type', 'status', 'attempts', 'event']);
+      expect(delivery.status).toBe('failed');
+      expect(Object.keys(delivery.event)).toEqual(['id', 'source', 'specversion', 'type', 'time', 'data', 'a0tenant', 'a0stream']);
+      expect(delivery.event.a0stream).toBe(DEMO_IDS.closedPort);
+      expect(delivery.event.a0tenant).toBe(new URL(sandbox.url).host);
+    }
+    // A page of one each, then the empty page the last one's `next` leads to, which has no `next`.
+    const pages = sent('GET', `/event-streams/${DEMO_IDS.closedPort}/deliveries`).slice(-4);
+    expect(pages.map((r) => new URL(r.url, sandbox.url).searchParams.get('take'))).toEqual(['1', '1', '1', '1']);
+    expect(pages.map((r) => new URL(r.url, sandbox.url).searchParams.has('from'))).toEqual([false, true, true, true]);
+  });
+
   it('client credentials with a private-key JWT (private_key_jwt) the SDK signs: RS256, PS256 with the client key, ES256 with a seeded EC key', async () => {
     const cases = [
       ['RS256', sandbox.clients.admin.privateKeyPem],
@@ -454,6 +509,54 @@ async function probe(extraCa: string | undefined, target: { url: string; clientI
   expect(await exited, err).toBe(0);
   return JSON.parse(out.split('\n')[0]!) as OpLine;
 }
+
+describe('the auth0 Node SDK against a sandbox with a small rate limit', () => {
+  it('the 429 of an empty bucket: management (X-RateLimit-* headers, Reset in Unix seconds) and token endpoint (its own error shape), as the SDK reports them', async () => {
+    // Two requests a bucket, refilled at one per 1000 s: the third is refused whatever the machine's speed.
+    const limited = await startSandbox({ https: true, rateLimit: { limit: 2, refillPerSecond: 0.001 } });
+    recordSandboxSecrets(limited);
+    const limitedCa = join(dir, 'limited-ca.pem');
+    writeFileSync(limitedCa, limited.caPem!);
+    const sdk = spawnSdk(limitedCa, { url: limited.url, ...limited.clients.admin });
+    let out = '';
+    let err = '';
+    sdk.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    sdk.stderr.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+    const exited = new Promise<number | null>((resolve) => sdk.once('exit', resolve));
+    try {
+      const before = Math.floor(Date.now() / 1000);
+      sdk.stdin.end(`${JSON.stringify({ phase: 'rate-limit', args: { calls: 3 } })}\n${JSON.stringify({ phase: 'exit' })}\n`);
+      expect(await exited, err).toBe(0);
+      const ops = Object.fromEntries(out.trim().split('\n').map((line) => JSON.parse(line) as OpLine).filter((line) => line.op).map((line) => [line.op, line]));
+      expect(ops['list 1']).toMatchObject({ ok: true, status: 200, result: { limit: '2', remaining: '1' } });
+      expect(ops['list 2']).toMatchObject({ ok: true, status: 200, result: { limit: '2', remaining: '0' } });
+      const limitedApi = ops['list 3']!;
+      expect(limitedApi.ok).toBe(false);
+      expect(limitedApi.error).toMatchObject({
+        name: 'TooManyRequestsError',
+        statusCode: 429,
+        body: { statusCode: 429, error: 'Too Many Requests', message: 'Global limit has been reached', errorCode: 'too_many_requests' },
+        headers: { 'x-ratelimit-limit': '2', 'x-ratelimit-remaining': '0' },
+      });
+      // The reset is when a request will be allowed again: about 1000 s ahead, in seconds (not ms).
+      const reset = Number(limitedApi.error!.headers!['x-ratelimit-reset']);
+      expect(reset).toBeGreaterThan(before + 900);
+      expect(reset).toBeLessThan(before + 100_000);
+      // The token endpoint's bucket (of its own): the first client's token, one more (whose list meets
+      // the empty management bucket), then its 429 in the token endpoint's shape.
+      expect(ops['token 1']).toMatchObject({ ok: false, error: { name: 'TooManyRequestsError', statusCode: 429, body: { errorCode: 'too_many_requests' } } });
+      // (The SDK keeps no headers of a failed token request, so its Retry-After is not seen here.)
+      expect(ops['token 2']).toMatchObject({ ok: false, error: { statusCode: 429 } });
+      expect(ops['token 2']!.error!.body).toEqual({ error: 'too_many_requests', error_description: 'Global limit has been reached' });
+      expect(limited.tokensIssued()).toBe(2);
+      const refused = limited.requests.filter((r) => r.path === '/oauth/token' && r.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+    } finally {
+      sdk.kill();
+      await limited.close();
+    }
+  });
+});
 
 describe('the auth0 Node SDK against the built binary: idm sandbox start --https', () => {
   it('trusts the CA file start printed, through NODE_EXTRA_CA_CERTS alone, and lists the streams', async () => {
