@@ -264,6 +264,22 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(posts[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { method: 'basic', username: 'idm', password: 'pass-word' } } } });
   });
 
+  it('the name prompt counts characters as the service and --name do (code points): 128 emoji are a name, 129 are not', async () => {
+    // 128 emoji are 256 UTF-16 units: the prompt counted those, and refused a name --name takes.
+    const name = '😀'.repeat(128);
+    const t = open(['streams', 'create', '--event-type', 'user.created', '--action', 'a-emoji']);
+    await t.waitFor('Stream name');
+    t.type(`${name}😀`);
+    t.keys('Enter');
+    await t.waitFor('A name has 1 to 128 characters.');
+    t.keys('BSpace');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({ name, destination: { type: 'action' } });
+  });
+
   it('a token with a space around it is refused at its masked prompt and asked again, not after it (exit 2, every answer lost)', async () => {
     const t = open(['streams', 'create']);
     await t.waitFor('Stream name');

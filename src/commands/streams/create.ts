@@ -134,7 +134,11 @@ function eventbusNextStep(stream: Record<string, unknown>): string | undefined {
  * for, not a length to meet; a name in `inUse` (name → id) is refused with the stream that has it.
  */
 export function nameAnswerCheck(inUse: Map<string, string> | undefined): (value: string) => true | string {
-  const problem = (value: string) => (value.length >= 1 && value.length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`);
+  // Characters as the service and --name count them: code points, not UTF-16 units (an emoji is one).
+  const problem = (value: string) => {
+    const length = [...value].length;
+    return length >= 1 && length <= LIMITS.streamNameMax ? unsafeTextProblem(value) : `has 1 to ${LIMITS.streamNameMax} characters`;
+  };
   return (answer) => {
     const value = answer.trim();
     if (value === '') return "Enter the stream's name.";
