@@ -280,6 +280,24 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(posts[0]!.json).toMatchObject({ name, destination: { type: 'action' } });
   });
 
+  it('the user name prompt counts characters as --username does (code points): 128 emoji are a user name, 129 are not', async () => {
+    const username = '😀'.repeat(128); // 256 UTF-16 units
+    const t = open(['streams', 'create', '--name', 'basic-emoji-user', '--event-type', 'user.created', '--webhook', 'https://hooks.example.com/e', '--auth', 'basic']);
+    await t.waitFor('User name');
+    t.type(`${username}😀`);
+    t.keys('Enter');
+    await t.waitFor('A user name has at most 128 characters.');
+    t.keys('BSpace');
+    t.keys('Enter');
+    await t.waitFor('Webhook password');
+    t.type('pass-word');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    const posts = h.calls('POST');
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.json).toMatchObject({ destination: { configuration: { webhook_authorization: { method: 'basic', username, password: 'pass-word' } } } });
+  });
+
   it('a token with a space around it is refused at its masked prompt and asked again, not after it (exit 2, every answer lost)', async () => {
     const t = open(['streams', 'create']);
     await t.waitFor('Stream name');

@@ -254,7 +254,8 @@ export async function webhookAuthorization(flags: DestinationFlags, deps: Deps, 
 function usernameProblem(value: string): true | string {
   const name = value.trim();
   if (name === '') return 'Enter the user name.';
-  if (name.length > LIMITS.basicUsernameMax) return `A user name has at most ${LIMITS.basicUsernameMax} characters.`;
+  // Characters as --username and the service count them: code points (an emoji is one), not UTF-16 units.
+  if ([...name].length > LIMITS.basicUsernameMax) return `A user name has at most ${LIMITS.basicUsernameMax} characters.`;
   if (!PATTERNS.basicUsername.test(name)) return 'A user name has no colon.';
   return freeText(name);
 }
