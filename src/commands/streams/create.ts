@@ -49,7 +49,7 @@ export function streamsCreateCommand(deps: Deps, run = createRun): Command {
 export async function createRun(options: CreateOptions, deps: Deps): Promise<void> {
   const { io, output } = deps;
   refuseStdinTwice(options);
-  const kind = destinationKind(options);
+  const kind = destinationKind(options, 'create');
   const file = options.fromFile === undefined ? {} : await readBody(options.fromFile, deps);
   const body: Record<string, unknown> = { ...file };
   if (options.name !== undefined) body.name = options.name;

@@ -112,7 +112,7 @@ export function refuseStdinTwice(flags: DestinationFlags & { fromFile?: string }
  * destinations at once, a --webhook that is not an https:// URL, and webhook settings (--secret-file,
  * --username, --header-key) without a webhook (--webhook or --auth) or with the wrong --auth.
  */
-export function destinationKind(flags: DestinationFlags): Kind | undefined {
+export function destinationKind(flags: DestinationFlags, operation: 'create' | 'update'): Kind | undefined {
   const kinds = [
     flags.webhook !== undefined || flags.auth !== undefined ? 'webhook' : undefined,
     flags.eventbusAccount !== undefined || flags.eventbusRegion !== undefined ? 'eventbus' : undefined,
@@ -126,6 +126,12 @@ export function destinationKind(flags: DestinationFlags): Kind | undefined {
       const what = `${stray.join(' and ')} ${stray.length === 1 ? 'is a webhook setting' : 'are webhook settings'}`;
       if (kind !== undefined) throw new UsageError(`${what}, and this destination is ${kind === 'action' ? 'an action' : 'an event bus'}.`, `Leave ${stray.length === 1 ? 'it' : 'them'} out, or give --webhook URL --auth METHOD instead.`);
       const auth = flags.username !== undefined ? '--auth basic' : flags.headerKey !== undefined ? '--auth custom-header' : '--auth METHOD';
+      // A new stream's webhook needs its endpoint (--auth alone would be refused next: Missing
+      // --webhook), and there is no secret to rotate; --username or --header-key says the method.
+      if (operation === 'create') {
+        const says = flags.username !== undefined ? ' (--username says --auth basic)' : flags.headerKey !== undefined ? ' (--header-key says --auth custom-header)' : ' --auth METHOD';
+        throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} --webhook URL.`, `Give --webhook URL${says}.`);
+      }
       throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} ${auth}.`, `Give ${auth} (and --webhook URL for a new endpoint); rotating a secret is --auth bearer --secret-file new.txt.`);
     }
   }
@@ -295,7 +301,7 @@ export function accountId(value: string): string {
 export async function destinationFrom(flags: DestinationFlags, deps: Deps): Promise<Destination> {
   const ask = async () => deps.prompter();
   const kind =
-    destinationKind(flags) ??
+    destinationKind(flags, 'create') ??
     (await (await ask()).select<Kind>('Where do the events go?', [
       { value: 'webhook', name: 'A webhook (an https:// endpoint)', short: 'a webhook' },
       { value: 'eventbus', name: 'An event bus (an account and a region)', short: 'an event bus' },

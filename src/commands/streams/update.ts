@@ -80,7 +80,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   // A type both added and removed: which one was meant cannot be told (it was silently removed).
   const both = (options.addEventType ?? []).filter((type) => options.removeEventType?.includes(type));
   if (both.length > 0) throw new UsageError(`${both.join(', ')} ${both.length === 1 ? 'is' : 'are'} given to both --add-event-type and --remove-event-type: nothing sent.`, 'Give each event type to one of them.');
-  const kind = destinationKind(options);
+  const kind = destinationKind(options, 'update');
   if (kind === 'webhook') {
     // The endpoint may be the stream's own (a secret rotated); the rest is refused before any request.
     const missing = missingWebhookFlags(options, io, { endpoint: false });

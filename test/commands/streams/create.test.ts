@@ -310,6 +310,20 @@ describe('idm streams create: webhook settings and their checks (exit 2, nothing
     expect(posts()).toEqual([]);
   });
 
+  // The update's words ("it needs --auth basic ... rotating a secret is --auth bearer ...") sent a
+  // create to a second error (Missing --webhook): a new stream's webhook needs its endpoint.
+  it('webhook settings without --webhook: the error and its fix name --webhook URL, and no rotation', async () => {
+    const withUser = await run([...base, '--username', 'u', '--secret-file', secretFile('s')]);
+    expect(withUser.stderr).toBe('Error: --secret-file and --username are webhook settings: they need --webhook URL.\nGive --webhook URL (--username says --auth basic).\n');
+    const secretOnly = await run([...base, '--secret-file', secretFile('s')]);
+    expect(secretOnly.stderr).toBe('Error: --secret-file is a webhook setting: it needs --webhook URL.\nGive --webhook URL --auth METHOD.\n');
+    // The fix as said is enough: the stream is created.
+    h.mark();
+    const fixed = await h.idm(['streams', 'create', '--name', 'settings-fixed', '--event-type', 'user.created', '--username', 'u', '--secret-file', secretFile('s'), '--webhook', 'https://hooks.example.com/fixed']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(posts()).toHaveLength(1);
+  });
+
   it('--header-key beside an event bus: refused', async () => {
     const result = await run([...base, '--eventbus-account', '123456789012', '--eventbus-region', 'us-east-1', '--header-key', 'X-K']);
     expect(result.stderr).toContain('--header-key is a webhook setting, and this destination is an event bus.');
