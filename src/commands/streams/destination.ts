@@ -132,7 +132,10 @@ export function destinationKind(flags: DestinationFlags, operation: 'create' | '
         const says = flags.username !== undefined ? ' (--username says --auth basic)' : flags.headerKey !== undefined ? ' (--header-key says --auth custom-header)' : ' --auth METHOD';
         throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} --webhook URL.`, `Give --webhook URL${says}.`);
       }
-      throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} ${auth}.`, `Give ${auth} (and --webhook URL for a new endpoint); rotating a secret is --auth bearer --secret-file new.txt.`);
+      // The method goes with the new secret: the stream's own, which idm has not read here (a bare
+      // '--auth bearer' would turn a basic or custom-header webhook into a bearer one).
+      const rotate = auth === '--auth METHOD' ? "; to rotate a secret, the stream's own method (--auth bearer, --auth basic --username NAME, or --auth custom-header --header-key NAME): another one would change how deliveries authenticate" : '';
+      throw new UsageError(`${what}: ${stray.length === 1 ? 'it needs' : 'they need'} ${auth}.`, `Give ${auth} (and --webhook URL for a new endpoint)${rotate}.`);
     }
   }
   if (flags.auth !== undefined && flags.auth !== 'basic' && flags.username !== undefined) throw new UsageError('--username goes with --auth basic.');
