@@ -125,6 +125,23 @@ describe('idm streams update: the PATCH sent', () => {
     expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.password.changed' }, { event_type: 'user.deleted' }] });
   });
 
+  // It was refused as "not one of the 22 event types" before any read: such a type could only be
+  // dropped by giving the whole list again with --event-type.
+  it('--remove-event-type takes a type idm does not list that the stream has; a near miss of neither is still refused, no PATCH', async () => {
+    const body = { name: 'remove-unlisted', subscriptions: [{ event_type: 'user.created' }, { event_type: 'user.password.changed' }], destination: { type: 'action', configuration: { action_id: 'a-1' } } };
+    const created = await h.idm(['api', 'POST', '/event-streams', '--data', JSON.stringify(body)]);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const typo = await h.idm(['streams', 'update', id, '--remove-event-type', 'user.createdd']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/^Error: --remove-event-type "user\.createdd" is not an event type\. Did you mean user\.created\?/);
+    expect(patches()).toEqual([]);
+    const result = await h.idm(['streams', 'update', id, '--remove-event-type', 'user.password.changed']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(patches()).toHaveLength(1);
+    expect(patches()[0]!.json).toEqual({ subscriptions: [{ event_type: 'user.created' }] });
+  });
+
   it('adding a type it already has does not list it twice', async () => {
     const result = await h.idm(['streams', 'update', ids.addRemove, '--add-event-type', 'user.created,group.created']);
     expect(result.code).toBe(0);
