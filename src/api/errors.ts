@@ -443,6 +443,8 @@ interface ProxyNamed {
   name: string;
   variable: string;
   authorization?: string;
+  /** An https:// proxy: idm speaks TLS to it. */
+  tls?: boolean;
 }
 
 /**
@@ -472,6 +474,18 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
       hint,
       requestSent: false,
       what: `the proxy ${proxy.name} answered ${status}`,
+      cause: error,
+    });
+  }
+  // An https:// proxy URL for a proxy that speaks plain HTTP on that port (most do, even for https://
+  // tenants): OpenSSL reads its HTTP answer as a TLS record. Asking again changes nothing.
+  if (proxy.tls && (codeName === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(`${(err as { reason?: string }).reason ?? ''} ${err?.message ?? ''}`))) {
+    return new NetworkError(`Could not ${context.action}: ${named} does not speak TLS on that port (the TLS handshake was answered in plain text).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: `Give it as http://HOST:PORT in ${proxy.variable}: a proxy is most often reached over plain HTTP, https:// tenants too (their TLS goes through its tunnel); https:// is for a proxy that itself speaks TLS.`,
+      requestSent: false,
+      what: 'the proxy does not speak TLS',
       cause: error,
     });
   }

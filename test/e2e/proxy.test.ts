@@ -133,6 +133,16 @@ describe('HTTPS_PROXY', () => {
     expect(through.seen).toEqual([]);
   });
 
+  it('https:// for a proxy that speaks plain HTTP: exit 1 saying so and to give http://; not asked again, no OpenSSL text', async () => {
+    const through = await proxy();
+    const result = await list(secure, { HTTPS_PROXY: through.url.replace('http://', 'https://') }, ['--max-wait', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) does not speak TLS on that port (the TLS handshake was answered in plain text).\n` +
+        'Give it as http://HOST:PORT in HTTPS_PROXY: a proxy is most often reached over plain HTTP, https:// tenants too (their TLS goes through its tunnel); https:// is for a proxy that itself speaks TLS.\n',
+    );
+  });
+
   it('is not used for a host NO_PROXY lists: the proxy sees nothing', async () => {
     const through = await proxy();
     for (const noProxy of ['127.0.0.1', `127.0.0.1:${new URL(secure.url).port}`, '*']) {
