@@ -453,18 +453,26 @@ interface ProxyNamed {
  * proxy could not reach the tenant) and a proxy out of reach are network failures, retried.
  */
 function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed, codeName: string): NetworkError {
-  const err = error as NodeJS.ErrnoException & { proxyStatus?: number };
+  const err = error as NodeJS.ErrnoException & { proxyStatus?: number; proxyAuthenticate?: string };
   const named = `the proxy ${proxy.name} (${proxy.variable})`;
   const direct = `if ${context.host.replace(/:\d+$/, '')} is reached without the proxy, add it to NO_PROXY`;
   const status = err.proxyStatus;
   if (status !== undefined) {
     const reason = REASONS[status] ?? (status === 407 ? 'Proxy Authentication Required' : undefined);
     const statusText = `${status}${reason ? ` ${reason}` : ''}`;
+    // The schemes a 407 offers: idm sends Basic only, which no user name or password helps when none is Basic.
+    const schemes = status === 407 ? challengeSchemes(err.proxyAuthenticate) : [];
+    const notBasic = schemes.length > 0 && !schemes.some((scheme) => scheme.toLowerCase() === 'basic');
     const [message, hint] =
       status === 407
-        ? proxy.authorization
-          ? [`${named} refused its credentials (${statusText}).`, `Check the user name and password in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT, with reserved characters percent-encoded); or, ${direct}.`]
-          : [`${named} asks for credentials (${statusText}).`, `Give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT; or, ${direct}.`]
+        ? notBasic
+          ? [
+              `${named} asks for ${schemes.join(' or ')} authentication, which idm does not support: it sends Basic only, with the user and password of the proxy URL (${statusText}).`,
+              `Have the proxy accept Basic, or run a local proxy that authenticates to it for you (such as cntlm or px) and give that one in ${proxy.variable}; or, ${direct}.`,
+            ]
+          : proxy.authorization
+            ? [`${named} refused its credentials (${statusText}).`, `Check the user name and password in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT, with reserved characters percent-encoded); or, ${direct}.`]
+            : [`${named} asks for credentials (${statusText}).`, `Give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT; or, ${direct}.`]
         : status >= 500
           ? [`${named} could not connect to ${context.host} (${statusText}).`, `Check the domain (can the proxy reach ${context.host}?) and try again later; or, ${direct}.`]
           : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
@@ -510,6 +518,22 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
     what: `the proxy ${proxy.name} could not be reached (${what})`,
     cause: error,
   });
+}
+
+/**
+ * The authentication schemes of a Proxy-Authenticate value (RFC 9110 11.6.1: challenges separated by
+ * commas, each a scheme then a token68 or auth-params, which may hold quoted commas): a proxy's words,
+ * so only scheme tokens are kept, at most 4 of 40 characters.
+ */
+function challengeSchemes(value: string | undefined): string[] {
+  const schemes: string[] = [];
+  // The commas outside quoted strings separate challenges and auth-params alike; a part that begins
+  // with a token followed by a space or nothing (not by '=') starts a challenge.
+  for (const part of (value ?? '').replace(/"(?:[^"\\]|\\.)*"/g, '""').split(',')) {
+    const scheme = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]{1,40})(?=\s|$)(?!\s*=)/.exec(part)?.[1];
+    if (scheme && !schemes.some((seen) => seen.toLowerCase() === scheme.toLowerCase())) schemes.push(scheme);
+  }
+  return schemes.slice(0, 4);
 }
 
 /**

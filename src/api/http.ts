@@ -223,7 +223,7 @@ export function createTransport(options: TransportOptions): Transport {
           if (forwarded && res.statusCode === 407) {
             // The proxy's, not the tenant's: it wants (other) credentials.
             res.resume();
-            return fail(Object.assign(new Error('the proxy answered 407'), { code: 'EPROXY', proxy, proxyStatus: 407 }));
+            return fail(Object.assign(new Error('the proxy answered 407'), { code: 'EPROXY', proxy, proxyStatus: 407, proxyAuthenticate: headersOf(res)['proxy-authenticate'] }));
           }
           partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
           const chunks: Buffer[] = [];
@@ -308,7 +308,7 @@ export function createTransport(options: TransportOptions): Transport {
 /**
  * A tunnel to `authority` (host:port) through `proxy`: its CONNECT answered 2xx, the socket then
  * carries bytes to the target. Any other answer (407, 403, 502...) rejects with an Error of code
- * EPROXY and the status; a failure to reach the proxy rejects with the socket's error. Either
+ * EPROXY, the status and the Proxy-Authenticate challenges; a failure to reach the proxy rejects with the socket's error. Either
  * carries `proxy`, for errorFromNetwork to name it.
  */
 function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>, ca?: string[]): Promise<Duplex> {
@@ -335,7 +335,7 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
         return resolve(socket);
       }
       socket.destroy();
-      reject(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status }));
+      reject(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status, proxyAuthenticate: headersOf(answer)['proxy-authenticate'] }));
     });
     connect.once('error', (error: Error) => {
       pending.delete(connect);

@@ -198,6 +198,20 @@ describe('a proxy that refuses, or cannot be reached', () => {
     for (const secret of [PASSWORD, basic(`alice:${PASSWORD}`), `alice:${PASSWORD}`]) expect(result.stderr).not.toContain(secret);
   });
 
+  it('407 offering only schemes idm cannot answer (Negotiate, NTLM): says so and what to do, with or without credentials', async () => {
+    // A quoted comma, and a Basic inside a quoted string, are no challenge of their own.
+    const through = await proxy({ credentials: `alice:${PASSWORD}`, authenticate: 'Negotiate, NTLM realm="corp, Basic x"' });
+    for (const proxyUrl of [through.url, `http://alice:wrong@127.0.0.1:${through.port}`]) {
+      const result = await list(secure, { HTTPS_PROXY: proxyUrl });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) asks for Negotiate or NTLM authentication, which idm does not support: it sends Basic only, with the user and password of the proxy URL (407 Proxy Authentication Required).\n` +
+          'Have the proxy accept Basic, or run a local proxy that authenticates to it for you (such as cntlm or px) and give that one in HTTPS_PROXY; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n',
+      );
+    }
+    expect(through.seen).toHaveLength(2);
+  });
+
   it('the right credentials with --debug: the list works and stderr names the proxy without them', async () => {
     const through = await proxy({ credentials: `alice:${PASSWORD}` });
     const result = await list(plain, { HTTP_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${through.port}` }, ['--debug']);

@@ -28,6 +28,8 @@ export interface TestProxy {
 export interface TestProxyOptions {
   /** `user:password`: anything without them as Basic credentials is answered 407. */
   credentials?: string;
+  /** The Proxy-Authenticate challenges of its 407s (default `Basic realm="test"`). */
+  authenticate?: string;
   /** Every request is answered with this status (403, 502...) instead of being carried. */
   refuse?: number;
   /** Every request is taken and never answered (a proxy that hangs). */
@@ -44,6 +46,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   let bytes = 0;
   const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
   const waiting: Array<{ count: number; resolve: () => void }> = [];
+  const challenge = options.authenticate ?? 'Basic realm="test"';
   const record = (req: IncomingMessage, target: string) => {
     const entry: ProxySeen = { method: req.method ?? '', target };
     if (req.headers['proxy-authorization'] !== undefined) entry.proxyAuthorization = req.headers['proxy-authorization'];
@@ -67,7 +70,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     record(req, target);
     const status = refusal(req);
     if (status !== undefined) {
-      res.writeHead(status, status === 407 ? { 'proxy-authenticate': 'Basic realm="test"', 'content-type': 'text/html' } : { 'content-type': 'text/html' });
+      res.writeHead(status, status === 407 ? { 'proxy-authenticate': challenge, 'content-type': 'text/html' } : { 'content-type': 'text/html' });
       res.end(`<html><body>proxy says ${status}</body></html>`);
       return;
     }
@@ -97,7 +100,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     if (options.silent) return;
     const status = refusal(req);
     if (status !== undefined) {
-      const extra = status === 407 ? 'Proxy-Authenticate: Basic realm="test"\r\n' : '';
+      const extra = status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : '';
       client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
