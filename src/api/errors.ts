@@ -508,6 +508,22 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
       cause: error,
     });
   }
+  // The proxy took the connection, then closed it or answered in something that is not HTTP: most
+  // often no HTTP proxy listens there (one that speaks TLS, a SOCKS proxy), which reaching it again will not change.
+  if ((err as { proxyReached?: boolean }).proxyReached && (codeName === 'ECONNRESET' || codeName === 'EPIPE' || codeName.startsWith('HPE_'))) {
+    const notHttp = codeName.startsWith('HPE_');
+    const did = notHttp ? 'answered the CONNECT with something that is not HTTP' : 'closed the connection without answering the CONNECT';
+    return new NetworkError(`Could not ${context.action}: ${named} ${did} (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'network',
+      hint: proxy.tls
+        ? `Check ${proxy.variable}: is ${proxy.name} an HTTP proxy (reached over TLS)? A SOCKS proxy is not supported.`
+        : `Check ${proxy.variable}: is ${proxy.name} an HTTP proxy? One that speaks TLS is given as https://HOST:PORT; a SOCKS proxy is not supported.`,
+      requestSent: false,
+      what: `the proxy ${proxy.name} ${notHttp ? 'answered with something that is not HTTP' : 'closed the connection without answering'}`,
+      cause: error,
+    });
+  }
   const known = NETWORK_CAUSES[codeName];
   const what = known?.what ?? (err?.message || 'a network failure');
   return new NetworkError(`Could not ${context.action}: could not reach ${named}: ${what}${codeName ? ` (${codeName})` : ''}.`, {

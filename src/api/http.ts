@@ -308,7 +308,8 @@ export function createTransport(options: TransportOptions): Transport {
 /**
  * A tunnel to `authority` (host:port) through `proxy`: its CONNECT answered 2xx, the socket then
  * carries bytes to the target. Any other answer (407, 403, 502...) rejects with an Error of code
- * EPROXY, the status and the Proxy-Authenticate challenges; a failure to reach the proxy rejects with the socket's error. Either
+ * EPROXY, the status and the Proxy-Authenticate challenges; a failure to reach the proxy, or of its
+ * answer, rejects with the socket's error (`proxyReached` telling them apart). Either
  * carries `proxy`, for errorFromNetwork to name it.
  */
 function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>, ca?: string[]): Promise<Duplex> {
@@ -327,6 +328,14 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
       ...(proxy.tls ? { createConnection: () => connectProxyTls(proxy, ca) } : { agent: false }),
     });
     pending.add(connect);
+    // Whether the proxy took the connection (its TLS handshake done, for an https:// one): a failure
+    // after that is its answer (a close, bytes that are not HTTP), not a proxy out of reach.
+    let reached = false;
+    connect.once('socket', (socket: Duplex & { connecting?: boolean }) => {
+      if (proxy.tls) socket.once('secureConnect', () => (reached = true));
+      else if (socket.connecting) socket.once('connect', () => (reached = true));
+      else reached = true;
+    });
     connect.once('connect', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
       pending.delete(connect);
       const status = answer.statusCode ?? 0;
@@ -339,7 +348,7 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
     });
     connect.once('error', (error: Error) => {
       pending.delete(connect);
-      reject(Object.assign(error, { proxy }));
+      reject(Object.assign(error, { proxy, proxyReached: reached }));
     });
     connect.end();
   });

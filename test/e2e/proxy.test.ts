@@ -259,6 +259,23 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.stderr).not.toContain(PASSWORD);
   });
 
+  it('a proxy that takes the connection and closes it, or answers what is not HTTP: says so (not "could not reach"), and what to check', async () => {
+    // http:// for a proxy that speaks TLS: it closes the connection at the plain-text CONNECT.
+    const tls = await proxy({ tls: ca.server });
+    const closed = await list(secure, { HTTPS_PROXY: tls.url.replace('https://', 'http://') }, ['--max-wait', '1']);
+    expect(closed.code).toBe(1);
+    expect(closed.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${tls.port} (HTTPS_PROXY) closed the connection without answering the CONNECT (ECONNRESET).`);
+    expect(closed.stderr).toContain(`Check HTTPS_PROXY: is 127.0.0.1:${tls.port} an HTTP proxy? One that speaks TLS is given as https://HOST:PORT; a SOCKS proxy is not supported.`);
+    expect(closed.stderr).not.toContain('could not reach');
+    expect(closed.stderr).not.toContain('could not be reached');
+    const garbage = await proxy({ raw: 'SSH-2.0-OpenSSH_9.6\r\n' });
+    const result = await list(secure, { HTTPS_PROXY: garbage.url }, ['--max-wait', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${garbage.port} (HTTPS_PROXY) answered the CONNECT with something that is not HTTP (HPE_INVALID_CONSTANT).`);
+    expect(result.stderr).toContain(`The proxy 127.0.0.1:${garbage.port} answered with something that is not HTTP at ${authority(secure)} (get an access token): trying again in`);
+    expect(result.stderr).not.toContain('Parse Error');
+  });
+
   it('a proxy that takes the CONNECT and never answers: the timeout names the proxy, not the tenant', async () => {
     const through = await proxy({ silent: true });
     const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '1']);

@@ -32,6 +32,8 @@ export interface TestProxyOptions {
   authenticate?: string;
   /** Every request is answered with this status (403, 502...) instead of being carried. */
   refuse?: number;
+  /** Every CONNECT is answered with these bytes, then the connection closed (a proxy answering garbage). */
+  raw?: string;
   /** Every request is taken and never answered (a proxy that hangs). */
   silent?: boolean;
   /** Refuses (403) a request without a User-Agent, as some corporate proxies' policies do. */
@@ -98,6 +100,10 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     record(req, target);
     client.on('error', () => {});
     if (options.silent) return;
+    if (options.raw !== undefined) {
+      client.end(options.raw);
+      return;
+    }
     const status = refusal(req);
     if (status !== undefined) {
       const extra = status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : '';
