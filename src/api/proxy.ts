@@ -113,6 +113,8 @@ export function bypassed(hostname: string, port: number, noProxy: string): boole
     entry = entry.replace(/^\*?\./, '').replace(/\.$/, '');
     if (entry === '') continue;
     if (host === entry || host.endsWith(`.${entry}`)) return true;
+    // An IPv6 address is one however it is written (2001:db8:0::5, 2001:0db8::5), as curl and Go compare them.
+    if (entry.includes(':') && host.includes(':') && inRange(host, `${entry}/128`)) return true;
   }
   return false;
 }

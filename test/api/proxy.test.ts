@@ -103,6 +103,13 @@ describe('NO_PROXY', () => {
     expect(bypassed('[2001:db8::5]', 443, '2001:db8::5')).toBe(true);
     expect(bypassed('[2001:db8::5]', 443, '[2001:db8::5]:443')).toBe(true);
     expect(bypassed('tenant.example.com', 443, '10.0.0.0/8,bad/99')).toBe(false);
+    // An IPv6 address written another way is the same address (the URL's host is always the short form).
+    expect(bypassed('[2001:db8::5]', 443, '2001:DB8:0:0::5')).toBe(true);
+    expect(bypassed('[2001:db8::5]', 443, '2001:0db8::0005')).toBe(true);
+    expect(bypassed('[2001:db8::5]', 443, '[2001:db8:0::5]:443')).toBe(true);
+    expect(bypassed('[2001:db8::5]', 8443, '[2001:db8:0::5]:443')).toBe(false);
+    expect(bypassed('[2001:db8::6]', 443, '2001:db8:0::5')).toBe(false);
+    expect(proxyFor(new URL('https://[2001:db8::5]'), { HTTPS_PROXY: 'http://p:1', NO_PROXY: '2001:db8:0:0:0:0:0:5' })).toBeUndefined();
   });
 
   it('an entry with :port covers that port only', () => {
