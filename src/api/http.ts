@@ -117,7 +117,7 @@ export function createTransport(options: TransportOptions): Transport {
       override createConnection(connectOptions: import('node:https').RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
         const host = connectOptions.host ?? connectOptions.hostname ?? '';
         const authority = `${host.includes(':') ? `[${host}]` : host}:${connectOptions.port ?? 443}`;
-        openTunnel(http, proxy, authority, tunnels, options.tls?.ca).then(
+        openTunnel(http, proxy, authority, tunnels, options.tls?.ca, traceTunnel).then(
           (socket) => {
             let secure: Duplex;
             try {
@@ -136,6 +136,14 @@ export function createTransport(options: TransportOptions): Transport {
       }
     }
     return new TunnelAgent(agentOptions);
+  }
+
+  /** --debug: the CONNECT and the proxy's answer, headers masked as any (its Proxy-Authorization above all). */
+  function traceTunnel(direction: '>' | '<', first: string, headers: Record<string, string | string[] | undefined>): void {
+    if (!options.debug) return;
+    const lines = [`${direction} ${first}`];
+    for (const [name, value] of Object.entries(options.redactor.headers(headers))) lines.push(`${direction} ${name}: ${value}`);
+    options.debug(`${lines.join('\n')}\n`);
   }
 
   function trace(request: HttpRequest): void {
@@ -310,9 +318,17 @@ export function createTransport(options: TransportOptions): Transport {
  * carries bytes to the target. Any other answer (407, 403, 502...) rejects with an Error of code
  * EPROXY, the status and the Proxy-Authenticate challenges; a failure to reach the proxy, or of its
  * answer, rejects with the socket's error (`proxyReached` telling them apart). Either
- * carries `proxy`, for errorFromNetwork to name it.
+ * carries `proxy`, for errorFromNetwork to name it. `trace` writes the CONNECT and the answer's
+ * status and headers for --debug (what a refusal says of itself: Via, the proxy's error header).
  */
-function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: string, pending: Set<ClientRequest>, ca?: string[]): Promise<Duplex> {
+function openTunnel(
+  http: typeof import('node:http'),
+  proxy: Proxy,
+  authority: string,
+  pending: Set<ClientRequest>,
+  ca: string[] | undefined,
+  trace: (direction: '>' | '<', first: string, headers: Record<string, string | string[] | undefined>) => void,
+): Promise<Duplex> {
   return new Promise((resolve, reject) => {
     // A User-Agent as curl and Go send: some proxies' policies refuse a CONNECT without one.
     const headers: Record<string, string> = { host: authority, 'user-agent': USER_AGENT };
@@ -331,6 +347,7 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
     // Whether the proxy took the connection (its TLS handshake done, for an https:// one): a failure
     // after that is its answer (a close, bytes that are not HTTP), not a proxy out of reach.
     let reached = false;
+    const started = Date.now();
     connect.once('socket', (socket: Duplex & { connecting?: boolean }) => {
       if (proxy.tls) socket.once('secureConnect', () => (reached = true));
       else if (socket.connecting) socket.once('connect', () => (reached = true));
@@ -339,6 +356,7 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
     connect.once('connect', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
       pending.delete(connect);
       const status = answer.statusCode ?? 0;
+      trace('<', `${status} (${Date.now() - started} ms, the proxy's answer)`, answer.headers);
       if (status >= 200 && status < 300) {
         if (head.length > 0) socket.unshift(head);
         return resolve(socket);
@@ -350,6 +368,7 @@ function openTunnel(http: typeof import('node:http'), proxy: Proxy, authority: s
       pending.delete(connect);
       reject(Object.assign(error, { proxy, proxyReached: reached }));
     });
+    trace('>', `CONNECT ${authority} (to the proxy ${proxy.name})`, headers);
     connect.end();
   });
 }

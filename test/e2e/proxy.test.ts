@@ -237,6 +237,21 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen).toHaveLength(1);
   });
 
+  it('--debug traces the CONNECT and the proxy\'s answer with its headers (what a refusal says of itself), Proxy-Authorization masked', async () => {
+    const through = await proxy({ refuse: 403 });
+    const result = await list(secure, { HTTPS_PROXY: `http://alice:${PASSWORD}@127.0.0.1:${through.port}` }, ['--debug']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`> CONNECT ${authority(secure)} (to the proxy 127.0.0.1:${through.port})\n> host: ${authority(secure)}\n> user-agent: idm/`);
+    expect(result.stderr).toContain('> proxy-authorization: Basic [redacted]\n');
+    expect(result.stderr).toMatch(/\n< 403 \(\d+ ms, the proxy's answer\)\n(< [^\n]+\n)*< via: 1\.1 test-proxy\n/);
+    for (const secret of [PASSWORD, basic(`alice:${PASSWORD}`)]) expect(result.stderr).not.toContain(secret);
+    // A tunnel opened: its 200 too, once for the token request and the list that share it.
+    const open = await proxy();
+    const ok = await list(secure, { HTTPS_PROXY: open.url }, ['--debug']);
+    expect(ok.code).toBe(0);
+    expect(ok.stderr.match(/\n< 200 \(\d+ ms, the proxy's answer\)\n/g)).toHaveLength(1);
+  });
+
   it('502 on the CONNECT: the proxy could not connect to the tenant; asked again (a network failure), each notice naming the proxy', async () => {
     const through = await proxy({ refuse: 502 });
     const result = await list(secure, { HTTPS_PROXY: through.url }, ['--max-wait', '1']);

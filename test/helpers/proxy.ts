@@ -107,7 +107,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     const status = refusal(req);
     if (status !== undefined) {
       const extra = status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : '';
-      client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Content-Length: 0\r\nConnection: close\r\n\r\n`);
+      client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Via: 1.1 test-proxy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
     const match = /^(.+):(\d+)$/.exec(target);
