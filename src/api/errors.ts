@@ -558,7 +558,7 @@ function challengeSchemes(value: string | undefined): string[] {
  * idm does not trust (--ca-file; when one was given, it is not the one that signed it).
  */
 function certificateError(error: unknown, context: FailureContext, codeName: string): NetworkError {
-  const err = error as NodeJS.ErrnoException & { caGiven?: boolean; cert?: { subjectaltname?: string } };
+  const err = error as NodeJS.ErrnoException & { caGiven?: boolean; cert?: { subjectaltname?: string }; viaProxy?: ProxyNamed };
   const verified = (what: string, hint: string) =>
     new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} ${what} (${codeName || err.message}).`, {
       exitCode: ExitCode.Failure,
@@ -584,10 +584,18 @@ function certificateError(error: unknown, context: FailureContext, codeName: str
       `${expired ? 'Whoever runs the tenant must renew it' : 'It may have just been issued'}; if it should be valid, check this machine's clock (date). --ca-file does not change this, and ${never}`,
     );
   }
+  // Through a proxy that inspects TLS, the certificate is one the proxy made, signed by its own authority.
+  const via = err.viaProxy ? `the proxy ${err.viaProxy.name} (${err.viaProxy.variable})` : undefined;
   if (err.caGiven) {
     return verified(
       'could not be verified',
-      `The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it: give the certificate of the authority that did; ${never}`,
+      `The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it: give the certificate of the authority that did${via ? ` (that of ${via}, if it inspects TLS)` : ''}; ${never}`,
+    );
+  }
+  if (via) {
+    return verified(
+      'could not be verified',
+      `If ${via} inspects TLS, it signs the certificates it presents with its own certificate authority: give that authority's certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS), as for a tenant that uses a private one; ${never}`,
     );
   }
   return verified(

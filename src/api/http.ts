@@ -212,6 +212,8 @@ export function createTransport(options: TransportOptions): Transport {
             (error as { requestSent?: boolean }).requestSent = finished;
             // A certificate refused although --ca-file was given: that file is not the authority that signed it.
             if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;
+            // Through a tunnel: a certificate the tenant's authorities did not sign may be the proxy's own (TLS inspection).
+            if (proxy && !forwarded && !(error as { proxy?: Proxy }).proxy) (error as { viaProxy?: Proxy }).viaProxy = proxy;
             const hungUp = (error as NodeJS.ErrnoException).code === 'ECONNRESET';
             if (freshHandshake && hungUp && !answered && options.tls?.cert) (error as { clientCertRefused?: boolean }).clientCertRefused = true;
           }

@@ -133,6 +133,24 @@ describe('HTTPS_PROXY', () => {
     expect(through.seen).toEqual([]);
   });
 
+  it('a proxy that inspects TLS (a certificate signed by its own CA): the hint names the proxy and its CA, with or without --ca-file', async () => {
+    const inspector = await makeTestCa('an inspecting proxy CA');
+    cleanups.push(() => inspector.cleanup());
+    recordSecrets([inspector.server.key, inspector.client.key]);
+    const through = await proxy({ intercept: inspector.server });
+    const withCa = await list(secure, { HTTPS_PROXY: through.url });
+    expect(withCa.code).toBe(1);
+    expect(withCa.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of ${authority(secure)} could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE).\n` +
+        `The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it: give the certificate of the authority that did (that of the proxy 127.0.0.1:${through.port} (HTTPS_PROXY), if it inspects TLS); verification is never turned off.\n`,
+    );
+    const withoutCa = await list(secure, { HTTPS_PROXY: through.url, IDM_CA_FILE: '' });
+    expect(withoutCa.code).toBe(1);
+    expect(withoutCa.stderr).toContain(
+      `If the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) inspects TLS, it signs the certificates it presents with its own certificate authority: give that authority's certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS), as for a tenant that uses a private one; verification is never turned off.\n`,
+    );
+  });
+
   it('https:// for a proxy that speaks plain HTTP: exit 1 saying so and to give http://; not asked again, no OpenSSL text', async () => {
     const through = await proxy();
     const result = await list(secure, { HTTPS_PROXY: through.url.replace('http://', 'https://') }, ['--max-wait', '1']);

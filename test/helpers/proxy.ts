@@ -5,6 +5,7 @@
 import { request as httpRequest, createServer, type IncomingMessage } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
 
 export interface ProxySeen {
   method: string;
@@ -34,6 +35,8 @@ export interface TestProxyOptions {
   refuse?: number;
   /** Every CONNECT is answered with these bytes, then the connection closed (a proxy answering garbage). */
   raw?: string;
+  /** Opens each tunnel itself and speaks TLS in it with this certificate, as a proxy that inspects TLS (it forwards nothing). */
+  intercept?: { cert: string; key: string };
   /** Every request is taken and never answered (a proxy that hangs). */
   silent?: boolean;
   /** Refuses (403) a request without a User-Agent, as some corporate proxies' policies do. */
@@ -108,6 +111,12 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     if (status !== undefined) {
       const extra = status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : '';
       client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Via: 1.1 test-proxy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    if (options.intercept) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      const inspected = new TLSSocket(client, { isServer: true, cert: options.intercept.cert, key: options.intercept.key });
+      inspected.on('error', () => client.destroy());
       return;
     }
     const match = /^(.+):(\d+)$/.exec(target);
