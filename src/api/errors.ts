@@ -365,7 +365,8 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       exitCode: ExitCode.Failure,
       code: 'timeout',
       hint: 'Try again, or allow longer with --timeout SECONDS (IDM_TIMEOUT).',
-      requestSent: true,
+      // Out of time before the connection was up (http.ts): the request cannot have reached the server.
+      requestSent: err?.requestSent !== false,
       what: 'no answer in time',
       cause: error,
     });

@@ -182,6 +182,10 @@ export function createTransport(options: TransportOptions): Transport {
       let onAbort = () => {};
       const response = await new Promise<HttpResponse>((resolve, reject) => {
         let finished = false; // the whole request was handed to the socket
+        // The connection is up: connected, and for https its TLS handshake done. Until then what was
+        // handed to the socket waits in it, and the server cannot have seen any of the request (a
+        // proxy's tunnel that never carries, a handshake that never ends).
+        let ready = false;
         let timedOut = false;
         // A server that will not take idm's client certificate closes a TLS 1.3 connection right after
         // the handshake, before any answer: that is no "connection reset" to retry.
@@ -199,7 +203,7 @@ export function createTransport(options: TransportOptions): Transport {
           signal?.removeEventListener('abort', onAbort);
           if (signal?.aborted) {
             // Stopped (Ctrl-C) after the whole request went out: the server may act on it all the same.
-            if (finished && signal.reason instanceof InterruptedError) signal.reason.requestSent = true;
+            if (finished && ready && signal.reason instanceof InterruptedError) signal.reason.requestSent = true;
             return reject(signal.reason);
           }
           if (partial) {
@@ -209,7 +213,7 @@ export function createTransport(options: TransportOptions): Transport {
           if (error && typeof error === 'object') {
             // Out of time (or failed) before the proxy was reached or had opened the tunnel: the proxy's doing.
             if (proxy && (forwarded ? !reachedProxy : timedOut && !tunnelled)) (error as { proxy?: Proxy }).proxy = proxy;
-            (error as { requestSent?: boolean }).requestSent = finished;
+            (error as { requestSent?: boolean }).requestSent = finished && ready;
             // A certificate refused although --ca-file was given: that file is not the authority that signed it.
             if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;
             // Through a tunnel: a certificate the tenant's authorities did not sign may be the proxy's own (TLS inspection).
@@ -294,8 +298,11 @@ export function createTransport(options: TransportOptions): Transport {
             if (socket.connecting) socket.once('connect', () => (reachedProxy = true));
             else reachedProxy = true;
           }
+          const encrypted = 'encrypted' in socket;
+          if (socket.connecting || handshaking.has(socket)) socket.once(encrypted ? 'secureConnect' : 'connect', () => (ready = true));
+          else ready = true;
           // Only a connection made for this request: a reused one finished its handshake long ago.
-          if (!('encrypted' in socket) || !(socket.connecting || handshaking.has(socket))) return;
+          if (!encrypted || !(socket.connecting || handshaking.has(socket))) return;
           socket.once('secureConnect', () => (freshHandshake = true));
         });
         req.end(request.body);

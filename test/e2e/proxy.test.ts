@@ -318,6 +318,23 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure) });
   });
 
+  it('a tunnel opened (200) that never carries: a POST out of time was never sent, so no "may have been created" and it is asked again', async () => {
+    const through = await proxy({ deadTunnel: true });
+    const config = tempConfigDir();
+    cleanups.push(config.cleanup);
+    const args = ['streams', 'create', '--name', 'through-a-dead-tunnel', '--webhook', 'https://hooks.example.com/idm', '--auth', 'bearer', '--event-type', 'user.created', '--timeout', '1', '--max-wait', '1'];
+    const result = await runIdm(args, {
+      configDir: config.dir,
+      env: { IDM_DOMAIN: secure.url, IDM_ACCESS_TOKEN: 'a-token-never-sent', IDM_WEBHOOK_SECRET: 'a-webhook-secret', IDM_CA_FILE: ca.caFile, IDM_PROXY_LOOPBACK: '1', HTTPS_PROXY: through.url },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Error: Could not create an event stream: ${authority(secure)} did not answer within 1 s.\n`);
+    expect(result.stderr).toContain('Try again, or allow longer with --timeout SECONDS (IDM_TIMEOUT).\n');
+    expect(result.stderr).not.toContain('may have been created');
+    // Asked again: each attempt a CONNECT of its own.
+    expect(through.seen.length).toBeGreaterThan(1);
+  });
+
   it('Ctrl-C while a proxy holds the CONNECT unanswered: idm stops at once (exit 130)', async () => {
     const through = await proxy({ silent: true });
     const config = tempConfigDir();

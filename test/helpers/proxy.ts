@@ -37,6 +37,8 @@ export interface TestProxyOptions {
   raw?: string;
   /** Opens each tunnel itself and speaks TLS in it with this certificate, as a proxy that inspects TLS (it forwards nothing). */
   intercept?: { cert: string; key: string };
+  /** Every CONNECT is answered 200 and the tunnel then carries nothing (a proxy whose tunnel never reaches the tenant). */
+  deadTunnel?: boolean;
   /** Every request is taken and never answered (a proxy that hangs). */
   silent?: boolean;
   /** Refuses (403) a request without a User-Agent, as some corporate proxies' policies do. */
@@ -103,6 +105,10 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     record(req, target);
     client.on('error', () => {});
     if (options.silent) return;
+    if (options.deadTunnel) {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      return;
+    }
     if (options.raw !== undefined) {
       client.end(options.raw);
       return;
