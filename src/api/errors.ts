@@ -391,6 +391,18 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   // OpenSSL reads the server's HTTP answer as a TLS record. Asking again changes nothing.
   if (codeName === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(`${err?.reason ?? ''} ${err?.message ?? ''}`)) {
     const plain = `http://${context.host}`;
+    // Through a proxy's tunnel, the plain text may be the proxy's own (a page it sends in the tunnel it opened).
+    const { viaProxy } = error as { viaProxy?: ProxyNamed };
+    if (viaProxy) {
+      return new NetworkError(`Could not ${context.action}: the TLS handshake with ${context.host} through the proxy ${viaProxy.name} (${viaProxy.variable}) was answered in plain text.`, {
+        exitCode: ExitCode.Failure,
+        code: 'tls',
+        hint: `Check the domain and its port (the tenant's address is served over HTTPS); if they are right, the answer is the proxy's, sent in the tunnel it had opened: check ${viaProxy.variable} and whether the proxy lets you reach ${context.host}.`,
+        requestSent: false,
+        what: 'the TLS handshake was answered in plain text',
+        cause: error,
+      });
+    }
     return new NetworkError(`Could not ${context.action}: ${context.host} does not speak HTTPS on that port (the TLS handshake was answered in plain text).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',

@@ -309,6 +309,16 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.stderr).not.toContain('Parse Error');
   });
 
+  it('a proxy that opens the tunnel (200) and answers in plain text inside it: says the proxy may be the one, not that the tenant speaks no HTTPS', async () => {
+    const through = await proxy({ raw: 'HTTP/1.1 200 Connection Established\r\n\r\nHTTP/1.1 403 Forbidden\r\nContent-Type: text/html\r\n\r\n<html>Blocked by policy</html>' });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the TLS handshake with ${authority(secure)} through the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) was answered in plain text.\n` +
+        `Check the domain and its port (the tenant's address is served over HTTPS); if they are right, the answer is the proxy's, sent in the tunnel it had opened: check HTTPS_PROXY and whether the proxy lets you reach ${authority(secure)}.\n`,
+    );
+  });
+
   it('a proxy that takes the CONNECT and never answers: the timeout names the proxy, not the tenant', async () => {
     const through = await proxy({ silent: true });
     const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '1']);
