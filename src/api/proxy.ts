@@ -44,10 +44,18 @@ const FORMAT_HINT = 'Give it as http://HOST:PORT, or http://USER:PASSWORD@HOST:P
 /** `http[s]://[user:password@]host[:port][/]`; a value without a scheme is taken as http://, as curl and Go do. */
 export function parseProxy(variable: string, value: string): Proxy {
   const text = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  // With credentials, a '/', '#' or '?' of the password left as it is ends the host early (a port that
+  // is not a number, or a path): the message says what to encode, not that a path is not allowed.
+  const credentialsHint = () =>
+    new UsageError(
+      `${variable} is not a valid proxy URL: a character of its user name or password must be percent-encoded.`,
+      'Give it as http://USER:PASSWORD@HOST:PORT with / as %2F, # as %23, ? as %3F, @ as %40 and % as %25 in the user name and password.',
+    );
   let url: URL;
   try {
     url = new URL(text);
   } catch {
+    if (credentialsAtFault(text)) throw credentialsHint();
     throw new UsageError(`${variable} is not a valid proxy URL.`, FORMAT_HINT);
   }
   const scheme = url.protocol.slice(0, -1);
@@ -58,6 +66,7 @@ export function parseProxy(variable: string, value: string): Proxy {
     );
   }
   if (url.hostname === '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '') {
+    if (credentialsAtFault(text)) throw credentialsHint();
     throw new UsageError(`${variable} is not a valid proxy URL: it must be a host and a port, with no path.`, FORMAT_HINT);
   }
   const port = url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port);
@@ -77,6 +86,22 @@ export function parseProxy(variable: string, value: string): Proxy {
     proxy.authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
   }
   return proxy;
+}
+
+/**
+ * Whether a proxy URL that did not parse as one is right after its last '@': then the characters
+ * before it (user name and password) hold one that needed percent-encoding.
+ */
+function credentialsAtFault(text: string): boolean {
+  const rest = text.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '');
+  const at = rest.lastIndexOf('@');
+  if (at <= 0) return false;
+  try {
+    const host = new URL(`http://${rest.slice(at + 1)}`);
+    return host.hostname !== '' && (host.pathname === '/' || host.pathname === '') && host.search === '' && host.hash === '';
+  } catch {
+    return false;
+  }
 }
 
 /**

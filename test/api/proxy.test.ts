@@ -53,6 +53,11 @@ describe('proxyFor', () => {
       [{ HTTPS_PROXY: 'socks5://user:hunter2@proxy:1080' }, /socks5:\/\/ proxies are not supported/],
       [{ HTTPS_PROXY: 'http://user:hunter2%zz@proxy:3128' }, /^HTTPS_PROXY: the proxy's user name or password is not validly percent-encoded/],
       [{ HTTPS_PROXY: 'http://:3128' }, /^HTTPS_PROXY is not a valid proxy URL/],
+      // A '/', '#' or '?' of the password not percent-encoded: it ends the host early; the message says what to encode.
+      [{ HTTPS_PROXY: 'http://user:hunter2/x@proxy:3128' }, /^HTTPS_PROXY is not a valid proxy URL: a character of its user name or password must be percent-encoded\.$/],
+      [{ HTTPS_PROXY: 'http://user:12/hunter2@proxy:3128' }, /^HTTPS_PROXY is not a valid proxy URL: a character of its user name or password must be percent-encoded\.$/],
+      [{ HTTPS_PROXY: 'user:hunter2#x@proxy.corp:3128' }, /must be percent-encoded/],
+      [{ HTTPS_PROXY: 'http://user:hunter2?x@proxy.corp' }, /must be percent-encoded/],
     ];
     for (const [env, message] of cases) {
       let caught: unknown;
@@ -66,6 +71,8 @@ describe('proxyFor', () => {
       expect(error.message).toMatch(message);
       expect(error.exitCode).toBe(ExitCode.Usage);
       expect(`${error.message} ${error.hint}`).not.toContain('hunter2');
+      if (/must be percent-encoded\.$/.test(error.message)) expect(error.hint).toContain('/ as %2F, # as %23, ? as %3F, @ as %40 and % as %25');
+      else expect(error.message).not.toContain('must be percent-encoded');
     }
   });
 

@@ -362,5 +362,12 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^Error: HTTPS_PROXY names a proxy idm cannot use: socks5:\/\/ proxies are not supported/);
     expect(result.stderr).not.toContain(PASSWORD);
+    // A '/' of the password left as it is: the message says to percent-encode it, not that a path is not allowed.
+    const unencoded = await list(secure, { HTTPS_PROXY: `http://alice:12/${PASSWORD}@127.0.0.1:3128` });
+    expect(unencoded.code).toBe(2);
+    expect(unencoded.stderr).toBe(
+      'Error: HTTPS_PROXY is not a valid proxy URL: a character of its user name or password must be percent-encoded.\n' +
+        'Give it as http://USER:PASSWORD@HOST:PORT with / as %2F, # as %23, ? as %3F, @ as %40 and % as %25 in the user name and password.\n',
+    );
   });
 });
