@@ -201,14 +201,16 @@ export function createTransport(options: TransportOptions): Transport {
         const fail = (error: unknown) => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
+          // Also when stopped (Ctrl-C at an answer that stalls): its status and headers came.
+          if (partial) {
+            const why = signal?.aborted ? 'idm was stopped before the rest of the answer came' : timedOut ? 'the rest of the answer did not come in time' : 'the connection closed before the answer was complete';
+            traceAnswer(partial, Date.now() - started, request.secretAnswer, why);
+            partial = undefined;
+          }
           if (signal?.aborted) {
             // Stopped (Ctrl-C) after the whole request went out: the server may act on it all the same.
             if (finished && ready && signal.reason instanceof InterruptedError) signal.reason.requestSent = true;
             return reject(signal.reason);
-          }
-          if (partial) {
-            traceAnswer(partial, Date.now() - started, request.secretAnswer, timedOut ? 'the rest of the answer did not come in time' : 'the connection closed before the answer was complete');
-            partial = undefined;
           }
           if (error && typeof error === 'object') {
             // Out of time (or failed) before the proxy was reached or had opened the tunnel: the proxy's doing.

@@ -2,9 +2,13 @@
 // service (HTML pages, truncated or empty bodies, wrong types, 65 MB, redirects), and a raw TCP server
 // speaks broken HTTP. Each gives a clear error and exit 1, or a tolerant display; never a crash
 // (an "Unexpected error" or a stack trace) and never a hang.
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import { createServer, type Server, type Socket } from 'node:net';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTransport } from '../../src/api/http.js';
+import { Redactor } from '../../src/api/redact.js';
+import { InterruptedError } from '../../src/core/errors.js';
 import type { FaultSpec } from '../../src/sandbox/index.js';
 import { credentialsEnv, runInProcess, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { fakeServer, tokenAnswer } from '../helpers/fake-server.js';
@@ -238,6 +242,26 @@ describe('broken HTTP from a raw TCP server', () => {
       expect(result.code, why).toBe(1);
       expect(result.stderr, why).toMatch(new RegExp(`\\n< 200 \\(\\d+ ms\\)\\n< content-type: application/json\\n< x-request-id: req-cut-1\\n< content-length: 500\\n< \\[body not shown: ${why}\\]\\n`));
     }
+  });
+
+  // The stall above, stopped with Ctrl-C rather than waited out: what came is what --debug is for.
+  it('--debug traces such an answer also when idm is stopped (Ctrl-C) while its body stalls', async () => {
+    behave = (s: Socket) => s.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Request-Id: req-stopped-1\r\nContent-Length: 500\r\n\r\n{"eventStreams": [');
+    const stop = new AbortController();
+    const reason = new InterruptedError('SIGINT');
+    const traces: string[] = [];
+    const transport = createTransport({ redactor: new Redactor(), debug: (text) => void traces.push(text), signal: stop.signal });
+    // Stopped as the answer's status and headers arrive (node reports them here, before idm's handler).
+    const stopAtHeaders = () => stop.abort(reason);
+    subscribe('http.client.response.finish', stopAtHeaders);
+    try {
+      const sent = transport.send({ method: 'GET', url: new URL('/api/v2/event-streams', url), headers: {} }, { endpoint: 'management', action: 'list event streams', host: new URL(url).host }, 30_000);
+      await expect(sent).rejects.toBe(reason);
+    } finally {
+      unsubscribe('http.client.response.finish', stopAtHeaders);
+      transport.close();
+    }
+    expect(traces.join('')).toMatch(/\n?< 200 \(\d+ ms\)\n< content-type: application\/json\n< x-request-id: req-stopped-1\n< content-length: 500\n< \[body not shown: idm was stopped before the rest of the answer came\]\n/);
   });
 });
 
