@@ -1110,9 +1110,13 @@ _idm_given_names() {
     'streams redeliver|--status') return 1 ;;
     'streams redeliver|--event-type') return 1 ;;
     'provisioning create|--mapping') return 1 ;;
+    'provisioning create|--sync-automatically') REPLY='--sync-automatically --no-sync-automatically' ;;
+    'provisioning create|--no-sync-automatically') REPLY='--no-sync-automatically --sync-automatically' ;;
     'provisioning update|--mapping') return 1 ;;
     'provisioning update|--add-mapping') return 1 ;;
     'provisioning update|--remove-mapping') return 1 ;;
+    'provisioning update|--sync-automatically') REPLY='--sync-automatically --no-sync-automatically' ;;
+    'provisioning update|--no-sync-automatically') REPLY='--no-sync-automatically --sync-automatically' ;;
     'provisioning delete|-y'|'provisioning delete|--yes') REPLY='-y --yes' ;;
     'connections list|--strategy') return 1 ;;
     'api|--query') return 1 ;;

@@ -325,6 +325,9 @@ describe('the bash completion in a real bash', () => {
     ['idm streams list --take=5 --t', ['--timeout']],
     ['idm streams create --event-type user.created --event-t', ['--event-type']],
     ['idm streams list --json -p ', ['prod', 'staging']],
+    // A switch and its --no- form set one value: after either, the other is refused ('contradict each other').
+    ['idm provisioning update con_1 --sync-automatically --no-s', []],
+    ['idm provisioning create con_1 --no-sync-automatically --sync-a', []],
   ];
   // bash splits --flag=value into three words (--flag, =, value).
   const bashWords = (line: string) => line.split(' ').flatMap((word) => (/^--[^=]+=./.test(word) ? [word.slice(0, word.indexOf('=')), '=', word.slice(word.indexOf('=') + 1)] : [word]));

@@ -30,6 +30,11 @@ export interface FlagSpec {
   value?: Values;
   /** May be given more than once (--event-type a --event-type b): offered again after it is given. */
   repeatable: boolean;
+  /**
+   * The names of every flag that sets what this one sets (--sync-automatically and
+   * --no-sync-automatically): once one is given, none is offered (both would be refused). Unset: `names`.
+   */
+  sameSetting?: string[];
 }
 
 export interface CommandSpec {
@@ -108,7 +113,14 @@ export function describeTree(program: Command): CommandSpec[] {
   };
   const visit = (command: Command, path: string[]): void => {
     const children = help.visibleCommands(command);
-    const own = help.visibleOptions(command).map(flagSpec);
+    const options = help.visibleOptions(command);
+    const own = options.map((option) => {
+      const spec = flagSpec(option);
+      // --x and --no-x set one value: once either is given, neither is offered.
+      const same = options.filter((other) => other !== option && other.attributeName() === option.attributeName());
+      if (same.length > 0) spec.sameSetting = [...spec.names, ...same.flatMap((other) => [other.short, other.long].filter((name): name is string => Boolean(name)))];
+      return spec;
+    });
     const isRoot = path.length === 0;
     // commander's implicit `help [command]` takes the name of a sibling command.
     const siblings = children.filter((child) => child.name() !== 'help').map((child) => child.name());
@@ -197,14 +209,14 @@ function argArms(specs: CommandSpec[]): string[] {
  */
 function givenArms(specs: CommandSpec[]): string[] {
   const commands = specs.filter((spec) => spec.flags.length > 0);
-  const word = (flag: FlagSpec): string => (flag.repeatable ? 'return 1' : `REPLY=${sq(flag.names.join(' '))}`);
+  const word = (flag: FlagSpec): string => (flag.repeatable ? 'return 1' : `REPLY=${sq((flag.sameSetting ?? flag.names).join(' '))}`);
   const everywhere = (name: string, action: string): boolean =>
     commands.every((spec) => spec.flags.some((flag) => flag.names.includes(name) && word(flag) === action));
   const arms: string[] = [];
   const written = new Set<string>();
   for (const spec of commands) {
     for (const flag of spec.flags) {
-      if (!flag.repeatable && flag.names.length === 1) continue;
+      if (!flag.repeatable && (flag.sameSetting ?? flag.names).length === 1) continue;
       const action = word(flag);
       const patterns = flag.names
         .map((name) => (everywhere(name, action) ? `*${sq(`|${name}`)}` : sq(`${spec.path.join(' ')}|${name}`)))
@@ -617,7 +629,7 @@ function fishValueArgs(values: Values): string {
 function fishFlag(flag: FlagSpec, where: string | undefined): string {
   const parts = ['complete -c idm'];
   // Once given, a flag is not offered again, unless it may be given more than once.
-  const once = flag.repeatable ? undefined : `not __idm_given ${flag.names.join(' ')}`;
+  const once = flag.repeatable ? undefined : `not __idm_given ${(flag.sameSetting ?? flag.names).join(' ')}`;
   const condition = [where, once].filter(Boolean).join('; and ');
   if (condition) parts.push(`-n ${fq(condition)}`);
   for (const name of flag.names) {
