@@ -1,13 +1,13 @@
 // File primitives for idm's settings directory: private directories, atomic writes that never
 // follow a symlink, tolerant reads, the ownership check of a directory before idm writes into it,
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
-import { accessSync, closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
+import { accessSync, closeSync, existsSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { foreignDirProblem, makeDirectories, writeFileReplacing } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { processAlive, processStartTime as startTime } from '../core/process.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { KB, MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
+import { KB, MB, readFileCappedSync, readLockText, sizeText } from '../core/read.js';
 import { shellQuote } from '../core/text.js';
 import { sleep } from '../core/time.js';
 
@@ -291,29 +291,10 @@ interface LockFile {
 /** A lock holds one line of about 80 bytes: a longer file is read no further, as a torn lock (text ''). */
 const LOCK_LIMIT = 4 * KB;
 
-/**
- * The lock file at `path`, never through a symlink: idm writes none, so one there (dangling, or to any
- * file) is a torn lock, judged by its own time; followed, a dangling one was taken for no lock and
- * waited on until the wait ran out, and one to a file of text for a live lock.
- */
+/** The lock file at `path` (core/read.ts readLockText: never through a symlink, torn past LOCK_LIMIT). */
 function readLockFile(path: string): LockFile | undefined {
-  let fd: number;
-  try {
-    fd = openToRead(path, { noFollow: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    const link = code === 'ELOOP' ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
-    if (link?.isSymbolicLink()) return { text: '', id: `${link.ino}:${link.mtimeMs}`, ageMs: Date.now() - link.mtimeMs };
-    if (code === 'ELOOP' && !link) return undefined; // removed meanwhile
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    return { text: readCappedSync(fd, LOCK_LIMIT)?.toString('utf8') ?? '', id: `${stats.ino}:${stats.mtimeMs}`, ageMs: Date.now() - stats.mtimeMs };
-  } finally {
-    closeSync(fd);
-  }
+  const lock = readLockText(path, LOCK_LIMIT);
+  return lock && { text: lock.text, id: `${lock.ino}:${lock.mtimeMs}`, ageMs: Date.now() - lock.mtimeMs };
 }
 
 /** Whether the lock (or guard) at `path` is still the one written with `content`. */

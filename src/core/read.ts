@@ -2,7 +2,7 @@
 // (../config/files.ts) and the sandbox's state. A regular file over the limit is refused before it is
 // read; anything else (/dev/zero, a device, a FIFO) is read no further than the limit. Only node:fs,
 // which every command has loaded already.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 
 export const KB = 1024;
 export const MB = 1024 * KB;
@@ -47,6 +47,39 @@ export function readFileCappedSync(path: string, limit: number): Buffer | undefi
   const fd = openToRead(path);
   try {
     return readCappedSync(fd, limit);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** A lock file as read by readLockText: its text ('' when torn, over the limit, or a symlink) and its identity. */
+export interface LockText {
+  text: string;
+  size: number;
+  ino: number;
+  mtimeMs: number;
+}
+
+/**
+ * The lock file at `path`, or undefined when there is none, never read through a symlink: idm
+ * writes none, so one there (dangling, or to any file) is a torn lock (text ''), judged by its own
+ * time; followed, a dangling one could never be taken over. Over `limit` bytes: torn too.
+ */
+export function readLockText(path: string, limit: number): LockText | undefined {
+  let fd: number;
+  try {
+    fd = openToRead(path, { noFollow: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const link = code === 'ELOOP' ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
+    if (link?.isSymbolicLink()) return { text: '', size: link.size, ino: link.ino, mtimeMs: link.mtimeMs };
+    if (code === 'ELOOP' && !link) return undefined; // removed meanwhile
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    return { text: readCappedSync(fd, limit)?.toString('utf8') ?? '', size: stats.size, ino: stats.ino, mtimeMs: stats.mtimeMs };
   } finally {
     closeSync(fd);
   }

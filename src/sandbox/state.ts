@@ -6,14 +6,14 @@
 // directory for as long as the first runs; a lock whose process is gone is taken over. A damaged
 // state file is an error at start, never a silent reset.
 import { createPrivateKey, createPublicKey, randomBytes, X509Certificate } from 'node:crypto';
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { foreignDirProblem, makeDirectories, removeMade, writeFileReplacing } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { processAlive, processStartTime } from '../core/process.js';
-import { MB, openToRead, readCappedSync, readFileCappedSync, sizeText } from '../core/read.js';
+import { MB, readFileCappedSync, readLockText, sizeText } from '../core/read.js';
 import { describeIssues, EventEnvelopeSchema, EventStreamSchema, eventStreamProblem, ProvisioningConfigSchema, TestDeliverySchema } from '../schemas/index.js';
 import type { DeliveryLogEntry } from './delivery.js';
 import type { Connection } from './tenant.js';
@@ -389,28 +389,12 @@ interface SeenLock {
 }
 
 /**
- * The lock as read: one line of about 50 bytes (a longer file is no lock of a sandbox: read no
- * further, text ''). Never through a symlink: the sandbox writes none, so one there (dangling, or to
- * any file) is no lock (text ''), judged by itself; followed, a dangling one could never be taken over.
+ * The lock as read: one line of about 50 bytes (a longer file is no lock of a sandbox: text ''),
+ * never through a symlink (core/read.ts readLockText: one there is no lock, judged by itself).
  */
 function readLock(lock: string): SeenLock | undefined {
-  let fd: number;
-  try {
-    fd = openToRead(lock, { noFollow: true });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    const link = code === 'ELOOP' ? lstatSync(lock, { throwIfNoEntry: false }) : undefined;
-    if (link?.isSymbolicLink()) return { text: '', empty: false, ino: link.ino, ageMs: Date.now() - link.mtimeMs };
-    if (code === 'ELOOP' && !link) return undefined; // removed meanwhile
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    return { text: readCappedSync(fd, 128)?.toString('utf8') ?? '', empty: stats.size === 0, ino: stats.ino, ageMs: Date.now() - stats.mtimeMs };
-  } finally {
-    closeSync(fd);
-  }
+  const seen = readLockText(lock, 128);
+  return seen && { text: seen.text, empty: seen.size === 0, ino: seen.ino, ageMs: Date.now() - seen.mtimeMs };
 }
 
 /**
