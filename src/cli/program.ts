@@ -81,7 +81,7 @@ export function globalFlagsCommand(): Command {
   return new Command('global')
     .description('Flags every command accepts, before or after its name (one marked env: may also come from that variable)')
     .addHelpText('after', () => examples(['idm streams list --json --profile prod', 'IDM_PROFILE=prod IDM_TIMEOUT=10 idm streams list', 'idm --no-color --debug streams show est_2mNwzVbDq8sXe4RtY6uJkL']))
-    .addHelpText('after', 'Proxies: HTTPS_PROXY=http[s]://[USER:PASSWORD@]HOST:PORT and NO_PROXY, read as\ncurl reads them (README: Proxies).')
+    .addHelpText('after', 'Proxies: HTTPS_PROXY=http[s]://[USER:PASSWORD@]HOST:PORT and NO_PROXY,\nlower-case forms first; ALL_PROXY is not read, and loopback never goes\nthrough a proxy (README: Proxies).')
     .action(function (this: Command) {
       this.outputHelp();
     });
