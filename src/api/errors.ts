@@ -510,17 +510,8 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
       cause: error,
     });
   }
-  // An https:// proxy whose certificate idm does not trust.
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName)) {
-    return new NetworkError(`Could not ${context.action}: the TLS certificate of ${named} could not be verified (${codeName}).`, {
-      exitCode: ExitCode.Failure,
-      code: 'tls',
-      hint: "If the proxy's certificate is signed by a private CA, trust it with --ca-file PATH (IDM_CA_FILE) or NODE_EXTRA_CA_CERTS.",
-      requestSent: false,
-      what: 'the proxy certificate could not be verified',
-      cause: error,
-    });
-  }
+  // An https:// proxy whose certificate fails verification: the fix for its cause, as for a tenant's.
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName)) return certificateError(error, context, codeName, proxy);
   // The proxy took the connection, then closed it or answered in something that is not HTTP: most
   // often no HTTP proxy listens there (one that speaks TLS, a SOCKS proxy), which reaching it again will not change.
   if ((err as { proxyReached?: boolean }).proxyReached && (codeName === 'ECONNRESET' || codeName === 'EPIPE' || codeName.startsWith('HPE_'))) {
@@ -568,37 +559,40 @@ function challengeSchemes(value: string | undefined): string[] {
 /**
  * A server certificate that failed verification, with the fix for its cause: a name it is not for
  * (check the domain), a date it is not valid at (renewal, or this machine's clock), or an authority
- * idm does not trust (--ca-file; when one was given, it is not the one that signed it).
+ * idm does not trust (--ca-file; when one was given, it is not the one that signed it). With
+ * `proxy`: the certificate of that https:// proxy itself (its name is in its variable).
  */
-function certificateError(error: unknown, context: FailureContext, codeName: string): NetworkError {
+function certificateError(error: unknown, context: FailureContext, codeName: string, proxy?: ProxyNamed): NetworkError {
   const err = error as NodeJS.ErrnoException & { caGiven?: boolean; cert?: { subjectaltname?: string }; viaProxy?: ProxyNamed };
   const verified = (what: string, hint: string) =>
-    new NetworkError(`Could not ${context.action}: the TLS certificate of ${context.host} ${what} (${codeName || err.message}).`, {
+    new NetworkError(`Could not ${context.action}: the TLS certificate of ${proxy ? `the proxy ${proxy.name} (${proxy.variable})` : context.host} ${what} (${codeName || err.message}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
       hint,
       requestSent: false,
-      what: 'the TLS certificate could not be verified',
+      what: proxy ? 'the proxy certificate could not be verified' : 'the TLS certificate could not be verified',
       cause: error,
     });
   const never = 'verification is never turned off.';
+  const owner = proxy ? 'proxy' : 'tenant';
   if (codeName === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // Read only once the certificate's chain was verified: names a trusted authority signed.
     const names = err.cert?.subjectaltname?.replace(/\b(DNS|IP Address):/g, '').replace(/[^\x20-\x7e]/g, '').slice(0, 200);
     return verified(
       `is not for that name${names ? ` (it is for ${names})` : ''}`,
-      `Check the domain: give the tenant by a name its certificate holds; --ca-file does not change this, and ${never}`,
+      `${proxy ? `Check ${proxy.variable}` : 'Check the domain'}: give the ${owner} by a name its certificate holds; --ca-file does not change this, and ${never}`,
     );
   }
   if (codeName === 'CERT_HAS_EXPIRED' || codeName === 'CERT_NOT_YET_VALID') {
     const expired = codeName === 'CERT_HAS_EXPIRED';
     return verified(
       expired ? 'has expired' : 'is not valid yet',
-      `${expired ? 'Whoever runs the tenant must renew it' : 'It may have just been issued'}; if it should be valid, check this machine's clock (date). --ca-file does not change this, and ${never}`,
+      `${expired ? `Whoever runs the ${owner} must renew it` : 'It may have just been issued'}; if it should be valid, check this machine's clock (date). --ca-file does not change this, and ${never}`,
     );
   }
-  // Through a proxy that inspects TLS, the certificate is one the proxy made, signed by its own authority.
-  const via = err.viaProxy ? `the proxy ${err.viaProxy.name} (${err.viaProxy.variable})` : undefined;
+  // Through a proxy that inspects TLS, the certificate is one the proxy made, signed by its own
+  // authority (not so for the proxy's own certificate).
+  const via = err.viaProxy && !proxy ? `the proxy ${err.viaProxy.name} (${err.viaProxy.variable})` : undefined;
   if (err.caGiven) {
     return verified(
       'could not be verified',
@@ -613,6 +607,6 @@ function certificateError(error: unknown, context: FailureContext, codeName: str
   }
   return verified(
     'could not be verified',
-    `If the tenant uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); ${never}`,
+    `If the ${owner} uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); ${never}`,
   );
 }

@@ -127,7 +127,8 @@ describe('HTTPS_PROXY', () => {
     const result = await list(secure, { HTTPS_PROXY: through.url });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`Error: Could not get an access token: the TLS certificate of the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE).`);
-    expect(result.stderr).toContain("If the proxy's certificate is signed by a private CA, trust it with --ca-file PATH (IDM_CA_FILE) or NODE_EXTRA_CA_CERTS.");
+    // IDM_CA_FILE is given (the tenant's CA): it did not sign this one, so giving it is not the fix.
+    expect(result.stderr).toContain("The certificate authority idm was given (--ca-file, IDM_CA_FILE or the profile's CA file) did not sign it: give the certificate of the authority that did; verification is never turned off.");
     // A certificate refused once is refused again: not retried.
     expect(result.stderr).not.toContain('trying again');
     expect(through.seen).toEqual([]);
@@ -149,6 +150,24 @@ describe('HTTPS_PROXY', () => {
     expect(withoutCa.stderr).toContain(
       `If the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) inspects TLS, it signs the certificates it presents with its own certificate authority: give that authority's certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS), as for a tenant that uses a private one; verification is never turned off.\n`,
     );
+  });
+
+  // It was 'could not be verified', with 'trust it with --ca-file' whatever the cause: here the
+  // authority is trusted already, and the fix is the proxy's name.
+  it('an https:// proxy whose certificate is for another name: exit 1, the names it holds and the variable to check', async () => {
+    const other = await makeTestCa('a proxy CA', { dnsName: 'proxy.example' });
+    cleanups.push(() => other.cleanup());
+    recordSecrets([other.server.key, other.client.key]);
+    const both = join(other.dir, 'both-cas.pem');
+    writeFileSync(both, `${ca.caPem}\n${other.caPem}`);
+    const through = await proxy({ tls: other.server });
+    const result = await list(secure, { HTTPS_PROXY: through.url, IDM_CA_FILE: both });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) is not for that name (it is for proxy.example) (ERR_TLS_CERT_ALTNAME_INVALID).\n` +
+        'Check HTTPS_PROXY: give the proxy by a name its certificate holds; --ca-file does not change this, and verification is never turned off.\n',
+    );
+    expect(through.seen).toEqual([]);
   });
 
   it('https:// for a proxy that speaks plain HTTP: exit 1 saying so and to give http://; not asked again, no OpenSSL text', async () => {
