@@ -297,7 +297,9 @@ export function createTransport(options: TransportOptions): Transport {
         req.on('socket', (socket) => {
           tunnelled = true;
           if (forwarded) {
-            if (socket.connecting) socket.once('connect', () => (reachedProxy = true));
+            // An https:// proxy is reached once its TLS handshake is done, as for a tunnel (openTunnel):
+            // its certificate, or plain text where TLS was expected, is the proxy's failure.
+            if (socket.connecting) socket.once(proxy.tls ? 'secureConnect' : 'connect', () => (reachedProxy = true));
             else reachedProxy = true;
           }
           const encrypted = 'encrypted' in socket;

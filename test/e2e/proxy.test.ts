@@ -206,6 +206,26 @@ describe('HTTP_PROXY', () => {
     expect(result.stdout).toMatch(/^est_\w{22}\t/);
     expect(through.seen.map((seen) => `${seen.method} ${seen.target.replace(/\?.*/, '')}`)).toEqual([`POST ${plain.url}/oauth/token`, `GET ${plain.url}/api/v2/event-streams`]);
   });
+
+  // The TLS to an https:// proxy was taken as the tenant's once the TCP connection was up: 'the TLS
+  // certificate of 127.0.0.1:PORT (the tenant)', or 'give the domain as http://…', which it was.
+  it('an https:// proxy whose TLS fails (an untrusted certificate, plain HTTP on that port): the proxy is named, not the http tenant', async () => {
+    const other = await makeTestCa('another CA');
+    cleanups.push(() => other.cleanup());
+    recordSecrets([other.server.key, other.client.key]);
+    const untrusted = await proxy({ tls: other.server });
+    const refused = await list(plain, { HTTP_PROXY: untrusted.url, IDM_CA_FILE: '' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `Error: Could not get an access token: the TLS certificate of the proxy 127.0.0.1:${untrusted.port} (HTTP_PROXY) could not be verified (UNABLE_TO_VERIFY_LEAF_SIGNATURE).\n` +
+        'If the proxy uses a private certificate authority, give its certificate with --ca-file PATH (IDM_CA_FILE, or NODE_EXTRA_CA_CERTS); verification is never turned off.\n',
+    );
+    const plainProxy = await proxy();
+    const notTls = await list(plain, { HTTP_PROXY: plainProxy.url.replace('http://', 'https://') }, ['--max-wait', '1']);
+    expect(notTls.code).toBe(1);
+    expect(notTls.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${plainProxy.port} (HTTP_PROXY) does not speak TLS on that port (the TLS handshake was answered in plain text).\n`);
+    expect([...untrusted.seen, ...plainProxy.seen]).toEqual([]);
+  });
 });
 
 describe('a proxy that refuses, or cannot be reached', () => {
