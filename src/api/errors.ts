@@ -437,6 +437,20 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   // Refused on this machine: no network in between, and most often a sandbox stopped since the login
   // (or started again: on another port, unless --port).
   const stopped = codeName === 'ECONNREFUSED' && isLoopbackHost(context.host.replace(/:\d+$/, ''));
+  // Through a tunnel, closed before its TLS handshake with the tenant was done: the proxy opened the
+  // tunnel (it answered the CONNECT 200), then the tunnel closed without carrying the handshake through.
+  const { viaProxy } = error as { viaProxy?: ProxyNamed };
+  if (viaProxy && !requestSent && (codeName === 'ECONNRESET' || codeName === 'EPIPE')) {
+    const bare = context.host.replace(/:\d+$/, '');
+    return new NetworkError(`Could not ${context.action}: could not reach ${context.host} through the proxy ${viaProxy.name} (${viaProxy.variable}): ${known!.what} (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'network',
+      hint: `The proxy opened a tunnel to ${context.host}, then the tunnel closed before the TLS handshake with it was done: check that the proxy lets you reach ${context.host} (${viaProxy.variable}), then try again; or, if ${bare} is reached without the proxy, add it to NO_PROXY.`,
+      requestSent: false,
+      what: `${known!.what} in the tunnel of the proxy ${viaProxy.name}`,
+      cause: error,
+    });
+  }
   return new NetworkError(`Could not ${context.action}: ${where}: ${known?.what ?? err?.message ?? String(error)}${codeName ? ` (${codeName})` : ''}.`, {
     exitCode: ExitCode.Failure,
     code: 'network',

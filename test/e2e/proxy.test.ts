@@ -358,6 +358,19 @@ describe('a proxy that refuses, or cannot be reached', () => {
     );
   });
 
+  // It was 'could not reach HOST: the connection was reset', with 'check your network connection':
+  // the proxy that had closed the tunnel was never named.
+  it('a proxy that opens the tunnel (200) and closes it at once: names the proxy and what to check; asked again', async () => {
+    const through = await proxy({ raw: 'HTTP/1.1 200 Connection Established\r\n\r\n' });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--max-wait', '1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`The connection was reset in the tunnel of the proxy 127.0.0.1:${through.port} at ${authority(secure)} (get an access token): trying again in`);
+    expect(result.stderr).toContain(
+      `Error: Could not get an access token: could not reach ${authority(secure)} through the proxy 127.0.0.1:${through.port} (HTTPS_PROXY): the connection was reset (ECONNRESET).\n` +
+        `Tried 3 times. The proxy opened a tunnel to ${authority(secure)}, then the tunnel closed before the TLS handshake with it was done: check that the proxy lets you reach ${authority(secure)} (HTTPS_PROXY), then try again; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
+    );
+  });
+
   it('a proxy that takes the CONNECT and never answers: the timeout names the proxy, not the tenant', async () => {
     const through = await proxy({ silent: true });
     const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '1']);
