@@ -524,6 +524,17 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
       cause: error,
     });
   }
+  // An https:// proxy that wants a client certificate: idm presents its own to the tenant only.
+  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName)) {
+    return new NetworkError(`Could not ${context.action}: ${named} refused the TLS connection: it wants a client certificate (${codeName}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: `idm presents a client certificate (--client-cert) to the tenant only, never to a proxy: give a proxy that does not ask for one in ${proxy.variable}, or run a local proxy that presents it for you; or, ${direct}.`,
+      requestSent: false,
+      what: 'the proxy refused the TLS connection',
+      cause: error,
+    });
+  }
   // An https:// proxy whose certificate fails verification: the fix for its cause, as for a tenant's.
   if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/i.test(codeName)) return certificateError(error, context, codeName, proxy);
   // The proxy took the connection, then closed it or answered in something that is not HTTP: most

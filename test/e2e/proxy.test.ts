@@ -170,6 +170,20 @@ describe('HTTPS_PROXY', () => {
     expect(through.seen).toEqual([]);
   });
 
+  // It was 'the TLS certificate of the proxy … could not be verified', with the fix for a CA: the
+  // proxy's certificate was trusted, and it was idm's that the proxy wanted.
+  it('an https:// proxy that wants a client certificate: exit 1 saying so, not that its certificate could not be verified', async () => {
+    const through = await proxy({ tls: ca.server, clientCa: ca.caPem });
+    const result = await list(secure, { HTTPS_PROXY: through.url });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      new RegExp(`^Error: Could not get an access token: the proxy 127\\.0\\.0\\.1:${through.port} \\(HTTPS_PROXY\\) refused the TLS connection: it wants a client certificate \\(ERR_SSL_\\w+_ALERT_\\w+\\)\\.\n`),
+    );
+    expect(result.stderr).toContain('idm presents a client certificate (--client-cert) to the tenant only, never to a proxy: give a proxy that does not ask for one in HTTPS_PROXY');
+    expect(result.stderr).not.toContain('could not be verified');
+    expect(through.seen).toEqual([]);
+  });
+
   it('https:// for a proxy that speaks plain HTTP: exit 1 saying so and to give http://; not asked again, no OpenSSL text', async () => {
     const through = await proxy();
     const result = await list(secure, { HTTPS_PROXY: through.url.replace('http://', 'https://') }, ['--max-wait', '1']);

@@ -45,6 +45,8 @@ export interface TestProxyOptions {
   requireUserAgent?: boolean;
   /** An https:// proxy: clients speak TLS to it with this certificate (then its url is https://). */
   tls?: { cert: string; key: string };
+  /** With `tls`: a client certificate signed by this CA is required (a proxy that wants mutual TLS). */
+  clientCa?: string;
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -95,7 +97,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   };
-  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, handler) : createServer(handler);
+  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key, ...(options.clientCa ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, handler) : createServer(handler);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
