@@ -360,6 +360,19 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       cause: error,
     });
   }
+  // Out of time in a tunnel the proxy had opened, before the TLS handshake with the tenant was done:
+  // what the proxy carries (or not) is as likely the cause as the tenant.
+  const { viaProxy } = error as { viaProxy?: ProxyNamed };
+  if (timeoutSeconds !== undefined && viaProxy && err?.requestSent === false) {
+    return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s through the proxy ${viaProxy.name} (${viaProxy.variable}): the TLS handshake in the tunnel it had opened was not done.`, {
+      exitCode: ExitCode.Failure,
+      code: 'timeout',
+      hint: `Check that the proxy lets you reach ${context.host} (${viaProxy.variable}), then try again; or allow longer with --timeout SECONDS (IDM_TIMEOUT).`,
+      requestSent: false,
+      what: `no answer in time in the tunnel of the proxy ${viaProxy.name}`,
+      cause: error,
+    });
+  }
   if (timeoutSeconds !== undefined) {
     return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s.`, {
       exitCode: ExitCode.Failure,
@@ -392,7 +405,6 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   if (codeName === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number|packet length too long|http request/i.test(`${err?.reason ?? ''} ${err?.message ?? ''}`)) {
     const plain = `http://${context.host}`;
     // Through a proxy's tunnel, the plain text may be the proxy's own (a page it sends in the tunnel it opened).
-    const { viaProxy } = error as { viaProxy?: ProxyNamed };
     if (viaProxy) {
       return new NetworkError(`Could not ${context.action}: the TLS handshake with ${context.host} through the proxy ${viaProxy.name} (${viaProxy.variable}) was answered in plain text.`, {
         exitCode: ExitCode.Failure,
@@ -439,7 +451,6 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   const stopped = codeName === 'ECONNREFUSED' && isLoopbackHost(context.host.replace(/:\d+$/, ''));
   // Through a tunnel, closed before its TLS handshake with the tenant was done: the proxy opened the
   // tunnel (it answered the CONNECT 200), then the tunnel closed without carrying the handshake through.
-  const { viaProxy } = error as { viaProxy?: ProxyNamed };
   if (viaProxy && !requestSent && (codeName === 'ECONNRESET' || codeName === 'EPIPE')) {
     const bare = context.host.replace(/:\d+$/, '');
     return new NetworkError(`Could not ${context.action}: could not reach ${context.host} through the proxy ${viaProxy.name} (${viaProxy.variable}): ${known!.what} (${codeName}).`, {
