@@ -487,8 +487,9 @@ interface ProxyNamed {
 
 /**
  * A proxy that answered the CONNECT (or a request for a plain-HTTP tenant) with a refusal, 407 for
- * credentials, or that could not be reached. A 4xx is not asked again (code `proxy`); a 5xx (the
- * proxy could not reach the tenant) and a proxy out of reach are network failures, retried.
+ * credentials, whose TLS failed (an https:// one), that answered what is not HTTP, or that could not
+ * be reached. A 4xx is not asked again (code `proxy`), nor is a TLS failure (code `tls`); a 5xx (the
+ * proxy could not reach the tenant), a close or a proxy out of reach are network failures, retried.
  */
 function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed, codeName: string): NetworkError {
   const err = error as NodeJS.ErrnoException & { proxyStatus?: number; proxyAuthenticate?: string };

@@ -52,7 +52,10 @@ export interface TransportOptions {
 }
 
 export interface Transport {
-  /** One attempt. Resolves with any HTTP answer (also 4xx/5xx); rejects with NetworkError. */
+  /**
+   * One attempt. Resolves with any HTTP answer (also 4xx/5xx); rejects with NetworkError, an ApiError
+   * for an answer idm will not read (too large, an unknown coding: badAnswer), or the stop reason.
+   */
   send(request: HttpRequest, context: FailureContext, timeoutMs: number): Promise<HttpResponse>;
   close(): void;
 }
