@@ -346,6 +346,12 @@ const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
   UND_ERR_SOCKET: { what: 'the connection was closed', sent: true },
 };
 
+/**
+ * OpenSSL's reasons for a handshake without a TLS version both sides accept. (A bare "handshake
+ * failure" alert is not one: a TLS 1.2 server that wants a client certificate sends it too.)
+ */
+const HANDSHAKE_MISMATCH = /(tlsv1 alert protocol version|unsupported protocol|no protocols available)/i;
+
 /** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
 export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
   const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean; reason?: string };
@@ -423,6 +429,20 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
         : "Check the domain and its port: the tenant's address is served over HTTPS.",
       requestSent: false,
       what: 'the server does not speak HTTPS',
+      cause: error,
+    });
+  }
+  // A TLS handshake that failed on the version (a server that speaks TLS 1.1 or older): OpenSSL's
+  // words (EPROTO) read as a network failure and were asked again, though asking again changes nothing.
+  const handshake = HANDSHAKE_MISMATCH.exec(`${err?.reason ?? ''} ${err?.message ?? ''}`)?.[0];
+  if (handshake) {
+    const { viaProxy } = error as { viaProxy?: ProxyNamed };
+    return new NetworkError(`Could not ${context.action}: the TLS handshake with ${context.host} failed: it offers no TLS version idm accepts (${handshake.toLowerCase()}).`, {
+      exitCode: ExitCode.Failure,
+      code: 'tls',
+      hint: `idm speaks TLS 1.2 and 1.3 only: check the domain and its port (the tenant's address serves them)${viaProxy ? `; through the proxy ${viaProxy.name} (${viaProxy.variable}), if it inspects TLS, the handshake is with the proxy` : ''}.`,
+      requestSent: false,
+      what: 'the TLS handshake failed (no TLS version in common)',
       cause: error,
     });
   }

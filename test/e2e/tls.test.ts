@@ -100,3 +100,23 @@ describe('NODE_TLS_REJECT_UNAUTHORIZED=0 in the environment of `idm sandbox star
     }
   });
 });
+
+// It was 'could not reach HOST: write EPROTO 80…:error:0A00042E:SSL routines:…tlsv1 alert protocol
+// version…', read as a network failure and asked three times.
+describe('a tenant that speaks only TLS older than 1.2', () => {
+  it('exit 1 at once: the handshake failed on the TLS version, without OpenSSL\'s text; not asked again', async () => {
+    const old = createServer({ cert: ca.server.cert, key: ca.server.key, minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }, (_request, response) => response.end('{}'));
+    await new Promise<void>((resolve) => old.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = `127.0.0.1:${(old.address() as AddressInfo).port}`;
+      const result = await runIdm(['streams', 'list', '--max-wait', '1'], { configDir: config.dir, env: { IDM_DOMAIN: `https://${host}`, IDM_ACCESS_TOKEN: 'a-token', IDM_CA_FILE: ca.caFile } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `Error: Could not list event streams: the TLS handshake with ${host} failed: it offers no TLS version idm accepts (tlsv1 alert protocol version).\n` +
+          "idm speaks TLS 1.2 and 1.3 only: check the domain and its port (the tenant's address serves them).\n",
+      );
+    } finally {
+      old.close();
+    }
+  });
+});
