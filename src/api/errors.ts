@@ -366,11 +366,11 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
       cause: error,
     });
   }
-  // Out of time in a tunnel the proxy had opened, before the TLS handshake with the tenant was done:
-  // what the proxy carries (or not) is as likely the cause as the tenant.
+  // Out of time in a tunnel the proxy had opened, before the request got through it (its connection
+  // not up, most often: a tunnel that carries nothing): the proxy is as likely the cause as the tenant.
   const { viaProxy } = error as { viaProxy?: ProxyNamed };
   if (timeoutSeconds !== undefined && viaProxy && err?.requestSent === false) {
-    return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s through the proxy ${viaProxy.name} (${viaProxy.variable}): the TLS handshake in the tunnel it had opened was not done.`, {
+    return new NetworkError(`Could not ${context.action}: ${context.host} did not answer within ${timeoutSeconds} s through the proxy ${viaProxy.name} (${viaProxy.variable}): the request did not get through the tunnel it had opened.`, {
       exitCode: ExitCode.Failure,
       code: 'timeout',
       hint: `Check that the proxy lets you reach ${context.host} (${viaProxy.variable}), then try again; or allow longer with --timeout SECONDS (IDM_TIMEOUT).`,
@@ -469,14 +469,15 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   // Refused on this machine: no network in between, and most often a sandbox stopped since the login
   // (or started again: on another port, unless --port).
   const stopped = codeName === 'ECONNREFUSED' && isLoopbackHost(context.host.replace(/:\d+$/, ''));
-  // Through a tunnel, closed before its TLS handshake with the tenant was done: the proxy opened the
-  // tunnel (it answered the CONNECT 200), then the tunnel closed without carrying the handshake through.
+  // Through a tunnel, closed before the request got through (its TLS handshake not done, most often):
+  // the proxy opened the tunnel (it answered the CONNECT 200), then it closed. A keep-alive tunnel the
+  // proxy closed while idle reads so too.
   if (viaProxy && !requestSent && (codeName === 'ECONNRESET' || codeName === 'EPIPE')) {
     const bare = context.host.replace(/:\d+$/, '');
     return new NetworkError(`Could not ${context.action}: could not reach ${context.host} through the proxy ${viaProxy.name} (${viaProxy.variable}): ${known!.what} (${codeName}).`, {
       exitCode: ExitCode.Failure,
       code: 'network',
-      hint: `The proxy opened a tunnel to ${context.host}, then the tunnel closed before the TLS handshake with it was done: check that the proxy lets you reach ${context.host} (${viaProxy.variable}), then try again; or, if ${bare} is reached without the proxy, add it to NO_PROXY.`,
+      hint: `The proxy opened a tunnel to ${context.host}, then the tunnel closed before the request got through: check that the proxy lets you reach ${context.host} (${viaProxy.variable}), then try again; or, if ${bare} is reached without the proxy, add it to NO_PROXY.`,
       requestSent: false,
       what: `${known!.what} in the tunnel of the proxy ${viaProxy.name}`,
       cause: error,

@@ -381,7 +381,7 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.stderr).toContain(`The connection was reset in the tunnel of the proxy 127.0.0.1:${through.port} at ${authority(secure)} (get an access token): trying again in`);
     expect(result.stderr).toContain(
       `Error: Could not get an access token: could not reach ${authority(secure)} through the proxy 127.0.0.1:${through.port} (HTTPS_PROXY): the connection was reset (ECONNRESET).\n` +
-        `Tried 3 times. The proxy opened a tunnel to ${authority(secure)}, then the tunnel closed before the TLS handshake with it was done: check that the proxy lets you reach ${authority(secure)} (HTTPS_PROXY), then try again; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
+        `Tried 3 times. The proxy opened a tunnel to ${authority(secure)}, then the tunnel closed before the request got through: check that the proxy lets you reach ${authority(secure)} (HTTPS_PROXY), then try again; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
     );
   });
 
@@ -406,7 +406,7 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(result.code).toBe(1);
     // The proxy whose tunnel carried nothing is named (it was '… did not answer within 1 s. Try again').
     expect(result.stderr).toContain(
-      `Error: Could not create an event stream: ${authority(secure)} did not answer within 1 s through the proxy 127.0.0.1:${through.port} (HTTPS_PROXY): the TLS handshake in the tunnel it had opened was not done.\n` +
+      `Error: Could not create an event stream: ${authority(secure)} did not answer within 1 s through the proxy 127.0.0.1:${through.port} (HTTPS_PROXY): the request did not get through the tunnel it had opened.\n` +
         `Tried 3 times. Check that the proxy lets you reach ${authority(secure)} (HTTPS_PROXY), then try again; or allow longer with --timeout SECONDS (IDM_TIMEOUT).\n`,
     );
     expect(result.stderr).not.toContain('may have been created');
