@@ -346,6 +346,9 @@ const NETWORK_CAUSES: Record<string, { what: string; sent: boolean }> = {
   UND_ERR_SOCKET: { what: 'the connection was closed', sent: true },
 };
 
+/** OpenSSL's words for a TLS 1.2 server's alert about idm's client certificate (none, or one it does not trust). */
+const TLS12_CLIENT_ALERT = /sslv3 alert (handshake failure|bad certificate|certificate unknown)|tlsv1 alert (unknown ca|access denied)/i;
+
 /**
  * OpenSSL's reasons for a handshake without a TLS version both sides accept. (A bare "handshake
  * failure" alert is not one: a TLS 1.2 server that wants a client certificate sends it too.)
@@ -395,9 +398,14 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   if (proxy) return proxyFailure(error, context, proxy, codeName);
   // The server's TLS alert about idm's own certificate (none given, or one it does not trust), or a
   // close right after the handshake of a connection that presented one (http.ts).
-  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName) || err?.clientCertRefused) {
-    const why = err?.clientCertRefused ? 'it closed the connection right after the TLS handshake, before answering' : codeName;
-    return new NetworkError(`Could not ${context.action}: ${context.host} refused the TLS connection: it wants a client certificate it trusts (mutual TLS) (${why}).`, {
+  // Under TLS 1.2 the alert comes as EPROTO with OpenSSL's words (a server that wants a client
+  // certificate answers 'handshake failure' when none was sent).
+  const alert = codeName === 'EPROTO' ? TLS12_CLIENT_ALERT.exec(err?.message ?? '')?.[0].toLowerCase() : undefined;
+  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName) || err?.clientCertRefused || alert) {
+    const why = err?.clientCertRefused ? 'it closed the connection right after the TLS handshake, before answering' : (alert ?? codeName);
+    // A bare handshake failure may have another cause (no cipher in common): said as the likely one.
+    const guess = alert?.endsWith('handshake failure');
+    return new NetworkError(`Could not ${context.action}: ${context.host} refused the TLS connection: ${guess ? 'most likely, ' : ''}it wants a client certificate it trusts (mutual TLS) (${why}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
       hint: 'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).',

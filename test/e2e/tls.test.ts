@@ -120,3 +120,23 @@ describe('a tenant that speaks only TLS older than 1.2', () => {
     }
   });
 });
+
+// It was 'could not reach HOST: write EPROTO 80…:SSL routines:…sslv3 alert handshake failure…', with
+// 'check your network connection', asked three times: TLS 1.2 sends the alert as EPROTO.
+describe('a tenant on TLS 1.2 that wants a client certificate, none given', () => {
+  it('exit 1 at once: it most likely wants a client certificate, and the flags to give it; no OpenSSL text', async () => {
+    const mutualTls12 = createServer({ cert: ca.server.cert, key: ca.server.key, maxVersion: 'TLSv1.2', requestCert: true, rejectUnauthorized: true, ca: ca.caPem }, (_request, response) => response.end('{}'));
+    await new Promise<void>((resolve) => mutualTls12.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = `127.0.0.1:${(mutualTls12.address() as AddressInfo).port}`;
+      const result = await runIdm(['streams', 'list', '--max-wait', '1'], { configDir: config.dir, env: { IDM_DOMAIN: `https://${host}`, IDM_ACCESS_TOKEN: 'a-token', IDM_CA_FILE: ca.caFile } });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(
+        `Error: Could not list event streams: ${host} refused the TLS connection: most likely, it wants a client certificate it trusts (mutual TLS) (sslv3 alert handshake failure).\n` +
+          'Give the client certificate and its key with --client-cert PATH and --client-key PATH (IDM_CLIENT_CERT, IDM_CLIENT_KEY).\n',
+      );
+    } finally {
+      mutualTls12.close();
+    }
+  });
+});
