@@ -444,7 +444,6 @@ export function errorFromNetwork(error: unknown, context: FailureContext, timeou
   // words (EPROTO) read as a network failure and were asked again, though asking again changes nothing.
   const handshake = HANDSHAKE_MISMATCH.exec(`${err?.reason ?? ''} ${err?.message ?? ''}`)?.[0];
   if (handshake) {
-    const { viaProxy } = error as { viaProxy?: ProxyNamed };
     return new NetworkError(`Could not ${context.action}: the TLS handshake with ${context.host} failed: it offers no TLS version idm accepts (${handshake.toLowerCase()}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
