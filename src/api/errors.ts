@@ -565,8 +565,10 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
     });
   }
   // An https:// proxy that wants a client certificate: idm presents its own to the tenant only.
-  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName)) {
-    return new NetworkError(`Could not ${context.action}: ${named} refused the TLS connection: it wants a client certificate (${codeName}).`, {
+  // Under TLS 1.2 as EPROTO with OpenSSL's words, as for a tenant (errorFromNetwork).
+  const alert = codeName === 'EPROTO' ? TLS12_CLIENT_ALERT.exec(err.message ?? '')?.[0].toLowerCase() : undefined;
+  if (/ALERT_(CERTIFICATE_REQUIRED|BAD_CERTIFICATE|UNKNOWN_CA|CERTIFICATE_UNKNOWN|ACCESS_DENIED)/.test(codeName) || alert) {
+    return new NetworkError(`Could not ${context.action}: ${named} refused the TLS connection: ${alert?.endsWith('handshake failure') ? 'most likely, ' : ''}it wants a client certificate (${alert ?? codeName}).`, {
       exitCode: ExitCode.Failure,
       code: 'tls',
       hint: `idm presents a client certificate (--client-cert) to the tenant only, never to a proxy: give a proxy that does not ask for one in ${proxy.variable}, or run a local proxy that presents it for you; or, ${direct}.`,

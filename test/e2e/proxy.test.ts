@@ -182,6 +182,14 @@ describe('HTTPS_PROXY', () => {
     expect(result.stderr).toContain('idm presents a client certificate (--client-cert) to the tenant only, never to a proxy: give a proxy that does not ask for one in HTTPS_PROXY');
     expect(result.stderr).not.toContain('could not be verified');
     expect(through.seen).toEqual([]);
+    // On TLS 1.2 the alert comes as EPROTO with OpenSSL's words: it was 'could not reach the proxy: write EPROTO 80…', asked three times.
+    const tls12 = await proxy({ tls: ca.server, clientCa: ca.caPem, maxVersion: 'TLSv1.2' });
+    const old = await list(secure, { HTTPS_PROXY: tls12.url }, ['--max-wait', '1']);
+    expect(old.code).toBe(1);
+    expect(old.stderr).toBe(
+      `Error: Could not get an access token: the proxy 127.0.0.1:${tls12.port} (HTTPS_PROXY) refused the TLS connection: most likely, it wants a client certificate (sslv3 alert handshake failure).\n` +
+        'idm presents a client certificate (--client-cert) to the tenant only, never to a proxy: give a proxy that does not ask for one in HTTPS_PROXY, or run a local proxy that presents it for you; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n',
+    );
   });
 
   it('https:// for a proxy that speaks plain HTTP: exit 1 saying so and to give http://; not asked again, no OpenSSL text', async () => {

@@ -47,6 +47,8 @@ export interface TestProxyOptions {
   tls?: { cert: string; key: string };
   /** With `tls`: a client certificate signed by this CA is required (a proxy that wants mutual TLS). */
   clientCa?: string;
+  /** With `tls`: the newest TLS version it speaks (a proxy on TLS 1.2, whose alerts come as EPROTO). */
+  maxVersion?: 'TLSv1.2' | 'TLSv1.3';
 }
 
 export async function startProxy(options: TestProxyOptions = {}): Promise<TestProxy> {
@@ -97,7 +99,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     forward.on('error', () => res.destroy());
     req.pipe(forward);
   };
-  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key, ...(options.clientCa ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}) }, handler) : createServer(handler);
+  const server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key, ...(options.clientCa ? { ca: options.clientCa, requestCert: true, rejectUnauthorized: true } : {}), ...(options.maxVersion ? { maxVersion: options.maxVersion } : {}) }, handler) : createServer(handler);
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
