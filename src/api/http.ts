@@ -244,7 +244,8 @@ export function createTransport(options: TransportOptions): Transport {
             res.resume();
             return fail(Object.assign(new Error('the proxy answered 407'), { code: 'EPROXY', proxy, proxyStatus: 407, proxyAuthenticate: headersOf(res)['proxy-authenticate'] }));
           }
-          partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
+          // Kept only for --debug (traceAnswer shows nothing else): every page of --all would copy its headers twice.
+          if (options.debug) partial = { status: res.statusCode ?? 0, headers: headersOf(res), text: '' };
           const chunks: Buffer[] = [];
           let size = 0;
           res.on('data', (chunk: Buffer) => {
