@@ -1053,7 +1053,7 @@ _idm_flag_value() {
   esac
 }
 
-# Succeeds when positional argument $2 (from 0) of command path $1 completes to something.
+# Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
 _idm_arg_value() {
   case "$1|$2" in
     'auth help|0') REPLY='list:login logout status' ;;

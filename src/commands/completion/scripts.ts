@@ -168,6 +168,35 @@ function kindWord(values: Values): string {
   return commas + (values.kind === 'list' ? `list:${values.values.join(' ')}` : values.kind === 'ask' ? `ask:${values.what}` : values.kind);
 }
 
+/** The case tables bash and zsh both look flags, values and arguments up in (the same shell code). */
+function lookups(specs: CommandSpec[]): string {
+  return `# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
+_idm_flag_value() {
+  case "$1|$2" in
+${valueFlagArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
+_idm_arg_value() {
+  case "$1|$2" in
+${argArms(specs).join('\n')}
+    *) return 1 ;;
+  esac
+}
+
+# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
+# of them is offered again. Fails for a flag that may be given more than once.
+_idm_given_names() {
+  case "$1|$2" in
+${givenArms(specs).join('\n')}
+    *) REPLY=$2 ;;
+  esac
+}
+`;
+}
+
 /**
  * Case arms `'path|flag') REPLY=kind ;;` for every flag that takes a value. A flag with the same
  * meaning on every command (idm's global flags) gets one wildcard arm instead of one per command.
@@ -290,31 +319,7 @@ ${flagArms.join('\n')}
   esac
 }
 
-# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
-_idm_flag_value() {
-  case "$1|$2" in
-${valueFlagArms(specs).join('\n')}
-    *) return 1 ;;
-  esac
-}
-
-# Succeeds when positional argument $2 (from 0) of command path $1 completes to something; REPLY says what.
-_idm_arg_value() {
-  case "$1|$2" in
-${argArms(specs).join('\n')}
-    *) return 1 ;;
-  esac
-}
-
-# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
-# of them is offered again. Fails for a flag that may be given more than once.
-_idm_given_names() {
-  case "$1|$2" in
-${givenArms(specs).join('\n')}
-    *) REPLY=$2 ;;
-  esac
-}
-
+${lookups(specs)}
 # Fills COMPREPLY with the values of kind $1 that start with $2; ids are those of the tenant of
 # profile $3 (the command line's --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
@@ -470,31 +475,7 @@ ${flagArms.join('\n')}
   esac
 }
 
-# Succeeds when flag $2 of command path $1 takes a value; REPLY says what it completes to.
-_idm_flag_value() {
-  case "$1|$2" in
-${valueFlagArms(specs).join('\n')}
-    *) return 1 ;;
-  esac
-}
-
-# Succeeds when positional argument $2 (from 0) of command path $1 completes to something.
-_idm_arg_value() {
-  case "$1|$2" in
-${argArms(specs).join('\n')}
-    *) return 1 ;;
-  esac
-}
-
-# The names of flag $2 of command path $1 in REPLY (-p gives -p --profile): once it is given, none
-# of them is offered again. Fails for a flag that may be given more than once.
-_idm_given_names() {
-  case "$1|$2" in
-${givenArms(specs).join('\n')}
-    *) REPLY=$2 ;;
-  esac
-}
-
+${lookups(specs)}
 # Offers the values of kind $1; ids are those of the tenant of profile $2 (the command line's
 # --profile), else of IDM_PROFILE's, else of the default profile's.
 _idm_complete_value() {
