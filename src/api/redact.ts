@@ -172,7 +172,8 @@ export function isSecretField(key: string): boolean {
 }
 
 /**
- * `value` with the values of the fields known to hold secrets masked, at any depth, for a record
+ * `value` with the values of the fields known to hold secrets masked (the whole value, an object or
+ * array included), at any depth, for a record
  * shown to people: the service never returns a webhook's token, password or header value, but an
  * answer that does must not put one on a terminal. `value` itself when it holds none.
  */
@@ -185,7 +186,8 @@ export function withoutSecretFields(value: unknown): unknown {
     // fromEntries, never assignment: a `__proto__` key stays a key.
     return Object.fromEntries(
       Object.entries(inner).map(([key, field]) => {
-        const secret = isSecretField(key) && field !== null && typeof field !== 'object';
+        // The whole value, whatever its type: `"password": {"value": "…"}` is as secret as a string.
+        const secret = isSecretField(key) && field !== null && field !== undefined;
         found ||= secret;
         return [key, secret ? REDACTED : walk(field)];
       }),

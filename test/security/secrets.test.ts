@@ -146,6 +146,7 @@ describe("a secret in a stream's answer (the service returns none) is not shown 
   const TOKEN = 'Tk9-bearer-in-an-answer-0123456789';
   const PASSWORD = 'Pw9-basic-in-an-answer-0123456789';
   const HEADER = 'Hv9-header-in-an-answer-0123456789';
+  const NESTED = 'Pw9-nested-in-an-answer-0123456789';
   const stream = {
     id: ID,
     name: 'future-destination',
@@ -156,6 +157,8 @@ describe("a secret in a stream's answer (the service returns none) is not shown 
     updated_at: '2026-11-01T10:00:00.000Z',
     fallback: { method: 'basic', username: 'idm', password: PASSWORD },
     header_value: HEADER,
+    // Reviewed defect: a secret-named key was masked only when its value was not an object.
+    credentials: { password: { value: NESTED }, token: [NESTED] },
   };
 
   it('streams show and streams list: masked, the rest of the field shown; --json as the service answered', async () => {
@@ -169,10 +172,11 @@ describe("a secret in a stream's answer (the service returns none) is not shown 
     expect(fields.Configuration).toBe('{"webhook_authorization":{"method":"bearer","token":"[redacted]"},"endpoint":"https://hooks.example.com/in"}');
     expect(fields.fallback).toBe('{"method":"basic","username":"idm","password":"[redacted]"}');
     expect(fields.header_value).toBe('[redacted]');
+    expect(fields.credentials).toBe('{"password":"[redacted]","token":"[redacted]"}');
     const list = await idm(['streams', 'list'], { env });
     expect(list.code).toBe(0);
     expect(list.stdout.split('\t')[3]).toBe('webhook_v2 https://hooks.example.com/in');
-    for (const result of [show, list]) for (const secret of [TOKEN, PASSWORD, HEADER]) expect(result.stdout + result.stderr).not.toContain(secret);
+    for (const result of [show, list]) for (const secret of [TOKEN, PASSWORD, HEADER, NESTED]) expect(result.stdout + result.stderr).not.toContain(secret);
     const json = await idm(['streams', 'show', ID, '--json'], { env });
     expect(JSON.parse(json.stdout)).toEqual(stream);
   });
