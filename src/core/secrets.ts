@@ -8,13 +8,13 @@ export function looksLikePem(text: string): boolean {
 }
 
 /**
- * `url` with the password of its user info replaced by `***` (`https://user:***@host/path`): a
- * webhook URL stored by another tool may carry one, and a table or a field list is no place for it.
- * Anything else is returned as it is.
+ * `url` with its whole user info replaced by `***` (`https://***@host/path`): a webhook URL stored
+ * by another tool may carry `user:password@` or a bare `TOKEN@` (very often a token), and a table
+ * or a field list is no place for either. Anything else is returned as it is.
  */
 export function withoutUrlPassword(url: string): string {
   // To the last @ of the authority, as a URL parser splits it: a password may hold a raw @.
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*):[^/?#]*@/i, '$1:***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }
 
 /** No access token of the interface comes near this (a JWT of a few KB); servers refuse larger headers. */

@@ -195,7 +195,7 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     expect(result.stderr).toContain('read:event_streams');
   });
 
-  it('a stored webhook URL with a password (set by another tool): shown as user:***, --json as received', async () => {
+  it('a stored webhook URL with a password (set by another tool): shown as ***@, --json as received', async () => {
     const url = 'https://hookuser:s3cr3t-pass@hooks.example.com/x';
     const stream = { ...((await direct(h.sandbox, `/event-streams/${BEARER}`)).body as Record<string, unknown>) };
     stream.destination = { type: 'webhook', configuration: { webhook_endpoint: url, webhook_authorization: { method: 'bearer' } } };
@@ -203,13 +203,13 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
       h.sandbox.addFault({ path, method: 'GET', kind: 'status', status: 200, count: 1, body: JSON.stringify(body), headers: { 'content-type': 'application/json; charset=utf-8' } });
     answer(`/api/v2/event-streams/${BEARER}`, stream);
     const piped = await h.idm(['streams', 'show', BEARER]);
-    expect(fields(piped.stdout).get('Webhook URL')).toBe('https://hookuser:***@hooks.example.com/x');
+    expect(fields(piped.stdout).get('Webhook URL')).toBe('https://***@hooks.example.com/x');
     answer(`/api/v2/event-streams/${BEARER}`, stream);
     const terminal = await h.idm(['streams', 'show', BEARER], { env: TTY_OUT });
-    expect(terminal.stdout).toContain('https://hookuser:***@hooks.example.com/x');
+    expect(terminal.stdout).toContain('https://***@hooks.example.com/x');
     answer('/api/v2/event-streams', { eventStreams: [stream] });
     const list = await h.idm(['streams', 'list']);
-    expect(list.stdout).toContain('webhook https://hookuser:***@hooks.example.com/x');
+    expect(list.stdout).toContain('webhook https://***@hooks.example.com/x');
     for (const result of [piped, terminal, list]) expect(result.stdout + result.stderr).not.toContain('s3cr3t-pass');
     answer(`/api/v2/event-streams/${BEARER}`, stream);
     const json = await h.idm(['streams', 'show', BEARER, '--json']);
@@ -218,6 +218,19 @@ describe('idm streams show: validation (exit 2, nothing sent) and errors', () =>
     stream.destination = { type: 'webhook', configuration: { webhook_endpoint: 'https://hookuser:p@ss-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer' } } };
     answer(`/api/v2/event-streams/${BEARER}`, stream);
     const raw = await h.idm(['streams', 'show', BEARER]);
-    expect(fields(raw.stdout).get('Webhook URL')).toBe('https://hookuser:***@hooks.example.com/x');
+    expect(fields(raw.stdout).get('Webhook URL')).toBe('https://***@hooks.example.com/x');
+    // Reviewed defect: a user name alone (very often a token) was shown as it came.
+    const bare = 'https://Tk7-bare-userinfo-token@hooks.example.com/x';
+    stream.destination = { type: 'webhook', configuration: { webhook_endpoint: bare, webhook_authorization: { method: 'bearer' } } };
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const token = await h.idm(['streams', 'show', BEARER]);
+    expect(fields(token.stdout).get('Webhook URL')).toBe('https://***@hooks.example.com/x');
+    answer('/api/v2/event-streams', { eventStreams: [stream] });
+    const tokenList = await h.idm(['streams', 'list']);
+    expect(tokenList.stdout).toContain('webhook https://***@hooks.example.com/x');
+    for (const result of [token, tokenList]) expect(result.stdout + result.stderr).not.toContain('Tk7-bare');
+    answer(`/api/v2/event-streams/${BEARER}`, stream);
+    const bareJson = await h.idm(['streams', 'show', BEARER, '--json']);
+    expect(JSON.parse(bareJson.stdout).destination.configuration.webhook_endpoint).toBe(bare);
   });
 });
