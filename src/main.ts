@@ -166,7 +166,8 @@ function asksForJson(argv: readonly string[]): boolean {
  * and would otherwise be quoted back on stderr, into a terminal's scrollback or a CI log.
  */
 function unknownValuedFlag(flag: string, command: Command, hint: string): UsageError {
-  const flags: string[] = [];
+  // --help is commander's help option, never in `options`: `--hepl=1` is as close to it as `--jsno=1` to --json.
+  const flags: string[] = ['--help'];
   for (let c: Command | null = command; c; c = c.parent) for (const option of c.options) if (!option.hidden && option.long) flags.push(option.long);
   const near = flag.startsWith('--') ? didYouMean(flag, flags) : '';
   return new UsageError(`Unknown flag ${flag} (its value is not repeated here: it may be a secret).${near}`, hint);

@@ -66,6 +66,9 @@ describe('idm as a process', () => {
       [['streams', 'list', `--client-secret=${secret}`], '--client-secret', ' Did you mean --client-cert?'],
       [['login', `--client-secet=${secret}`], '--client-secet', ' Did you mean --client-cert?'],
       [['streams', 'list', `--tak=${secret}`], '--tak', ' Did you mean --take?'],
+      // The help flag, which commander keeps apart from the options: it was no suggestion at all.
+      [['streams', 'list', `--hepl=${secret}`], '--hepl', ' Did you mean --help?'],
+      [[`--hepl=${secret}`], '--hepl', ' Did you mean --help?'],
       [['streams', 'list', `-z${secret}`], '-z', ''],
     ] as const) {
       for (const json of [false, true]) {
