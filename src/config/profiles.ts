@@ -2,7 +2,7 @@
 // default. Read here with node:fs on every command (no library: each would cost start-up time, and reading
 // needs none of it); written only by ./store.ts, under its lock. Secrets live apart, one 0600 file
 // per profile under credentials/.
-import { ConfigError, IdmError } from '../core/errors.js';
+import { ConfigError, IdmError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { shellCommand } from '../core/text.js';
 import { checkDomain } from './domain.js';
@@ -140,6 +140,16 @@ export function unknownProfile(store: ProfileStore, name: string, { removing = f
     code: 'no_credentials',
     hint: known.length ? `Known profiles: ${known.join(', ')}.${create ? ` ${create}` : ''}` : create,
   });
+}
+
+/**
+ * `idm profiles use` or `remove` without a name: a usage error (exit 2) naming the known profiles,
+ * as an unknown name does, so that the next try can be the right one.
+ */
+export function missingProfileName(store: ProfileStore, command: string): UsageError {
+  const known = Object.keys(store.profiles).sort();
+  const which = known.length ? `Known profiles: ${known.join(', ')}.` : 'There are no profiles yet.';
+  return new UsageError('Missing <name>: the profile.', `${which} Run '${command} --help' for usage.`);
 }
 
 /**

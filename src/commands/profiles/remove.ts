@@ -9,7 +9,7 @@ import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
 import { parseDomain } from '../../config/domain.js';
 import { configDir, credentialsFile } from '../../config/paths.js';
-import { readProfiles, unknownProfile } from '../../config/profiles.js';
+import { missingProfileName, readProfiles, unknownProfile } from '../../config/profiles.js';
 import { updateSettings } from '../../config/store.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
 import { shellCommand } from '../../core/text.js';
@@ -23,10 +23,15 @@ export interface ProfilesRemoveOptions {
 export function profilesRemoveCommand(deps: Deps, run = profilesRemoveRun): Command {
   return new Command('remove')
     .description('Remove a stored profile: its settings, secret and cached token (asks first at a terminal; --yes in scripts)')
-    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
+    // Optional for commander, so that a missing name is told with the known profiles (run below).
+    .addArgument(new Argument('[name]', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
+    .usage('[options] <name>')
     .option('-y, --yes', 'remove without asking')
     .addHelpText('after', () => examples(['idm profiles remove staging', 'idm profiles remove staging --yes']))
-    .action((name: string, flags: { yes?: boolean }) => run({ name, yes: Boolean(flags.yes) }, deps));
+    .action((name: string | undefined, flags: { yes?: boolean }) => {
+      if (name === undefined) throw missingProfileName(readProfiles(configDir(deps.io.env)), 'idm profiles remove');
+      return run({ name, yes: Boolean(flags.yes) }, deps);
+    });
 }
 
 export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: Deps): Promise<void> {

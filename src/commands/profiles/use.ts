@@ -4,15 +4,20 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
 import { configDir } from '../../config/paths.js';
-import { unknownProfile } from '../../config/profiles.js';
+import { missingProfileName, readProfiles, unknownProfile } from '../../config/profiles.js';
 import { updateSettings } from '../../config/store.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
   return new Command('use')
     .description('Make a stored profile the default')
-    .addArgument(new Argument('<name>', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
+    // Optional for commander, so that a missing name is told with the known profiles (run below).
+    .addArgument(new Argument('[name]', 'the profile (see idm profiles list)').argParser(profileNameParser('<name>')))
+    .usage('[options] <name>')
     .addHelpText('after', () => examples(['idm profiles use prod']))
-    .action((name: string) => run({ name }, deps));
+    .action((name: string | undefined) => {
+      if (name === undefined) throw missingProfileName(readProfiles(configDir(deps.io.env)), 'idm profiles use');
+      return run({ name }, deps);
+    });
 }
 
 export async function profilesUseRun(options: { name: string }, deps: Deps): Promise<void> {

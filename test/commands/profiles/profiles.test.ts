@@ -160,6 +160,31 @@ describe('idm profiles use', () => {
   });
 });
 
+describe('idm profiles use / remove without a name', () => {
+  // Reviewed defect: commander's bare "Missing <name>." named no profile, while an unknown name lists them.
+  it('a usage error (exit 2) that lists the known profiles; nothing changed', async () => {
+    await threeProfiles();
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    for (const command of ['use', 'remove']) {
+      const result = await idm(['profiles', command]);
+      expect(result.code, command).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(`Error: Missing <name>: the profile.\nKnown profiles: default, prod, ro. Run 'idm profiles ${command} --help' for usage.\n`);
+      const json = await idm(['profiles', command, '--json']);
+      expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'usage', exitCode: 2, hint: expect.stringContaining('Known profiles: default, prod, ro.') });
+    }
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+    const help = await idm(['profiles', 'use', '--help']);
+    expect(help.stdout).toContain('Usage: idm profiles use [options] <name>');
+  });
+
+  it('no profile at all: says there is none', async () => {
+    const result = await idm(['profiles', 'use']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('There are no profiles yet.');
+  });
+});
+
 describe('idm profiles remove', () => {
   it('with --yes: the settings and the secret file go; the cached token another profile of the same client uses stays, and that one keeps working', async () => {
     await threeProfiles();
