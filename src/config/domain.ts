@@ -42,6 +42,11 @@ export function checkDomain(input: string): Tenant | string {
   // The address it means, as it was given (with its scheme, or a host alone): a token or dashboard URL pasted whole.
   if (path !== '' && path !== '/api/v2') return `"${value}" must be the tenant's address without a path (${withScheme === value ? `${url.protocol}//${url.host}` : url.host})`;
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    // `localhost.` is not taken as loopback (a resolver may send it to DNS, which may answer any
+    // address), and https:// would not reach a sandbox: the name idm takes is the way.
+    if (url.hostname.toLowerCase() === 'localhost.') {
+      return `http:// is allowed only for loopback hosts (127.x.x.x, exactly localhost, [::1]); write localhost without its final dot: http://localhost${url.port ? `:${url.port}` : ''}`;
+    }
     return `http:// is allowed only for loopback hosts (127.x.x.x, exactly localhost, [::1]); use https://${url.host}`;
   }
   return { base: `${url.protocol}//${url.host}`, host: url.host };

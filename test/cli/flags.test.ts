@@ -84,6 +84,8 @@ describe('idm login flags', () => {
 
   it.each([
     [['--domain', 'http://tenant.example.com'], 'http:// is allowed only for loopback hosts'],
+    // Reviewed defect: it said "use https://localhost.:4010", which no sandbox answers.
+    [['--domain', 'http://LOCALHOST.:4010'], 'http:// is allowed only for loopback hosts (127.x.x.x, exactly localhost, [::1]); write localhost without its final dot: http://localhost:4010'],
     [['--domain', 'https://tenant.example.com/some/path'], 'without a path (https://tenant.example.com)'],
     [['--domain', 'http://127.0.0.1:4010/oauth/token'], '"http://127.0.0.1:4010/oauth/token" must be the tenant\'s address without a path (http://127.0.0.1:4010)'],
     [['--domain', 'tenant.example.com/api/v2/event-streams'], 'without a path (tenant.example.com)'],
