@@ -55,7 +55,7 @@ export function loginCommand(deps: Deps, run = loginRun): Command {
     .option('--client-id <id>', 'client (application) id (else IDM_CLIENT_ID, or asked)', once('--client-id', parseClientId))
     .option('--client-secret-file <path>', 'read the client secret from this file, or - for stdin (else IDM_CLIENT_SECRET, or asked)', once('--client-secret-file', undefined, { secret: true }))
     .option('--private-key-file <path>', 'PEM private key for private_key_jwt, or - for stdin (else IDM_PRIVATE_KEY, or asked)', once('--private-key-file', undefined, { secret: true }))
-    .addOption(new Option('--signing-alg <alg>', 'assertion algorithm (default: by key type)').choices(SIGNING_ALGS).argParser(once('--signing-alg', parseChoice('--signing-alg', SIGNING_ALGS))))
+    .addOption(new Option('--signing-alg <alg>', "assertion algorithm (default: the profile's when the key can make it, else by key type)").choices(SIGNING_ALGS).argParser(once('--signing-alg', parseChoice('--signing-alg', SIGNING_ALGS))))
     .addOption(new Option('--auth-method <method>', 'client authentication (default: private_key_jwt with a key; with a secret, post, or basic when the profile has it already)').choices(AUTH_METHODS).argParser(once('--auth-method', parseChoice('--auth-method', AUTH_METHODS))))
     // Caught to explain, never used: a secret in argv ends up in shell history and process lists.
     // The value is optional so that the flag alone gets the same answer, not "needs a value".
@@ -313,7 +313,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     const key = assertion.loadPrivateKey(keyPem, 'The private key');
     const unusable = assertion.unusableKey(key);
     if (unusable) throw new UsageError(`The private key is ${unusable}.`, assertion.UNUSABLE_KEY_HINT);
-    signingAlg = opts.signingAlg ?? envAlg ?? assertion.defaultAlgFor(key);
+    // A new key for a profile signing with an algorithm of its own (PS256, RS384) keeps it while the
+    // key can make it: the client at the service expects it, as basic is kept for a new secret.
+    const kept = existing?.authMethod === 'private_key_jwt' && existing.clientId === clientId && parseDomain(existing.domain, 'The profile domain').base === tenant.base && existing.signingAlg !== undefined && !assertion.checkAlgMatchesKey(key, existing.signingAlg) ? existing.signingAlg : undefined;
+    signingAlg = opts.signingAlg ?? envAlg ?? kept ?? assertion.defaultAlgFor(key);
     const problem = assertion.checkAlgMatchesKey(key, signingAlg);
     if (problem) throw new UsageError(`${opts.signingAlg === undefined && envAlg !== undefined ? 'IDM_SIGNING_ALG' : '--signing-alg'}: ${problem}.`);
   }

@@ -122,6 +122,25 @@ describe('idm login by flags', () => {
     expect(JSON.parse(Buffer.from(assertions[0]!.split('.')[0]!, 'base64url').toString()).alg).toBe('PS256');
   });
 
+  it('a new key for a profile that signs with PS256 or RS384 keeps its algorithm (the key can make it); a key of another type takes its own default', async () => {
+    const { clientId, privateKeyPem } = sandbox().clients.admin;
+    const keyFile = secretFile(privateKeyPem);
+    const stored = () => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.jwt.signingAlg;
+    expect((await login({ domain: sandbox().url, clientId, privateKeyFile: keyFile, signingAlg: 'PS256' }, { profile: 'jwt' })).error).toBeUndefined();
+    // The rotated key given alone (the rest from the profile), as README's re-login has it.
+    const mark = sandbox().requests.length;
+    expect((await login({ privateKeyFile: keyFile }, { profile: 'jwt' })).error).toBeUndefined();
+    const assertion = new URLSearchParams(tokenBodies(mark)[0]!.body).get('client_assertion')!;
+    expect(JSON.parse(Buffer.from(assertion.split('.')[0]!, 'base64url').toString()).alg).toBe('PS256');
+    expect(stored()).toBe('PS256');
+    // An EC key cannot make PS256: its own default, ES256 (refused here, as the sandbox's client has an RSA key).
+    const ecKey = secretFile(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    const before = sandbox().requests.length;
+    await login({ privateKeyFile: ecKey }, { profile: 'jwt' });
+    const ec = new URLSearchParams(tokenBodies(before)[0]!.body).get('client_assertion')!;
+    expect(JSON.parse(Buffer.from(ec.split('.')[0]!, 'base64url').toString()).alg).toBe('ES256');
+  });
+
   it('wrong credentials: exit 4 with the token endpoint words, and nothing is saved', async () => {
     const { error } = await login({ domain: sandbox().url, clientId: sandbox().clients.admin.clientId, clientSecretFile: secretFile('wrong-secret') });
     expect(error?.exitCode).toBe(4);
