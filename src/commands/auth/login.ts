@@ -193,6 +193,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     deps.output.note(`The ${fromVariable === 'IDM_PRIVATE_KEY' ? 'private key' : 'client secret'} is ${fromVariable}'s (not asked); unset it to ${fromVariable === 'IDM_PRIVATE_KEY' ? 'give another' : 'type one'}.`);
   }
 
+  // Re-login of a known profile where nothing is asked: its method, when no secret or key says
+  // another (a new certificate alone for tls_client_auth; with nothing, the flag it lacks is named).
+  const sameClient = existing !== undefined && (!domain || domain === existing.domain) && (!clientId || clientId === existing.clientId);
+  if (!io.canPrompt && method === undefined && secret === undefined && keyPem === undefined && sameClient) method = existing.authMethod;
   const needsKey = method === 'private_key_jwt';
   const proven = () => secret !== undefined || keyPem !== undefined || byCertificate();
   const prompter = io.canPrompt && (!domain || !clientId || !proven()) ? await deps.prompter() : undefined;

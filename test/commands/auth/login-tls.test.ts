@@ -211,6 +211,24 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key });
   });
 
+  it('logging in again with a new certificate alone (the rest from the profile) keeps tls_client_auth; with nothing, the certificate is what it names', async () => {
+    expect((await login()).code).toBe(0);
+    const renewed = await issueCertificate(undefined, 'client', 'renewed');
+    const cert = file('renewed.crt', renewed.cert);
+    const key = file('renewed.key', renewed.key);
+    const from = sandbox.requests.length;
+    const again = await idm(['login', '--profile', 'default', '--client-cert', cert, '--client-key', key]);
+    // The sandbox knows only its own certificate: refused by the service, which means it was sent.
+    expect(again.stderr).not.toContain('secret');
+    expect(again.stderr).toContain('the client certificate is not registered for this client');
+    expect(tokenForms(sandbox, from)).toHaveLength(1);
+    const same = await idm(['login', '--profile', 'default', '--client-cert', files.cert, '--client-key', files.key]);
+    expect(same.code, same.stderr).toBe(0);
+    const bare = await idm(['login', '--profile', 'default']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Missing --client-cert and --client-key.');
+  });
+
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
     const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.mtls!.clientId, '--ca-file', files.ca]);
     expect(result.code).toBe(2);
