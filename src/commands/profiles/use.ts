@@ -3,8 +3,9 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
-import { configDir } from '../../config/paths.js';
+import { configDir, PROFILE_NAME } from '../../config/paths.js';
 import { missingProfileName, readProfiles, unknownProfile } from '../../config/profiles.js';
+import { envValue } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
@@ -33,6 +34,16 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
     },
     { signal: io.signal },
   );
-  if (output.json) return output.printJson({ default: name, previous: previous ?? null });
-  output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
+  if (output.json) output.printJson({ default: name, previous: previous ?? null });
+  else output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
+  // IDM_PROFILE naming another profile picks it for every command without --profile: the new default
+  // is not used while it is set (as login warns for the profile it stores).
+  const envProfile = envValue(io.env, 'IDM_PROFILE')?.trim();
+  if (envProfile !== undefined && envProfile !== name) {
+    const shown = PROFILE_NAME.test(envProfile) ? ` (${envProfile})` : '';
+    output.warn({
+      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${envProfile}"` : 'it'}, not the default "${name}", while it is.`,
+      hint: 'Unset it (unset IDM_PROFILE) to use the default.',
+    });
+  }
 }

@@ -144,6 +144,16 @@ describe('idm profiles use', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ profile: 'ro', clientId: sandbox().clients.reader.clientId });
   });
 
+  it('IDM_PROFILE naming another profile: the default is made all the same, and a warning says commands use the variable\'s profile while it is set', async () => {
+    await threeProfiles();
+    const result = await idm(['profiles', 'use', 'ro'], { IDM_PROFILE: 'prod' });
+    expect(result.code).toBe(0);
+    expect(config().defaultProfile).toBe('ro');
+    expect(result.stderr).toBe('Profile "ro" is now the default (was "default").\nWarning: IDM_PROFILE is set (prod): commands use profile "prod", not the default "ro", while it is.\nUnset it (unset IDM_PROFILE) to use the default.\n');
+    // The same profile as the variable's: nothing to warn of.
+    expect((await idm(['profiles', 'use', 'prod'], { IDM_PROFILE: 'prod' })).stderr).toBe('Profile "prod" is now the default (was "ro").\n');
+  });
+
   it('an unknown profile: exit 4 with the known ones, nothing written', async () => {
     await threeProfiles();
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
