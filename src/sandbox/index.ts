@@ -425,7 +425,8 @@ function remember(tenant: Tenant, record: RecordedRequest): void {
 function loopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true;
   try {
-    return isLoopbackHost(new URL(`http://${host}`).hostname);
+    // `localhost.` is localhost written as a full name (browsers and resolvers keep it on this machine).
+    return isLoopbackHost(new URL(`http://${host}`).hostname.replace(/(?<=^localhost)\.$/i, ''));
   } catch {
     return false;
   }

@@ -198,12 +198,12 @@ describe('a Host header that names another host (a web page after DNS rebinding)
   it('is refused with 403 on the control and management endpoints; loopback names are served', async () => {
     const port = new URL(sb().url).port;
     for (const path of ['/sandbox/requests', '/sandbox/stats', '/api/v2/event-streams']) {
-      for (const host of [`rebind.attacker.example:${port}`, 'rebind.attacker.example', `127.0.0.1.attacker.example:${port}`, `localhost.attacker.example:${port}`]) {
+      for (const host of [`rebind.attacker.example:${port}`, 'rebind.attacker.example', `127.0.0.1.attacker.example:${port}`, `localhost.attacker.example:${port}`, `localhost..:${port}`, `evil.localhost.:${port}`]) {
         const answer = await get(path, host);
         expect(answer.status).toBe(403);
         expect(JSON.parse(answer.text)).toEqual({ statusCode: 403, error: 'Forbidden', message: 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).' });
       }
     }
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '127.0.0.1']) expect((await get('/sandbox/stats', host)).status).toBe(200);
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '127.0.0.1', `localhost.:${port}`, 'LocalHost.', `127.0.0.1.:${port}`]) expect((await get('/sandbox/stats', host)).status).toBe(200);
   });
 });
