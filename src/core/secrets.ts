@@ -12,7 +12,7 @@ export function looksLikePem(text: string): boolean {
  * by another tool may carry `user:password@` or a bare `TOKEN@` (very often a token), and a table
  * or a field list is no place for either. Anything else is returned as it is.
  */
-export function withoutUrlPassword(url: string): string {
+export function withoutUrlUserInfo(url: string): string {
   // To the last @ of the authority, as a URL parser splits it: a password may hold a raw @.
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
 }

@@ -1,6 +1,6 @@
 // How streams are shown: one place for every command that prints them (list, show, create...).
 import { isSecretField, withoutSecretFields } from '../../api/redact.js';
-import { withoutUrlPassword } from '../../core/secrets.js';
+import { withoutUrlUserInfo } from '../../core/secrets.js';
 import { isPlainObject, plural } from '../../core/text.js';
 import { safeText } from '../../io/safe.js';
 import { asText as text, entryCell, entryField, fieldText, toMinute, type Column } from '../../output/index.js';
@@ -17,7 +17,7 @@ export function describeDestination(stream: unknown): string {
   const { type, configuration } = destination as { type?: unknown; configuration?: Record<string, unknown> };
   const config = configuration && typeof configuration === 'object' ? configuration : {};
   let where: string;
-  if (type === 'webhook') where = withoutUrlPassword(fieldText(config, 'webhook_endpoint'));
+  if (type === 'webhook') where = withoutUrlUserInfo(fieldText(config, 'webhook_endpoint'));
   else if (type === 'eventbus') where = [fieldText(config, 'cloud_region'), config.cloud_account_id ? `(${fieldText(config, 'cloud_account_id')})` : ''].filter(Boolean).join(' ');
   else if (type === 'action') where = fieldText(config, 'action_id');
   else where = text(Object.entries(config).find(([key, value]) => typeof value === 'string' && !isSecretField(key))?.[1]);
@@ -48,7 +48,7 @@ export function streamFields(stream: StreamRecord): Array<[string, string]> {
   ];
   if (destination.type === 'webhook') {
     const auth = isPlainObject(config.webhook_authorization) ? config.webhook_authorization : {};
-    fields.push(['Webhook URL', withoutUrlPassword(fieldText(config, 'webhook_endpoint'))], ['Authorization', fieldText(auth, 'method')]);
+    fields.push(['Webhook URL', withoutUrlUserInfo(fieldText(config, 'webhook_endpoint'))], ['Authorization', fieldText(auth, 'method')]);
     if (auth.username !== undefined) fields.push(['Username', fieldText(auth, 'username')]);
     if (auth.header_key !== undefined) fields.push(['Header', fieldText(auth, 'header_key')]);
   } else if (destination.type === 'eventbus') {
