@@ -9,7 +9,7 @@ import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { CLIENT_ID } from './methods.js';
-import { configDir, credentialsFile } from './paths.js';
+import { configDir, credentialsFile, PROFILE_NAME } from './paths.js';
 import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
@@ -113,6 +113,17 @@ export function checkClientSecret(secret: string, what: string): string {
 export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name];
   return value === undefined || value.trim() === '' ? undefined : value;
+}
+
+/**
+ * IDM_PROFILE when it names another profile than `name`: every command without --profile uses that
+ * one, not `name`. `shown` is ` (NAME)` for messages when NAME is a valid profile name, else '' (the
+ * variable may hold anything).
+ */
+export function otherEnvProfile(env: NodeJS.ProcessEnv, name: string): { profile: string; shown: string } | undefined {
+  const profile = envValue(env, 'IDM_PROFILE')?.trim();
+  if (profile === undefined || profile === name) return undefined;
+  return { profile, shown: PROFILE_NAME.test(profile) ? ` (${profile})` : '' };
 }
 
 /**

@@ -8,7 +8,7 @@ import { once, parseChoice } from '../../cli/parse.js';
 import { checkDomain, parseDomain } from '../../config/domain.js';
 import { openToOthers } from '../../config/files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '../../config/methods.js';
-import { configDir, PROFILE_NAME } from '../../config/paths.js';
+import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { openSettings } from '../../config/store.js';
@@ -413,13 +413,13 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   // IDM_PROFILE picks the profile of every command without --profile: naming another, the one just
   // stored is not used (login's own --profile won over it).
-  const envProfile = envValue('IDM_PROFILE')?.trim();
-  if (envProfile !== undefined && envProfile !== name) {
-    const shown = PROFILE_NAME.test(envProfile) ? ` (${envProfile})` : '';
+  const envProfile = resolve.otherEnvProfile(env, name);
+  if (envProfile) {
+    const { profile, shown } = envProfile;
     overrides.push({
       set: [`IDM_PROFILE${shown}`],
       variables: ['IDM_PROFILE'],
-      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${envProfile}"` : 'it'}, not profile "${name}", while it is.`,
+      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${profile}"` : 'it'}, not profile "${name}", while it is.`,
       hint: `Unset it (unset IDM_PROFILE), or pass --profile ${name} to each command.`,
     });
   }

@@ -3,9 +3,9 @@ import { Argument, Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
-import { configDir, PROFILE_NAME } from '../../config/paths.js';
+import { configDir } from '../../config/paths.js';
 import { missingProfileName, readProfiles, unknownProfile } from '../../config/profiles.js';
-import { envValue } from '../../config/resolve.js';
+import { otherEnvProfile } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
@@ -38,11 +38,11 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   else output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
   // IDM_PROFILE naming another profile picks it for every command without --profile: the new default
   // is not used while it is set (as login warns for the profile it stores).
-  const envProfile = envValue(io.env, 'IDM_PROFILE')?.trim();
-  if (envProfile !== undefined && envProfile !== name) {
-    const shown = PROFILE_NAME.test(envProfile) ? ` (${envProfile})` : '';
+  const envProfile = otherEnvProfile(io.env, name);
+  if (envProfile) {
+    const { profile, shown } = envProfile;
     output.warn({
-      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${envProfile}"` : 'it'}, not the default "${name}", while it is.`,
+      message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${profile}"` : 'it'}, not the default "${name}", while it is.`,
       hint: 'Unset it (unset IDM_PROFILE) to use the default.',
     });
   }
