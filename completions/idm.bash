@@ -66,7 +66,7 @@ _idm_flags() {
     'streams deliveries') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams deliveries list') REPLY='--status --event-type --since --until --take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams deliveries show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'streams redeliver') REPLY='--status --event-type --since --until -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'streams redeliver') REPLY='--status --event-type --since --until -y --yes -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'streams stats') REPLY='--since --until -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning list') REPLY='--take --from --all -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
@@ -245,6 +245,7 @@ _idm_given_names() {
     'streams deliveries list|--event-type') return 1 ;;
     'streams redeliver|--status') return 1 ;;
     'streams redeliver|--event-type') return 1 ;;
+    'streams redeliver|-y'|'streams redeliver|--yes') REPLY='-y --yes' ;;
     'provisioning create|--mapping') return 1 ;;
     'provisioning create|--sync-automatically') REPLY='--sync-automatically --no-sync-automatically' ;;
     'provisioning create|--no-sync-automatically') REPLY='--no-sync-automatically --sync-automatically' ;;

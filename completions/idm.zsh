@@ -588,6 +588,8 @@ _idm_flags() {
       '--event-type:only these event types (repeat, or comma-separate)'
       '--since:from this time: RFC 3339 with Z or an offset, a date (midnight UTC), or back from now (30m, 6h, 7d)'
       '--until:up to this time: RFC 3339, a date, or back from now'
+      '-y:with no event id and no filter: deliver every failed delivery again without asking'
+      '--yes:with no event id and no filter: deliver every failed delivery again without asking'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'
@@ -1109,6 +1111,7 @@ _idm_given_names() {
     'streams deliveries list|--event-type') return 1 ;;
     'streams redeliver|--status') return 1 ;;
     'streams redeliver|--event-type') return 1 ;;
+    'streams redeliver|-y'|'streams redeliver|--yes') REPLY='-y --yes' ;;
     'provisioning create|--mapping') return 1 ;;
     'provisioning create|--sync-automatically') REPLY='--sync-automatically --no-sync-automatically' ;;
     'provisioning create|--no-sync-automatically') REPLY='--no-sync-automatically --sync-automatically' ;;

@@ -204,7 +204,7 @@ describe('a POST sent and never answered: its outcome is unknown', () => {
     expect(statuses(h(), `/api/v2/event-streams/${INBOX}/redeliver/${event}`, 'POST')).toEqual([0]);
     expect(one.stderr.trimEnd().split('\n')[1]).toBe(`Event ${event} may have been redelivered all the same: check with 'idm streams deliveries show ${INBOX} ${event}' (a retrying attempt) before running this again.`);
     h().sandbox.addFault({ path: `/api/v2/event-streams/${INBOX}/redeliver`, method: 'POST', kind: 'status', status: 500 });
-    const many = await h().idm(['streams', 'redeliver', INBOX, '--json']);
+    const many = await h().idm(['streams', 'redeliver', INBOX, '--yes', '--json']);
     expect(many.code).toBe(1);
     expect(statuses(h(), `/api/v2/event-streams/${INBOX}/redeliver`, 'POST')).toEqual([500]);
     expect(JSON.parse(many.stderr.trimEnd().split('\n').at(-1)!).error).toMatchObject({

@@ -540,6 +540,27 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(yes.screen()).toContain(`Deleted stream ${id}.`);
   });
 
+  it('redeliver with no event id and no filter asks first (every failed delivery, days old too); no sends nothing (exit 130), yes sends one POST', async () => {
+    const stream = 'est_demoClosedPort00000000';
+    const question = `Deliver every failed delivery of stream ${stream} again (--event-type, --since or --until would narrow it)?`;
+    const no = open(['streams', 'redeliver', stream]);
+    expect((await no.waitFor('(y/N)')).replace(/\n/g, '')).toContain(question);
+    no.type('n');
+    no.keys('Enter');
+    expect(await no.exitCode()).toBe(130);
+    expect(no.screen()).toContain('Cancelled: nothing was redelivered.');
+    expect(h.calls('POST')).toEqual([]);
+    no.close();
+
+    const yes = open(['streams', 'redeliver', stream]);
+    await yes.waitFor('(y/N)');
+    yes.type('y');
+    yes.keys('Enter');
+    expect(await yes.exitCode()).toBe(0);
+    expect(h.calls('POST').map((call) => [call.path, call.json])).toEqual([[`/api/v2/event-streams/${stream}/redeliver`, {}]]);
+    expect(yes.screen()).toContain(`Asked the service to deliver every failed delivery of stream ${stream} again`);
+  });
+
   it("delete quotes at most 80 characters of the stream's name and of its webhook URL in its question (as provisioning delete does), not the server's text whole", async () => {
     const name = `n${'a'.repeat(110)}-tail-end`;
     const url = `https://hooks.example.com/${'p'.repeat(300)}/url-end`;

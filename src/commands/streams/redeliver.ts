@@ -1,12 +1,13 @@
 // idm streams redeliver <stream-id> [<event-id>]: one event again, or every delivery that matches the
 // filters. The service answers 202 and retries in the background; 409 means a delivery is not in a
-// state that allows it (still being delivered).
+// state that allows it (still being delivered). With neither, every failed delivery of the stream is
+// sent again, old ones too: asked first at a terminal (as delete), --yes without one.
 import { Command } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkSinceNotFuture, checkTimeWindow, sentTime } from '../../cli/parse.js';
 import { utcSeconds } from '../../core/time.js';
-import { UsageError } from '../../core/errors.js';
+import { CancelledError, UsageError } from '../../core/errors.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
 import { addDeliveryFilters, deliveriesListWords } from './deliveries/list.js';
 import { EVENT_ID_ARGUMENT } from './deliveries/show.js';
@@ -19,6 +20,8 @@ export interface RedeliverOptions {
   eventType?: string[];
   since?: string;
   until?: string;
+  /** Every failed delivery (no event id, no filter) without asking. */
+  yes?: boolean;
 }
 
 const S = ID_SHAPES.stream.example;
@@ -30,9 +33,10 @@ export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command
       .addArgument(STREAM_ID_ARGUMENT())
       .addArgument(EVENT_ID_ARGUMENT(false)),
   )
+    .option('-y, --yes', 'with no event id and no filter: deliver every failed delivery again without asking')
     .addHelpText(
       'after',
-      () => examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`]),
+      () => examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`, `idm streams redeliver ${S} --yes  # every failed delivery, without asking`]),
     )
     .action((streamId: string, eventId: string | undefined, flags: Omit<RedeliverOptions, 'streamId' | 'eventId'>) => run({ ...flags, streamId, eventId }, deps));
 }
@@ -46,8 +50,23 @@ export async function redeliverRun(given: RedeliverOptions, deps: Deps, now: () 
   if (eventId !== undefined && filtered) throw new UsageError('Give an event id or filters (--status, --event-type, --since, --until), not both.');
   checkTimeWindow(given.since, given.until);
   checkSinceNotFuture(given.since, utcSeconds(now(), true));
+  // Every failed delivery the service keeps, days old too, sent again (a receiver may take an old
+  // event after a newer one): asked first, as delete is; --yes where idm cannot ask.
+  const everything = eventId === undefined && !filtered && !given.yes;
+  const { io } = deps;
+  if (everything && !io.canPrompt) {
+    throw new UsageError(
+      `Delivering every failed delivery of stream ${streamId} again needs --yes when idm cannot ask (${io.cannotAsk}).`,
+      `Run '${deps.command(['idm', 'streams', 'redeliver', streamId, '--yes'])}', or narrow it with --event-type, --since or --until.`,
+    );
+  }
   const { streams } = await deps.api();
   const { output } = deps;
+  if (everything) {
+    const prompter = await deps.prompter();
+    const question = `Deliver every failed delivery of stream ${streamId} again (--event-type, --since or --until would narrow it)?`;
+    if (!(await prompter.confirm(question, { default: false }))) throw new CancelledError('Cancelled: nothing was redelivered.');
+  }
   const answer = eventId !== undefined ? await streams.redeliverOne(streamId, eventId) : await streams.redeliver(streamId, filter);
   if (output.json) return output.printJson(answer ?? {});
   const matching = [

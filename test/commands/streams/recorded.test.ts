@@ -377,7 +377,7 @@ describe('recorded: streams deliveries', () => {
 describe('recorded: streams redeliver', () => {
   it.each(pairs('POST /event-streams/{id}/redeliver').slice(0, 4).map((pair, i) => [i, pair] as const))('many, pair %i: POST with the recorded body {}; --json {}', async (_i, pair) => {
     const id = pair.request.path.split('/')[2]!;
-    const result = await run(['streams', 'redeliver', id, '--json'], [pair]);
+    const result = await run(['streams', 'redeliver', id, '--yes', '--json'], [pair]);
     expect(result.code).toBe(0);
     expect(result.sent.map((r) => `${r.method} ${r.url}`)).toEqual([`POST /api/v2${pair.request.path}`]);
     expect(body(result.sent[0]!)).toEqual(pair.request.body);

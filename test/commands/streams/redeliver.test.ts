@@ -123,8 +123,8 @@ describe('idm streams redeliver <stream> <event>', () => {
 });
 
 describe('idm streams redeliver <stream> with filters', () => {
-  it('no filter: POST .../redeliver with {} (every failed delivery)', async () => {
-    const result = await h.idm(['streams', 'redeliver', CLOSED]);
+  it('no filter, --yes: POST .../redeliver with {} (every failed delivery)', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--yes']);
     expect(result.code).toBe(0);
     expect(posts()).toHaveLength(1);
     expect(posts()[0]!.path).toBe(`/api/v2/event-streams/${CLOSED}/redeliver`);
@@ -174,7 +174,7 @@ describe('idm streams redeliver <stream> with filters', () => {
   });
 
   it('404 for an unknown stream: exit 1, suggests idm streams list', async () => {
-    const result = await h.idm(['streams', 'redeliver', UNKNOWN]);
+    const result = await h.idm(['streams', 'redeliver', UNKNOWN, '--yes']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(UNKNOWN);
     expect(result.stderr).toContain('idm streams list');
@@ -209,6 +209,43 @@ describe('idm streams redeliver <stream> with filters', () => {
     const listed = await h.idm(check.split(' ').slice(1));
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(eventId);
+  });
+});
+
+// Every failed delivery the service keeps, days old too, sent again: asked first at a terminal (the
+// tmux test in test/e2e/streams-terminal.test.ts), as delete is; --yes where idm cannot ask.
+describe('idm streams redeliver <stream> with no event id and no filter, where idm cannot ask', () => {
+  it.each([
+    ['piped', [], {}, 'stdin, stdout and stderr are not terminals'],
+    ['--no-input at a terminal', ['--no-input'], { IDM_FORCE_TTY: 'all', NO_COLOR: '1' }, '--no-input'],
+    ['stdin piped at a terminal', [], { IDM_FORCE_TTY: 'stdout,stderr', NO_COLOR: '1' }, 'stdin is not a terminal'],
+  ] as const)('%s: needs --yes (exit 2, nothing sent), the hint names it and the filters', async (_name, flags, env, why) => {
+    const result = await h.idm([...flags, 'streams', 'redeliver', CLOSED], { env });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(lines(result.stderr)).toEqual([
+      `Error: Delivering every failed delivery of stream ${CLOSED} again needs --yes when idm cannot ask (${why}).`,
+      `Run 'idm streams redeliver ${CLOSED} --yes', or narrow it with --event-type, --since or --until.`,
+    ]);
+    expect(h.received()).toEqual([]);
+  });
+
+  it('--json: the usage error is one JSON object on stderr, nothing sent', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--json']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'usage', exitCode: 2, message: expect.stringContaining('needs --yes') } });
+    expect(h.received()).toEqual([]);
+  });
+
+  it('-y is --yes; an event id or a filter needs neither', async () => {
+    // Each one's redelivery over before the next (one under way is 409).
+    for (const args of [['-y', CLOSED], [CLOSED, '--event-type', 'user.created'], [CLOSED, '--since', '1d'], [CLOSED, eventId]]) {
+      const result = await h.idm(['streams', 'redeliver', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      await h.sandbox.idle();
+    }
+    expect(posts()).toHaveLength(4);
   });
 });
 
