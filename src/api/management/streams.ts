@@ -158,6 +158,15 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     get,
     /** The stream, or undefined when the service says there is none (404). */
     find: (id: string): Promise<ApiRecord | undefined> => unlessAbsent(get(id)),
+    /** The stream, or undefined when the client may not read it (403): for a read that only adds to what a command says. */
+    getIfReadable: async (id: string): Promise<ApiRecord | undefined> => {
+      try {
+        return await get(id);
+      } catch (error) {
+        if (isForbidden(error)) return undefined;
+        throw error;
+      }
+    },
 
     /**
      * 201 with the stream; the write-only secret goes in and never comes back. `nameFree`: the caller

@@ -131,10 +131,11 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   if (authorization && options.webhook === undefined) await checkWebhookAuthorization(authorization);
 
   // The current stream: to change its list, to keep its endpoint, to refuse a new destination for an
-  // event bus (the same piped as at a terminal), and at a terminal to show what changed.
+  // event bus (the same piped as at a terminal), and at a terminal to show what changed (a read the
+  // change does not need: a client that may not read streams changes it all the same, without the summary).
   const changesDestination = authorization !== undefined || body.destination !== undefined;
   const { streams } = await deps.api();
-  const before = read ?? (changesList || changesDestination || io.stdoutIsTTY ? await streams.get(streamId) : undefined);
+  const before = read ?? (changesList || changesDestination ? await streams.get(streamId) : io.stdoutIsTTY ? await streams.getIfReadable(streamId) : undefined);
   const current = isPlainObject(before?.destination) ? before.destination : {};
   if (changesDestination) refuseWebhook(before!, streamId, true, deps.command);
 

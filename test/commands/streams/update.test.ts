@@ -28,6 +28,7 @@ const ids = {
   busTty: 'est_updEventbusTty0000000a',
   userInUrl: 'est_updUserInUrl000000000a',
   unlisted: 'est_updUnlisted0000000000a',
+  noRead: 'est_updNoRead000000000000a',
 };
 const SEED = {
   streams: [
@@ -40,6 +41,7 @@ const SEED = {
     webhook(ids.toAction, 'to-action', ['user.created']),
     webhook(ids.json, 'json', ['user.created']),
     webhook(ids.fromFile, 'from-file', ['user.created']),
+    webhook(ids.noRead, 'no-read', ['user.created']),
     webhook(ids.unlisted, 'unlisted', ['user.created', 'user.password.changed']), // a type idm's list lacks, set by another tool
     { ...webhook(ids.userInUrl, 'user-in-url', ['user.created']), destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://joe:pa55-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer', token: 'seed-token' } } } },
     ...[ids.bus, ids.busTty].map((id, i) => ({
@@ -206,6 +208,25 @@ describe('idm streams update: output', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^Changed:\n {2}Webhook URL: \S+ → https:\/\/hooks\.example\.com\/moved\n(.*\n)* {2}Webhook password: replaced by the one given \(never shown\)\n$/);
     expect(result.stderr).not.toContain('another');
+  });
+
+  // The read before a change that does not need it is for the summary alone: a 403 to it ended the
+  // run (exit 4, nothing changed) where the change itself was allowed.
+  it('at a terminal, a client that may not read streams (403 to the read): the change is made and printed, without the summary', async () => {
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${ids.noRead}`,
+      method: 'GET',
+      kind: 'status',
+      status: 403,
+      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const result = await h.idm(['streams', 'update', ids.noRead, '--name', 'no-read-renamed'], { env: TTY_OUT });
+    expect(result.code, result.stderr).toBe(0);
+    expect(gets().map((call) => call.status)).toEqual([403]);
+    expect(patches().map((call) => [call.status, call.json])).toEqual([[200, { name: 'no-read-renamed' }]]);
+    expect(result.stdout).toMatch(/\nName {2,}no-read-renamed\n/);
+    expect(result.stderr).toBe('');
   });
 
   it('--json: exactly the stream the service answered (as read back), nothing on stderr', async () => {
