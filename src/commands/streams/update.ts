@@ -135,7 +135,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   // change does not need: a client that may not read streams changes it all the same, without the summary).
   const changesDestination = authorization !== undefined || body.destination !== undefined;
   const { streams } = await deps.api();
-  const before = read ?? (changesList || changesDestination ? await streams.get(streamId) : io.stdoutIsTTY ? await streams.getIfReadable(streamId) : undefined);
+  // Otherwise it is read to send nothing when nothing would change (piped too), as an
+  // --add-event-type of a type it has: a client that may not read it sends the change unchecked.
+  const before = read ?? (changesList || changesDestination ? await streams.get(streamId) : await streams.getIfReadable(streamId));
   const current = isPlainObject(before?.destination) ? before.destination : {};
   if (changesDestination) refuseWebhook(before!, streamId, true, deps.command);
 
@@ -160,6 +162,16 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
       return;
     }
   }
+  // A name, status, list or action the stream has already: nothing sent (a PATCH would only move its
+  // updated_at), said, and the stream printed as read. A secret is never known to be the same.
+  // (An --add-event-type / --remove-event-type that changed nothing reached here with the list as it is.)
+  const same = before && !authorization ? unchangedBy(body, before, changesList ? ['event types'] : []) : undefined;
+  if (same) {
+    output.note(`Stream ${streamId} has that ${same} already: nothing to change, nothing sent.`);
+    if (output.json) return output.printJson(before);
+    output.printFields(streamFields(before!));
+    return;
+  }
   if (authorization && options.webhook === undefined) {
     // The service takes the endpoint and its authorization together, and never returns the secret.
     refuseWebhook(before!, streamId, false, deps.command);
@@ -175,6 +187,36 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   // A new secret is sent with every webhook change, and never shown: said, or the summary would have it kept.
   const secret = authorization ? secretNameOf(authorization.method) : undefined;
   if (before && io.stdoutIsTTY) for (const line of changes(before, stream, secret)) output.note(line);
+}
+
+/**
+ * When `body` would leave `stream` as it is (each field it sets has that value already; event types
+ * as a set, in any order): the words for what it sets, after `alsoAsItIs` (`event types and name`). Undefined when it
+ * changes something, or sets a field compared here never (a webhook, a field idm does not know).
+ */
+function unchangedBy(body: Record<string, unknown>, stream: ApiRecord, alsoAsItIs: string[]): string | undefined {
+  const words = [...alsoAsItIs];
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'name' || key === 'status') {
+      if (typeof value !== 'string' || stream[key] !== value) return undefined;
+      words.push(key);
+    } else if (key === 'subscriptions') {
+      if (!Array.isArray(value) || !value.every((entry) => isPlainObject(entry) && Object.keys(entry).length === 1 && typeof entry.event_type === 'string')) return undefined;
+      const types = new Set(value.map((entry) => (entry as { event_type: string }).event_type));
+      const had = eventTypesOf(stream);
+      if (!Array.isArray(stream.subscriptions) || had.length !== types.size || !had.every((type) => types.has(type))) return undefined;
+      words.push('event types');
+    } else if (key === 'destination') {
+      // An action's id alone, sent as the stream has it (a body with more is sent).
+      const now = isPlainObject(stream.destination) ? stream.destination : {};
+      const only = (record: unknown, keys: string[]) => isPlainObject(record) && Object.keys(record).every((key) => keys.includes(key));
+      const wanted = only(value, ['type', 'configuration']) && (value as ApiRecord).type === 'action' && only((value as ApiRecord).configuration, ['action_id']) ? ((value as ApiRecord).configuration as ApiRecord).action_id : undefined;
+      if (typeof wanted !== 'string' || now.type !== 'action' || !isPlainObject(now.configuration) || now.configuration.action_id !== wanted) return undefined;
+      words.push('action');
+    } else return undefined;
+  }
+  if (Object.keys(body).length === 0) return undefined;
+  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
 }
 
 /**

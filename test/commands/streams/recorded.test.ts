@@ -214,13 +214,22 @@ describe('recorded: streams create', () => {
 describe('recorded: streams update, enable, disable', () => {
   it.each(pairs('PATCH /event-streams/{id}').map((pair, i) => [i, pair] as const))('pair %i: sends the recorded PATCH body; --json is the recorded answer', async (_i, pair) => {
     const id = pair.request.path.split('/')[2]!;
-    // A new destination: idm reads the stream first (an event-bus one cannot change), here the recorded answer.
-    const changesDestination = (pair.request.body as Record<string, unknown>).destination !== undefined;
-    const read = { ...pair, request: { ...pair.request, method: 'GET', body: undefined } } as Pair;
-    const result = await run(['streams', 'update', id, ...flagsFor(pair.request.body as Record<string, unknown>), '--json'], changesDestination ? [pair, read] : [pair]);
+    // idm reads the stream first (an event-bus one cannot change; a change to what it has already is
+    // not sent): here the recorded answer as it was before, every field the change sets otherwise.
+    const answered = pair.response.body as Record<string, unknown>;
+    const destination = answered.destination as { type?: string; configuration?: Record<string, unknown> } | undefined;
+    const was = {
+      ...answered,
+      name: `${String(answered.name)}-before`,
+      status: answered.status === 'enabled' ? 'disabled' : 'enabled',
+      subscriptions: [],
+      ...(destination?.type === 'action' ? { destination: { ...destination, configuration: { action_id: 'action-before' } } } : {}),
+    };
+    const read = { ...pair, request: { ...pair.request, method: 'GET', body: undefined }, response: { ...pair.response, body: was } } as Pair;
+    const result = await run(['streams', 'update', id, ...flagsFor(pair.request.body as Record<string, unknown>), '--json'], [pair, read]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.sent.map((r) => `${r.method} ${r.url}`)).toEqual([...(changesDestination ? [`GET /api/v2/event-streams/${id}`] : []), `PATCH /api/v2/event-streams/${id}`]);
+    expect(result.sent.map((r) => `${r.method} ${r.url}`)).toEqual([`GET /api/v2/event-streams/${id}`, `PATCH /api/v2/event-streams/${id}`]);
     expect(body(result.sent.at(-1)!)).toEqual(pair.request.body);
     expect(JSON.parse(result.stdout)).toEqual(pair.response.body);
   });

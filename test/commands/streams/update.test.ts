@@ -29,6 +29,8 @@ const ids = {
   userInUrl: 'est_updUserInUrl000000000a',
   unlisted: 'est_updUnlisted0000000000a',
   noRead: 'est_updNoRead000000000000a',
+  same: 'est_updSame00000000000000a',
+  sameAction: 'est_updSameAction00000000a',
 };
 const SEED = {
   streams: [
@@ -42,6 +44,8 @@ const SEED = {
     webhook(ids.json, 'json', ['user.created']),
     webhook(ids.fromFile, 'from-file', ['user.created']),
     webhook(ids.noRead, 'no-read', ['user.created']),
+    webhook(ids.same, 'same', ['user.created', 'user.deleted']),
+    { id: ids.sameAction, name: 'same-action', subscriptions: [{ event_type: 'user.created' }], destination: { type: 'action', configuration: { action_id: 'act-same' } } },
     webhook(ids.unlisted, 'unlisted', ['user.created', 'user.password.changed']), // a type idm's list lacks, set by another tool
     { ...webhook(ids.userInUrl, 'user-in-url', ['user.created']), destination: { type: 'webhook', configuration: { webhook_endpoint: 'https://joe:pa55-w0rd@hooks.example.com/x', webhook_authorization: { method: 'bearer', token: 'seed-token' } } } },
     ...[ids.bus, ids.busTty].map((id, i) => ({
@@ -80,10 +84,10 @@ const gets = () => h.calls('GET');
 const fields = (stdout: string) => new Map(stdout.trimEnd().split('\n').map((line) => line.split('\t') as [string, string]));
 
 describe('idm streams update: the PATCH sent', () => {
-  it('--name: only the name, no GET first (piped), the whole stream printed', async () => {
+  it('--name: read first (to send nothing when nothing would change), then only the name; the whole stream printed', async () => {
     const result = await h.idm(['streams', 'update', ids.rename, '--name', 'renamed']);
     expect(result.code).toBe(0);
-    expect(gets()).toEqual([]);
+    expect(gets().map((call) => call.path)).toEqual([`/api/v2/event-streams/${ids.rename}`]);
     expect(patches()).toHaveLength(1);
     expect(patches()[0]!.path).toBe(`/api/v2/event-streams/${ids.rename}`);
     expect(patches()[0]!.json).toEqual({ name: 'renamed' });
@@ -105,6 +109,57 @@ describe('idm streams update: the PATCH sent', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ id: ids.rename });
     expect(json.stderr).toBe('');
     expect(patches()).toEqual([]);
+  });
+
+  // A PATCH that changes nothing was sent (piped, and at a terminal too), moving only updated_at,
+  // where --add-event-type of a type the stream has sends nothing and says so.
+  it.each([
+    ['--name, the name it has', ['--name', 'same'], 'name'],
+    ['--event-type, the types it has in another order', ['--event-type', 'user.deleted,user.created'], 'event types'],
+    ['--name and --add-event-type, both as it is', ['--name', 'same', '--add-event-type', 'user.created'], 'event types and name'],
+    ['a --from-file body of its name and status', ['--from-file', '{"name":"same","status":"enabled"}'], 'name and status'],
+  ])('%s: read, nothing sent, said; the stream printed as read, exit 0', async (_name, flags, what) => {
+    const args = flags[0] === '--from-file' ? ['--from-file', file(flags[1]!)] : flags;
+    const result = await h.idm(['streams', 'update', ids.same, ...args]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(gets()).toHaveLength(1);
+    expect(patches()).toEqual([]);
+    expect(result.stderr).toBe(`Stream ${ids.same} has that ${what} already: nothing to change, nothing sent.\n`);
+    expect(fields(result.stdout).get('Name')).toBe('same');
+  });
+
+  it('--action, the action it has: nothing sent; --json prints the stream as read, nothing on stderr', async () => {
+    const result = await h.idm(['streams', 'update', ids.sameAction, '--action', 'act-same', '--json']);
+    expect(result.code).toBe(0);
+    expect(patches()).toEqual([]);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toMatchObject({ id: ids.sameAction, destination: { configuration: { action_id: 'act-same' } } });
+  });
+
+  it('at a terminal too: nothing sent, said', async () => {
+    const result = await h.idm(['streams', 'update', ids.same, '--name', 'same'], { env: TTY_OUT });
+    expect(result.code).toBe(0);
+    expect(patches()).toEqual([]);
+    expect(result.stderr).toBe(`Stream ${ids.same} has that name already: nothing to change, nothing sent.\n`);
+  });
+
+  it('one field as it is and one changed: sent; a client that may not read the stream (403 to the read): sent unchecked', async () => {
+    const changed = await h.idm(['streams', 'update', ids.same, '--name', 'same', '--event-type', 'user.created']);
+    expect(changed.code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ name: 'same', subscriptions: [{ event_type: 'user.created' }] }]);
+    h.mark();
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${ids.same}`,
+      method: 'GET',
+      kind: 'status',
+      status: 403,
+      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const unread = await h.idm(['streams', 'update', ids.same, '--name', 'same']);
+    expect(unread.code, unread.stderr).toBe(0);
+    expect(gets().map((call) => call.status)).toEqual([403]);
+    expect(patches().map((call) => call.json)).toEqual([{ name: 'same' }]);
   });
 
   it('--event-type replaces the list', async () => {
@@ -386,10 +441,10 @@ describe('idm streams update: errors of the service', () => {
   it('404: names the stream (exit 1)', async () => {
     const result = await h.idm(['streams', 'update', UNKNOWN, '--name', 'x']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`Could not change stream ${UNKNOWN}`);
+    expect(result.stderr).toContain(`Could not read stream ${UNKNOWN}`);
     expect(result.stderr).toContain('The requested stream does not exist');
     expect(result.stderr).toContain('idm streams list');
-    expect(patches()).toHaveLength(1);
+    expect(patches()).toHaveLength(0);
   });
 
   it('409 for a name another stream has: exit 1, the service\'s message and what to do, nothing changed', async () => {
