@@ -66,7 +66,7 @@ _idm_subcommands() {
       'delete:Delete an event stream (asks first at a terminal; --yes in scripts)'
       'test:Send a test event to an event stream and show the delivery record'
       'deliveries:A stream'\''s failed deliveries: list them, show one'
-      'redeliver:Deliver failed events again: one by its id, or every one the filters match'
+      'redeliver:Deliver failed events again: one by its id, every one the filters match, or all (asks first at a terminal; --yes in scripts)'
       'stats:Show successful and failed deliveries of a stream, per hour or per day'
       'help:show help for a command'
     ) ;;
@@ -133,7 +133,7 @@ _idm_subcommands() {
       'delete:Delete an event stream (asks first at a terminal; --yes in scripts)'
       'test:Send a test event to an event stream and show the delivery record'
       'deliveries:A stream'\''s failed deliveries: list them, show one'
-      'redeliver:Deliver failed events again: one by its id, or every one the filters match'
+      'redeliver:Deliver failed events again: one by its id, every one the filters match, or all (asks first at a terminal; --yes in scripts)'
       'stats:Show successful and failed deliveries of a stream, per hour or per day'
     ) ;;
     'help streams deliveries') reply=(

@@ -29,7 +29,7 @@ const S = ID_SHAPES.stream.example;
 export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command {
   return addDeliveryFilters(
     new Command('redeliver')
-      .description('Deliver failed events again: one by its id, or every one the filters match')
+      .description('Deliver failed events again: one by its id, every one the filters match, or all (asks first at a terminal; --yes in scripts)')
       .addArgument(STREAM_ID_ARGUMENT())
       .addArgument(EVENT_ID_ARGUMENT(false)),
   )
