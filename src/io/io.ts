@@ -121,12 +121,11 @@ export const PLAIN: Palette = { bold: identity, dim: identity, red: identity, gr
  * process.stdout would first copy every write into a Buffer of its own (--all --json writes 50 MB).
  * Pipes, sockets and terminals keep their stream.
  */
-function fileDescriptor(stdout: Streams['stdout']): number | undefined {
-  const { fd } = stdout as { fd?: unknown };
-  if (stdout !== process.stdout || stdout.isTTY || typeof fd !== 'number') return undefined;
+function fileDescriptor(): number | undefined {
   try {
-    const stats = process.getBuiltinModule('node:fs').fstatSync(fd);
-    return stats.isFile() || stats.isCharacterDevice() ? fd : undefined;
+    const stats = process.getBuiltinModule('node:fs').fstatSync(1);
+    if (stats.isFile()) return 1;
+    return stats.isCharacterDevice() && !process.getBuiltinModule('node:tty').isatty(1) ? 1 : undefined;
   } catch {
     return undefined;
   }
@@ -150,8 +149,11 @@ export function createIO(streams: Streams, env: NodeJS.ProcessEnv = process.env)
   // The streams are read lazily: touching process.stdin builds a stream (and loads net) that most
   // runs never use, and every run pays start-up.
   let stdinIsTTY: boolean | undefined;
-  const stdoutIsTTY = Boolean(streams.stdout.isTTY) || forcedTTY(env, 'stdout');
-  const stdoutFd = fileDescriptor(streams.stdout);
+  // The process's own stdout is asked about by its descriptor: process.stdout is a stream whose making
+  // costs about 1 ms, which a run writing to a file or /dev/null never needs (out() writes to those
+  // with fs.writeSync).
+  const stdoutFd = streams === process ? fileDescriptor() : undefined;
+  const stdoutIsTTY = (stdoutFd === undefined && Boolean(streams.stdout.isTTY)) || forcedTTY(env, 'stdout');
   let stderrIsTTY: boolean | undefined;
   let colorFlag: boolean | undefined;
   let inputFlag = true;

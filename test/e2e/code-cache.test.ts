@@ -2,7 +2,7 @@
 // to V8: about 10 ms of every command. V8 drops a cache that does not fit without a word, so this
 // checks that the caches the build made are the ones V8 takes, for the bundles a run loads.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -60,6 +60,27 @@ describe('what loading the CLI loads', () => {
       const result = spawnSync(process.execPath, [script], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
       expect(result.stderr).toBe('');
       expect(result.stdout).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('a run whose stdout is a file or /dev/null never builds process.stdout (about 1 ms): its text goes to the descriptor', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idm-modules-'));
+    try {
+      const preload = join(dir, 'preload.cjs');
+      writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, process.moduleLoadList.join('\\n')));`);
+      const env = { ...process.env, NODE_OPTIONS: '', IDM_CONFIG_DIR: join(dir, 'config'), PROBE_OUT: join(dir, 'modules') };
+      const buildsStdout = (target: string) => {
+        const fd = openSync(target, 'w');
+        const result = spawnSync(process.execPath, ['-r', preload, BIN, 'completion', 'bash'], { stdio: ['ignore', fd, 'pipe'], encoding: 'utf8', env });
+        closeSync(fd);
+        expect(result.stderr).toBe('');
+        expect(result.status).toBe(0);
+        return readFileSync(join(dir, 'modules'), 'utf8').split('\n').includes('NativeModule internal/fs/sync_write_stream');
+      };
+      expect(buildsStdout(join(dir, 'out.sh'))).toBe(false);
+      expect(readFileSync(join(dir, 'out.sh'), 'utf8')).toContain('complete -F');
+      expect(buildsStdout('/dev/null')).toBe(false);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
