@@ -120,7 +120,9 @@ export function createTransport(options: TransportOptions): Transport {
       override createConnection(connectOptions: import('node:https').RequestOptions, callback?: (err: Error | null, stream: Duplex) => void): Duplex | null | undefined {
         const host = connectOptions.host ?? connectOptions.hostname ?? '';
         const authority = `${host.includes(':') ? `[${host}]` : host}:${connectOptions.port ?? 443}`;
-        openTunnel(http, proxy, authority, tunnels, options.tls?.ca, traceTunnel).then(
+        // The request this connection is made for (send() below) ends its CONNECT when it gives up.
+        const giveUp = (connectOptions as { tunnelSignal?: AbortSignal }).tunnelSignal;
+        openTunnel(http, proxy, authority, tunnels, options.tls?.ca, traceTunnel, giveUp).then(
           (socket) => {
             let secure: Duplex;
             try {
@@ -230,7 +232,9 @@ export function createTransport(options: TransportOptions): Transport {
         };
         const headers: Record<string, string> = { ...request.headers };
         if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-        const requestOptions: RequestOptions = { method: request.method, headers, agent };
+        // Through a tunnel: the agent hands it to the connection it makes for this request (tunnelAgent).
+        const tunnelEnd = proxy && !forwarded ? new AbortController() : undefined;
+        const requestOptions: RequestOptions = { method: request.method, headers, agent, ...(tunnelEnd ? { tunnelSignal: tunnelEnd.signal } : {}) };
         if (proxy && request.url.protocol === 'http:') {
           // Plain HTTP through the proxy: the absolute URL on the request line, to the proxy's address.
           headers.host = request.url.host;
@@ -286,9 +290,13 @@ export function createTransport(options: TransportOptions): Transport {
         });
         // A request still waiting for its proxy's tunnel has no socket, and Node reports its destruction
         // only once it gets one (maybe never, from a proxy that hangs): it is failed here and then.
+        // Its CONNECT, still unanswered, is ended too: else it stays open until the run ends.
         const stop = (error: Error) => {
           req.destroy(error);
-          if (proxy && !forwarded && !tunnelled) fail(error);
+          if (proxy && !forwarded && !tunnelled) {
+            tunnelEnd?.abort(error);
+            fail(error);
+          }
         };
         const timer = setTimeout(() => {
           timedOut = true;
@@ -345,8 +353,10 @@ function openTunnel(
   pending: Set<ClientRequest>,
   ca: string[] | undefined,
   trace: (direction: '>' | '<', first: string, headers: Record<string, string | string[] | undefined>) => void,
+  giveUp?: AbortSignal,
 ): Promise<Duplex> {
   return new Promise((resolve, reject) => {
+    if (giveUp?.aborted) return reject(giveUp.reason);
     // A User-Agent as curl and Go send: some proxies' policies refuse a CONNECT without one.
     const headers: Record<string, string> = { host: authority, 'user-agent': USER_AGENT };
     if (proxy.authorization) headers['proxy-authorization'] = proxy.authorization;
@@ -361,6 +371,14 @@ function openTunnel(
       ...(proxy.tls ? { createConnection: () => connectProxyTls(proxy, ca) } : { agent: false }),
     });
     pending.add(connect);
+    // The request gave up (its timeout, Ctrl-C) before the proxy answered: the CONNECT's connection is closed.
+    const onGiveUp = () => {
+      pending.delete(connect);
+      connect.removeAllListeners('error').on('error', () => {});
+      connect.destroy();
+      reject(giveUp!.reason);
+    };
+    giveUp?.addEventListener('abort', onGiveUp, { once: true });
     // Whether the proxy took the connection (its TLS handshake done, for an https:// one): a failure
     // after that is its answer (a close, bytes that are not HTTP), not a proxy out of reach.
     let reached = false;
@@ -372,6 +390,7 @@ function openTunnel(
     });
     connect.once('connect', (answer: IncomingMessage, socket: Duplex, head: Buffer) => {
       pending.delete(connect);
+      giveUp?.removeEventListener('abort', onGiveUp);
       const status = answer.statusCode ?? 0;
       trace('<', `${status} (${Date.now() - started} ms, the proxy's answer)`, answer.headers);
       if (status >= 200 && status < 300) {
@@ -383,6 +402,7 @@ function openTunnel(
     });
     connect.once('error', (error: Error) => {
       pending.delete(connect);
+      giveUp?.removeEventListener('abort', onGiveUp);
       reject(Object.assign(error, { proxy, proxyReached: reached }));
     });
     trace('>', `CONNECT ${authority} (to the proxy ${proxy.name})`, headers);

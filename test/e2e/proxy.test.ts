@@ -402,6 +402,26 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen[0]).toEqual({ method: 'CONNECT', target: authority(secure) });
   });
 
+  // Each CONNECT a request gave up on stayed open until the run ended: a proxy that hangs held every
+  // attempt's connection (and a slot of its own limits) through the retries.
+  it('a CONNECT still unanswered when its request runs out of time is closed then, before the next attempt, not when the run ends', async () => {
+    const through = await proxy({ silent: true });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '30']);
+    expect(result.code).toBe(1);
+    expect(through.seen).toHaveLength(3);
+    // How many CONNECTs the proxy had seen when each one's connection closed: the attempt's own.
+    expect(await Promise.all([0, 1].map((index) => through.closed(index)))).toEqual([1, 2]);
+  });
+
+  // A tunnel that opened but carries nothing: the TLS connection inside it is ended with the request.
+  it('a tunnel opened (200) that never carries is closed when its request runs out of time, before the next attempt', async () => {
+    const through = await proxy({ deadTunnel: true });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--timeout', '1', '--max-wait', '30']);
+    expect(result.code).toBe(1);
+    expect(through.seen).toHaveLength(3);
+    expect(await Promise.all([0, 1].map((index) => through.closed(index)))).toEqual([1, 2]);
+  });
+
   it('a tunnel opened (200) that never carries: a POST out of time was never sent, so no "may have been created" and it is asked again', async () => {
     const through = await proxy({ deadTunnel: true });
     const config = tempConfigDir();

@@ -23,6 +23,12 @@ export interface TestProxy {
   tunnelled(): number;
   /** Resolves once the proxy has seen `count` requests. */
   seenCount(count: number): Promise<void>;
+  /**
+   * Resolves once the client's connection that carried request number `index` (0 first) has closed,
+   * with how many requests the proxy had seen then: a CONNECT idm gave up on closed before the next
+   * attempt, or only when the run ended.
+   */
+  closed(index: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -57,8 +63,20 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
   let bytes = 0;
   const expected = options.credentials === undefined ? undefined : `Basic ${Buffer.from(options.credentials).toString('base64')}`;
   const waiting: Array<{ count: number; resolve: () => void }> = [];
+  // Per request seen, how many requests had been seen when its client connection closed.
+  const closings: Array<Promise<number>> = [];
   const challenge = options.authenticate ?? 'Basic realm="test"';
   const record = (req: IncomingMessage, target: string) => {
+    const socket = req.socket;
+    // The end of what the client sends, or the close: the server allows half-open connections.
+    closings.push(
+      socket.destroyed || socket.readableEnded
+        ? Promise.resolve(seen.length + 1)
+        : new Promise((resolve) => {
+            const done = () => resolve(seen.length);
+            socket.once('end', done).once('close', done);
+          }),
+    );
     const entry: ProxySeen = { method: req.method ?? '', target };
     if (req.headers['proxy-authorization'] !== undefined) entry.proxyAuthorization = req.headers['proxy-authorization'];
     seen.push(entry);
@@ -108,9 +126,11 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     const target = req.url ?? '';
     record(req, target);
     client.on('error', () => {});
-    if (options.silent) return;
+    // What is sent is read and dropped: its end (the client closing) is then seen.
+    if (options.silent) return void client.resume();
     if (options.deadTunnel) {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      client.resume();
       return;
     }
     if (options.raw !== undefined) {
@@ -153,6 +173,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     seen,
     tunnelled: () => bytes,
     seenCount: (count) => (seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ count, resolve }))),
+    closed: (index) => closings[index] ?? Promise.reject(new Error(`the proxy has seen no request ${index}`)),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
