@@ -517,10 +517,11 @@ interface ProxyNamed {
  * A proxy that answered the CONNECT (or a request for a plain-HTTP tenant) with a refusal, 407 for
  * credentials, whose TLS failed (an https:// one), that answered what is not HTTP, or that could not
  * be reached. A 4xx is not asked again (code `proxy`), nor is a TLS failure (code `tls`); a 5xx (the
- * proxy could not reach the tenant), a close or a proxy out of reach are network failures, retried.
+ * proxy could not reach the tenant), its 408 and 429 (transient, as curl's --retry counts them), a
+ * close or a proxy out of reach are network failures, retried (after its Retry-After, when it gave one).
  */
 function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed, codeName: string): NetworkError {
-  const err = error as NodeJS.ErrnoException & { proxyStatus?: number; proxyAuthenticate?: string };
+  const err = error as NodeJS.ErrnoException & { proxyStatus?: number; proxyAuthenticate?: string; proxyRetryAfter?: string };
   const named = `the proxy ${proxy.name} (${proxy.variable})`;
   const direct = `if ${context.host.replace(/:\d+$/, '')} is reached without the proxy, add it to NO_PROXY`;
   const status = err.proxyStatus;
@@ -530,6 +531,7 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
     // The schemes a 407 offers: idm sends Basic only, which no user name or password helps when none is Basic.
     const schemes = status === 407 ? challengeSchemes(err.proxyAuthenticate) : [];
     const notBasic = schemes.length > 0 && !schemes.some((scheme) => scheme.toLowerCase() === 'basic');
+    const later = 'Try again later';
     const [message, hint] =
       status === 407
         ? notBasic
@@ -540,16 +542,24 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
           : proxy.authorization
             ? [`${named} refused its credentials (${statusText}).`, `Check the user name and password in ${proxy.variable} (http://USER:PASSWORD@HOST:PORT, with reserved characters percent-encoded); or, ${direct}.`]
             : [`${named} asks for credentials (${statusText}).`, `Give them in ${proxy.variable} as http://USER:PASSWORD@HOST:PORT; or, ${direct}.`]
-        : status >= 500
-          ? [`${named} could not connect to ${context.host} (${statusText}).`, `Check the domain (can the proxy reach ${context.host}?) and try again later; or, ${direct}.`]
-          : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
+        : status === 429
+          ? [`${named} is limiting requests (${statusText}).`, `${later}; or, ${direct}.`]
+          : status === 408
+            ? [`${named} gave up waiting for the CONNECT to ${context.host} (${statusText}).`, `${later}; or, ${direct}.`]
+            : status >= 500
+              ? [`${named} could not connect to ${context.host} (${statusText}).`, `Check the domain (can the proxy reach ${context.host}?) and try again later; or, ${direct}.`]
+              : [`${named} refused to connect to ${context.host} (${statusText}).`, `Check ${proxy.variable} (is it the proxy for this network?) and that the proxy lets you reach ${context.host}; or, ${direct}.`];
+    // Transient (as curl's --retry counts them), and the tenant never saw the request: asked again.
+    const transient = status >= 500 || status === 408 || status === 429;
+    const retryAfter = transient && err.proxyRetryAfter !== undefined ? err.proxyRetryAfter.trim().slice(0, 64) : undefined;
     return new NetworkError(`Could not ${context.action}: ${message}`, {
       exitCode: ExitCode.Failure,
-      code: status >= 500 ? 'network' : 'proxy',
+      code: transient ? 'network' : 'proxy',
       hint,
       requestSent: false,
       what: `the proxy ${proxy.name} answered ${status}`,
       cause: error,
+      ...(retryAfter ? { retryAfter } : {}),
     });
   }
   // An https:// proxy URL for a proxy that speaks plain HTTP on that port (most do, even for https://

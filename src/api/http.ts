@@ -398,7 +398,8 @@ function openTunnel(
         return resolve(socket);
       }
       socket.destroy();
-      reject(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status, proxyAuthenticate: headersOf(answer)['proxy-authenticate'] }));
+      const answered = headersOf(answer);
+      reject(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status, proxyAuthenticate: answered['proxy-authenticate'], proxyRetryAfter: answered['retry-after'] }));
     });
     connect.once('error', (error: Error) => {
       pending.delete(connect);

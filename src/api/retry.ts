@@ -7,8 +7,9 @@
 // - GET (and the token request, which changes nothing): also 5xx, 408 and network failures, with
 //   capped exponential backoff and full jitter (a Retry-After on the answer is honoured).
 // - POST, PATCH, PUT, DELETE: otherwise only when the request cannot have reached the server (the
-//   connection was refused, the name did not resolve), or a 503 with Retry-After (the service saying
-//   it did not take the request). A test event is never sent twice.
+//   connection was refused, the name did not resolve, a proxy's 408, 429 or 5xx to the CONNECT), or a
+//   503 with Retry-After (the service saying it did not take the request). A test event is never sent
+//   twice. A proxy's Retry-After is waited out as the service's is.
 // - At most 3 attempts per request, and at most --max-wait seconds of waiting in a whole run (one
 //   budget shared by every request, so that `--all` over many pages stays bounded too). A wait that
 //   would go beyond it is not started: idm fails at once with the reset time.
@@ -105,7 +106,11 @@ export function retryDecision(
     if (error.code === 'tls') return undefined; // a certificate refused once is refused again
     if (error.code === 'proxy') return undefined; // so is a proxy's 407 or 403
     if (!idempotent && error.requestSent) return undefined;
-    return { waitMs: backoffMs(attempt, random), reason: error.code === 'timeout' ? 'timeout' : 'network', what: error.what };
+    const reason = error.code === 'timeout' ? 'timeout' : 'network';
+    // A proxy's 429 or 503 that says when to come back: asking sooner only meets the same answer.
+    const asked = error.retryAfter === undefined ? undefined : serverWaitMs({ 'retry-after': error.retryAfter }, now);
+    if (asked !== undefined) return { waitMs: asked + random() * BACKOFF_BASE_MS, reason, what: error.what, firmMs: asked };
+    return { waitMs: backoffMs(attempt, random), reason, what: error.what };
   }
   const { response } = outcome;
   const { status } = response;
@@ -153,7 +158,7 @@ export async function send(transport: Transport, request: HttpRequest, context: 
       }
       const beyondMaxWait =
         attempt < MAX_ATTEMPTS ? { leftSeconds: Math.max(0, Math.floor(remaining / 1000)), maxSeconds: budget.maxWaitMs / 1000 } : undefined;
-      if ('error' in outcome) throw annotate(outcome.error, attempt, beyondMaxWait);
+      if ('error' in outcome) throw annotate(outcome.error, attempt, beyondMaxWait, at);
       throw errorFromAnswer(outcome.response, context, { attempts: attempt, beyondMaxWait }, at);
     }
     if ('error' in outcome) throw outcome.error;
@@ -161,11 +166,21 @@ export async function send(transport: Transport, request: HttpRequest, context: 
   }
 }
 
-/** A network failure idm stopped retrying: say how often it tried. */
-function annotate(error: NetworkError, attempts: number, beyondMaxWait: { maxSeconds: number } | undefined): NetworkError {
+/** A network failure idm stopped retrying: say how often it tried, and a proxy's wait it did not wait out. */
+function annotate(error: NetworkError, attempts: number, beyondMaxWait: { leftSeconds: number; maxSeconds: number } | undefined, now: number): NetworkError {
   if (attempts > 1 || beyondMaxWait) {
     const tried = attempts > 1 ? `Tried ${attempts} times${beyondMaxWait ? ` within --max-wait (${beyondMaxWait.maxSeconds} s)` : ''}. ` : '';
-    error.hint = `${tried}${error.hint ?? ''}`.trim();
+    const asked = beyondMaxWait && error.retryAfter !== undefined ? serverWaitMs({ 'retry-after': error.retryAfter }, now) : undefined;
+    const seconds = asked === undefined ? undefined : Math.ceil(asked / 1000);
+    // As errorFromAnswer says the service's: nothing left (--max-wait 0, or spent) is not "longer".
+    const usedUp = seconds !== undefined && beyondMaxWait !== undefined && seconds <= beyondMaxWait.leftSeconds;
+    const wait =
+      seconds === undefined || !beyondMaxWait
+        ? ''
+        : usedUp
+          ? `The proxy asked to be tried again in ${seconds} s (Retry-After), but nothing is left of --max-wait (${beyondMaxWait.maxSeconds} s): run again, or allow a longer wait with --max-wait SECONDS. `
+          : `The proxy asked to be tried again in ${seconds} s (Retry-After), longer than what is left of --max-wait (${beyondMaxWait.leftSeconds} s of ${beyondMaxWait.maxSeconds} s): run again after that, or allow a longer wait with --max-wait SECONDS. `;
+    error.hint = `${tried}${wait}${error.hint ?? ''}`.trim();
   }
   return error;
 }

@@ -155,11 +155,14 @@ export class NetworkError extends ApiError {
   readonly requestSent: boolean;
   /** What happened, in a few words ("the connection was reset"), for retry notices. */
   readonly what: string;
-  constructor(message: string, options: IdmErrorOptions & { requestSent: boolean; what: string }) {
+  /** The Retry-After of a proxy's answer to the CONNECT (429, 503...): when it asked to be tried again. */
+  readonly retryAfter?: string;
+  constructor(message: string, options: IdmErrorOptions & { requestSent: boolean; what: string; retryAfter?: string }) {
     super(message, options);
     this.name = 'NetworkError';
     this.requestSent = options.requestSent;
     this.what = options.what;
+    if (options.retryAfter !== undefined) this.retryAfter = options.retryAfter;
   }
 }
 

@@ -254,6 +254,17 @@ describe('faults', () => {
     expect(retryDecision({ error: tls }, 1, true, () => 0, NOW)).toBeUndefined();
   });
 
+  it("a proxy's answer to the CONNECT: 408, 429 and 5xx are asked again for any method (the tenant never saw it), after its Retry-After when it gives one; 403 and 407 are not", () => {
+    const proxy = { name: 'proxy.corp:3128', variable: 'HTTPS_PROXY' };
+    const refused = (status: number, retryAfter?: string) =>
+      errorFromNetwork(Object.assign(new Error(`the proxy answered ${status}`), { code: 'EPROXY', proxy, proxyStatus: status, proxyRetryAfter: retryAfter }), { endpoint: 'management', action: 'x', host: 'h' });
+    for (const status of [408, 429, 502, 503]) expect(retryDecision({ error: refused(status) }, 1, false, () => 1, NOW)?.waitMs).toBe(500);
+    // The wait it asked for is firm (not cut to --max-wait), plus the jitter.
+    expect(retryDecision({ error: refused(429, '7') }, 1, false, () => 1, NOW)).toMatchObject({ waitMs: 7_500, firmMs: 7_000 });
+    expect(retryDecision({ error: refused(503, new Date(NOW + 20_000).toUTCString()) }, 2, true, () => 0, NOW)).toMatchObject({ waitMs: 20_000, firmMs: 20_000 });
+    for (const status of [403, 407]) expect(retryDecision({ error: refused(status, '1') }, 1, true, () => 1, NOW)).toBeUndefined();
+  });
+
   it('a server that never answers: each attempt ends at the timeout, naming the host; GET tries 3 times', async () => {
     const { run, server, waits } = await setup(() => {}, { timeoutMs: 200 });
     const error = await rejection(run());

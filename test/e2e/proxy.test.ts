@@ -341,6 +341,47 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen.length).toBeGreaterThan(1);
   });
 
+  // A proxy's 429 was reported at once as a refusal ('Check HTTPS_PROXY (is it the proxy for this
+  // network?)'), and its 503's Retry-After was not read: asked again within a second, twice.
+  it('429 on the CONNECT with Retry-After: waited out and asked again, for a POST too (the tenant never saw it); then exit 1 saying the proxy limits requests', async () => {
+    const through = await proxy({ refuse: 429, retryAfter: '1' });
+    const config = tempConfigDir();
+    cleanups.push(config.cleanup);
+    const args = ['streams', 'create', '--name', 'through-a-busy-proxy', '--webhook', 'https://hooks.example.com/idm', '--auth', 'bearer', '--event-type', 'user.created', '--max-wait', '30'];
+    const result = await runIdm(args, {
+      configDir: config.dir,
+      env: { IDM_DOMAIN: secure.url, IDM_ACCESS_TOKEN: 'a-token-never-sent', IDM_WEBHOOK_SECRET: 'a-webhook-secret', IDM_CA_FILE: ca.caFile, IDM_PROXY_LOOPBACK: '1', HTTPS_PROXY: through.url },
+    });
+    expect(result.code).toBe(1);
+    expect(through.seen).toHaveLength(3);
+    expect(result.stderr).toContain(`The proxy 127.0.0.1:${through.port} answered 429 at ${authority(secure)} (create an event stream): trying again in`);
+    expect(result.stderr).toContain(
+      `Error: Could not create an event stream: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) is limiting requests (429 Too Many Requests).\n` +
+        `Tried 3 times. Try again later; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
+    );
+    expect(result.stderr).not.toContain('may have been created');
+  });
+
+  it('503 on the CONNECT with a Retry-After beyond --max-wait: not asked again sooner, and the hint says what the proxy asked', async () => {
+    const through = await proxy({ refuse: 503, retryAfter: '120' });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--max-wait', '5']);
+    expect(result.code).toBe(1);
+    expect(through.seen).toHaveLength(1);
+    expect(result.stderr).toBe(
+      `Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) could not connect to ${authority(secure)} (503 Service Unavailable).\n` +
+        'The proxy asked to be tried again in 120 s (Retry-After), longer than what is left of --max-wait (5 s of 5 s): run again after that, or allow a longer wait with --max-wait SECONDS. ' +
+        `Check the domain (can the proxy reach ${authority(secure)}?) and try again later; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
+    );
+  });
+
+  it('408 on the CONNECT: asked again (transient), exit 1 naming the proxy', async () => {
+    const through = await proxy({ refuse: 408 });
+    const result = await list(secure, { HTTPS_PROXY: through.url }, ['--max-wait', '30']);
+    expect(result.code).toBe(1);
+    expect(through.seen).toHaveLength(3);
+    expect(result.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) gave up waiting for the CONNECT to ${authority(secure)} (408 Request Timeout).\n`);
+  });
+
   it('a proxy that cannot be reached: exit 1 naming it (not the tenant) and what to check', async () => {
     const port = await refusingPort();
     cleanups.push(() => port.close());

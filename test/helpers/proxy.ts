@@ -39,6 +39,8 @@ export interface TestProxyOptions {
   authenticate?: string;
   /** Every request is answered with this status (403, 502...) instead of being carried. */
   refuse?: number;
+  /** With `refuse`: the Retry-After of its answers (a proxy's 429 or 503 that says when to come back). */
+  retryAfter?: string;
   /** Every CONNECT is answered with these bytes, then the connection closed (a proxy answering garbage). */
   raw?: string;
   /** Opens each tunnel itself and speaks TLS in it with this certificate, as a proxy that inspects TLS (it forwards nothing). */
@@ -99,7 +101,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     record(req, target);
     const status = refusal(req);
     if (status !== undefined) {
-      res.writeHead(status, status === 407 ? { 'proxy-authenticate': challenge, 'content-type': 'text/html' } : { 'content-type': 'text/html' });
+      res.writeHead(status, { ...(status === 407 ? { 'proxy-authenticate': challenge } : {}), ...(options.retryAfter !== undefined ? { 'retry-after': options.retryAfter } : {}), 'content-type': 'text/html' });
       res.end(`<html><body>proxy says ${status}</body></html>`);
       return;
     }
@@ -139,7 +141,7 @@ export async function startProxy(options: TestProxyOptions = {}): Promise<TestPr
     }
     const status = refusal(req);
     if (status !== undefined) {
-      const extra = status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : '';
+      const extra = `${status === 407 ? `Proxy-Authenticate: ${challenge}\r\n` : ''}${options.retryAfter !== undefined ? `Retry-After: ${options.retryAfter}\r\n` : ''}`;
       client.end(`HTTP/1.1 ${status} Refused\r\n${extra}Via: 1.1 test-proxy\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
