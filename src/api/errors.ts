@@ -355,8 +355,23 @@ const TLS12_CLIENT_ALERT = /sslv3 alert (handshake failure|bad certificate|certi
  */
 const HANDSHAKE_MISMATCH = /(tlsv1 alert protocol version|unsupported protocol|no protocols available)/i;
 
-/** A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). */
+/**
+ * A request that got no answer: refused, reset, DNS, TLS, or timed out (`timeoutSeconds`). One that
+ * went directly with ALL_PROXY set (http.ts: `ignoredProxy`) says idm did not read it.
+ */
 export function errorFromNetwork(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
+  const mapped = networkFailure(error, context, timeoutSeconds);
+  const { ignoredProxy } = error as { ignoredProxy?: { variable: string; socks: boolean } };
+  if (ignoredProxy && (mapped.code === 'network' || mapped.code === 'timeout')) {
+    const said = ignoredProxy.socks
+      ? `${ignoredProxy.variable} is set, but idm does not read it, and a SOCKS proxy is not supported: it connected directly; give an HTTP proxy in HTTPS_PROXY to go through one.`
+      : `${ignoredProxy.variable} is set, but idm does not read it: it connected directly; set HTTPS_PROXY to the same proxy to go through it.`;
+    mapped.hint = `${mapped.hint ?? ''} ${said}`.trim();
+  }
+  return mapped;
+}
+
+function networkFailure(error: unknown, context: FailureContext, timeoutSeconds?: number): NetworkError {
   const err = error as NodeJS.ErrnoException & { requestSent?: boolean; clientCertRefused?: boolean; reason?: string };
   const { proxy } = error as { proxy?: ProxyNamed };
   if (timeoutSeconds !== undefined && proxy) {

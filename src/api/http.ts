@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import { InterruptedError } from '../core/errors.js';
 import { USER_AGENT } from '../core/version.js';
 import { badAnswer, errorFromNetwork, type FailureContext } from './errors.js';
-import { proxyFor, type Proxy } from './proxy.js';
+import { ignoredAllProxy, proxyFor, type Proxy } from './proxy.js';
 import type { Redactor } from './redact.js';
 
 export interface HttpRequest {
@@ -181,6 +181,10 @@ export function createTransport(options: TransportOptions): Transport {
       const { agent, request: open } = await agentFor(request.url.protocol, proxy);
       // Named as messages name it: host:port, never the credentials of its URL.
       if (proxy) options.debug?.(`(through the proxy ${proxy.name}, from ${proxy.variable}${request.url.protocol === 'https:' ? ': a CONNECT tunnel' : ''})\n`);
+      else if (options.debug) {
+        const ignored = ignoredAllProxy(request.url);
+        if (ignored) options.debug(`(${ignored.variable} is set, but idm does not read it: connecting directly; ${request.url.protocol === 'https:' ? 'HTTPS_PROXY' : 'HTTP_PROXY'} is the one it reads)\n`);
+      }
       trace(request);
       const started = Date.now();
       const maxBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -225,6 +229,11 @@ export function createTransport(options: TransportOptions): Transport {
             if (options.tls?.ca) (error as { caGiven?: boolean }).caGiven = true;
             // Through a tunnel: a certificate the tenant's authorities did not sign may be the proxy's own (TLS inspection).
             if (proxy && !forwarded && !(error as { proxy?: Proxy }).proxy) (error as { viaProxy?: Proxy }).viaProxy = proxy;
+            // Connected directly with ALL_PROXY set: a failure says that proxy was not used.
+            if (!proxy) {
+              const ignored = ignoredAllProxy(request.url);
+              if (ignored) (error as { ignoredProxy?: object }).ignoredProxy = ignored;
+            }
             const hungUp = (error as NodeJS.ErrnoException).code === 'ECONNRESET';
             if (freshHandshake && hungUp && !answered && options.tls?.cert) (error as { clientCertRefused?: boolean }).clientCertRefused = true;
           }

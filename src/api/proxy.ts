@@ -39,6 +39,21 @@ export function proxyFor(url: URL, env: Env = process.env): Proxy | undefined {
   return parseProxy(variable, env[variable]!.trim());
 }
 
+/**
+ * ALL_PROXY (all_proxy first) when it is set and a request to `url` goes directly: curl would have
+ * used it where HTTPS_PROXY is unset, idm (as Go) does not read it, which its network failures then
+ * say. Whether it names a SOCKS proxy, for the words; never its value.
+ */
+export function ignoredAllProxy(url: URL, env: Env = process.env): { variable: string; socks: boolean } | undefined {
+  const variable = ['all_proxy', 'ALL_PROXY'].find((name) => (env[name] ?? '').trim() !== '');
+  if (variable === undefined) return undefined;
+  // Where a proxy would not be used anyway: loopback, a host NO_PROXY lists.
+  if (isLoopbackHost(url.hostname) && env.IDM_PROXY_LOOPBACK !== '1') return undefined;
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+  if (bypassed(url.hostname, port, env.no_proxy || env.NO_PROXY || '')) return undefined;
+  return { variable, socks: /^socks/i.test(env[variable]!.trim()) };
+}
+
 const FORMAT_HINT = 'Give it as http://HOST:PORT, or http://USER:PASSWORD@HOST:PORT for a proxy that asks for credentials; or unset it to connect directly.';
 
 /** `http[s]://[user:password@]host[:port][/]`; a value without a scheme is taken as http://, as curl and Go do. */

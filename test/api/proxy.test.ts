@@ -1,7 +1,7 @@
 // Which proxy a request goes through (src/api/proxy.ts): the variables as curl and Go read them, the
 // NO_PROXY rules, loopback never proxied, and a malformed variable a usage error that never quotes it.
 import { describe, expect, it } from 'vitest';
-import { bypassed, proxyFor } from '../../src/api/proxy.js';
+import { bypassed, ignoredAllProxy, proxyFor } from '../../src/api/proxy.js';
 import { UsageError } from '../../src/core/errors.js';
 import { ExitCode } from '../../src/core/exit-codes.js';
 
@@ -131,5 +131,15 @@ describe('NO_PROXY', () => {
     const env = { HTTPS_PROXY: 'http://p:1', NO_PROXY: 'example.com', no_proxy: 'other.test' };
     expect(proxyFor(TENANT, env)?.name).toBe('p:1');
     expect(proxyFor(new URL('https://x.other.test'), env)).toBeUndefined();
+  });
+});
+
+describe('ignoredAllProxy', () => {
+  it('names ALL_PROXY (all_proxy first) where idm goes directly and curl would have used it; never for loopback or a host NO_PROXY lists', () => {
+    expect(ignoredAllProxy(TENANT, {})).toBeUndefined();
+    expect(ignoredAllProxy(TENANT, { ALL_PROXY: 'socks5h://u:p@proxy:1080' })).toEqual({ variable: 'ALL_PROXY', socks: true });
+    expect(ignoredAllProxy(TENANT, { ALL_PROXY: 'socks5://proxy:1080', all_proxy: 'http://proxy:3128' })).toEqual({ variable: 'all_proxy', socks: false });
+    expect(ignoredAllProxy(TENANT, { ALL_PROXY: 'http://proxy:3128', NO_PROXY: '.example.com' })).toBeUndefined();
+    expect(ignoredAllProxy(new URL('https://127.0.0.1:4443'), { ALL_PROXY: 'http://proxy:3128' })).toBeUndefined();
   });
 });

@@ -250,6 +250,36 @@ describe('HTTP_PROXY', () => {
   });
 });
 
+// curl reads ALL_PROXY when HTTPS_PROXY is unset; idm, as Go, does not: a network failure of a tenant
+// reached directly said 'Check the domain and your network connection', never that the proxy the
+// user had set was not used.
+describe('ALL_PROXY', () => {
+  it('is not read: a tenant out of reach directly says so, for a SOCKS proxy and an http:// one, never quoting its value', async () => {
+    const port = await refusingPort();
+    cleanups.push(() => port.close());
+    const tenant = { url: `https://127.0.0.1:${port.port}`, clients: secure.clients };
+    const socks = await list(tenant as Sandbox, { ALL_PROXY: 'socks5h://alice:s3cret@127.0.0.1:1080' }, ['--max-wait', '1']);
+    expect(socks.code).toBe(1);
+    expect(socks.stderr).toContain(`could not reach 127.0.0.1:${port.port}: the connection was refused (ECONNREFUSED).`);
+    expect(socks.stderr).toContain('ALL_PROXY is set, but idm does not read it, and a SOCKS proxy is not supported: it connected directly; give an HTTP proxy in HTTPS_PROXY to go through one.');
+    const http = await list(tenant as Sandbox, { all_proxy: 'http://alice:s3cret@127.0.0.1:3128' }, ['--max-wait', '1', '--debug']);
+    expect(http.code).toBe(1);
+    expect(http.stderr).toContain('(all_proxy is set, but idm does not read it: connecting directly; HTTPS_PROXY is the one it reads)');
+    expect(http.stderr).toContain('all_proxy is set, but idm does not read it: it connected directly; set HTTPS_PROXY to the same proxy to go through it.');
+    for (const result of [socks, http]) expect(result.stderr).not.toContain('s3cret');
+    // Not said when HTTPS_PROXY is set (that proxy is used), nor for a host NO_PROXY lists.
+    const listed = await list(tenant as Sandbox, { ALL_PROXY: 'socks5://127.0.0.1:1080', NO_PROXY: '127.0.0.1' }, ['--max-wait', '1']);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).not.toContain('ALL_PROXY');
+  });
+
+  it('is not said when the tenant is reached: the run is as without it', async () => {
+    const result = await list(secure, { ALL_PROXY: 'socks5://127.0.0.1:1080' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+  });
+});
+
 describe('a proxy that refuses, or cannot be reached', () => {
   const PASSWORD = 'pr0xy-pa55word';
   const basic = (credentials: string) => Buffer.from(credentials).toString('base64');
