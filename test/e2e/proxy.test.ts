@@ -12,6 +12,7 @@ import { refusingPort } from '../helpers/ports.js';
 import { startProxy, type TestProxy } from '../helpers/proxy.js';
 import { recordSandboxSecrets, recordSecrets } from '../helpers/sandbox.js';
 import { makeTestCa, type TestCa } from '../helpers/tls-ca.js';
+import { hasTmux, Terminal } from '../helpers/tmux.js';
 
 let ca: TestCa;
 let secure: Sandbox;
@@ -247,6 +248,25 @@ describe('HTTP_PROXY', () => {
     expect(notTls.code).toBe(1);
     expect(notTls.stderr).toContain(`Error: Could not get an access token: the proxy 127.0.0.1:${plainProxy.port} (HTTP_PROXY) does not speak TLS on that port (the TLS handshake was answered in plain text).\n`);
     expect([...untrusted.seen, ...plainProxy.seen]).toEqual([]);
+  });
+});
+
+// idm login at a terminal asked the method and the secret, then refused the proxy variable (exit 2)
+// at its token request: the secret typed for nothing, to be typed again once the variable was fixed.
+describe.skipIf(!hasTmux && !process.env.CI)('a proxy variable idm cannot use, at idm login in a terminal', () => {
+  it('is refused (exit 2) once the domain is known, before the method or the secret is asked', async () => {
+    const config = tempConfigDir();
+    cleanups.push(config.cleanup);
+    const term = Terminal.start(['login', '--domain', plain.url, '--client-id', plain.clients.admin.clientId], {
+      configDir: config.dir,
+      env: { IDM_PROXY_LOOPBACK: '1', HTTP_PROXY: 'socks5://alice:s3cret@127.0.0.1:1080' },
+    });
+    cleanups.push(() => term.close());
+    expect(await term.exitCode()).toBe(2);
+    const screen = term.screen();
+    expect(screen).toContain('HTTP_PROXY names a proxy idm cannot use: socks5:// proxies are not supported');
+    expect(screen).not.toContain('How does the client authenticate?');
+    expect(screen).not.toContain('s3cret');
   });
 });
 

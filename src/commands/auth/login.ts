@@ -13,6 +13,7 @@ import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
 import { openSettings } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
+import { proxyFor } from '../../api/proxy.js';
 import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
 import { hasUnsafeCharacters, shellCommand, shellQuote } from '../../core/text.js';
@@ -234,6 +235,8 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   // Named as given: a flag's value is checked as it is parsed, so a bad one here is IDM_DOMAIN's.
   const tenant = parseDomain(domain!, opts.domain === undefined && domain === envValue('IDM_DOMAIN') ? 'IDM_DOMAIN' : '--domain');
+  // A proxy variable idm cannot use (socks5://, not a URL) is refused now, before a method or secret is asked.
+  proxyFor(new URL(tenant.base), env);
 
   // Another tenant or client must not silently take the place of the default profile.
   if (explicit === undefined && existing && (existing.clientId !== clientId || parseDomain(existing.domain, 'The profile domain').base !== tenant.base)) {
