@@ -1,6 +1,7 @@
-// Outbound proxies, as curl, gh and Go's httputil.ProxyFromEnvironment read them: an https:// target
+// Outbound proxies, as curl, gh and Go's http.ProxyFromEnvironment read them: an https:// target
 // goes through HTTPS_PROXY (https_proxy), an http:// one through HTTP_PROXY (http_proxy), the lower-
-// case form first; NO_PROXY (no_proxy) lists the hosts reached directly. Loopback targets (the
+// case form first as curl, Python and undici take it (Go takes the upper-case one first); NO_PROXY
+// (no_proxy) lists the hosts reached directly. Loopback targets (the
 // sandbox) never go through a proxy. Nothing is read beyond the variable of the target's scheme
 // unless it is set: a run without proxy variables pays two property reads.
 import { UsageError } from '../core/errors.js';
@@ -29,7 +30,7 @@ type Env = Record<string, string | undefined>;
  */
 export function proxyFor(url: URL, env: Env = process.env): Proxy | undefined {
   const names = url.protocol === 'https:' ? ['https_proxy', 'HTTPS_PROXY'] : url.protocol === 'http:' ? ['http_proxy', 'HTTP_PROXY'] : [];
-  // The first one set (and not empty) wins: the lower-case form, as curl and Go read them.
+  // The first one set (and not empty) wins: the lower-case form, as curl and Python read them (Go reads HTTPS_PROXY first).
   const variable = names.find((name) => (env[name] ?? '').trim() !== '');
   if (variable === undefined) return undefined;
   // IDM_PROXY_LOOPBACK=1 is for idm's own tests only: they have no other host than loopback to proxy.
