@@ -53,6 +53,11 @@ export function apiError(status: number, message: string, errorCode?: string, he
   return json(status, { statusCode: status, error: reason(status), message, ...(errorCode ? { errorCode } : {}) }, headers);
 }
 
+/** The token endpoint's paths: its answers, refusals included, are in the OAuth shape (tokenError). */
+export function isTokenPath(path: string): boolean {
+  return path === '/oauth/token' || path === '/oauth/token/';
+}
+
 /** A token-endpoint error. */
 export function tokenError(status: number, error: string, description: string, headers: Record<string, string> = {}): Reply {
   return json(status, { error, error_description: description }, headers);

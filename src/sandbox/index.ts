@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../core/net.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, isTokenPath, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -442,7 +442,9 @@ async function handle(
   if (!loopbackHost(req.headers.host)) {
     // A web page whose name was made to resolve to 127.0.0.1 (DNS rebinding) would otherwise be the
     // sandbox's own origin to the browser: it could read /sandbox/requests (the secrets sent) and act.
-    writeReply(res, apiError(403, 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).'));
+    // Answered in the shape of the endpoint asked: the token endpoint's is OAuth's.
+    const message = 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).';
+    writeReply(res, isTokenPath(requestUrl(req.url)?.pathname ?? '') ? tokenError(403, 'access_denied', message) : apiError(403, message));
     return;
   }
   const method = req.method ?? 'GET';
@@ -519,7 +521,7 @@ async function dispatch(
   peer: TokenRequest['peer'],
 ): Promise<Reply> {
   const tooLarge = `Payload content length greater than maximum allowed: ${MAX_BODY_BYTES}`;
-  if (path === '/oauth/token' || path === '/oauth/token/') {
+  if (isTokenPath(path)) {
     // Every answer of the token endpoint counts and carries the rate-limit headers, in its own error shape.
     const bucket = tenant.buckets.token.take();
     if (!bucket.allowed) {

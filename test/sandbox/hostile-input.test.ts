@@ -182,9 +182,9 @@ describe('a Host header that names another host (a web page after DNS rebinding)
   // Reviewed defect: the sandbox answered whatever Host a request named, so a web page whose name
   // was made to resolve to 127.0.0.1 was its own origin to the browser: it read GET /sandbox/requests,
   // the client secrets sent included, and could arm faults or fetch tokens.
-  function get(path: string, host: string): Promise<{ status: number; text: string }> {
+  function get(path: string, host: string, method = 'GET'): Promise<{ status: number; text: string }> {
     return new Promise((resolve, reject) => {
-      const req = httpRequest(`${sb().url}${path}`, { headers: { host } }, (res) => {
+      const req = httpRequest(`${sb().url}${path}`, { method, headers: { host } }, (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
@@ -205,5 +205,16 @@ describe('a Host header that names another host (a web page after DNS rebinding)
       }
     }
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '127.0.0.1', `localhost.:${port}`, 'LocalHost.', `127.0.0.1.:${port}`]) expect((await get('/sandbox/stats', host)).status).toBe(200);
+  });
+
+  it('is refused on the token endpoint in its own shape, {error, error_description}', async () => {
+    // Reviewed defect: the token endpoint's 403 was written in the management shape, which an OAuth
+    // client reads no error code from.
+    const port = new URL(sb().url).port;
+    for (const path of ['/oauth/token', '/oauth/token/']) {
+      const answer = await get(path, `rebind.attacker.example:${port}`, 'POST');
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.text)).toEqual({ error: 'access_denied', error_description: 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).' });
+    }
   });
 });
