@@ -208,9 +208,11 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   socket.destroy();
 }
 
-/** A request with an Expect header other than 100-continue: 417, as Node answers it, in the management error shape. */
+/** A request with an Expect header other than 100-continue: 417, as Node answers it, in the error shape of the endpoint asked. */
 export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  writeReply(res, apiError(417, 'The sandbox takes no Expect header but Expect: 100-continue.').withHeaders({ Connection: 'close' }));
+  const message = 'The sandbox takes no Expect header but Expect: 100-continue.';
+  const reply = isTokenPath(requestUrl(req.url)?.pathname ?? '') ? tokenError(417, 'invalid_request', message) : apiError(417, message);
+  writeReply(res, reply.withHeaders({ Connection: 'close' }));
   req.resume();
 }
 

@@ -108,6 +108,15 @@ describe("requests Node's parser refuses: its status, with a body in the managem
   });
 });
 
+describe('an Expect other than 100-continue on the token endpoint', () => {
+  // Reviewed defect: the 417 was in the management shape there too, where the token endpoint's errors are OAuth's.
+  it.each(['/oauth/token', '/oauth/token/'])('%s: 417 {error, error_description}', async (path) => {
+    const answer = await rawRequest(`POST ${path} HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nExpect: magic`);
+    expect(answer).toMatch(/^HTTP\/1\.1 417 Expectation Failed\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'invalid_request', error_description: 'The sandbox takes no Expect header but Expect: 100-continue.' });
+  });
+});
+
 describe('the inbox, for a request-target that is no URL', () => {
   it('answers 400 and keeps taking deliveries (it dropped the connection)', async () => {
     const answer = await rawRequest('POST //[ HTTP/1.1', 'inbox');
