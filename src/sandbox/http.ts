@@ -63,6 +63,14 @@ export function tokenError(status: number, error: string, description: string, h
   return json(status, { error, error_description: description }, headers);
 }
 
+/**
+ * A refusal before the request is routed, in the error shape of the endpoint its target names: the
+ * token endpoint's {error: `oauthError`, error_description}, the management shape elsewhere.
+ */
+export function refusal(target: string | undefined, status: number, oauthError: string, message: string): Reply {
+  return isTokenPath(requestUrl(target)?.pathname ?? '') ? tokenError(status, oauthError, message) : apiError(status, message);
+}
+
 export function writeReply(res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers };
@@ -210,9 +218,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
 
 /** A request with an Expect header other than 100-continue: 417, as Node answers it, in the error shape of the endpoint asked. */
 export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
-  const message = 'The sandbox takes no Expect header but Expect: 100-continue.';
-  const reply = isTokenPath(requestUrl(req.url)?.pathname ?? '') ? tokenError(417, 'invalid_request', message) : apiError(417, message);
-  writeReply(res, reply.withHeaders({ Connection: 'close' }));
+  writeReply(res, refusal(req.url, 417, 'invalid_request', 'The sandbox takes no Expect header but Expect: 100-continue.').withHeaders({ Connection: 'close' }));
   req.resume();
 }
 

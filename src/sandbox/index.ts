@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../core/net.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, isTokenPath, json, MAX_BODY_BYTES, readBody, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, isTokenPath, json, MAX_BODY_BYTES, readBody, refusal, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -439,12 +439,17 @@ async function handle(
   onRequest: ((request: RecordedRequest) => void) | undefined,
 ): Promise<void> {
   const body = await readBody(req);
+  // More than one Host is 400 (RFC 9112 3.2: a server MUST): req.headers keeps the first, which the
+  // check below would judge while another reader of the request (a proxy in front) may take the last.
+  if ((req.headersDistinct.host?.length ?? 0) > 1) {
+    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has more than one Host header: send one (RFC 9112, section 3.2).'));
+    return;
+  }
   if (!loopbackHost(req.headers.host)) {
     // A web page whose name was made to resolve to 127.0.0.1 (DNS rebinding) would otherwise be the
     // sandbox's own origin to the browser: it could read /sandbox/requests (the secrets sent) and act.
     // Answered in the shape of the endpoint asked: the token endpoint's is OAuth's.
-    const message = 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).';
-    writeReply(res, isTokenPath(requestUrl(req.url)?.pathname ?? '') ? tokenError(403, 'access_denied', message) : apiError(403, message));
+    writeReply(res, refusal(req.url, 403, 'access_denied', 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).'));
     return;
   }
   const method = req.method ?? 'GET';

@@ -187,6 +187,25 @@ describe('a request-target that begins with //', () => {
   });
 });
 
+describe('more than one Host header', () => {
+  // Reviewed defect: the first Host was judged and the rest ignored, so `Host: 127.0.0.1` then
+  // `Host: rebind.attacker.example` was served, where RFC 9112 3.2 has a server answer 400.
+  const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+  const message = 'The request has more than one Host header: send one (RFC 9112, section 3.2).';
+  it.each(['/sandbox/requests', '/api/v2/event-streams', '/'])('%s: 400 in the management shape, nothing served', async (path) => {
+    const answer = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: rebind.attacker.example`);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(body(answer)).toEqual({ statusCode: 400, error: 'Bad Request', message });
+  });
+
+  it('the token endpoint: 400 in its own shape; the same host twice too', async () => {
+    const answer = await rawRequest('POST /oauth/token HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nHost: 127.0.0.1');
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(body(answer)).toEqual({ error: 'invalid_request', error_description: message });
+    expect((await call(sb(), 'GET', '/sandbox/stats')).status).toBe(200);
+  });
+});
+
 describe('a Host header that names another host (a web page after DNS rebinding)', () => {
   // Reviewed defect: the sandbox answered whatever Host a request named, so a web page whose name
   // was made to resolve to 127.0.0.1 was its own origin to the browser: it read GET /sandbox/requests,
