@@ -183,14 +183,16 @@ function createTenantServer(
   ca: Pem | undefined,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
 ): HttpServer | HttpsServer {
-  if (!tls) return answerBadRequests(trackSockets(createHttpServer(handler)));
+  // An HTTP/1.1 request without Host is answered by handle() (400 with a body), not by Node's bare 400.
+  const http = { requireHostHeader: false };
+  if (!tls) return answerBadRequests(trackSockets(createHttpServer(http, handler)));
   return answerBadRequests(trackSockets(createHttpsServer(
     options.mtls === 'handshake'
       ? // Every client is asked for a certificate, none is refused in the handshake: the token
         // endpoint decides, and answers invalid_client as the service does.
-        { cert: tls.cert, key: tls.key, ca: ca?.cert, requestCert: true, rejectUnauthorized: false }
+        { ...http, cert: tls.cert, key: tls.key, ca: ca?.cert, requestCert: true, rejectUnauthorized: false }
       : // With tls.requestCert (tests), a client without a certificate signed by `ca` is refused in the handshake.
-        { cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
+        { ...http, cert: tls.cert, key: tls.key, ca: options.tls?.ca, requestCert: Boolean(options.tls?.requestCert), rejectUnauthorized: Boolean(options.tls?.requestCert) },
     handler,
   )));
 }
@@ -443,6 +445,11 @@ async function handle(
   // check below would judge while another reader of the request (a proxy in front) may take the last.
   if ((req.headersDistinct.host?.length ?? 0) > 1) {
     writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has more than one Host header: send one (RFC 9112, section 3.2).'));
+    return;
+  }
+  // Nor none in HTTP/1.1 (the same section; HTTP/1.0 has no Host, and its clients are no browsers).
+  if (req.headers.host === undefined && req.httpVersion !== '1.0') {
+    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has no Host header, which HTTP/1.1 requires: send one (RFC 9112, section 3.2).'));
     return;
   }
   if (!loopbackHost(req.headers.host)) {
