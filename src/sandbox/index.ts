@@ -434,6 +434,19 @@ function loopbackHost(host: string | undefined): boolean {
   }
 }
 
+/**
+ * The host of an absolute-form request-target (`GET http://host/path`, what clients send to a proxy),
+ * which RFC 9112 3.2.2 has a server take instead of the Host header; undefined for a path (origin-form).
+ */
+function targetHost(target: string | undefined): string | undefined {
+  if (target === undefined || target.startsWith('/')) return undefined;
+  try {
+    return new URL(target).host || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function handle(
   tenant: Tenant,
   req: IncomingMessage,
@@ -452,11 +465,13 @@ async function handle(
     writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has no Host header, which HTTP/1.1 requires: send one (RFC 9112, section 3.2).'));
     return;
   }
-  if (!loopbackHost(req.headers.host)) {
+  const absolute = targetHost(req.url);
+  if (!loopbackHost(absolute ?? req.headers.host)) {
     // A web page whose name was made to resolve to 127.0.0.1 (DNS rebinding) would otherwise be the
     // sandbox's own origin to the browser: it could read /sandbox/requests (the secrets sent) and act.
     // Answered in the shape of the endpoint asked: the token endpoint's is OAuth's.
-    writeReply(res, refusal(req.url, 403, 'access_denied', 'This sandbox answers requests for 127.0.0.1 and localhost only (the Host header names another host).'));
+    const names = absolute === undefined ? 'the Host header names' : 'the request-target names';
+    writeReply(res, refusal(req.url, 403, 'access_denied', `This sandbox answers requests for 127.0.0.1 and localhost only (${names} another host).`));
     return;
   }
   const method = req.method ?? 'GET';

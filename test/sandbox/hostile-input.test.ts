@@ -206,6 +206,28 @@ describe('more than one Host header', () => {
   });
 });
 
+describe('an absolute-form request-target (GET http://host/path) that names another host', () => {
+  // Reviewed defect: the Host header was judged and the target's host ignored, so
+  // `GET http://rebind.attacker.example/sandbox/requests` with `Host: 127.0.0.1` was served, where
+  // RFC 9112 3.2.2 has a server take the target's host and ignore Host.
+  const body = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
+  const message = 'This sandbox answers requests for 127.0.0.1 and localhost only (the request-target names another host).';
+  it.each(['/sandbox/requests', '/api/v2/event-streams'])('%s: 403 whatever the Host header says', async (path) => {
+    const answer = await rawRequest(`GET http://rebind.attacker.example${path} HTTP/1.1`);
+    expect(answer).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(body(answer)).toEqual({ statusCode: 403, error: 'Forbidden', message });
+  });
+
+  it('the token endpoint: 403 in its own shape; a loopback target is served', async () => {
+    const answer = await rawRequest('POST http://rebind.attacker.example/oauth/token HTTP/1.1\r\nContent-Length: 0');
+    expect(body(answer)).toEqual({ error: 'access_denied', error_description: message });
+    const port = new URL(sb().url).port;
+    for (const target of [`http://127.0.0.1:${port}/sandbox/stats`, 'http://localhost/sandbox/stats']) {
+      expect(await rawRequest(`GET ${target} HTTP/1.1`)).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    }
+  });
+});
+
 describe('no Host header', () => {
   // Reviewed defect: an HTTP/1.1 request without Host got Node's bare 400, no body (Node's own check,
   // before the handler), where every other refusal of the tenant has one.
