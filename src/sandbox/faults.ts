@@ -117,6 +117,8 @@ export function faultReply(spec: FaultSpec, path: string, tenantUrl: string): Re
       ? tokenError(429, 'too_many_requests', 'Global limit has been reached', merged)
       : apiError(429, 'Global limit has been reached', 'too_many_requests', merged);
   }
+  // A success or redirect carries no error, on either endpoint: an empty object (none for 204 and 304).
+  if (status < 400) return json(status, {}, headers);
   if (isToken) {
     if (status === 401) return tokenError(401, 'invalid_client', 'Client authentication failed', headers);
     if (status === 403) {
@@ -125,6 +127,5 @@ export function faultReply(spec: FaultSpec, path: string, tenantUrl: string): Re
     }
     return tokenError(status, status >= 500 ? 'server_error' : 'invalid_request', reason(status), headers);
   }
-  if (status < 400) return json(status, {}, headers);
   return apiError(status, reason(status), undefined, headers);
 }

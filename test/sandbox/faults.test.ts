@@ -78,6 +78,10 @@ describe('faults', () => {
     sb().addFault({ kind: 'status', status: 400, path: '/oauth/token' });
     expect((await tokenCall()).body).toEqual({ error: 'invalid_request', error_description: 'Bad Request' });
     expect((await tokenCall()).status).toBe(200);
+    // A 2xx fault is no error: it was answered {error: 'invalid_request', error_description: 'OK'} with status 200.
+    sb().addFault({ kind: 'status', status: 200, path: '/oauth/token' });
+    const ok = await tokenCall();
+    expect([ok.status, ok.body]).toEqual([200, {}]);
 
     // idm (the binary) gives the fix for what the service said: a client grant, not a wrong secret.
     const { dir, cleanup } = tempConfigDir();
