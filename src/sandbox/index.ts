@@ -423,6 +423,13 @@ function remember(tenant: Tenant, record: RecordedRequest): void {
   pushBounded(tenant.requests, record, recordedChars(record));
 }
 
+/**
+ * A Host header's syntax (RFC 9112 3.2, RFC 3986 3.2.2): a name or address (an IPv6 one in brackets)
+ * and an optional port. `evil.example@127.0.0.1`, `127.0.0.1/x` or `localhost\\x` are no host, though
+ * the URL parser reads 127.0.0.1 or localhost out of them.
+ */
+const HOST_SYNTAX = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+
 /** Whether a request's Host header names this machine (a client without one, HTTP/1.0, is no browser). */
 function loopbackHost(host: string | undefined): boolean {
   if (host === undefined) return true;
@@ -463,6 +470,11 @@ async function handle(
   // Nor none in HTTP/1.1 (the same section; HTTP/1.0 has no Host, and its clients are no browsers).
   if (req.headers.host === undefined && req.httpVersion !== '1.0') {
     writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has no Host header, which HTTP/1.1 requires: send one (RFC 9112, section 3.2).'));
+    return;
+  }
+  // Nor one that is no host and port (the same section: a server MUST answer 400).
+  if (req.headers.host !== undefined && !HOST_SYNTAX.test(req.headers.host)) {
+    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The Host header is not a host with an optional port (RFC 9112, section 3.2).'));
     return;
   }
   const absolute = targetHost(req.url);

@@ -291,6 +291,20 @@ describe('a Host header that names another host (a web page after DNS rebinding)
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, 'LOCALHOST', '127.0.0.1', `localhost.:${port}`, 'LocalHost.', `127.0.0.1.:${port}`]) expect((await get('/sandbox/stats', host)).status).toBe(200);
   });
 
+  it('that is no host and port is 400, though the URL parser reads a loopback name out of it', async () => {
+    // Reviewed defect: `evil.example@127.0.0.1`, `127.0.0.1/evil`, `localhost\\evil` were served as
+    // loopback names, where RFC 9112 3.2 has a server answer 400 to a Host with an invalid value.
+    for (const host of ['evil.example@127.0.0.1', '127.0.0.1/evil', '127.0.0.1#.evil.example', '127.0.0.1?x', 'localhost\\evil']) {
+      const answer = await get('/sandbox/requests', host);
+      expect([host, answer.status]).toEqual([host, 400]);
+      expect(JSON.parse(answer.text)).toEqual({ statusCode: 400, error: 'Bad Request', message: 'The Host header is not a host with an optional port (RFC 9112, section 3.2).' });
+    }
+    const token = await get('/oauth/token', 'evil.example@127.0.0.1', 'POST');
+    expect(JSON.parse(token.text)).toEqual({ error: 'invalid_request', error_description: 'The Host header is not a host with an optional port (RFC 9112, section 3.2).' });
+    const port = new URL(sb().url).port;
+    for (const host of [`[::1]:${port}`, '127.0.0.1:']) expect((await get('/sandbox/stats', host)).status).toBe(200);
+  });
+
   it('is refused on the token endpoint in its own shape, {error, error_description}', async () => {
     // Reviewed defect: the token endpoint's 403 was written in the management shape, which an OAuth
     // client reads no error code from.
