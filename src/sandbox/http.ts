@@ -216,6 +216,16 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   socket.destroy();
 }
 
+/**
+ * A CONNECT (the sandbox's URL given as a proxy: HTTPS_PROXY, `curl -x`): 405 in the management error
+ * shape, then closed, where Node closes such a connection without a word (curl: 'Proxy CONNECT aborted').
+ */
+export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => {});
+  if (socket.writable) socket.end(rawApiError(405, 'This is an idm sandbox tenant, not a proxy: it takes no CONNECT. Send requests to it directly, not through it.'));
+  else socket.destroy();
+}
+
 /** A request with an Expect header other than 100-continue: 417, as Node answers it, in the error shape of the endpoint asked. */
 export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
   writeReply(res, refusal(req.url, 417, 'invalid_request', 'The sandbox takes no Expect header but Expect: 100-continue.').withHeaders({ Connection: 'close' }));

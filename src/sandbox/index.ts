@@ -13,7 +13,7 @@ import { isLoopbackHost } from '../core/net.js';
 import { headerChars, pushBounded } from './bounded.js';
 import { control, stats } from './control.js';
 import { Faults, faultReply } from './faults.js';
-import { allowed, answerClientError, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, isTokenPath, json, MAX_BODY_BYTES, readBody, refusal, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
+import { allowed, answerClientError, answerConnect, answerExpectation, answerPlainHttp, apiError, closeServer, flatHeaders, isTokenPath, json, MAX_BODY_BYTES, readBody, refusal, Reply, requestUrl, tokenError, trackSockets, writeReply } from './http.js';
 import { randomAlphanumeric } from './ids.js';
 import { DEFAULT_RETRY_DELAYS_MS, DELIVERY } from './delivery.js';
 import { startInbox, type Inbox } from './inbox.js';
@@ -197,10 +197,11 @@ function createTenantServer(
   )));
 }
 
-/** Node's bare answers (400 malformed, 431 headers too large, 417 unknown Expect) in the management error shape. */
+/** Node's bare answers (400 malformed, 431 headers too large, 417 unknown Expect, CONNECT closed) in the management error shape. */
 function answerBadRequests<S extends HttpServer | HttpsServer>(server: S): S {
   server.on('clientError', answerClientError);
   server.on('checkExpectation', answerExpectation);
+  server.on('connect', answerConnect);
   return server;
 }
 

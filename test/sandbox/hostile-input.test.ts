@@ -108,6 +108,21 @@ describe("requests Node's parser refuses: its status, with a body in the managem
   });
 });
 
+describe('CONNECT (the sandbox given as a proxy: HTTPS_PROXY, curl -x)', () => {
+  // Reviewed defect: Node closed the connection without an answer (curl: 'Proxy CONNECT aborted').
+  it('is answered 405 in the management shape, then closed', async () => {
+    const answer = await rawRequest('CONNECT example.com:443 HTTP/1.1');
+    expect(answer).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(answer).toMatch(/\r\nConnection: close\r\n/);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      statusCode: 405,
+      error: 'Method Not Allowed',
+      message: 'This is an idm sandbox tenant, not a proxy: it takes no CONNECT. Send requests to it directly, not through it.',
+    });
+    expect((await call(sb(), 'GET', '/sandbox/stats')).status).toBe(200);
+  });
+});
+
 describe('an Expect other than 100-continue on the token endpoint', () => {
   // Reviewed defect: the 417 was in the management shape there too, where the token endpoint's errors are OAuth's.
   it.each(['/oauth/token', '/oauth/token/'])('%s: 417 {error, error_description}', async (path) => {
