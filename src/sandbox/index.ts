@@ -455,28 +455,20 @@ function targetHost(target: string | undefined): string | undefined {
   }
 }
 
-async function handle(
-  tenant: Tenant,
-  req: IncomingMessage,
-  res: ServerResponse,
-  onRequest: ((request: RecordedRequest) => void) | undefined,
-): Promise<void> {
-  const body = await readBody(req);
+/** The refusal of a request whose Host (or absolute target) is not one this sandbox answers for, if it is not. */
+function hostRefusal(req: IncomingMessage): Reply | undefined {
   // More than one Host is 400 (RFC 9112 3.2: a server MUST): req.headers keeps the first, which the
   // check below would judge while another reader of the request (a proxy in front) may take the last.
   if ((req.headersDistinct.host?.length ?? 0) > 1) {
-    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has more than one Host header: send one (RFC 9112, section 3.2).'));
-    return;
+    return refusal(req.url, 400, 'invalid_request', 'The request has more than one Host header: send one (RFC 9112, section 3.2).');
   }
   // Nor none in HTTP/1.1 (the same section; HTTP/1.0 has no Host, and its clients are no browsers).
   if (req.headers.host === undefined && req.httpVersion !== '1.0') {
-    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The request has no Host header, which HTTP/1.1 requires: send one (RFC 9112, section 3.2).'));
-    return;
+    return refusal(req.url, 400, 'invalid_request', 'The request has no Host header, which HTTP/1.1 requires: send one (RFC 9112, section 3.2).');
   }
   // Nor one that is no host and port (the same section: a server MUST answer 400).
   if (req.headers.host !== undefined && !HOST_SYNTAX.test(req.headers.host)) {
-    writeReply(res, refusal(req.url, 400, 'invalid_request', 'The Host header is not a host with an optional port (RFC 9112, section 3.2).'));
-    return;
+    return refusal(req.url, 400, 'invalid_request', 'The Host header is not a host with an optional port (RFC 9112, section 3.2).');
   }
   const absolute = targetHost(req.url);
   if (!loopbackHost(absolute ?? req.headers.host)) {
@@ -484,7 +476,24 @@ async function handle(
     // sandbox's own origin to the browser: it could read /sandbox/requests (the secrets sent) and act.
     // Answered in the shape of the endpoint asked: the token endpoint's is OAuth's.
     const names = absolute === undefined ? 'the Host header names' : 'the request-target names';
-    writeReply(res, refusal(req.url, 403, 'access_denied', `This sandbox answers requests for 127.0.0.1 and localhost only (${names} another host).`));
+    return refusal(req.url, 403, 'access_denied', `This sandbox answers requests for 127.0.0.1 and localhost only (${names} another host).`);
+  }
+  return undefined;
+}
+
+async function handle(
+  tenant: Tenant,
+  req: IncomingMessage,
+  res: ServerResponse,
+  onRequest: ((request: RecordedRequest) => void) | undefined,
+): Promise<void> {
+  const body = await readBody(req);
+  const refused = hostRefusal(req);
+  if (refused) {
+    // Not recorded (nothing of such a request is kept), but shown by --debug, as every request is.
+    writeReply(res, refused);
+    const target = req.url ?? '/';
+    onRequest?.({ method: req.method ?? 'GET', url: target, path: requestUrl(target)?.pathname ?? target, headers: flatHeaders(req.headersDistinct), body: '', status: refused.status, at: Date.now() });
     return;
   }
   const method = req.method ?? 'GET';
