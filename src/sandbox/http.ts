@@ -86,15 +86,15 @@ export function writeReply(res: ServerResponse, reply: Reply): void {
   res.end(payload);
 }
 
-/** The whole request body as text; undefined when it is larger than MAX_BODY_BYTES. */
-export function readBody(req: IncomingMessage): Promise<string | undefined> {
+/** The whole request body as text; undefined when it is larger than `limit` (MAX_BODY_BYTES unless told). */
+export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooLarge = true;
+      if (size > limit) tooLarge = true;
       else chunks.push(chunk);
     });
     req.on('end', () => resolve(tooLarge ? undefined : Buffer.concat(chunks).toString('utf8')));

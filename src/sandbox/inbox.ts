@@ -7,7 +7,14 @@ import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
 import { nestsDeeper } from '../core/json-depth.js';
 import { headerChars, pushBounded } from './bounded.js';
-import { closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
+import { closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_BYTES, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
+
+/**
+ * The largest body the inbox keeps. Above the tenant's own limit: a test event's `data` may take
+ * nearly all of MAX_BODY_BYTES, and its envelope adds the rest (and JSON written again may grow,
+ * `1e21` as `1e+21`), so that what the sandbox delivers here is always kept whole.
+ */
+export const INBOX_MAX_BODY_BYTES = 2 * MAX_BODY_BYTES;
 
 export interface InboxRecord {
   method: string;
@@ -32,7 +39,7 @@ export async function startInbox(): Promise<Inbox> {
   const records: InboxRecord[] = [];
   const server: Server = trackSockets(createServer({ cert, key }, (req, res) => {
     void (async () => {
-      const body = await readBody(req);
+      const body = await readBody(req, INBOX_MAX_BODY_BYTES);
       const url = requestUrl(req.url, 'https://127.0.0.1');
       if (!url) {
         writeReply(res, json(400, { error: 'bad request', message: 'Invalid request URL' }));
@@ -60,7 +67,8 @@ export async function startInbox(): Promise<Inbox> {
       // Bounded as the request log is: GET /sandbox/inbox must stay answerable.
       pushBounded(records, record, (body ?? '').length + record.path.length + 100 + headerChars(record.headers));
       const asked = /^\/inbox\/status\/([2-5]\d\d)(?:\/|$)/.exec(url.pathname);
-      const status = asked ? Number(asked[1]) : 200;
+      // A body too large to keep is refused (recorded without it), not taken as if received.
+      const status = body === undefined ? 413 : asked ? Number(asked[1]) : 200;
       writeReply(res, json(status, { received: status < 300 }));
     })().catch(() => res.destroy());
   }));
