@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { issueCertificate } from './pki.js';
 import { nestsDeeper } from '../core/json-depth.js';
 import { headerChars, pushBounded } from './bounded.js';
-import { closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_BYTES, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
+import { answerPlainHttp, closeServer, flatHeaders, trackSockets, isJsonType, json, MAX_BODY_BYTES, MAX_BODY_DEPTH, readBody, requestUrl, writeReply } from './http.js';
 
 /**
  * The largest body the inbox keeps. Above the tenant's own limit: a test event's `data` may take
@@ -77,6 +77,8 @@ export async function startInbox(): Promise<Inbox> {
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  // `curl http://…` to the inbox: a 400 naming the https:// URL, where the connection was closed without a word.
+  server.on('tlsClientError', (error: Error, socket: object) => answerPlainHttp(error, socket, `https://127.0.0.1:${port}`));
   return {
     url: `https://127.0.0.1:${port}/inbox`,
     cert,

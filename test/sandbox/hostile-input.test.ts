@@ -154,6 +154,18 @@ describe('an Expect other than 100-continue on the token endpoint', () => {
   });
 });
 
+describe('the inbox, asked in plain HTTP', () => {
+  // Reviewed defect: the connection was closed without an answer (curl: 'Empty reply from server'),
+  // where the tenant's HTTPS port answers such a request 400 naming the https:// URL.
+  it('answers 400 naming the https:// URL, and goes on taking deliveries', async () => {
+    const { origin } = new URL(sb().inboxUrl);
+    const res = await fetch(`${origin.replace(/^https:/, 'http:')}/inbox/plain`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(400);
+    expect((await res.json()).message).toBe(`This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${origin}.`);
+    expect(await postToInbox('/after-plain', '{}')).toBe(200);
+  });
+});
+
 describe('the inbox, for a request-target that is no URL', () => {
   it('answers 400 and keeps taking deliveries (it dropped the connection)', async () => {
     const answer = await rawRequest('POST //[ HTTP/1.1', 'inbox');
