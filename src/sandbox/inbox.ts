@@ -63,7 +63,7 @@ export async function startInbox(): Promise<Inbox> {
           // kept as text
         }
       }
-      const record: InboxRecord = { method: req.method ?? 'POST', path: url.pathname + url.search, headers: flatHeaders(req.headers), body: parsed, at: Date.now() };
+      const record: InboxRecord = { method: req.method ?? 'POST', path: url.pathname + url.search, headers: flatHeaders(req.headersDistinct), body: parsed, at: Date.now() };
       // Bounded as the request log is: GET /sandbox/inbox must stay answerable.
       pushBounded(records, record, (body ?? '').length + record.path.length + 100 + headerChars(record.headers));
       const asked = /^\/inbox\/status\/([2-5]\d\d)(?:\/|$)/.exec(url.pathname);

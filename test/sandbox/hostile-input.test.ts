@@ -154,6 +154,16 @@ describe('an Expect other than 100-continue on the token endpoint', () => {
   });
 });
 
+describe('the inbox records headers as sent', () => {
+  // Reviewed defect: it kept the first of a repeated Authorization (Node's req.headers), where the
+  // request log shows every value: a webhook sender that sends two was recorded as sending one.
+  it('a repeated Authorization (or User-Agent) is recorded with every value', async () => {
+    const answer = await rawRequest('POST /inbox/twice HTTP/1.1\r\nAuthorization: Bearer first\r\nAuthorization: Bearer second\r\nUser-Agent: a\r\nUser-Agent: b\r\nContent-Length: 0', 'inbox');
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(sb().inbox().at(-1)!.headers).toMatchObject({ authorization: 'Bearer first, Bearer second', 'user-agent': 'a, b' });
+  });
+});
+
 describe('the inbox, asked in plain HTTP', () => {
   // Reviewed defect: the connection was closed without an answer (curl: 'Empty reply from server'),
   // where the tenant's HTTPS port answers such a request 400 naming the https:// URL.
