@@ -171,7 +171,7 @@ describe('the inbox, asked in plain HTTP', () => {
     const { origin } = new URL(sb().inboxUrl);
     const res = await fetch(`${origin.replace(/^https:/, 'http:')}/inbox/plain`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(400);
-    expect((await res.json()).message).toBe(`This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${origin}.`);
+    expect(((await res.json()) as { message: string }).message).toBe(`This port serves HTTPS, and a plain HTTP request was sent to it: send it to ${origin}.`);
     expect(await postToInbox('/after-plain', '{}')).toBe(200);
   });
 });
