@@ -20,7 +20,7 @@ import { startInbox, type Inbox } from './inbox.js';
 import { DEFAULT_RATE_LIMIT, TokenBucket } from './ratelimit.js';
 import { routeApi } from './router.js';
 import { defaultMapping } from './samples.js';
-import { createCa, fingerprintOf, issueCertificate, normalizeFingerprint, type Pem } from './pki.js';
+import { createCa, fingerprintOf, issueCertificate, normalizeFingerprint, stillValid, type Pem } from './pki.js';
 import { applySeed, DEFAULT_SEED, generateStreams, parseSeed, SeedError, StreamLimitError, type Seed } from './seed.js';
 import { lockStateDir, loadState, rebase, StateSaver, type SavedState } from './state.js';
 import { StreamStore } from './store.js';
@@ -246,7 +246,12 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
   /** The sandbox makes the server certificate (--https), rather than being given one (tls). */
   const issuesServer = Boolean(options.https) && !options.tls;
   // One CA signs the HTTPS certificate and the mtls client's: made once, then kept with the state.
-  const ca = saved?.ca ?? (issuesServer || wantsMtls ? await createCa() : undefined);
+  // A kept CA, server certificate or mtls client certificate that has expired (or soon will) is made
+  // anew, as are those the old CA signed once it is: a tenant kept past their lifetime (825 and 365
+  // days) would otherwise serve a certificate every client refuses, and refuse its own mtls client.
+  const keptCa = saved?.ca && stillValid(saved.ca.cert) ? saved.ca : undefined;
+  const ca = keptCa ?? (issuesServer || wantsMtls ? await createCa() : undefined);
+  const savedMtls = saved?.clients.mtls;
   // Whatever fails from here on closes what was started (a started inbox would keep the process alive).
   const inboxStarting = startInbox();
   const refusingStarting = holdRefusingPort();
@@ -259,8 +264,13 @@ async function open(options: SandboxOptions, seed: Seed, state: { dir: string; s
       saved?.clients.admin ?? makeSecretClient('admin', ALL_SCOPES, seedClients.admin),
       saved?.clients.reader ?? makeSecretClient('reader', ['read:event_streams'], seedClients.reader),
       refusingStarting,
-      issuesServer ? (saved?.server ?? issueCertificate(ca, 'server')) : undefined,
-      wantsMtls ? (saved?.clients.mtls ?? makeCertificateClient(ca!, seedClients.mtls)) : undefined,
+      issuesServer ? (saved?.server && stillValid(saved.server.cert, ca) ? saved.server : issueCertificate(ca, 'server')) : undefined,
+      wantsMtls
+        ? savedMtls && stillValid(savedMtls.certPem, ca)
+          ? savedMtls
+          : // Renewed under the same client id, with the other certificates registered for it (a seed's).
+            makeCertificateClient(ca!, savedMtls ? { clientId: savedMtls.clientId, certificateFingerprints: savedMtls.certificateFingerprints.slice(1) } : seedClients.mtls)
+        : undefined,
     ]);
     inbox = started;
     const edgeKey = options.mtls === 'edge' ? (saved?.edgeKey ?? randomAlphanumeric(40)) : undefined;

@@ -59,6 +59,19 @@ export async function issueCertificate(ca: Pem | undefined, use: 'server' | 'cli
   return { cert: pems.cert, key: pems.private };
 }
 
+/** How long before it expires a kept certificate is made anew at start: a run may last a day. */
+const RENEW_BEFORE_MS = 86_400_000;
+
+/**
+ * Whether a certificate kept by --state-dir can serve this run: not expired, nor expiring within a
+ * day, and signed by `issuer` when one is given (a renewed CA signs none of the old certificates).
+ */
+export function stillValid(certPem: string, issuer?: Pem, now = Date.now()): boolean {
+  const cert = new X509Certificate(certPem);
+  if (Date.parse(cert.validTo) - now < RENEW_BEFORE_MS) return false;
+  return issuer === undefined || cert.verify(new X509Certificate(issuer.cert).publicKey);
+}
+
 /** SHA-256 of a certificate's DER, as upper-case hex pairs joined by colons (what openssl x509 -fingerprint -sha256 prints). */
 export function fingerprintOf(cert: string | Buffer): string {
   const der = typeof cert === 'string' ? new X509Certificate(cert).raw : cert;

@@ -308,6 +308,65 @@ describe('sandbox --state-dir', () => {
     expect(answer).toBe(200);
   });
 
+  itRestarts('makes anew a kept certificate that has expired: the server\'s and the mtls client\'s (same client id), and all of them when the CA has', async () => {
+    // Reviewed defect: kept certificates were used as saved whatever their dates, so a tenant kept past
+    // their lifetime (365 days for the mtls client, 825 for the CA and the server) served a certificate
+    // every client refused and refused its own mtls client, with no way out but a new tenant.
+    const { generate } = (await import('selfsigned')) as unknown as { generate: (attrs: unknown, options: unknown) => Promise<{ cert: string; private: string }> };
+    const expired = async (signer: { cert: string; key: string } | undefined, use: 'ca' | 'server' | 'client') => {
+      const pems = await generate([{ name: 'commonName', value: `expired ${use}` }], {
+        keyType: 'ec',
+        algorithm: 'sha256',
+        notBeforeDate: new Date(Date.now() - 400 * 86_400_000),
+        notAfterDate: new Date(Date.now() - 86_400_000),
+        ...(signer ? { ca: signer } : {}),
+        extensions:
+          use === 'ca'
+            ? [{ name: 'basicConstraints', cA: true, critical: true }, { name: 'keyUsage', keyCertSign: true, digitalSignature: true, critical: true }]
+            : [{ name: 'basicConstraints', cA: false }, { name: 'extKeyUsage', ...(use === 'server' ? { serverAuth: true } : { clientAuth: true }) }, ...(use === 'server' ? [{ name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }] : [])],
+      });
+      return { cert: pems.cert, key: pems.private };
+    };
+    const mtlsToken = (sandbox: Sandbox) =>
+      new Promise<number>((resolve, reject) => {
+        const { clientId, certPem, keyPem } = sandbox.clients.mtls!;
+        const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, audience: `${sandbox.apiUrl}/` }).toString();
+        const req = httpsRequest(sandbox.tokenUrl, { method: 'POST', ca: sandbox.caPem, cert: certPem, key: keyPem, agent: false, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, (res) => {
+          res.resume().on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const dir = stateDir();
+    const first = await start({ stateDir: dir, https: true, mtls: 'handshake' });
+    const { caPem, clients } = first;
+    await stop(first);
+    const file = join(dir, 'state.json');
+    // The server's and the client's certificates expired, signed by the kept CA.
+    const state = JSON.parse(readFileSync(file, 'utf8'));
+    const server = await expired(state.ca, 'server');
+    const client = await expired(state.ca, 'client');
+    state.server = server;
+    Object.assign(state.clients.mtls, { certPem: client.cert, keyPem: client.key });
+    writeFileSync(file, JSON.stringify(state));
+    const second = await start({ stateDir: dir, https: true, mtls: 'handshake' });
+    expect(second.caPem).toBe(caPem);
+    expect(second.clients.mtls!.clientId).toBe(clients.mtls!.clientId);
+    expect(second.clients.mtls!.certPem).not.toBe(client.cert);
+    // The handshake verifies the new server certificate (an expired one fails it), and the new client certificate gets a token.
+    expect(await mtlsToken(second)).toBe(200);
+    await stop(second);
+    // The CA itself expired: a new one, and the certificates it signs.
+    const again = JSON.parse(readFileSync(file, 'utf8'));
+    again.ca = await expired(undefined, 'ca');
+    writeFileSync(file, JSON.stringify(again));
+    const third = await start({ stateDir: dir, https: true, mtls: 'handshake' });
+    expect(third.caPem).not.toBe(caPem);
+    expect(third.caPem).not.toBe(again.ca.cert);
+    expect(third.clients.mtls!.clientId).toBe(clients.mtls!.clientId);
+    expect(await mtlsToken(third)).toBe(200);
+  });
+
   itRestarts('keeps the edge key through a run without --mtls-edge', async () => {
     const dir = stateDir();
     const first = await start({ stateDir: dir, mtls: 'edge' });
