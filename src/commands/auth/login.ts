@@ -212,11 +212,30 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     if (!proven()) {
       if (needsKey) missing.push(['--private-key-file', 'IDM_PRIVATE_KEY']);
       else if (method === 'tls_client_auth') missing.push(['--client-cert and --client-key', 'IDM_CLIENT_CERT and IDM_CLIENT_KEY']);
+      // A profile's own secret method (post, basic): its new secret, nothing else, is what is missing.
+      else if (method !== undefined) missing.push(['--client-secret-file', 'IDM_CLIENT_SECRET']);
       else missing.push(['--client-secret-file (or --private-key-file)', 'IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY)']);
     }
     if (missing.length) {
       // `echo "$S" | idm login …`: the pipe is read only with `-`, which is named.
       const proof = needsKey ? 'the key from a file, or from stdin with --private-key-file -' : method === 'tls_client_auth' ? 'the certificate and its key as files' : 'a secret from a file, or from stdin with --client-secret-file -';
+      // Logging in again to a known profile (the same client, its method taken above): only its proof
+      // can be missing, the rest is the profile's. Said with the profile, and the command that gives it.
+      if (sameClient) {
+        const [flag, variable] = missing.at(-1)!;
+        const checked = checkDomain(domain!);
+        const at = typeof checked === 'string' ? '' : ` at ${checked.host}`;
+        const [what, flags] = needsKey
+          ? ['the key', '--private-key-file KEY (or - for stdin)']
+          : method === 'tls_client_auth'
+            ? ['the certificate and its key', '--client-cert CERT --client-key KEY']
+            : ['the secret', '--client-secret-file FILE (or - for stdin)'];
+        const command = `${shellCommand(['idm', 'login', '--profile', name, ...(opts.authMethod ? ['--auth-method', opts.authMethod] : [])])} ${flags}`;
+        throw new UsageError(
+          `Missing ${flag} to log in again to profile "${name}" (client ${clientId}${at}, ${method}).`,
+          `idm login cannot ask here (${io.cannotAsk}): give ${what}: ${command}, or set ${variable}.`,
+        );
+      }
       throw new UsageError(
         `Missing ${missing.map(([flag]) => flag).join(', ')}.`,
         `idm login cannot ask here (${io.cannotAsk}): pass the flags (${proof}), or set ${missing.map(([, variable]) => variable).join(', ')}.`,

@@ -226,7 +226,8 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(same.code, same.stderr).toBe(0);
     const bare = await idm(['login', '--profile', 'default']);
     expect(bare.code).toBe(2);
-    expect(bare.stderr).toContain('Missing --client-cert and --client-key.');
+    expect(bare.stderr).toContain('Missing --client-cert and --client-key to log in again to profile "default" (client ');
+    expect(bare.stderr).toContain('give the certificate and its key: idm login --profile default --client-cert CERT --client-key KEY, or set IDM_CLIENT_CERT and IDM_CLIENT_KEY.');
   });
 
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {

@@ -11,7 +11,7 @@ import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { credentialsEnv, runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { credentialsEnv, runBash, runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { createCa } from '../../../src/sandbox/pki.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
@@ -168,6 +168,34 @@ describe('idm login by flags', () => {
     const { error } = await login({ clientSecretFile: secretFile(clientSecret) }, { profile: 'rot' });
     expect(error).toBeUndefined();
     expect(sandbox().tokensIssued()).toBe(issued + 1); // login always proves the secret, cache or not
+  });
+
+  it('a known profile logged in again without its proof, no terminal: the error names the profile and the command that gives it (built binary; pasted, it logs in)', async () => {
+    const { clientId, clientSecret, privateKeyPem } = sandbox().clients.reader;
+    const host = new URL(sandbox().url).host;
+    const secret = secretFile(clientSecret);
+    const idm = (args: string[]) => runIdm(args, { configDir: dir });
+    expect((await idm(['login', '--profile', 'prod', '--domain', sandbox().url, '--client-id', clientId, '--client-secret-file', secret])).code).toBe(0);
+    writeFileSync(join(dir, 'key.pem'), privateKeyPem);
+    expect((await idm(['login', '--profile', 'jwt', '--domain', sandbox().url, '--client-id', clientId, '--private-key-file', join(dir, 'key.pem')])).code).toBe(0);
+    const before = sandbox().requests.length;
+
+    const again = await idm(['login', '--profile', 'prod']);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toBe(
+      `Error: Missing --client-secret-file to log in again to profile "prod" (client ${clientId} at ${host}, post).\n` +
+        'idm login cannot ask here (stdin, stdout and stderr are not terminals): give the secret: idm login --profile prod --client-secret-file FILE (or - for stdin), or set IDM_CLIENT_SECRET.\n',
+    );
+    const key = await idm(['login', '--profile', 'jwt']);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain(`Error: Missing --private-key-file to log in again to profile "jwt" (client ${clientId} at ${host}, private_key_jwt).\n`);
+    expect(key.stderr).toContain('give the key: idm login --profile jwt --private-key-file KEY (or - for stdin), or set IDM_PRIVATE_KEY.');
+    expect(sandbox().requests.length).toBe(before);
+
+    const command = /give the secret: (idm login [^(]*)FILE/.exec(again.stderr)![1]!;
+    const pasted = await runBash(`${command}${secret}`, { cwd: dir, configDir: dir });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    expect(pasted.stderr).toContain('(profile "prod", the default; post)');
   });
 
   it('takes IDM_DOMAIN, IDM_CLIENT_ID and IDM_CLIENT_SECRET when flags are absent', async () => {
