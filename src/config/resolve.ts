@@ -127,6 +127,29 @@ export function otherEnvProfile(env: NodeJS.ProcessEnv, name: string): { profile
 }
 
 /**
+ * IDM_DOMAIN and IDM_CLIENT_ID when set to another tenant or client than `base` and `clientId` (a
+ * profile's): every command takes the variable first. With the base URL or client id they name
+ * (none when the variable cannot be read: commands will say why).
+ */
+export function otherEnvTenantOrClient(env: NodeJS.ProcessEnv, base: string, clientId: string): Array<[variable: 'IDM_DOMAIN' | 'IDM_CLIENT_ID', value: string | undefined]> {
+  const found: Array<['IDM_DOMAIN' | 'IDM_CLIENT_ID', string | undefined]> = [];
+  const domain = envValue(env, 'IDM_DOMAIN');
+  if (domain !== undefined) {
+    const checked = checkDomain(domain);
+    if (typeof checked === 'string') found.push(['IDM_DOMAIN', undefined]);
+    else if (checked.base !== base) found.push(['IDM_DOMAIN', checked.base]);
+  }
+  let envClient: string | undefined;
+  try {
+    envClient = envClientId(env);
+  } catch {
+    found.push(['IDM_CLIENT_ID', undefined]);
+  }
+  if (envClient !== undefined && envClient !== clientId) found.push(['IDM_CLIENT_ID', envClient]);
+  return found;
+}
+
+/**
  * IDM_CLIENT_ID as a client id: without the spaces and line break around it (a CI variable filled
  * from a file keeps its newline), printable characters only. Undefined when unset.
  */

@@ -447,7 +447,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   // IDM_DOMAIN and IDM_CLIENT_ID set to another tenant or client (--domain or --client-id gave this
   // login's): the next command would be "not logged in as client ...".
-  const overriding = otherTenantOrClient(env, tenant, client.clientId);
+  const overriding = resolve.otherEnvTenantOrClient(env, tenant.base, client.clientId);
   if (overriding.length > 0) {
     const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
     const set = overriding.map(([variable, value]) => `${variable}${value === undefined ? '' : ` (${value})`}`);
@@ -501,28 +501,6 @@ function sameSecret(read: () => string | undefined, secret: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * IDM_DOMAIN and IDM_CLIENT_ID when set to another tenant or client than the one stored, with the
- * base URL or client id they name (none when the variable cannot be read: commands will say why).
- */
-function otherTenantOrClient(env: NodeJS.ProcessEnv, tenant: { base: string }, clientId: string): Array<[variable: string, value: string | undefined]> {
-  const found: Array<[string, string | undefined]> = [];
-  const domain = resolve.envValue(env, 'IDM_DOMAIN');
-  if (domain !== undefined) {
-    const checked = checkDomain(domain);
-    if (typeof checked === 'string') found.push(['IDM_DOMAIN', undefined]);
-    else if (checked.base !== tenant.base) found.push(['IDM_DOMAIN', checked.base]);
-  }
-  let envClient: string | undefined;
-  try {
-    envClient = resolve.envClientId(env);
-  } catch {
-    found.push(['IDM_CLIENT_ID', undefined]);
-  }
-  if (envClient !== undefined && envClient !== clientId) found.push(['IDM_CLIENT_ID', envClient]);
-  return found;
 }
 
 /**

@@ -4,8 +4,9 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { profileNameParser } from '../../cli/parse.js';
 import { configDir } from '../../config/paths.js';
-import { missingProfileName, readProfiles, unknownProfile } from '../../config/profiles.js';
-import { otherEnvProfile } from '../../config/resolve.js';
+import { checkDomain } from '../../config/domain.js';
+import { missingProfileName, readProfiles, unknownProfile, type Profile } from '../../config/profiles.js';
+import { otherEnvProfile, otherEnvTenantOrClient } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
@@ -24,13 +25,14 @@ export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
 export async function profilesUseRun(options: { name: string }, deps: Deps): Promise<void> {
   const { io, output } = deps;
   const { name } = options;
-  const previous = await updateSettings(
+  const { previous, profile: chosen } = await updateSettings(
     configDir(io.env),
-    ({ store }) => {
-      if (!store.profiles[name]) throw unknownProfile(store, name);
+    ({ store }): { previous: string | undefined; profile: Profile } => {
+      const profile = store.profiles[name];
+      if (!profile) throw unknownProfile(store, name);
       const was = store.defaultProfile;
       store.defaultProfile = name;
-      return was;
+      return { previous: was, profile };
     },
     { signal: io.signal },
   );
@@ -44,6 +46,19 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
     output.warn({
       message: `IDM_PROFILE is set${shown}: commands use ${shown ? `profile "${profile}"` : 'it'}, not the default "${name}", while it is.`,
       hint: 'Unset it (unset IDM_PROFILE) to use the default.',
+    });
+    return;
+  }
+  // IDM_DOMAIN and IDM_CLIENT_ID naming another tenant or client take the place of the default's
+  // field by field (as login warns for the profile it stores): commands would not reach its tenant.
+  const tenant = checkDomain(chosen.domain);
+  if (typeof tenant === 'string') return; // a damaged profile: commands say so when they use it
+  const overriding = otherEnvTenantOrClient(io.env, tenant.base, chosen.clientId);
+  if (overriding.length > 0) {
+    const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
+    output.warn({
+      message: `${overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`).join(' and ')}: commands use ${one}, not the ${overriding.map(([variable]) => (variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${chosen.clientId})`)).join(' and ')} of the default "${name}", while ${them}.`,
+      hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the default.`,
     });
   }
 }

@@ -154,6 +154,32 @@ describe('idm profiles use', () => {
     expect((await idm(['profiles', 'use', 'prod'], { IDM_PROFILE: 'prod' })).stderr).toBe('Profile "prod" is now the default (was "ro").\n');
   });
 
+  it('IDM_DOMAIN or IDM_CLIENT_ID naming another tenant or client than the new default: a warning says commands use them, not the default\'s (built binary)', async () => {
+    await threeProfiles();
+    const { admin, reader } = sandbox().clients;
+    const bin = (args: string[], env: Record<string, string>) => runIdm(args, { configDir: dir, env });
+    const domain = await bin(['profiles', 'use', 'ro'], { IDM_DOMAIN: 'https://other.example.com' });
+    expect(domain.code, domain.stderr).toBe(0);
+    expect(config().defaultProfile).toBe('ro');
+    expect(domain.stderr).toBe(
+      'Profile "ro" is now the default (was "default").\n' +
+        `Warning: IDM_DOMAIN is set (https://other.example.com): commands use it, not the domain (${sandbox().url}) of the default "ro", while it is.\n` +
+        'Unset it (unset IDM_DOMAIN) to use the default.\n',
+    );
+    // Both, with --json: the object on stdout as ever, one warning on stderr naming each.
+    const both = await bin(['profiles', 'use', 'prod', '--json'], { IDM_DOMAIN: 'other.example.com', IDM_CLIENT_ID: reader.clientId });
+    expect(both.code, both.stderr).toBe(0);
+    expect(JSON.parse(both.stdout)).toEqual({ default: 'prod', previous: 'ro' });
+    expect(JSON.parse(both.stderr)).toEqual({
+      warning: {
+        message: `IDM_DOMAIN is set (https://other.example.com) and IDM_CLIENT_ID is set (${reader.clientId}): commands use them, not the domain (${sandbox().url}) and client (${admin.clientId}) of the default "prod", while they are.`,
+        hint: 'Unset them (unset IDM_DOMAIN IDM_CLIENT_ID) to use the default.',
+      },
+    });
+    // Variables naming the default's own tenant and client change nothing: no warning.
+    expect((await bin(['profiles', 'use', 'default'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId })).stderr).toBe('Profile "default" is now the default (was "prod").\n');
+  });
+
   it('an unknown profile: exit 4 with the known ones, nothing written', async () => {
     await threeProfiles();
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
