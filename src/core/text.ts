@@ -75,3 +75,13 @@ export function onFirstUse<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
 }
+
+/**
+ * `path` with a leading `~/` (or `~` alone) made the home directory `home`, as a shell expands it,
+ * where no shell did: a variable set in a Dockerfile's ENV, a systemd unit or a CI file, a path typed
+ * at a prompt. Unchanged without a home (or for `~user/`, which idm does not expand).
+ */
+export function expandHome(path: string, home: string | undefined): string {
+  if (!home || !(path === '~' || path.startsWith('~/'))) return path;
+  return home.replace(/\/+$/, '') + path.slice(1) || '/';
+}

@@ -12,7 +12,7 @@ import { parseJsonExact } from '../core/json-numbers.js';
 import { jsonSyntaxError } from '../core/json-syntax.js';
 import { KB, MB, openToRead, readCappedSync, sizeText as size } from '../core/read.js';
 import { looksLikePem } from '../core/secrets.js';
-import { plural } from '../core/text.js';
+import { expandHome, plural } from '../core/text.js';
 import { LIMITS } from '../schemas/constants.js';
 import type { IO } from './io.js';
 
@@ -207,9 +207,7 @@ export function keyFileName(path: string): string {
  * the home directory, as it is in a flag's value on the command line; surrounding spaces go.
  */
 export function typedPath(value: string, env: NodeJS.ProcessEnv): string {
-  const path = value.trim();
-  const home = env.HOME;
-  return home && (path === '~' || path.startsWith('~/')) ? home.replace(/\/+$/, '') + path.slice(1) : path;
+  return expandHome(value.trim(), env.HOME);
 }
 
 /**
