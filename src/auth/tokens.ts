@@ -7,6 +7,7 @@
 // mapping) is not this module's business: the caller hands in `fetchToken`.
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { temporaryFileTarget } from '../core/dirs.js';
 import { ConfigError, type Warning } from '../core/errors.js';
 import { parseDomain, type Tenant } from '../config/domain.js';
 import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type DoneBeforeLock, type Lock } from '../config/files.js';
@@ -134,9 +135,8 @@ export async function removeCachedToken(dir: string, tenant: Tenant, clientId: s
  * token that logout would never remove. Called holding the lock of `file`, when no other run writes it.
  */
 function removeLeftovers(file: string): void {
-  const prefix = `${basename(file)}.tmp-`;
   try {
-    for (const name of readdirSync(dirname(file))) if (name.startsWith(prefix)) removeIfExists(join(dirname(file), name));
+    for (const name of readdirSync(dirname(file))) if (temporaryFileTarget(name) === basename(file)) removeIfExists(join(dirname(file), name));
   } catch {
     // left: the directory cannot be read or changed
   }

@@ -3,18 +3,13 @@
 // and exclusive lock files. Only node:fs (this module is on every command's start-up path).
 import { accessSync, closeSync, existsSync, linkSync, lstatSync, openSync, renameSync, statSync, unlinkSync, writeSync, constants } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { foreignDirProblem, makeDirectories, writeFileReplacing } from '../core/dirs.js';
+import { foreignDirProblem, makeDirectories, uniqueName, writeFileReplacing } from '../core/dirs.js';
 import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.js';
 import { processAlive, processStartTime as startTime } from '../core/process.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, readFileCappedSync, readLockText, sizeText } from '../core/read.js';
 import { shellQuote } from '../core/text.js';
 import { sleep } from '../core/time.js';
-
-/** A name part no other process or call uses at the same time. */
-function unique(): string {
-  return `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
-}
 
 /**
  * Creates `dir` (and parents) readable by the user only; an existing one is left as it is. Returns
@@ -338,7 +333,7 @@ function breakStaleLock(path: string, seen: LockFile, content: string, step?: (s
 
 /** Deletes the file at `path` if it is `seen`: moved aside first (atomic), checked, else put back. */
 function removeIfStill(path: string, seen: LockFile, step?: (step: BreakStep) => void): void {
-  const aside = `${path}.stale-${unique()}`;
+  const aside = `${path}.stale-${uniqueName()}`;
   try {
     renameSync(path, aside);
   } catch (error) {
@@ -363,7 +358,7 @@ function removeIfStill(path: string, seen: LockFile, step?: (step: BreakStep) =>
 export async function acquireLock(path: string, options: LockOptions): Promise<Lock | LockHeld> {
   if (ownStart === null) ownStart = startTime('self');
   ensurePrivateDir(dirname(path));
-  const content = `${process.pid} ${ownStart ?? '-'} ${unique()} ${Date.now()} ${hostName()}\n`;
+  const content = `${process.pid} ${ownStart ?? '-'} ${uniqueName()} ${Date.now()} ${hostName()}\n`;
   const deadline = Date.now() + options.waitMs;
   const poll = options.pollMs ?? 20;
   for (let tries = 0; ; tries++) {

@@ -6,7 +6,7 @@
 // naming the holder, and nothing is written: never a write without the lock.
 import { existsSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { removeMade } from '../core/dirs.js';
+import { removeMade, temporaryFileTarget } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
 import { acquireLock, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, readTextIfExists, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
@@ -96,7 +96,7 @@ function removeLeftovers(dir: string): void {
       continue; // not made yet
     }
     for (const name of names) {
-      if (!LEFTOVER.test(name)) continue;
+      if (!(temporaryFileTarget(name)?.endsWith('.json') || CONF_LEFTOVER.test(name))) continue;
       try {
         unlinkSync(join(at, name));
       } catch {
@@ -106,7 +106,8 @@ function removeLeftovers(dir: string): void {
   }
 }
 
-const LEFTOVER = /\.json\.tmp-(?:\d+-[0-9a-z]+|\d{10}[0-9a-f]{6})$/;
+/** A temporary file of conf's, which wrote config.json before. */
+const CONF_LEFTOVER = /\.json\.tmp-\d{10}[0-9a-f]{6}$/;
 
 /** A credentials file's text before a change; null when it cannot be read (over the limit, a directory): the change replaces it all the same. */
 function textBefore(path: string): string | undefined | null {

@@ -84,6 +84,24 @@ export function foreignDirProblem(dir: string): { problem: string; fix: string; 
 
 const SHARED_DIR_FIX = 'Use a directory of your own (mktemp -d makes one): a directory every user shares, as /tmp, is to stay as it is.';
 
+/** A name part no other process or call uses at the same time: `<pid>-<time><random>`. */
+export function uniqueName(): string {
+  return `${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Between a file's name and uniqueName() in the name of the temporary file writeFileReplacing writes it through. */
+const TEMPORARY = '.tmp-';
+const TEMPORARY_NAME = /^(.*)\.tmp-\d+-[0-9a-z]+$/;
+
+/**
+ * The name of the file that `name` (a name in a directory) was to replace, when `name` is one of
+ * writeFileReplacing's temporary files (`<file>.tmp-<pid>-<unique>`), else undefined. A write killed
+ * between its write and its rename (kill -9, a crash) leaves one, which no one else removes.
+ */
+export function temporaryFileTarget(name: string): string | undefined {
+  return TEMPORARY_NAME.exec(name)?.[1];
+}
+
 /**
  * Writes `data` to `path` without ever writing through a symlink: a new file beside it, created
  * exclusively (O_EXCL, O_NOFOLLOW) with `mode`, then renamed over `path` (a rename replaces a symlink
@@ -93,7 +111,7 @@ const SHARED_DIR_FIX = 'Use a directory of your own (mktemp -d makes one): a dir
  * on the disk (fsync) before the rename, so that a crash of the machine cannot leave an empty file.
  */
 export function writeFileReplacing(path: string, data: string, mode = 0o600, durable = false): void {
-  const temp = `${path}.tmp-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  const temp = `${path}${TEMPORARY}${uniqueName()}`;
   let fd: number | undefined;
   try {
     fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0), mode);

@@ -10,7 +10,7 @@ import { closeSync, linkSync, openSync, readdirSync, renameSync, rmSync, writeSy
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
-import { foreignDirProblem, makeDirectories, removeMade, writeFileReplacing } from '../core/dirs.js';
+import { foreignDirProblem, makeDirectories, removeMade, temporaryFileTarget, writeFileReplacing } from '../core/dirs.js';
 import { fsProblem } from '../core/errors.js';
 import { processAlive, processStartTime } from '../core/process.js';
 import { MB, readFileCappedSync, readLockText, sizeText } from '../core/read.js';
@@ -370,13 +370,11 @@ export function lockStateDir(dir: string, step?: () => void): { release: () => v
  */
 function removeLeftovers(dir: string): void {
   try {
-    for (const name of readdirSync(dir)) if (LEFTOVER.test(name)) rmSync(join(dir, name), { force: true });
+    for (const name of readdirSync(dir)) if (temporaryFileTarget(name) !== undefined) rmSync(join(dir, name), { force: true });
   } catch {
     // left for the next start: they take room, and are never read
   }
 }
-
-const LEFTOVER = /\.tmp-\d+-[0-9a-z]+$/;
 
 /** An empty lock younger than this is another start's, between its creation and its write. */
 const TORN_LOCK_MS = 2_000;
