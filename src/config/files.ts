@@ -202,7 +202,19 @@ export interface LockOptions {
   pollMs?: number;
   /** Tests: called between the steps of breaking a stale lock, to interleave other processes there. */
   step?: (step: BreakStep) => void;
+  /** Called once when the lock is still held by another after `noticeMs` (default WAIT_NOTICE_MS): who holds it. */
+  onWait?: (holder: LockHolder) => void;
+  noticeMs?: number;
 }
+
+/** Who holds a lock, as its file says: `host` only when it was made on another host than this one. */
+export interface LockHolder {
+  pid?: number;
+  host?: string;
+}
+
+/** A lock is held for milliseconds: one still held after this long is said to be waited for. */
+export const WAIT_NOTICE_MS = 1_000;
 
 /** Judged stale; guard taken and the lock still the stale one; moved aside, not yet checked. */
 export type BreakStep = 'stale' | 'guarded' | 'moved';
@@ -360,6 +372,7 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
   ensurePrivateDir(dirname(path));
   const content = `${process.pid} ${ownStart ?? '-'} ${uniqueName()} ${Date.now()} ${hostName()}\n`;
   const deadline = Date.now() + options.waitMs;
+  let noticeAt: number | undefined = Date.now() + (options.noticeMs ?? WAIT_NOTICE_MS);
   const poll = options.pollMs ?? 20;
   for (let tries = 0; ; tries++) {
     if (tryCreate(path, content)) {
@@ -384,6 +397,11 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
       if (breakStaleLock(path, seen, content, options.step)) continue;
     }
     if (options.until?.() || Date.now() >= deadline) return { held: true, holderPid: seen ? parseHolder(seen.text)?.pid : undefined };
+    if (options.onWait && noticeAt !== undefined && Date.now() >= noticeAt) {
+      noticeAt = undefined;
+      const holder = seen ? parseHolder(seen.text) : undefined;
+      options.onWait({ pid: holder?.pid, ...(holder?.host !== undefined && holder.host !== hostName() ? { host: holder.host } : {}) });
+    }
     // Polls spread out as the wait grows, so that a hundred waiters do not spin on one file.
     await sleep(Math.min(200, poll * (1 + tries / 10)) * (0.5 + Math.random()), options.signal);
   }

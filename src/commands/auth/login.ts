@@ -395,7 +395,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       : method === 'tls_client_auth'
         ? { clientCert: client.clientCert, clientKey: client.clientKey }
         : { clientSecret: secret },
-    { signal: io.signal },
+    { signal: io.signal, note: deps.output.note },
   );
 
   const scopes = (token.scope ?? String(assertion.peekClaims(token.accessToken)?.scope ?? '')).split(' ').filter(Boolean);

@@ -28,7 +28,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const profile = store.profiles[name];
   if (!profile && globals.profile !== undefined) throw unknownProfile(store, name, { removing: true });
   const removedSecret = existsSync(credentialsFile(dir, name));
-  if (removedSecret) await updateSettings(dir, ({ removeSecret }) => removeSecret(name), { signal: io.signal });
+  if (removedSecret) await updateSettings(dir, ({ removeSecret }) => removeSecret(name), { signal: io.signal, note: output.note });
   // Under the token lock: a run fetching a token right now cannot write it back after us.
   // Kept while another profile with a secret uses it (the same domain and client): its next command
   // would otherwise need a new, metered token.

@@ -66,7 +66,7 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
       }
       return { wasDefault, newDefault: wasDefault ? store.defaultProfile : undefined, left: Object.keys(store.profiles).sort(), removedSecret };
     },
-    { signal: io.signal },
+    { signal: io.signal, note: output.note },
   );
   // Shared by the profiles of the same client at the same tenant: kept while one of those that are
   // left can use it (a secret stored), as logout does.

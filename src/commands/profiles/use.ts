@@ -34,7 +34,7 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
       store.defaultProfile = name;
       return { previous: was, profile };
     },
-    { signal: io.signal },
+    { signal: io.signal, note: output.note },
   );
   if (output.json) output.printJson({ default: name, previous: previous ?? null });
   else output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);

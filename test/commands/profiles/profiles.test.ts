@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { acquireLock, isLock, type Lock } from '../../../src/config/files.js';
-import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { runBash, runIdm, runInProcess, spawnIdm, tempConfigDir } from '../../helpers/cli.js';
 import { TTY_OUT } from '../../helpers/harness.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 
@@ -231,6 +231,50 @@ describe('idm profiles remove', () => {
     expect(existsSync(join(dir, 'credentials', 'prod.json'))).toBe(false);
     const list = await idm(['streams', 'list', '--take', '1']);
     expect(list.code).toBe(0);
+  });
+
+  it('the settings lock held by another idm: once the wait lasts, a note on stderr names that process and the fix if it hangs; released, the change is made (built binary)', async () => {
+    await threeProfiles();
+    const lockFile = join(dir, 'config.json.lock');
+    // Held by a live process (this one) until the running idm has said that it waits.
+    const held = await acquireLock(lockFile, { waitMs: 0, staleMs: 3_600_000 });
+    expect(isLock(held)).toBe(true);
+    const { child, done } = spawnIdm(['profiles', 'use', 'ro'], { configDir: dir });
+    const notice = `Waiting for idm process ${process.pid}, which holds ${lockFile}… (if it hangs: kill ${process.pid})\n`;
+    let seen = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: string) => {
+          seen += chunk;
+          if (seen.includes(notice)) resolve();
+        });
+        child.on('close', () => reject(new Error(`idm ended without the notice: ${seen}`)));
+      });
+      expect(config().defaultProfile).toBe('default'); // nothing written while it waits
+    } finally {
+      (held as Lock).release();
+    }
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe(`${notice}Profile "ro" is now the default (was "default").\n`);
+    expect(config().defaultProfile).toBe('ro');
+
+    // A lock made on another host (a shared home directory): no kill here; removed as the note says, the change is made.
+    writeFileSync(lockFile, `4242 - nonce ${Date.now()} build-host-b\n`);
+    const other = spawnIdm(['profiles', 'use', 'prod'], { configDir: dir });
+    const said = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      other.child.stderr.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('\n')) resolve(text);
+      });
+      other.child.on('close', () => reject(new Error(`idm ended without the notice: ${text}`)));
+    });
+    expect(said).toBe(`Waiting for idm process 4242 on build-host-b, which holds ${lockFile}… (if no idm runs there, it is broken once a minute old, or now: rm -- ${lockFile})\n`);
+    const rm = await runBash(/or now: (rm -- \S+)\)/.exec(said)![1]!, { cwd: dir, configDir: dir });
+    expect(rm.code, rm.stderr).toBe(0);
+    expect((await other.done).code).toBe(0);
+    expect(config().defaultProfile).toBe('prod');
   });
 
   it('the token lock held past the wait: the error says the profile was removed (it was), and how to remove its token, not to run the command again', async () => {
