@@ -39,6 +39,17 @@ export interface StoredSecret {
   privateKeyPem?: string;
   clientCert?: string;
   clientKey?: string;
+  /**
+   * The client it was stored for (written with it since the profile and its secret are two files):
+   * a run that read config.json just before a login gave the profile another client, and its
+   * secret just after, has the old profile and the new secret, which must never be sent together.
+   */
+  clientId?: string;
+}
+
+/** Whether `secret` may be sent for `profile`: stored for its client (or stored before secrets named their client). */
+export function secretFits(secret: StoredSecret, profile: Profile): boolean {
+  return secret.clientId === undefined || secret.clientId === profile.clientId;
 }
 
 export function emptyProfiles(): Record<string, Profile> {

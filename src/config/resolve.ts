@@ -10,7 +10,7 @@ import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { CLIENT_ID } from './methods.js';
 import { configDir, credentialsFile, PROFILE_NAME } from './paths.js';
-import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
+import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, secretFits, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -318,7 +318,8 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   const storedCertificate = () => {
     if (profile?.authMethod !== 'tls_client_auth' || profile.clientId !== clientId || parseDomain(profile.domain, `The domain of profile "${name}"`).base !== tenant.base) return false;
     try {
-      return readSecret(dir, name)?.clientCert !== undefined;
+      const stored = readSecret(dir, name);
+      return stored?.clientCert !== undefined && secretFits(stored, profile);
     } catch {
       return false; // unreadable: the certificate must come from the flags
     }
@@ -351,6 +352,14 @@ export async function resolveCredentials(env: NodeJS.ProcessEnv, profileFlag: st
   const secret = readSecret(dir, name);
   if (!secret) {
     throw notLoggedIn(`Profile "${name}" has no stored secret (logged out?).`, `Run '${shellCommand(['idm', 'login', ...(name === 'default' ? [] : ['--profile', name])])}' to store one.`);
+  }
+  // config.json read before a login gave the profile another client, its secret after: never sent
+  // for the old client (nor to its domain). Nothing is sent; read again, the two agree.
+  if (!secretFits(secret, profile)) {
+    throw notLoggedIn(
+      `Profile "${name}" is for client ${profile.clientId}, but its stored secret is for client ${secret.clientId} (another idm changing the profile at this moment?); nothing was sent.`,
+      `Run the command again; if this stays, log in again: ${shellCommand(['idm', 'login', '--profile', name])}`,
+    );
   }
   const file = credentialsFile(dir, name);
   for (const path of [dir, file]) {

@@ -181,7 +181,8 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
       writing = credentialsFile(dir, name);
       before.set(writing, textBefore(writing));
       if (secret === undefined) removeIfExists(writing);
-      else writeFileAtomic(writing, `${JSON.stringify(secret)}\n`, 0o600, true); // on the disk before config.json names its profile
+      // On the disk before config.json names its profile, with the client it is for (StoredSecret.clientId).
+      else writeFileAtomic(writing, `${JSON.stringify({ ...secret, ...(store.profiles[name] ? { clientId: store.profiles[name].clientId } : {}) })}\n`, 0o600, true);
     }
     writing = file;
     changed = true;

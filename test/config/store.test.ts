@@ -86,7 +86,7 @@ describe('the settings store', () => {
     expect(result).toEqual({ isDefault: false });
     const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
     expect(config).toEqual({ defaultProfile: 'one', profiles: { one: PROFILE, two: { ...PROFILE, clientId: 'client-two' } } });
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'two.json'), 'utf8'))).toEqual({ clientSecret: 'stored' });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'two.json'), 'utf8'))).toEqual({ clientSecret: 'stored', clientId: 'client-two' });
     expect(existsSync(join(dir, 'config.json.lock'))).toBe(false);
   });
 

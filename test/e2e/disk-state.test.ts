@@ -154,7 +154,7 @@ describe('a settings change that fails part way: the secrets it wrote go back as
     writeFileSync(join(dir, 'credentials', 'p.json'), Buffer.alloc(5 * 1024 * 1024, 0x61), { mode: 0o600 });
     const result = await login(dir, 'p');
     expect(result.code, result.stderr).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'p.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'p.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret, clientId: sandbox().clients.admin.clientId });
   });
 });
 

@@ -204,7 +204,7 @@ describe.skipIf(!(hasTmux || process.env.CI))('a terminal as the file (/dev/tty)
       term.type(sandbox().clients.admin.clientSecret);
       term.keys('Enter', 'C-d');
       expect(await term.exitCode(), term.screen()).toBe(0);
-      expect(JSON.parse(readFileSync(join(dir.dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret });
+      expect(JSON.parse(readFileSync(join(dir.dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: sandbox().clients.admin.clientSecret, clientId: sandbox().clients.admin.clientId });
     } finally {
       dir.cleanup();
     }

@@ -74,7 +74,7 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
 
     const config = JSON.parse(readFileSync(`${dir}/config.json`, 'utf8'));
     expect(config.profiles.default).toEqual({ domain: sandbox.url, clientId: sandbox.clients.mtls!.clientId, authMethod: 'tls_client_auth', caFile: files.ca });
-    expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key });
+    expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key, clientId: sandbox.clients.mtls!.clientId });
 
     // No flag needed afterwards: the profile's CA and certificate are used. Without the cached token,
     // the certificate is presented again.
@@ -208,7 +208,7 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
       `The key file: that key does not belong to the certificate in ${files.cert}.`,
     ]);
     expect(captured.stderr()).toContain('(profile "default", the default; tls_client_auth).');
-    expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key });
+    expect(JSON.parse(readFileSync(`${dir}/credentials/default.json`, 'utf8'))).toEqual({ clientCert: files.cert, clientKey: files.key, clientId: sandbox.clients.mtls!.clientId });
   });
 
   it('logging in again with a new certificate alone (the rest from the profile) keeps tls_client_auth; with nothing, the certificate is what it names', async () => {

@@ -56,7 +56,7 @@ describe('idm login by flags', () => {
     expect(config).toEqual({ profiles: { default: { domain: sandbox().url, clientId, authMethod: 'post' } }, defaultProfile: 'default' });
     expect(JSON.stringify(config)).not.toContain(clientSecret);
     const credentials = join(dir, 'credentials', 'default.json');
-    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ clientSecret });
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ clientSecret, clientId });
     expect(statSync(credentials).mode & 0o777).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     for (const file of readdirSync(join(dir, 'tokens'))) expect(statSync(join(dir, 'tokens', file)).mode & 0o777).toBe(0o600);
@@ -107,7 +107,7 @@ describe('idm login by flags', () => {
     expect(payload).toMatchObject({ iss: clientId, sub: clientId, aud: `${sandbox().url}/` });
     expect(payload.exp - payload.iat).toBeLessThanOrEqual(300);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.jwt).toEqual({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt', signingAlg: 'RS256' });
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'jwt.json'), 'utf8'))).toEqual({ privateKeyPem });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'jwt.json'), 'utf8'))).toEqual({ privateKeyPem, clientId });
 
     // Cold cache (logout), two runs of the command: a new assertion each time a token is needed.
     await run((deps) => logoutRun({}, deps), { profile: 'jwt' });
@@ -198,11 +198,37 @@ describe('idm login by flags', () => {
     expect(pasted.stderr).toContain('(profile "prod", the default; post)');
   });
 
+  it('a run that read config.json before a login gave the profile another client, and its secret after, never sends that secret for the old client (built binary)', async () => {
+    const { admin, reader } = sandbox().clients;
+    const idm = (args: string[]) => runIdm(args, { configDir: dir });
+    expect((await idm(['login', '--profile', 'prod', '--domain', sandbox().url, '--client-id', reader.clientId, '--client-secret-file', secretFile(reader.clientSecret)])).code).toBe(0);
+    const credentials = join(dir, 'credentials', 'prod.json');
+    // The secret is stored with the client it is for.
+    expect(JSON.parse(readFileSync(credentials, 'utf8'))).toEqual({ clientSecret: reader.clientSecret, clientId: reader.clientId });
+    expect((await idm(['logout', '--profile', 'prod'])).code).toBe(0); // no cached token: the next run needs the secret
+    // What such a run reads: the profile as it was (client reader), the secret a login for client admin wrote first.
+    writeFileSync(credentials, `${JSON.stringify({ clientSecret: admin.clientSecret, clientId: admin.clientId })}\n`, { mode: 0o600 });
+    const before = sandbox().requests.length;
+    const result = await idm(['streams', 'list', '--profile', 'prod']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(
+      `Error: Profile "prod" is for client ${reader.clientId}, but its stored secret is for client ${admin.clientId} (another idm changing the profile at this moment?); nothing was sent.\n` +
+        "Run the command again; if this stays, log in again: idm login --profile prod\n",
+    );
+    expect(sandbox().requests.length).toBe(before);
+    // Once config.json names the client the secret is for, as the login's next write makes it, the secret is used.
+    const config = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+    config.profiles.prod.clientId = admin.clientId;
+    writeFileSync(join(dir, 'config.json'), JSON.stringify(config));
+    const after = await idm(['streams', 'list', '--profile', 'prod', '--take', '1']);
+    expect(after.code, after.stderr).toBe(0);
+  });
+
   it('takes IDM_DOMAIN, IDM_CLIENT_ID and IDM_CLIENT_SECRET when flags are absent', async () => {
-    const { clientSecret } = sandbox().clients.admin;
+    const { clientId, clientSecret } = sandbox().clients.admin;
     const { error } = await login({}, { env: credentialsEnv(sandbox()) });
     expect(error).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret, clientId });
   });
 
   it('--json prints the result as one object on stdout', async () => {
@@ -237,7 +263,7 @@ describe('idm login without --profile: the default profile is replaced only on p
     expect(error?.hint).toBe('Pass --profile NAME to add a profile for it, or --profile default to replace "default".');
     expect(sandbox().requests.length).toBe(sent);
     expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: reader.clientSecret });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ clientSecret: reader.clientSecret, clientId: reader.clientId });
   });
 
   it('another client at a terminal: asks (default no); no keeps the profile, yes replaces it', async () => {
@@ -523,7 +549,7 @@ describe('idm login at a terminal', () => {
     const prompter = scripted({ 'Private key file': path }, () => writeFileSync(path, 'no key any more\n'));
     const { error } = await login({ domain: sandbox().url, clientId, authMethod: 'private_key_jwt' }, { tty: true, prompter });
     expect(error).toBeUndefined();
-    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ privateKeyPem });
+    expect(JSON.parse(readFileSync(join(dir, 'credentials', 'default.json'), 'utf8'))).toEqual({ privateKeyPem, clientId });
   });
 });
 
