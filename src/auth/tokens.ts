@@ -10,7 +10,7 @@ import { basename, dirname, join } from 'node:path';
 import { temporaryFileTarget } from '../core/dirs.js';
 import { ConfigError, type Warning } from '../core/errors.js';
 import { parseDomain, type Tenant } from '../config/domain.js';
-import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, writeFileAtomic, type DoneBeforeLock, type Lock } from '../config/files.js';
+import { acquireLock, checkWritableDir, isLock, lockTimeout, readTextIfExists, removeIfExists, waitingFor, writeFileAtomic, type DoneBeforeLock, type Lock, type LockHolder } from '../config/files.js';
 import { tokensDir } from '../config/paths.js';
 import type { ClientCredentials } from '../config/resolve.js';
 import { fnv1a64 } from '../core/hash.js';
@@ -117,10 +117,20 @@ function cacheHolds(file: string, accessToken: string): boolean {
  * cannot be had in time, the token is not removed: the error names the holder, and says what the
  * caller already did (logout removed the secret; `before`, given the file) or that nothing was written.
  */
-export async function removeCachedToken(dir: string, tenant: Tenant, clientId: string, signal?: AbortSignal, waitMs = 120_000, before?: (file: string) => DoneBeforeLock): Promise<boolean> {
+export async function removeCachedToken(
+  dir: string,
+  tenant: Tenant,
+  clientId: string,
+  signal?: AbortSignal,
+  waitMs = 120_000,
+  before?: (file: string) => DoneBeforeLock,
+  /** Where to say, once the wait for a run fetching the token lasts, whose lock it is (output.note). */
+  note?: (text: string) => void,
+): Promise<boolean> {
   const file = tokenCacheFile(dir, tenant, clientId);
   if (!existsSync(tokensDir(dir))) return false; // no run has ever fetched a token here
-  const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs: 300_000, signal });
+  const staleMs = 300_000;
+  const lock = await acquireLock(lockFileOf(file), { waitMs, staleMs, signal, ...(note ? { onWait: (holder: LockHolder) => note(waitingFor(lockFileOf(file), holder, staleMs)) } : {}) });
   if (!isLock(lock)) throw lockTimeout('remove the cached token', lockFileOf(file), lock, before?.(file));
   try {
     removeLeftovers(file);

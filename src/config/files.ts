@@ -8,7 +8,7 @@ import { ConfigError, fsProblem, IdmError, type Warning } from '../core/errors.j
 import { processAlive, processStartTime as startTime } from '../core/process.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { KB, MB, readFileCappedSync, readLockText, sizeText } from '../core/read.js';
-import { shellQuote } from '../core/text.js';
+import { plural, shellCommand, shellQuote } from '../core/text.js';
 import { sleep } from '../core/time.js';
 
 /**
@@ -405,6 +405,18 @@ export async function acquireLock(path: string, options: LockOptions): Promise<L
     // Polls spread out as the wait grows, so that a hundred waiters do not spin on one file.
     await sleep(Math.min(200, poll * (1 + tries / 10)) * (0.5 + Math.random()), options.signal);
   }
+}
+
+/**
+ * What a run waiting for a lock says once the wait lasts (LockOptions.onWait): whose lock, and what to
+ * do if it never ends. `staleMs`: the lock's (LockOptions.staleMs).
+ */
+export function waitingFor(lock: string, holder: LockHolder, staleMs: number): string {
+  if (holder.pid === undefined) return `Waiting for another idm, which holds ${lock}…`;
+  // Another host's process cannot be seen from here, nor killed: a lock left there is stale once that old.
+  const old = staleMs === 60_000 ? 'a minute' : staleMs % 60_000 === 0 ? plural(staleMs / 60_000, 'minute') : plural(Math.ceil(staleMs / 1000), 'second');
+  if (holder.host !== undefined) return `Waiting for idm process ${holder.pid} on ${holder.host}, which holds ${lock}… (if no idm runs there, it is broken once ${old} old, or now: ${shellCommand(['rm', '--', lock])})`;
+  return `Waiting for idm process ${holder.pid}, which holds ${lock}… (if it hangs: kill ${holder.pid})`;
 }
 
 export function isLock(lock: Lock | LockHeld): lock is Lock {

@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { removeMade, temporaryFileTarget } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
 import { shellCommand } from '../core/text.js';
-import { acquireLock, type LockHolder, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, readTextIfExists, removeIfExists, writeFailure, writeFileAtomic } from './files.js';
+import { acquireLock, type LockHolder, checkCanWrite, checkWritableDir, ensurePrivateDir, isLock, isSymlink, lockTimeout, readTextIfExists, removeIfExists, waitingFor, writeFailure, writeFileAtomic } from './files.js';
 import { configFile, credentialsDir, credentialsFile } from './paths.js';
 import { readProfiles, type Profile, type ProfileStore, type StoredSecret } from './profiles.js';
 
@@ -31,14 +31,6 @@ export interface UpdateOptions {
   waitMs?: number;
   /** Where to say, once a wait for another idm's lock has lasted a moment, whose it is (stderr: output.note). */
   note?: (text: string) => void;
-}
-
-/** What a run waiting for config.json.lock says (once the wait lasts): whose lock, and what to do if it never ends. */
-function waitingFor(lock: string, holder: LockHolder): string {
-  if (holder.pid === undefined) return `Waiting for another idm, which holds ${lock}…`;
-  // Another host's process cannot be seen from here, nor killed: a lock left there is stale in a minute.
-  if (holder.host !== undefined) return `Waiting for idm process ${holder.pid} on ${holder.host}, which holds ${lock}… (if no idm runs there, it is broken once a minute old, or now: ${shellCommand(['rm', '--', lock])})`;
-  return `Waiting for idm process ${holder.pid}, which holds ${lock}… (if it hangs: kill ${holder.pid})`;
 }
 
 /**
@@ -163,7 +155,7 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   try {
     made = ensurePrivateDir(dir);
     const note = options.note;
-    lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, signal: options.signal, ...(note ? { onWait: (holder: LockHolder) => note(waitingFor(`${file}.lock`, holder)) } : {}) });
+    lock = await acquireLock(`${file}.lock`, { waitMs: options.waitMs ?? LOCK_WAIT_MS, staleMs: LOCK_STALE_MS, signal: options.signal, ...(note ? { onWait: (holder: LockHolder) => note(waitingFor(`${file}.lock`, holder, LOCK_STALE_MS)) } : {}) });
   } catch (error) {
     throw writeFailure(`${file}.lock`, error);
   }

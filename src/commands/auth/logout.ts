@@ -35,7 +35,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   const sharedBy = profile ? profilesSharingToken(dir, readProfiles(dir).profiles, name, profile, (other) => existsSync(credentialsFile(dir, other))) : [];
   // When the lock cannot be had, the secret is gone already: the error says so (a second logout removes the token).
   const before = removedSecret ? () => ({ done: 'the secret was removed, the token stays cached' }) : undefined;
-  const removedToken = profile && sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, before) : false;
+  const removedToken = profile && sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, before, output.note) : false;
 
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken });
   // Without --profile and without a default, the name is `default`, which may be no profile at all.

@@ -77,7 +77,7 @@ export async function profilesRemoveRun(options: ProfilesRemoveOptions, deps: De
     done: `profile "${name}" was removed, its token stays cached`,
     hint: `When that process has finished, remove the token: ${shellCommand(['rm', '-f', '--', file])}`,
   });
-  const removedToken = sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, before) : false;
+  const removedToken = sharedBy.length === 0 ? await removeCachedToken(dir, parseDomain(profile.domain, 'The profile domain'), profile.clientId, io.signal, undefined, before, output.note) : false;
   if (output.json) return output.printJson({ profile: name, removedSecret, removedToken, default: wasDefault ? (newDefault ?? null) : (readProfiles(dir).defaultProfile ?? null) });
   output.say(`Removed profile "${name}".`);
   if (sharedBy.length > 0) output.note(`Kept its cached token: ${sharingWords(sharedBy)} it too.`);

@@ -11,7 +11,7 @@ import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { credentialsEnv, runBash, runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { credentialsEnv, runBash, runIdm, runInProcess, spawnIdm, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { createCa } from '../../../src/sandbox/pki.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
@@ -695,6 +695,35 @@ describe('idm logout and idm auth status', () => {
     const after = await status();
     expect(after.error?.exitCode).toBe(4);
     expect(after.error?.message).toBe('Profile "default" has no stored secret (logged out?).');
+  });
+
+  it('the token lock held by a run fetching a token: once logout\'s wait lasts, a note names that process; released, the token is removed (built binary)', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    const tokenFile = join(dir, 'tokens', readdirSync(join(dir, 'tokens'))[0]!);
+    const lockFile = tokenFile.replace(/\.json$/, '.lock');
+    // Held by a live process (this one) until the running logout has said that it waits.
+    const held = await acquireLock(lockFile, { waitMs: 0, staleMs: 3_600_000 });
+    expect(isLock(held)).toBe(true);
+    const { child, done } = spawnIdm(['logout'], { configDir: dir });
+    const notice = `Waiting for idm process ${process.pid}, which holds ${lockFile}… (if it hangs: kill ${process.pid})\n`;
+    let seen = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: string) => {
+          seen += chunk;
+          if (seen.includes(notice)) resolve();
+        });
+        child.on('close', () => reject(new Error(`logout ended without the notice: ${seen}`)));
+      });
+      expect(existsSync(tokenFile)).toBe(true);
+    } finally {
+      (held as Lock).release();
+    }
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.startsWith(notice)).toBe(true);
+    expect(existsSync(tokenFile)).toBe(false);
   });
 
   it('the token lock held past the wait: the error says the secret was removed (it was), not that nothing was written; a second logout removes the token', async () => {

@@ -296,7 +296,8 @@ describe('idm profiles remove', () => {
     }
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
-      `Error: Could not remove the cached token: ${lockFile} is locked by idm process ${process.pid}; profile "ro" was removed, its token stays cached.\n` +
+      `Waiting for idm process ${process.pid}, which holds ${lockFile}… (if it hangs: kill ${process.pid})\n` +
+        `Error: Could not remove the cached token: ${lockFile} is locked by idm process ${process.pid}; profile "ro" was removed, its token stays cached.\n` +
         `When that process has finished, remove the token: rm -f -- ${tokenFile}\n`,
     );
     expect(Object.keys(config().profiles).sort()).toEqual(['default', 'prod']);
