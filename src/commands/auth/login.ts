@@ -196,7 +196,12 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   // Re-login of a known profile where nothing is asked: its method, when no secret or key says
   // another (a new certificate alone for tls_client_auth; with nothing, the flag it lacks is named).
-  const sameClient = existing !== undefined && (!domain || domain === existing.domain) && (!clientId || clientId === existing.clientId);
+  // The same tenant however IDM_DOMAIN spells it (a host for https://, a trailing slash): --domain is a base URL already.
+  const sameTenantAs = (text: string, other: string) => {
+    const [one, two] = [checkDomain(text), checkDomain(other)];
+    return typeof one !== 'string' && typeof two !== 'string' && one.base === two.base;
+  };
+  const sameClient = existing !== undefined && (!domain || sameTenantAs(domain, existing.domain)) && (!clientId || clientId === existing.clientId);
   if (!io.canPrompt && method === undefined && secret === undefined && keyPem === undefined && sameClient) method = existing.authMethod;
   const needsKey = method === 'private_key_jwt';
   const proven = () => secret !== undefined || keyPem !== undefined || byCertificate();

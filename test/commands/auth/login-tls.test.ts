@@ -14,7 +14,7 @@ import { createCa, fingerprintOf, issueCertificate } from '../../../src/sandbox/
 import { DEFAULT_SEED, startSandbox, type Sandbox } from '../../../src/sandbox/index.js';
 import { loginRun } from '../../../src/commands/auth/login.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { runInProcess, tempConfigDir } from '../../helpers/cli.js';
+import { runIdm, runInProcess, tempConfigDir } from '../../helpers/cli.js';
 import { captureIO, testDeps } from '../../helpers/deps.js';
 import { recordSandboxSecrets } from '../../helpers/sandbox.js';
 
@@ -228,6 +228,20 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('Missing --client-cert and --client-key to log in again to profile "default" (client ');
     expect(bare.stderr).toContain('give the certificate and its key: idm login --profile default --client-cert CERT --client-key KEY, or set IDM_CLIENT_CERT and IDM_CLIENT_KEY.');
+  });
+
+  it('logging in again with a new certificate alone keeps tls_client_auth when IDM_DOMAIN names the same tenant in another spelling (a trailing slash) (built binary)', async () => {
+    expect((await login()).code).toBe(0);
+    const bin = (args: string[]) => runIdm(args, { configDir: dir, env: { IDM_DOMAIN: `${sandbox.url}/` } });
+    const from = sandbox.requests.length;
+    const again = await bin(['login', '--profile', 'default', '--client-cert', files.cert, '--client-key', files.key]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('(profile "default", the default; tls_client_auth).');
+    expect(tokenForms(sandbox, from)).toHaveLength(1);
+    // Nothing given: the re-login's own words, naming the profile, not a secret it does not use.
+    const bare = await bin(['login', '--profile', 'default']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Missing --client-cert and --client-key to log in again to profile "default" (client ');
   });
 
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
