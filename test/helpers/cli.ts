@@ -136,6 +136,21 @@ export function spawnIdm(args: readonly string[], options: SpawnOptions): Spawne
   return { child, done };
 }
 
+/**
+ * What a spawned run has printed on stderr once it holds `text` (the run goes on); rejected when the
+ * run ends first. For a test that acts when idm says something (a lock released once idm says it waits).
+ */
+export function stderrUntil(child: ChildProcessWithoutNullStreams, text: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stderr.on('data', (chunk: string) => {
+      seen += chunk;
+      if (seen.includes(text)) resolve(seen);
+    });
+    child.on('close', () => reject(new Error(`idm ended without saying ${JSON.stringify(text)}: ${seen}`)));
+  });
+}
+
 /** spawnIdm, and what the run printed and how it ended. */
 export function runIdm(args: readonly string[], options: SpawnOptions): Promise<RunResult> {
   return spawnIdm(args, options).done;

@@ -11,7 +11,7 @@ import { logoutRun } from '../../../src/commands/auth/logout.js';
 import { authStatusRun } from '../../../src/commands/auth/status.js';
 import { listRun } from '../../../src/commands/streams/list.js';
 import type { Prompter } from '../../../src/io/prompter.js';
-import { credentialsEnv, runBash, runIdm, runInProcess, spawnIdm, tempConfigDir } from '../../helpers/cli.js';
+import { credentialsEnv, runBash, runIdm, runInProcess, spawnIdm, stderrUntil, tempConfigDir } from '../../helpers/cli.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 import { createCa } from '../../../src/sandbox/pki.js';
 import { runCommand, type RunSetup } from '../../helpers/deps.js';
@@ -707,15 +707,8 @@ describe('idm logout and idm auth status', () => {
     expect(isLock(held)).toBe(true);
     const { child, done } = spawnIdm(['logout'], { configDir: dir });
     const notice = `Waiting for idm process ${process.pid}, which holds ${lockFile}… (if it hangs: kill ${process.pid})\n`;
-    let seen = '';
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (chunk: string) => {
-          seen += chunk;
-          if (seen.includes(notice)) resolve();
-        });
-        child.on('close', () => reject(new Error(`logout ended without the notice: ${seen}`)));
-      });
+      await stderrUntil(child, notice);
       expect(existsSync(tokenFile)).toBe(true);
     } finally {
       (held as Lock).release();

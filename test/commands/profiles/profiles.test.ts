@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { acquireLock, isLock, type Lock } from '../../../src/config/files.js';
-import { runBash, runIdm, runInProcess, spawnIdm, tempConfigDir } from '../../helpers/cli.js';
+import { runBash, runIdm, runInProcess, spawnIdm, stderrUntil, tempConfigDir } from '../../helpers/cli.js';
 import { TTY_OUT } from '../../helpers/harness.js';
 import { useSandbox } from '../../helpers/sandbox.js';
 
@@ -241,15 +241,8 @@ describe('idm profiles remove', () => {
     expect(isLock(held)).toBe(true);
     const { child, done } = spawnIdm(['profiles', 'use', 'ro'], { configDir: dir });
     const notice = `Waiting for idm process ${process.pid}, which holds ${lockFile}… (if it hangs: kill ${process.pid})\n`;
-    let seen = '';
     try {
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (chunk: string) => {
-          seen += chunk;
-          if (seen.includes(notice)) resolve();
-        });
-        child.on('close', () => reject(new Error(`idm ended without the notice: ${seen}`)));
-      });
+      await stderrUntil(child, notice);
       expect(config().defaultProfile).toBe('default'); // nothing written while it waits
     } finally {
       (held as Lock).release();
@@ -262,14 +255,7 @@ describe('idm profiles remove', () => {
     // A lock made on another host (a shared home directory): no kill here; removed as the note says, the change is made.
     writeFileSync(lockFile, `4242 - nonce ${Date.now()} build-host-b\n`);
     const other = spawnIdm(['profiles', 'use', 'prod'], { configDir: dir });
-    const said = await new Promise<string>((resolve, reject) => {
-      let text = '';
-      other.child.stderr.on('data', (chunk: string) => {
-        text += chunk;
-        if (text.includes('\n')) resolve(text);
-      });
-      other.child.on('close', () => reject(new Error(`idm ended without the notice: ${text}`)));
-    });
+    const said = await stderrUntil(other.child, '\n');
     expect(said).toBe(`Waiting for idm process 4242 on build-host-b, which holds ${lockFile}… (if no idm runs there, it is broken once a minute old, or now: rm -- ${lockFile})\n`);
     const rm = await runBash(/or now: (rm -- \S+)\)/.exec(said)![1]!, { cwd: dir, configDir: dir });
     expect(rm.code, rm.stderr).toBe(0);
