@@ -6,7 +6,7 @@ import { profileNameParser } from '../../cli/parse.js';
 import { configDir } from '../../config/paths.js';
 import { checkDomain } from '../../config/domain.js';
 import { missingProfileName, readProfiles, unknownProfile, type Profile } from '../../config/profiles.js';
-import { otherEnvProfile, otherEnvTenantOrClient } from '../../config/resolve.js';
+import { envValue, otherEnvProfile, otherEnvTenantOrClient } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
@@ -51,13 +51,18 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   }
   // IDM_DOMAIN and IDM_CLIENT_ID naming another tenant or client take the place of the default's
   // field by field (as login warns for the profile it stores): commands would not reach its tenant.
+  // IDM_ACCESS_TOKEN is sent in place of any profile's credentials (never shown).
   const tenant = checkDomain(chosen.domain);
   if (typeof tenant === 'string') return; // a damaged profile: commands say so when they use it
-  const overriding = otherEnvTenantOrClient(io.env, tenant.base, chosen.clientId);
+  const overriding: Array<[variable: string, value: string | undefined, what: string]> = [
+    ...otherEnvTenantOrClient(io.env, tenant.base, chosen.clientId).map(([variable, value]): [string, string | undefined, string] => [variable, value, variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${chosen.clientId})`]),
+    ...(envValue(io.env, 'IDM_ACCESS_TOKEN') ? [['IDM_ACCESS_TOKEN', undefined, 'credentials'] as [string, undefined, string]] : []),
+  ];
   if (overriding.length > 0) {
     const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
+    const and = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
     output.warn({
-      message: `${overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`).join(' and ')}: commands use ${one}, not the ${overriding.map(([variable]) => (variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${chosen.clientId})`)).join(' and ')} of the default "${name}", while ${them}.`,
+      message: `${and(overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`))}: commands use ${one}, not the ${and(overriding.map(([, , what]) => what))} of the default "${name}", while ${them}.`,
       hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the default.`,
     });
   }

@@ -180,6 +180,23 @@ describe('idm profiles use', () => {
     expect((await bin(['profiles', 'use', 'default'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId })).stderr).toBe('Profile "default" is now the default (was "prod").\n');
   });
 
+  it('IDM_ACCESS_TOKEN set: a warning says commands send it, not the new default\'s credentials, never showing it (built binary)', async () => {
+    await threeProfiles();
+    const token = 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6InJlYWQ6ZXZlbnRfc3RyZWFtcyJ9.sig-of-a-token';
+    const result = await runIdm(['profiles', 'use', 'ro'], { configDir: dir, env: { IDM_ACCESS_TOKEN: token } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(config().defaultProfile).toBe('ro');
+    expect(result.stderr).toBe(
+      'Profile "ro" is now the default (was "default").\n' +
+        'Warning: IDM_ACCESS_TOKEN is set: commands use it, not the credentials of the default "ro", while it is.\n' +
+        'Unset it (unset IDM_ACCESS_TOKEN) to use the default.\n',
+    );
+    // With IDM_DOMAIN too: one warning naming both.
+    const both = await runIdm(['profiles', 'use', 'prod'], { configDir: dir, env: { IDM_ACCESS_TOKEN: token, IDM_DOMAIN: 'other.example.com' } });
+    expect(both.stderr).toContain(`Warning: IDM_DOMAIN is set (https://other.example.com) and IDM_ACCESS_TOKEN is set: commands use them, not the domain (${sandbox().url}) and credentials of the default "prod", while they are.\n`);
+    expect(both.stderr).not.toContain(token);
+  });
+
   it('an unknown profile: exit 4 with the known ones, nothing written', async () => {
     await threeProfiles();
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
