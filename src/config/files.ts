@@ -90,7 +90,9 @@ export function writeFailure(path: string, error: unknown): unknown {
         ? 'A limit on file size (ulimit -f) stopped it: raise it, or set IDM_CONFIG_DIR to a directory elsewhere.'
         : code === 'EIO'
           ? 'The device failed to write: check the disk, or set IDM_CONFIG_DIR to a directory elsewhere.'
-          : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`;
+          : code === 'EISDIR'
+            ? `Move it away (idm keeps a file there): ${shellCommand(['mv', '--', path, `${path}.bak`])}`
+            : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`;
   return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, hint, { cause: error });
 }
 

@@ -1,7 +1,7 @@
 // login / logout / auth status run functions against the sandbox: every client authentication
 // method by flags, secrets from a file and from stdin, prompts (with a scripted Prompter) for what
 // flags leave out, what is stored where and with which modes, and what status shows.
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -744,6 +744,21 @@ describe('idm logout and idm auth status', () => {
     const again = await run((deps) => logoutRun({}, deps));
     expect(again.stderr).toBe('Logged out of profile "default": removed its cached token.\n');
     expect(existsSync(tokenFile)).toBe(false);
+  });
+
+  it('a directory in place of the credentials file: logout says to move it away, not to make the directory writable; pasted, the next logout works (built binary)', async () => {
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
+    const file = join(dir, 'credentials', 'default.json');
+    rmSync(file);
+    mkdirSync(file);
+    const result = await runIdm(['logout'], { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`Error: Could not write ${file}: a directory is in the way; nothing was changed.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`);
+    const pasted = await runBash(result.stderr.split('\n')[1]!.replace(/^.*: (mv .*)$/, '$1'), { cwd: dir, configDir: dir });
+    expect(pasted.code, pasted.stderr).toBe(0);
+    const again = await runIdm(['logout'], { configDir: dir });
+    expect(again.code, again.stderr).toBe(0);
   });
 
   it('warns when the secret file or the directory is open to other users', async () => {
