@@ -631,13 +631,16 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
       { platform: 'external_id', idp: 'id' },
       { platform: 'bell\u0007', idp: 'x' },
       { platform: 'count', idp: 5 },
+      { platform: 'family_name', idp: 'name.familyName', transform: 'lowercase' },
     ];
     h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ ...current, mapping }) });
     const t = open(h, ['provisioning', 'update', id]);
     let screen = await t.waitFor('Mapping: 2 rows. What next?');
-    expect(screen).toContain('Left out 2 entries of the current mapping that cannot be sent back');
+    expect(screen).toContain('Left out 3 entries of the current mapping that cannot be sent back');
     expect(screen).toMatch(/^ {2}bell\\x07 = x$/m);
     expect(screen).toMatch(/^ {2}\{"platform":"count","idp":5\}$/m);
+    // A row with a field besides platform and idp: shown whole, the field is why.
+    expect(screen).toMatch(/^ {2}\{"platform":"family_name","idp":"name.familyName","transform":"lowercase"\}$/m);
     t.keys('Down', 'Down', 'Enter'); // Remove a row
     await t.waitFor('Row to remove');
     t.keys('Enter'); // email
@@ -652,6 +655,7 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(changes).toMatch(/removed\s+email = primaryEmail/);
     expect(changes).toMatch(/dropped\s+bell\\x07 = x \(cannot be sent back\)/);
     expect(changes).toMatch(/dropped\s+\{"platform":"count","idp":5\} \(cannot be sent back\)/);
+    expect(changes).toMatch(/dropped\s+\{"platform":"family_name","idp":"name.familyName","transform":"lowercase"\} \(cannot be sent back\)/);
     t.type('n');
     t.keys('Enter');
     expect(await t.exitCode()).toBe(130);

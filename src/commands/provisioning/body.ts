@@ -1,7 +1,8 @@
 // The body of a provisioning create or change, from flags: `platform=idp` rows and the shared
 // schema's check (a mapping of at least one row, each platform attribute once), with problems named
 // by the flag they came from.
-import type { ProvisioningBody } from '../../api/management/index.js';
+import type { MappingRow, ProvisioningBody } from '../../api/management/index.js';
+import { mappingRows } from '../../api/management/provisioning.js';
 import { UsageError } from '../../core/errors.js';
 import { isPlainObject, jsonKind } from '../../core/text.js';
 import type { IO } from '../../io/io.js';
@@ -23,9 +24,15 @@ export function checkedMappingRow(value: string, flag: string): { platform: stri
   return row;
 }
 
-/** Whether a row of a mapping read from the service can be sent back as it is (the mapping's rules). */
-export function isSendableRow(row: { platform: string; idp: string }): boolean {
-  return mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined;
+/**
+ * An entry of a mapping read from the service as a row that can be sent back as it is: two texts by
+ * the mapping's rules, and no other field (a request's row takes none, and the row written without
+ * it would lose it); undefined when it cannot.
+ */
+export function sendableRow(entry: unknown): MappingRow | undefined {
+  const [row] = mappingRows([entry]);
+  if (!row || Object.keys(entry as object).length !== 2) return undefined;
+  return mappingAttributeProblem(row.platform, 'platform') === undefined && mappingAttributeProblem(row.idp, 'identity-provider') === undefined ? row : undefined;
 }
 
 /** A platform attribute of --remove-mapping, checked the same way. */

@@ -4,7 +4,6 @@
 // current configuration, with a summary of what changes and a confirmation.
 import { Command, Option } from 'commander';
 import type { ApiRecord, MappingRow, ProvisioningBody } from '../../api/management/index.js';
-import { mappingRows } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { once, parseChoice, refuseBothSwitches, repeatable } from '../../cli/parse.js';
@@ -12,7 +11,7 @@ import { IdmError, UsageError } from '../../core/errors.js';
 import { isPlainObject, plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
-import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, isSendableRow, mappingSource } from './body.js';
+import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, mappingSource, sendableRow } from './body.js';
 import { noteSelectedWithoutGroups, printConfiguration } from './format.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -138,7 +137,7 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
 
 /**
  * The current mapping's rows, to change and send back whole. An entry idm could not send back as it
- * is (not two strings, or breaking the mapping's rules) stops it: writing the rest would drop it.
+ * is (not two strings, breaking the mapping's rules, or with another field) stops it: writing the rest would drop it.
  * One whose platform attribute --remove-mapping names is the one way out of such an entry (an empty
  * idp, say): it is left out, as asked (`removed`).
  */
@@ -148,8 +147,8 @@ function currentRows(connectionId: string, current: ApiRecord, removing: readonl
   const removed = new Set<string>();
   let left = 0;
   for (const entry of entries) {
-    const [row] = mappingRows([entry]);
-    if (row && isSendableRow(row)) rows.push(row);
+    const row = sendableRow(entry);
+    if (row) rows.push(row);
     else if (isPlainObject(entry) && typeof entry.platform === 'string' && removing.includes(entry.platform.trim())) removed.add(entry.platform.trim());
     else left += 1;
   }

@@ -18,7 +18,7 @@ import { cut, displayWidth } from '../../output/width.js';
 import { PROVISIONING_STRATEGIES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
-import { isSendableRow } from './body.js';
+import { sendableRow } from './body.js';
 
 export interface WizardStart {
   connectionId?: string;
@@ -159,19 +159,24 @@ async function typeConnection(prompter: Prompter, deps: Deps): Promise<{ connect
 }
 
 /**
- * The rows of a mapping the wizard can offer back, and the entries it cannot (not two texts, or
- * breaking the mapping's rules), each named: they are said here, and `then` says what becomes of them.
+ * The rows of a mapping the wizard can offer back, and the entries it cannot (not two texts,
+ * breaking the mapping's rules, or with another field), each named: they are said here, and `then` says what becomes of them.
  */
 function usableRows(entries: readonly unknown[], deps: Deps, what: string, then = ''): { rows: MappingRow[]; left: string[] } {
   const rows: MappingRow[] = [];
   const left: string[] = [];
   for (const entry of entries) {
-    const [row] = mappingRows([entry]);
-    if (row && isSendableRow(row)) rows.push(row);
-    else left.push(row ? `${row.platform} = ${row.idp}` : clip(JSON.stringify(entry), 200));
+    const row = sendableRow(entry);
+    if (row) {
+      rows.push(row);
+      continue;
+    }
+    // An entry with another field is shown whole: the field is why.
+    const [pair] = mappingRows([entry]);
+    left.push(pair && Object.keys(entry as object).length === 2 ? `${pair.platform} = ${pair.idp}` : clip(JSON.stringify(entry), 200));
   }
   if (left.length > 0) {
-    deps.output.say(`Left out ${plural(left.length, 'entry', 'entries')} of ${what} that cannot be sent back (not two texts, empty, too long, or with control characters)${then}:`);
+    deps.output.say(`Left out ${plural(left.length, 'entry', 'entries')} of ${what} that cannot be sent back (not two texts, empty, too long, with control characters, or with another field)${then}:`);
     for (const line of left) deps.output.say(`  ${line}`);
   }
   return { rows, left };

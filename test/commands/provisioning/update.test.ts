@@ -11,7 +11,7 @@ const START = [
   { platform: 'email', idp: 'primaryEmail' },
   { platform: 'is_admin', idp: 'isAdmin' },
 ];
-const COUNT = 24;
+const COUNT = 26;
 const conn = (n: number) => `con_update${String(n).padStart(10, '0')}`;
 const FRESH = 'con_updateFresh00001';
 
@@ -379,6 +379,40 @@ describe('idm provisioning update: a current mapping with entries idm cannot sen
     h.sandbox.addFault(answer);
     const both = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'nickname', '--remove-mapping', 'bell']);
     expect(both.code).toBe(0);
+    expect(patches().map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmail' }] }]);
+  });
+});
+
+describe('idm provisioning update: a current row with a field idm does not know', () => {
+  // A row the service answers with a field besides platform and idp (one of a newer service): sent
+  // back as {platform, idp} it would lose that field, so --add-mapping / --remove-mapping stop.
+  const answered = (id: string) => ({
+    connection_id: id,
+    connection_name: 'newer',
+    strategy: 'google-apps',
+    mapping: [{ idp: 'primaryEmail', platform: 'email' }, { idp: 'name.familyName', platform: 'family_name', transform: 'lowercase' }],
+    synchronize_automatically: false,
+    created_at: '2030-01-01T00:00:00.000Z',
+    updated_at: '2030-01-01T00:00:00.000Z',
+    synchronize_groups: 'off',
+  });
+  const serve = (id: string) => h.sandbox.addFault({ path: path(id), method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(answered(id)) });
+
+  it('--add-mapping: exit 1, nothing sent, rather than the row written back without its field', async () => {
+    const id = configured();
+    serve(id);
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'department=orgUnitPath']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`The current mapping of ${id} has 1 entry that idm cannot send back as it is: --add-mapping and --remove-mapping would drop it.`);
+    expect(patches()).toEqual([]);
+  });
+
+  it('--remove-mapping of that row is the way out: the rest is sent whole', async () => {
+    const id = configured();
+    serve(id);
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'family_name']);
+    expect(result.code).toBe(0);
     expect(patches().map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmail' }] }]);
   });
 });
