@@ -73,7 +73,7 @@ _idm_flags() {
     'provisioning show') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning create') REPLY='--mapping --mapping-file --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning update') REPLY='--mapping --mapping-file --add-mapping --remove-mapping --sync-automatically --no-sync-automatically --sync-groups -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
-    'provisioning delete') REPLY='-y --yes -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
+    'provisioning delete') REPLY='-y --yes --ignore-not-found -h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning default-mapping') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning sync') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;
     'provisioning groups') REPLY='-h --help --json -p --profile --no-color --no-input --debug --timeout --max-wait --ca-file --client-cert --client-key' ;;

@@ -445,6 +445,7 @@ complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --no-syn
 complete -c idm -n '__idm_in "provisioning update"; and not __idm_given --sync-groups' -l sync-groups -x -a 'all\t off\t selected\t' -d 'group synchronization'
 complete -c idm -n '__idm_arg "provisioning update" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_in "provisioning delete"; and not __idm_given -y --yes' -s y -l yes -d 'delete without asking'
+complete -c idm -n '__idm_in "provisioning delete"; and not __idm_given --ignore-not-found' -l ignore-not-found -d 'exit 0 when there is nothing to delete (deleted already, or never set up)'
 complete -c idm -n '__idm_arg "provisioning delete" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning default-mapping" 0' -a '(__idm_values connections)'
 complete -c idm -n '__idm_arg "provisioning sync" 0' -a '(__idm_values connections)'

@@ -714,6 +714,7 @@ _idm_flags() {
     'provisioning delete') reply=(
       '-y:delete without asking'
       '--yes:delete without asking'
+      '--ignore-not-found:exit 0 when there is nothing to delete (deleted already, or never set up)'
       '-h:show help'
       '--help:show help'
       '--json:print JSON for scripts (errors too, on stderr)'

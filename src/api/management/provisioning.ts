@@ -188,7 +188,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       unconfigured,
     );
   // Nothing to delete is no cue to set it up (the hint of the other operations' 404).
-  const nothingToDelete = `It has no directory provisioning: deleted already, or never set up ('${command(['idm', 'provisioning', 'list'])}' lists the connections that have it).`;
+  const nothingToDelete = `It has no directory provisioning: deleted already, or never set up ('${command(['idm', 'provisioning', 'list'])}' lists the connections that have it). In a script that may run again, --ignore-not-found takes that as done.`;
 
   const list = async (query: { from?: string; take?: number }, ask?: PageAsk): Promise<Page> => {
     const operation: Operation = {

@@ -1,5 +1,7 @@
 // idm provisioning delete <connection-id>: asks at a terminal, needs --yes without one.
 import { Command } from 'commander';
+import { isNotFound } from '../../api/errors.js';
+import { isUnknownConnection, type ProvisioningApi } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -11,6 +13,8 @@ import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 export interface ProvisioningDeleteOptions {
   connectionId: string;
   yes: boolean;
+  /** Nothing to delete (deleted already, never set up, no such connection) is done, not an error. */
+  ignoreNotFound?: boolean;
 }
 
 export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command {
@@ -18,8 +22,9 @@ export function provisioningDeleteCommand(deps: Deps, run = deleteRun): Command 
     .description('Delete the directory-provisioning configuration of a connection (asks first at a terminal; --yes in scripts)')
     .addArgument(CONNECTION_ID_ARGUMENT())
     .option('-y, --yes', 'delete without asking')
-    .addHelpText('after', () => examples([`idm provisioning delete ${EXAMPLE_CONNECTION}`, `idm provisioning delete ${EXAMPLE_CONNECTION} --yes`]))
-    .action((connectionId: string, flags: { yes?: boolean }) => run({ connectionId, yes: Boolean(flags.yes) }, deps));
+    .option('--ignore-not-found', 'exit 0 when there is nothing to delete (deleted already, or never set up)')
+    .addHelpText('after', () => examples([`idm provisioning delete ${EXAMPLE_CONNECTION}`, `idm provisioning delete ${EXAMPLE_CONNECTION} --yes --ignore-not-found  # a script that may run again`]))
+    .action((connectionId: string, flags: { yes?: boolean; ignoreNotFound?: boolean }) => run({ connectionId, yes: Boolean(flags.yes), ignoreNotFound: Boolean(flags.ignoreNotFound) }, deps));
 }
 
 export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps): Promise<void> {
@@ -28,6 +33,17 @@ export async function deleteRun(options: ProvisioningDeleteOptions, deps: Deps):
     throw new UsageError(`Deleting the provisioning of ${connectionId} needs --yes when idm cannot ask (${deps.io.cannotAsk}).`, `Run '${deps.command(['idm', 'provisioning', 'delete', connectionId, '--yes'])}'.`);
   }
   const { provisioning } = await deps.api();
+  try {
+    await deleteIt(options, provisioning, deps);
+  } catch (error) {
+    // As kubectl's flag: the configuration is not there, which is what a delete is for.
+    if (!(options.ignoreNotFound && isNotFound(error))) throw error;
+    deps.output.note(`Nothing to delete: ${isUnknownConnection(error) ? `there is no connection ${connectionId} in the tenant` : `${connectionId} has no directory provisioning (deleted already, or never set up)`}.`);
+  }
+}
+
+async function deleteIt(options: ProvisioningDeleteOptions, provisioning: ProvisioningApi, deps: Deps): Promise<void> {
+  const { connectionId } = options;
   if (!options.yes) {
     // What is about to go: the connection's name and how much it maps (a 404 is reported as is).
     const current = await provisioning.getToDelete(connectionId);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsEnv, runIdm } from '../../helpers/cli.js';
 import { startHarness, type Harness } from '../../helpers/harness.js';
 
-const COUNT = 10;
+const COUNT = 11;
 const conn = (n: number) => `con_delete${String(n).padStart(10, '0')}`;
 const FRESH = 'con_deleteFresh00001';
 
@@ -108,7 +108,45 @@ describe('idm provisioning delete --yes', () => {
     expect(again.stderr).not.toContain('Deleted');
     // Not 'It has no directory provisioning yet … set it up with idm provisioning create', as a read's 404 says.
     expect(again.stderr).toContain(`It has no directory provisioning: deleted already, or never set up ('idm provisioning list' lists the connections that have it).`);
+    expect(again.stderr).toContain('In a script that may run again, --ignore-not-found takes that as done.');
     expect(h.calls('DELETE')).toHaveLength(1);
+  });
+});
+
+describe('idm provisioning delete --ignore-not-found', () => {
+  // As kubectl's flag: nothing left to delete is what the delete is for (a script run again).
+  const built = (args: string[], env: Record<string, string> = {}) => runIdm(args, { configDir: h.configDir, env: { ...credentialsEnv(h.sandbox), ...env } });
+
+  it('a second delete: exit 0, the note says there was nothing to delete (built binary)', async () => {
+    const id = configured();
+    expect((await built(['provisioning', 'delete', id, '--yes', '--ignore-not-found'])).stderr).toBe(`Deleted the directory provisioning of ${id}.\n`);
+    h.mark();
+    const again = await built(['provisioning', 'delete', id, '--yes', '--ignore-not-found']);
+    expect(again).toMatchObject({ code: 0, stdout: '' });
+    expect(again.stderr).toBe(`Nothing to delete: ${id} has no directory provisioning (deleted already, or never set up).\n`);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['DELETE 404']);
+    const json = await built(['provisioning', 'delete', id, '--yes', '--ignore-not-found', '--json']);
+    expect(json).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('at a terminal without --yes: the read finds none, no question is asked, exit 0', async () => {
+    const result = await h.idm(['provisioning', 'delete', FRESH, '--ignore-not-found'], { env: { IDM_FORCE_TTY: 'all', NO_COLOR: '1' } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(`Nothing to delete: ${FRESH} has no directory provisioning (deleted already, or never set up).\n`);
+    expect(h.calls().map((call) => call.method)).toEqual(['GET']);
+  });
+
+  it('a connection that does not exist: exit 0, the note says so', async () => {
+    const result = await h.idm(['provisioning', 'delete', 'con_doesNotExist0003', '--yes', '--ignore-not-found']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('Nothing to delete: there is no connection con_doesNotExist0003 in the tenant.\n');
+  });
+
+  it('other errors stay errors: a 403 is exit 4, nothing deleted', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'delete', id, '--yes', '--ignore-not-found'], { client: 'reader' });
+    expect(result.code).toBe(4);
+    expect(state(id)).toBe('configured');
   });
 });
 
