@@ -662,6 +662,20 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(h.calls('PATCH')).toEqual([]);
   });
 
+  it('a current configuration without a mapping list: the wizard stops before any question (it would make one add a row and send it as the whole mapping)', async () => {
+    const id = gappsId(1);
+    const current = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);
+    delete current.mapping;
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(current) });
+    const t = open(h, ['provisioning', 'update', id]);
+    // The error, or (what it was) the mapping's first question, starting from no rows.
+    const screen = await t.waitFor(/no mapping list|What next\?/);
+    expect(screen).toContain(`The current configuration of ${id} has no mapping list idm can read (the answer has none)`);
+    expect(screen).not.toContain('What next?');
+    expect(await t.exitCode()).toBe(1);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
   it('a group synchronization idm does not know is said, and choosing off replaces it (it was taken for off: nothing was sent)', async () => {
     const id = gappsId(1);
     const current = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);

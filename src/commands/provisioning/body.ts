@@ -3,8 +3,8 @@
 // by the flag they came from.
 import type { MappingRow, ProvisioningBody } from '../../api/management/index.js';
 import { mappingRows } from '../../api/management/provisioning.js';
-import { UsageError } from '../../core/errors.js';
-import { isPlainObject, jsonKind } from '../../core/text.js';
+import { IdmError, UsageError } from '../../core/errors.js';
+import { isPlainObject, jsonKind, type CommandLine } from '../../core/text.js';
 import type { IO } from '../../io/io.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { mappingAttributeProblem, plainProvisioningBody } from '../../schemas/mapping.js';
@@ -104,4 +104,12 @@ export async function checkProvisioningBody(body: Record<string, unknown>, mappi
     return `${field === 'mapping' ? mappingSource : String(field ?? 'body')}: ${issue.message}`;
   });
   throw new UsageError(`Invalid provisioning settings: ${problems.slice(0, 5).join('; ')}${problems.length > 5 ? `; and ${problems.length - 5} more` : ''}.`);
+}
+
+/** The current configuration answered without a mapping list: a mapping written whole would replace what it holds. */
+export function noMappingList(connectionId: string, mapping: unknown, who: string, command: CommandLine): IdmError {
+  return new IdmError(`The current configuration of ${connectionId} has no mapping list idm can read (${mapping === undefined ? 'the answer has none' : `it is ${jsonKind(mapping)}`}): ${who} would replace the mapping it holds.`, {
+    code: 'unreadable_mapping',
+    hint: `See it with '${command(['idm', 'provisioning', 'show', connectionId, '--json'])}', then give the whole mapping with --mapping-file; --sync-automatically and --sync-groups change the rest without it.`,
+  });
 }

@@ -11,7 +11,7 @@ import { IdmError, UsageError } from '../../core/errors.js';
 import { isPlainObject, plural, shellCommand, type CommandLine } from '../../core/text.js';
 import { SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { rowMapping } from '../../schemas/mapping.js';
-import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, mappingSource, sendableRow } from './body.js';
+import { bodyFields, checkedMappingRow, checkedPlatformAttribute, checkProvisioningBody, mappingSource, noMappingList, sendableRow } from './body.js';
 import { noteSelectedWithoutGroups, printConfiguration } from './format.js';
 import { CONNECTION_ID_ARGUMENT, EXAMPLE_CONNECTION } from './show.js';
 
@@ -142,7 +142,10 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
  * idp, say): it is left out, as asked (`removed`).
  */
 function currentRows(connectionId: string, current: ApiRecord, removing: readonly string[], command: CommandLine): { rows: MappingRow[]; removed: Set<string> } {
-  const entries: unknown[] = Array.isArray(current.mapping) ? current.mapping : [];
+  // No list (absent, null...) says nothing of what the service holds: written whole, the rows added
+  // here would replace it.
+  if (!Array.isArray(current.mapping)) throw noMappingList(connectionId, current.mapping, '--add-mapping and --remove-mapping', command);
+  const entries: unknown[] = current.mapping;
   const rows: MappingRow[] = [];
   const removed = new Set<string>();
   let left = 0;

@@ -18,7 +18,7 @@ import { cut, displayWidth } from '../../output/width.js';
 import { PROVISIONING_STRATEGIES, SYNC_GROUPS, type SyncGroups } from '../../schemas/constants.js';
 import { idProblem } from '../../schemas/ids.js';
 import { mappingAttributeProblem, rowMapping } from '../../schemas/mapping.js';
-import { sendableRow } from './body.js';
+import { noMappingList, sendableRow } from './body.js';
 
 export interface WizardStart {
   connectionId?: string;
@@ -257,11 +257,13 @@ export async function runProvisioningWizard(start: WizardStart, deps: Deps): Pro
  * nothing did.
  */
 export async function runUpdateWizard(connectionId: string, current: ApiRecord, deps: Deps): Promise<ProvisioningBody | undefined> {
+  // Before any question: starting from no rows, the wizard would make one add a row and send it as the whole mapping.
+  if (!Array.isArray(current.mapping)) throw noMappingList(connectionId, current.mapping, 'a mapping edited in the wizard', deps.command);
   const prompter = await deps.prompter();
   const say = (line = '') => deps.output.say(line);
   // Entries idm cannot send back stay on the service while the mapping is not changed; a changed
   // mapping is sent whole, without them, and the summary says so before anything is sent.
-  const { rows: before, left } = usableRows(Array.isArray(current.mapping) ? current.mapping : [], deps, 'the current mapping', '; they stay unless the mapping is changed, which sends it without them');
+  const { rows: before, left } = usableRows(current.mapping, deps, 'the current mapping', '; they stay unless the mapping is changed, which sends it without them');
   const was = { synchronizeAutomatically: current.synchronize_automatically === true, synchronizeGroups: syncGroupsOf(current.synchronize_groups) };
   // What the service holds, as it said it (absent: its defaults). A value idm does not know (a group
   // setting newer than idm) is offered as the default's place only: any answer replaces it.

@@ -11,7 +11,7 @@ const START = [
   { platform: 'email', idp: 'primaryEmail' },
   { platform: 'is_admin', idp: 'isAdmin' },
 ];
-const COUNT = 26;
+const COUNT = 29;
 const conn = (n: number) => `con_update${String(n).padStart(10, '0')}`;
 const FRESH = 'con_updateFresh00001';
 
@@ -414,6 +414,26 @@ describe('idm provisioning update: a current row with a field idm does not know'
     const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'family_name']);
     expect(result.code).toBe(0);
     expect(patches().map((call) => call.json)).toEqual([{ mapping: [{ platform: 'email', idp: 'primaryEmail' }] }]);
+  });
+});
+
+describe('idm provisioning update: a current configuration without a mapping list', () => {
+  // The mapping is required in an answer; one without it (or not a list) tells nothing of what the
+  // service holds, and a mapping written whole from it would replace that with the rows added here.
+  it.each([
+    ['absent', undefined],
+    ['null', null],
+    ['an object', { platform: 'email', idp: 'primaryEmail' }],
+  ])('mapping %s: --add-mapping is exit 1, nothing sent', async (_what, mapping) => {
+    const id = configured();
+    const answer = { connection_id: id, connection_name: 'odd', strategy: 'google-apps', mapping, synchronize_automatically: false, created_at: '2030-01-01T00:00:00.000Z', updated_at: '2030-01-01T00:00:00.000Z' };
+    h.sandbox.addFault({ path: path(id), method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(answer) });
+    const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'department=orgUnitPath']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain(`The current configuration of ${id} has no mapping list idm can read (${mapping === undefined ? 'the answer has none' : mapping === null ? 'it is null' : 'it is an object'}): --add-mapping and --remove-mapping would replace the mapping it holds.`);
+    expect(result.stderr).toContain(`See it with 'idm provisioning show ${id} --json', then give the whole mapping with --mapping-file; --sync-automatically and --sync-groups change the rest without it.`);
+    expect(patches()).toEqual([]);
   });
 });
 
