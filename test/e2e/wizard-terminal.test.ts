@@ -210,6 +210,22 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     expect(body.mapping.at(-1)).toEqual({ platform: 'department', idp: 'orgUnitPath' });
   });
 
+  it("a refusal quotes at most 100 characters of the service's message (one of thousands is not said whole), then asks again", async () => {
+    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' }) });
+    const id = gappsId(next + 1); // fresh: nothing is created here
+    const message = `The connection strategy does not support inbound directory provisioning ${'x'.repeat(3000)}`;
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning/default-mapping`, method: 'GET', kind: 'status', status: 400, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message }) });
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection id');
+    t.type(id);
+    t.keys('Enter');
+    const screen = await t.waitFor('Connection id', 2);
+    expect(screen).toContain(`Connection ${id} cannot have directory provisioning: ${message.slice(0, 100)}… (${message.length - 100} more characters). Strategies that support it: google-apps`);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toEqual([]);
+  });
+
   it('refuses a configured connection given as an argument before any question (exit 1), naming show and update', async () => {
     const t = open(h, ['provisioning', 'create', 'con_takenTaken000001']);
     expect(await t.exitCode()).toBe(1);
@@ -673,6 +689,28 @@ describe.skipIf(!run)('provisioning update in a terminal', () => {
     expect(screen).toContain(`The current configuration of ${id} has no mapping list idm can read (the answer has none)`);
     expect(screen).not.toContain('What next?');
     expect(await t.exitCode()).toBe(1);
+    expect(h.calls('PATCH')).toEqual([]);
+  });
+
+  it('an entry left out for an attribute too long, and a group synchronization idm does not know, are said cut, not whole (texts of thousands of characters from the service)', async () => {
+    const id = gappsId(1);
+    const current = JSON.parse((await h.idm(['provisioning', 'show', id, '--json'])).stdout);
+    const mapping = [{ platform: 'email', idp: 'primaryEmail' }, { platform: 'p'.repeat(3000), idp: 'q' }];
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 200, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ ...current, mapping, synchronize_groups: 'n'.repeat(3000) }) });
+    const t = open(h, ['provisioning', 'update', id]);
+    let screen = await t.waitFor('Mapping: 1 row. What next?');
+    expect(screen).toContain(`Left out 1 entry of the current mapping that cannot be sent back`);
+    expect(screen).toContain(`\n  ${'p'.repeat(100)}… (2900 more characters) = q\n`);
+    expect(screen).toContain(`The current group synchronization, ${'n'.repeat(100)}… (2900 more characters), is not one idm knows`);
+    t.keys('Enter');
+    await t.waitFor('Synchronize users automatically');
+    t.keys('Enter');
+    await t.waitFor('Group synchronization');
+    t.keys('Enter'); // off
+    screen = await t.waitFor(`Change the directory provisioning of ${id}?`);
+    expect(screen).toContain(`Synchronize groups         ${'n'.repeat(100)}… (2900 more characters) → off`);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
     expect(h.calls('PATCH')).toEqual([]);
   });
 

@@ -40,6 +40,12 @@ export type Refusal = { message: string; hint: string };
 /** Where a new configuration starts: the strategy's default mapping, or nothing and why. */
 export type Start = { defaultMapping: MappingRow[] } | { defaultMapping: undefined; why: string };
 
+/**
+ * The most of a server's text (a name, a message, an attribute) a line of the dialog quotes: said,
+ * not a note, it is not cut by the output, and one of a megabyte would fill the terminal.
+ */
+const SERVER_TEXT_MAX = 100;
+
 const unknownConnection = (connectionId: string, command: CommandLine): Refusal => ({
   message: `There is no connection ${connectionId} in the tenant.`,
   hint: unknownConnectionHint(command),
@@ -58,12 +64,12 @@ export async function checkConnection(api: Management, connectionId: string, com
     case 'configured':
       return {
         refusal: {
-          message: `Connection ${connectionId}${checked.existing.connection_name ? ` (${text(checked.existing.connection_name)})` : ''} has directory provisioning already.`,
+          message: `Connection ${connectionId}${checked.existing.connection_name ? ` (${clip(text(checked.existing.connection_name), SERVER_TEXT_MAX)})` : ''} has directory provisioning already.`,
           hint: `See it with '${command(['idm', 'provisioning', 'show', connectionId])}', change it with '${command(['idm', 'provisioning', 'update', connectionId])}'.`,
         },
       };
     case 'unsupported':
-      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning${checked.said ? `: ${checked.said}` : ''}.`, hint: unsupportedStrategyHint(command) } };
+      return { refusal: { message: `Connection ${connectionId} cannot have directory provisioning${checked.said ? `: ${clip(checked.said, SERVER_TEXT_MAX)}` : ''}.`, hint: unsupportedStrategyHint(command) } };
     case 'unconfigured':
       if (checked.defaultMapping !== undefined) return { defaultMapping: checked.defaultMapping };
       return checked.because === 'forbidden'
@@ -173,7 +179,7 @@ function usableRows(entries: readonly unknown[], deps: Deps, what: string, then 
     }
     // An entry with another field is shown whole: the field is why.
     const [pair] = mappingRows([entry]);
-    left.push(pair && Object.keys(entry as object).length === 2 ? `${pair.platform} = ${pair.idp}` : clip(JSON.stringify(entry), 200));
+    left.push(pair && Object.keys(entry as object).length === 2 ? `${clip(pair.platform, SERVER_TEXT_MAX)} = ${clip(pair.idp, SERVER_TEXT_MAX)}` : clip(JSON.stringify(entry), 2 * SERVER_TEXT_MAX));
   }
   if (left.length > 0) {
     deps.output.say(`Left out ${plural(left.length, 'entry', 'entries')} of ${what} that cannot be sent back (not two texts, empty, too long, with control characters, or with another field)${then}:`);
@@ -268,7 +274,7 @@ export async function runUpdateWizard(connectionId: string, current: ApiRecord, 
   // What the service holds, as it said it (absent: its defaults). A value idm does not know (a group
   // setting newer than idm) is offered as the default's place only: any answer replaces it.
   const held = { synchronizeAutomatically: current.synchronize_automatically ?? false, synchronizeGroups: current.synchronize_groups ?? 'off' };
-  const shownHeld = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : text(value));
+  const shownHeld = (value: unknown) => (value === true ? 'yes' : value === false ? 'no' : clip(text(value), SERVER_TEXT_MAX));
   if (held.synchronizeGroups !== was.synchronizeGroups) {
     say(`The current group synchronization, ${shownHeld(held.synchronizeGroups)}, is not one idm knows (${SYNC_GROUPS.join(', ')}): any choice replaces it.`);
   }
