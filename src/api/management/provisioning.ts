@@ -338,9 +338,10 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
       ),
 
     /**
-     * 204. A DELETE is sent again after a lost answer (a timeout, a 5xx: api/retry.ts), and the service
-     * answers a repeat 404 "configuration not found" (not 204, as for streams): after more than one
-     * attempt that 404 means an earlier attempt deleted it, and it is the success (`lostAnswer`).
+     * 204. A DELETE is sent again after a lost answer (a timeout, a 5xx: api/retry.ts), and a repeat
+     * may be answered 404 "configuration not found" (the sandbox does; the service's answer to a
+     * repeat is not recorded, and a 204, as for streams, needs nothing): after more than one attempt
+     * that 404 means an earlier attempt deleted it, and it is the success (`lostAnswer`).
      */
     delete: async (connectionId: string): Promise<{ lostAnswer: boolean }> => {
       try {
