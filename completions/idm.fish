@@ -470,7 +470,7 @@ complete -c idm -n '__idm_arg "provisioning help" 0' -a 'list show create update
 complete -c idm -n '__idm_at "connections"' -a 'list' -d 'List the tenant\'s connections; for strategies that support directory provisioning, whether it is configured'
 complete -c idm -n '__idm_at "connections"' -a 'help' -d 'show help for a command'
 complete -c idm -n '__idm_in "connections list"' -l strategy -x -a '(__idm_commas (__idm_values strategies))' -d 'only connections of this strategy, e.g. google-apps (repeat, or comma-separate)'
-complete -c idm -n '__idm_in "connections list"; and not __idm_given --take' -l take -x -d 'connections per page (1-100; default 50, 100 with --all)'
+complete -c idm -n '__idm_in "connections list"; and not __idm_given --take' -l take -x -d 'connections per page (1-100; 100 with --all; with neither it nor --from, one unpaged answer, without a next page)'
 complete -c idm -n '__idm_in "connections list"; and not __idm_given --from' -l from -x -d 'start at this cursor (the `next` of a previous page)'
 complete -c idm -n '__idm_in "connections list"; and not __idm_given --all' -l all -d 'follow `next` to the last page'
 complete -c idm -n '__idm_arg "connections help" 0' -a 'list'

@@ -858,7 +858,7 @@ _idm_flags() {
     ) ;;
     'connections list') reply=(
       '--strategy:only connections of this strategy, e.g. google-apps (repeat, or comma-separate)'
-      '--take:connections per page (1-100; default 50, 100 with --all)'
+      '--take:connections per page (1-100; 100 with --all; with neither it nor --from, one unpaged answer, without a next page)'
       '--from:start at this cursor (the `next` of a previous page)'
       '--all:follow `next` to the last page'
       '-h:show help'

@@ -48,11 +48,15 @@ function parseCursor(value: string): string {
   return checkText('--from')(value);
 }
 
-/** --take, --from and --all, the same on every paginated command; `what` names the rows ("streams"). */
-export function addListingOptions(command: Command, what: string): Command {
+/**
+ * --take, --from and --all, the same on every paginated command; `what` names the rows ("streams").
+ * `unpaged`: what a listing gets without --take or --from, for one whose service then answers it all
+ * in one list (connections), not a page of the default size.
+ */
+export function addListingOptions(command: Command, what: string, unpaged?: string): Command {
   return command
     .addOption(
-      new Option('--take <n>', `${what} per page (${LIMITS.takeMin}-${LIMITS.takeMax}; default ${LIMITS.takeDefault}, 100 with --all)`).argParser(
+      new Option('--take <n>', `${what} per page (${LIMITS.takeMin}-${LIMITS.takeMax}; ${unpaged === undefined ? `default ${LIMITS.takeDefault}, 100 with --all` : `100 with --all; ${unpaged}`})`).argParser(
         once('--take', parseIntegerInRange('--take', LIMITS.takeMin, LIMITS.takeMax)),
       ),
     )

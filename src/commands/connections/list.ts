@@ -23,6 +23,7 @@ export function connectionsListCommand(deps: Deps, run = connectionsListRun): Co
       .description("List the tenant's connections; for strategies that support directory provisioning, whether it is configured")
       .option('--strategy <strategy>', 'only connections of this strategy, e.g. google-apps (repeat, or comma-separate)', collectList('--strategy')),
     'connections',
+    'with neither it nor --from, one unpaged answer, without a next page',
   )
     .addHelpText('after', () => examples(['idm connections list', 'idm connections list --strategy google-apps', "idm connections list --all --json | jq -r '.connections[].id'"]))
     .action((flags: { strategy?: string[]; take?: number; from?: string; all?: boolean }) => run({ strategy: flags.strategy, take: flags.take, from: flags.from, all: Boolean(flags.all) }, deps));
