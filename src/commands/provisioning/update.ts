@@ -71,7 +71,16 @@ export async function updateRun(options: ProvisioningUpdateOptions, deps: Deps):
     for (const platform of removing) {
       const at = rowMapping(rows, platform);
       if (at < 0 && removed.has(platform)) continue;
-      if (at < 0) throw new UsageError(`--remove-mapping ${platform}: the mapping has no row for "${platform}".`, `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`);
+      if (at < 0) {
+        // A row written as --add-mapping takes it (email=primaryEmail): its platform attribute is the one meant.
+        const meant = platform.includes('=') ? rows[rowMapping(rows, platform.slice(0, platform.indexOf('=')).trim())] : undefined;
+        throw new UsageError(
+          `--remove-mapping ${platform}: the mapping has no row for "${platform}".`,
+          meant
+            ? `--remove-mapping takes the platform attribute alone: ${shellCommand(['--remove-mapping', meant.platform])} (its row is ${meant.platform} = ${meant.idp}).`
+            : `See the mapping with '${deps.command(['idm', 'provisioning', 'show', connectionId])}'.`,
+        );
+      }
       rows.splice(at, 1);
     }
     // A row mapped already is replaced by removing it in the same run: the hint is this run's command

@@ -297,6 +297,17 @@ describe('idm provisioning update: edits that do not fit the current mapping (re
     expect(patches()).toEqual([]);
   });
 
+  it('--remove-mapping of a row written platform=idp: the hint names its platform attribute alone (exit 2, nothing sent)', async () => {
+    const id = conn(COUNT);
+    const result = await h.idm(['provisioning', 'update', id, '--remove-mapping', 'email=primaryEmail']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      'Error: --remove-mapping email=primaryEmail: the mapping has no row for "email=primaryEmail".\n' +
+        '--remove-mapping takes the platform attribute alone: --remove-mapping email (its row is email = primaryEmail).\n',
+    );
+    expect(patches()).toEqual([]);
+  });
+
   it('the hint to replace a row is a command to paste: its words quoted for the shell', async () => {
     const id = conn(COUNT);
     const result = await h.idm(['provisioning', 'update', id, '--add-mapping', 'email=other $(value)']);
