@@ -434,6 +434,18 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     expect(await t.exitCode()).toBe(130);
     expect(h.calls('DELETE')).toEqual([]);
   });
+
+  it('provisioning delete by a client that may delete but not read the configuration (403 on the read): asked without its name, not refused', async () => {
+    h.mark();
+    const message = 'Insufficient scope; expected any of: read:directory_provisionings.';
+    h.sandbox.addFault({ path: '/api/v2/connections/con_oneRow0000000001/directory-provisioning', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const t = open(h, ['provisioning', 'delete', 'con_oneRow0000000001']);
+    const screen = await t.waitFor(/\(y\/N\)|Error/);
+    expect(screen).toContain('Delete the directory provisioning of con_oneRow0000000001? Users and groups stop synchronizing. (y/N)');
+    t.keys('n', 'Enter');
+    expect(await t.exitCode()).toBe(130);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403']);
+  });
 });
 
 describe.skipIf(!run)('streams test in a terminal', () => {
