@@ -50,7 +50,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   let h: Harness;
   let next = 0;
   beforeAll(async () => {
-    h = await startHarness({ seed: connectionsSeed(6) });
+    h = await startHarness({ seed: connectionsSeed(8) });
   });
   afterAll(() => h.close());
   beforeEach(() => h.mark());
@@ -224,6 +224,31 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
     expect(posts()).toEqual([]);
+  });
+
+  it('a connection refused once picked is not offered again as it was: one configured since the list was read is shown configured, one that cannot be set up leaves the list', async () => {
+    const taken = gappsId(++next); // configured while the list is shown
+    const refused = gappsId(next + 1); // its default mapping answered 400 once: nothing is created for it
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection to set up');
+    expect((await h.idm(['provisioning', 'create', taken, '--no-input'])).code).toBe(0);
+    t.keys('Enter');
+    let screen = await t.waitFor('Connection to set up', 2);
+    expect(screen).toContain(`Connection ${taken} (google-${next}) has directory provisioning already.`);
+    let list = screen.slice(screen.lastIndexOf('Connection to set up'));
+    expect(list).toMatch(new RegExp(`\\n- google-${next}\\s+${taken}\\s+\\(google-apps\\)\\s+configured already`));
+    expect(list).toMatch(new RegExp(`\\n❯ google-${next + 1}\\s+${refused}`)); // the cursor on the next one
+    const message = 'The connection strategy does not support inbound directory provisioning';
+    h.sandbox.addFault({ path: `/api/v2/connections/${refused}/directory-provisioning/default-mapping`, method: 'GET', kind: 'status', status: 400, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message }) });
+    t.keys('Enter');
+    screen = await t.waitFor('Connection to set up', 3);
+    expect(screen).toContain(`Connection ${refused} cannot have directory provisioning: ${message}.`);
+    list = screen.slice(screen.lastIndexOf('Connection to set up'));
+    expect(list).not.toContain(refused);
+    expect(list).toMatch(new RegExp(`\\n❯ google-${next + 2}\\s+${gappsId(next + 2)}`));
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(posts()).toHaveLength(1); // the create of `taken`, by the other run
   });
 
   it('refuses a configured connection given as an argument before any question (exit 1), naming show and update', async () => {

@@ -35,7 +35,7 @@ const SYNC_GROUPS_HELP: Record<SyncGroups, string> = {
 };
 
 /** Why a connection cannot get a new configuration, with what to run instead; undefined when it can. */
-export type Refusal = { message: string; hint: string };
+export type Refusal = { message: string; hint: string; configured?: true };
 
 /** Where a new configuration starts: the strategy's default mapping, or nothing and why. */
 export type Start = { defaultMapping: MappingRow[] } | { defaultMapping: undefined; why: string };
@@ -66,6 +66,7 @@ export async function checkConnection(api: Management, connectionId: string, com
         refusal: {
           message: `Connection ${connectionId}${checked.existing.connection_name ? ` (${clip(text(checked.existing.connection_name), SERVER_TEXT_MAX)})` : ''} has directory provisioning already.`,
           hint: `See it with '${command(['idm', 'provisioning', 'show', connectionId])}', change it with '${command(['idm', 'provisioning', 'update', connectionId])}'.`,
+          configured: true,
         },
       };
     case 'unsupported':
@@ -110,12 +111,14 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   const choices = listed.map((connection) => ({ value: text(connection.id), ...connectionChoice(connection, configured.has(text(connection.id)), deps.io.stderrColumns, margin) }));
   // A connection after the first 1,000 can still be set up: by its id (TYPED, no id's value).
   if (more) choices.push({ value: TYPED, name: 'Another connection: type its id (this list shows the first 1,000)', short: 'another connection', disabled: false });
-  if (choices.length === 0 || choices.every((choice) => choice.disabled)) {
+  const noneToChoose = () => {
+    if (choices.length > 0 && !choices.every((choice) => choice.disabled)) return;
     throw new IdmError(
       choices.length === 0 ? `The tenant has no connection whose strategy supports directory provisioning (${PROVISIONING_STRATEGIES.join(', ')}).` : 'Every connection that supports directory provisioning has it already.',
       { code: 'no_connection', hint: choices.length === 0 ? 'Create one in the dashboard (Authentication > Enterprise).' : `Change one with '${deps.command(['idm', 'provisioning', 'update', 'CONNECTION_ID'])}'.` },
     );
-  }
+  };
+  noneToChoose();
   for (;;) {
     // The cursor starts on the first connection that can be chosen.
     const connectionId = await prompter.select(CONNECTION_QUESTION, choices, { pageSize: 12, default: choices.find((choice) => !choice.disabled)?.value });
@@ -123,6 +126,13 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
     const checked = await checkConnection(api, connectionId, deps.command);
     if (!('refusal' in checked)) return { connectionId, start: checked };
     deps.output.say(`${checked.refusal.message} ${checked.refusal.hint}`);
+    // Not offered again as it was (the cursor back on it, Enter the same refusal): one configured
+    // since the list was read is shown as the others configured are; one that cannot be set up leaves it.
+    const at = choices.findIndex((choice) => choice.value === connectionId);
+    const connection = listed.find((each) => text(each.id) === connectionId);
+    if (checked.refusal.configured && connection) choices[at] = { value: connectionId, ...connectionChoice(connection, true, deps.io.stderrColumns, margin) };
+    else choices.splice(at, 1);
+    noneToChoose();
   }
 }
 
