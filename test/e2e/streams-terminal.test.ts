@@ -540,6 +540,21 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(yes.screen()).toContain(`Deleted stream ${id}.`);
   });
 
+  it('delete by a client that may delete but not read the stream (403 on the read): asked without its name, not refused (as provisioning delete)', async () => {
+    const created = await h.idm(['streams', 'create', '--name', 'unreadable', '--event-type', 'user.created', '--action', 'a-1', '--json']);
+    const id = JSON.parse(created.stdout).id as string;
+    h.mark();
+    const message = 'Insufficient scope; expected any of: read:event_streams.';
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${id}`, method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const t = open(['streams', 'delete', id]);
+    const screen = await t.waitFor(/\(y\/N\)|Error/);
+    expect(screen).toContain(`Delete stream ${id}? (y/N)`);
+    t.type('y');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'DELETE 204']);
+  });
+
   it('redeliver with no event id and no filter asks first (every failed delivery, days old too); no sends nothing (exit 130), yes sends one POST', async () => {
     const stream = 'est_demoClosedPort00000000';
     const question = `Deliver every failed delivery of stream ${stream} again (--event-type, --since or --until would narrow it)?`;

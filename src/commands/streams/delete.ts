@@ -1,6 +1,8 @@
 // idm streams delete <stream-id>: asks at a terminal (showing the stream's name and destination),
 // needs --yes without one. The service answers 204 also for a stream that is already gone.
 import { Command } from 'commander';
+import { isForbidden } from '../../api/errors.js';
+import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -34,16 +36,24 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
   const { streams } = await deps.api();
   let gone = false;
   if (!options.yes) {
-    // Asked with what is about to go: its name and where its events go.
-    const stream = await streams.find(streamId);
-    gone = stream === undefined;
-    if (stream) {
+    // Asked with what is about to go: its name and where its events go. A client that may delete it
+    // but not read it is asked without them (as provisioning delete does): the read only shows them.
+    let stream: ApiRecord | undefined;
+    let readable = true;
+    try {
+      stream = await streams.find(streamId);
+    } catch (error) {
+      if (!isForbidden(error)) throw error;
+      readable = false;
+    }
+    gone = readable && stream === undefined;
+    if (!gone) {
       const prompter = await deps.prompter();
       // The name and destination are the server's free text: a one-line question quotes at most 80
       // columns of each (as provisioning delete does its connection's name), cut between characters
       // (never inside an emoji's pair of UTF-16 units) and measured as the terminal draws them.
-      const what = `${cut(safeText(fieldText(stream, 'name')), 80)} (${cut(safeText(describeDestination(stream)), 80)})`;
-      if (!(await prompter.confirm(`Delete stream ${streamId}, ${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
+      const what = stream ? `, ${cut(safeText(fieldText(stream, 'name')), 80)} (${cut(safeText(describeDestination(stream)), 80)})` : '';
+      if (!(await prompter.confirm(`Delete stream ${streamId}${what}?`, { default: false }))) throw new CancelledError('Cancelled: the stream was not deleted.');
     }
   }
   if (!gone) await streams.delete(streamId);
