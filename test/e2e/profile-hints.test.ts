@@ -108,7 +108,7 @@ describe('with --profile adm, the commands idm prints end with --profile adm', (
   });
 
   it('redeliver and provisioning sync: Follow it with', async () => {
-    const redeliver = await idm(['-p', 'adm', 'streams', 'redeliver', CLOSED, '--status', 'failed']);
+    const redeliver = await idm(['-p', 'adm', 'streams', 'redeliver', CLOSED, '--status', 'failed', '--yes']);
     expect(redeliver.code, redeliver.stderr).toBe(0);
     expect(redeliver.stderr).toContain(`Follow it with: idm streams deliveries list ${CLOSED} --status failed --profile adm\n`);
     const sync = await idm(['-p', 'adm', 'provisioning', 'sync', CONFIGURED]);

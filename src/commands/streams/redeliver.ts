@@ -33,7 +33,7 @@ export function streamsRedeliverCommand(deps: Deps, run = redeliverRun): Command
       .addArgument(STREAM_ID_ARGUMENT())
       .addArgument(EVENT_ID_ARGUMENT(false)),
   )
-    .option('-y, --yes', 'with no event id and no filter: deliver every failed delivery again without asking')
+    .option('-y, --yes', 'with no event id and no filter (or --status failed alone): deliver every failed delivery again without asking')
     .addHelpText(
       'after',
       () => examples([`idm streams redeliver ${S} ${ID_SHAPES.event.example}`, `idm streams redeliver ${S} --status failed --since 1d`, `idm streams redeliver ${S} --event-type user.created --since 2026-11-24T00:00:00Z`, `idm streams redeliver ${S} --yes  # every failed delivery, without asking`]),
@@ -51,12 +51,15 @@ export async function redeliverRun(given: RedeliverOptions, deps: Deps, now: () 
   checkTimeWindow(given.since, given.until);
   checkSinceNotFuture(given.since, utcSeconds(now(), true));
   // Every failed delivery the service keeps, days old too, sent again (a receiver may take an old
-  // event after a newer one): asked first, as delete is; --yes where idm cannot ask.
-  const everything = eventId === undefined && !filtered && !given.yes;
+  // event after a newer one): asked first, as delete is; --yes where idm cannot ask. A --status that
+  // takes failed narrows nothing: the service keeps failed deliveries only.
+  const failedOnly = options.status !== undefined && options.status.includes('failed');
+  const narrowed = options.eventType !== undefined || options.since !== undefined || options.until !== undefined || (options.status !== undefined && !failedOnly);
+  const everything = eventId === undefined && !narrowed && !given.yes;
   const { io } = deps;
   if (everything && !io.canPrompt) {
     throw new UsageError(
-      `Delivering every failed delivery of stream ${streamId} again needs --yes when idm cannot ask (${io.cannotAsk}).`,
+      `Delivering every failed delivery of stream ${streamId} again${failedOnly ? ' (--status failed is every one: the service keeps failed deliveries only)' : ''} needs --yes when idm cannot ask (${io.cannotAsk}).`,
       `Run '${deps.command(['idm', 'streams', 'redeliver', streamId, '--yes'])}', or narrow it with --event-type, --since or --until.`,
     );
   }

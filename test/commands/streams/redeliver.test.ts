@@ -167,7 +167,7 @@ describe('idm streams redeliver <stream> with filters', () => {
   });
 
   it('--json: {} as answered', async () => {
-    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--json'], { env: TTY_OUT });
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--yes', '--json'], { env: TTY_OUT });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({});
     expect(result.stderr).toBe('');
@@ -189,7 +189,7 @@ describe('idm streams redeliver <stream> with filters', () => {
       body: JSON.stringify({ statusCode: 409, error: 'Conflict', message: 'One or more events is not in a state that allows redelivery.' }),
       headers: { 'content-type': 'application/json; charset=utf-8' },
     });
-    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed']);
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--yes']);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('One or more events is not in a state that allows redelivery');
     expect(result.stderr).toContain('narrow the filter');
@@ -236,6 +236,22 @@ describe('idm streams redeliver <stream> with no event id and no filter, where i
     expect(result.stdout).toBe('');
     expect(JSON.parse(result.stderr)).toMatchObject({ error: { code: 'usage', exitCode: 2, message: expect.stringContaining('needs --yes') } });
     expect(h.received()).toEqual([]);
+  });
+
+  // The service keeps failed deliveries only: --status failed alone chose every one, and was sent
+  // without a question or --yes, where the same run without it needed one.
+  it('--status failed alone narrows nothing: it needs --yes too (exit 2, nothing sent), and says why', async () => {
+    const result = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed']);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(lines(result.stderr)).toEqual([
+      `Error: Delivering every failed delivery of stream ${CLOSED} again (--status failed is every one: the service keeps failed deliveries only) needs --yes when idm cannot ask (stdin, stdout and stderr are not terminals).`,
+      `Run 'idm streams redeliver ${CLOSED} --yes', or narrow it with --event-type, --since or --until.`,
+    ]);
+    expect(h.received()).toEqual([]);
+    const yes = await h.idm(['streams', 'redeliver', CLOSED, '--status', 'failed', '--yes']);
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(posts().map((call) => call.json)).toEqual([{ statuses: ['failed'] }]);
   });
 
   it('-y is --yes; an event id or a filter needs neither', async () => {
