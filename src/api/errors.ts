@@ -216,6 +216,12 @@ function beyondMaxWait(seconds: number | undefined, budget: NonNullable<RetryInf
   };
 }
 
+/** The hint for a wait `who` asked for (Retry-After, `seconds`) that idm did not start: it would go beyond --max-wait. */
+export function askedWaitHint(who: string, seconds: number, budget: NonNullable<RetryInfo['beyondMaxWait']>): string {
+  const over = beyondMaxWait(seconds, budget);
+  return `${who} asked to be tried again in ${seconds} s (Retry-After), ${over.usedUp ? 'but ' : ''}${over.why}; ${over.again}`;
+}
+
 /** `now`: the clock the retry policy read the answer's wait with (an HTTP-date Retry-After, a reset), so the hint says the same wait. */
 export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, retry?: RetryInfo, now = Date.now()): ApiError {
   const { status } = answer;
@@ -281,11 +287,10 @@ export function errorFromAnswer(answer: ErrorAnswer, context: FailureContext, re
 
   // A fault whose Retry-After would go beyond --max-wait (retry.ts): that wait is said, not "in a moment".
   const asked = retry?.beyondMaxWait ? serverWaitMs(answer.headers, now) : undefined;
-  const askedHint = (seconds: number, budget: NonNullable<RetryInfo['beyondMaxWait']>) => {
-    const over = beyondMaxWait(seconds, budget);
-    return `${context.endpoint === 'token' ? 'The token endpoint' : 'The service'} asked to be tried again in ${seconds} s (Retry-After), ${over.usedUp ? 'but ' : ''}${over.why}; ${over.again}`;
-  };
-  const hint = asked !== undefined && retry?.beyondMaxWait ? askedHint(Math.ceil(asked / 1000), retry.beyondMaxWait) : hintFor(status, words, context, scope, answer.headers);
+  const hint =
+    asked !== undefined && retry?.beyondMaxWait
+      ? askedWaitHint(context.endpoint === 'token' ? 'The token endpoint' : 'The service', Math.ceil(asked / 1000), retry.beyondMaxWait)
+      : hintFor(status, words, context, scope, answer.headers);
   return new ApiError(message, {
     attempts: retry?.attempts,
     exitCode: exitCodeFor(status, context),

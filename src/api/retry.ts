@@ -21,7 +21,7 @@
 import { sleep } from '../core/time.js';
 import { capitalize } from '../core/text.js';
 import type { TokenSource } from '../auth/tokens.js';
-import { errorFromAnswer, isRateLimited, NetworkError, serverWaitMs, type FailureContext } from './errors.js';
+import { askedWaitHint, errorFromAnswer, isRateLimited, NetworkError, serverWaitMs, type FailureContext } from './errors.js';
 import type { HttpRequest, HttpResponse, Transport } from './http.js';
 
 export const MAX_ATTEMPTS = 3;
@@ -170,16 +170,9 @@ export async function send(transport: Transport, request: HttpRequest, context: 
 function annotate(error: NetworkError, attempts: number, beyondMaxWait: { leftSeconds: number; maxSeconds: number } | undefined, now: number): NetworkError {
   if (attempts > 1 || beyondMaxWait) {
     const tried = attempts > 1 ? `Tried ${attempts} times${beyondMaxWait ? ` within --max-wait (${beyondMaxWait.maxSeconds} s)` : ''}. ` : '';
+    // Said as errorFromAnswer says the service's (nothing left, --max-wait 0 or spent, is not "longer").
     const asked = beyondMaxWait && error.retryAfter !== undefined ? serverWaitMs({ 'retry-after': error.retryAfter }, now) : undefined;
-    const seconds = asked === undefined ? undefined : Math.ceil(asked / 1000);
-    // As errorFromAnswer says the service's: nothing left (--max-wait 0, or spent) is not "longer".
-    const usedUp = seconds !== undefined && beyondMaxWait !== undefined && seconds <= beyondMaxWait.leftSeconds;
-    const wait =
-      seconds === undefined || !beyondMaxWait
-        ? ''
-        : usedUp
-          ? `The proxy asked to be tried again in ${seconds} s (Retry-After), but nothing is left of --max-wait (${beyondMaxWait.maxSeconds} s): run again, or allow a longer wait with --max-wait SECONDS. `
-          : `The proxy asked to be tried again in ${seconds} s (Retry-After), longer than what is left of --max-wait (${beyondMaxWait.leftSeconds} s of ${beyondMaxWait.maxSeconds} s): run again after that, or allow a longer wait with --max-wait SECONDS. `;
+    const wait = asked === undefined || !beyondMaxWait ? '' : `${askedWaitHint('The proxy', Math.ceil(asked / 1000), beyondMaxWait)} `;
     error.hint = `${tried}${wait}${error.hint ?? ''}`.trim();
   }
   return error;

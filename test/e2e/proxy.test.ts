@@ -419,7 +419,7 @@ describe('a proxy that refuses, or cannot be reached', () => {
     expect(through.seen).toHaveLength(1);
     expect(result.stderr).toBe(
       `Error: Could not get an access token: the proxy 127.0.0.1:${through.port} (HTTPS_PROXY) could not connect to ${authority(secure)} (503 Service Unavailable).\n` +
-        'The proxy asked to be tried again in 120 s (Retry-After), longer than what is left of --max-wait (5 s of 5 s): run again after that, or allow a longer wait with --max-wait SECONDS. ' +
+        'The proxy asked to be tried again in 120 s (Retry-After), longer than what is left of --max-wait (5 s of 5 s); run again after that, or allow a longer wait with --max-wait SECONDS. ' +
         `Check the domain (can the proxy reach ${authority(secure)}?) and try again later; or, if 127.0.0.1 is reached without the proxy, add it to NO_PROXY.\n`,
     );
   });
