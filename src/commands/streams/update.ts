@@ -165,9 +165,9 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
   // A name, status, list or action the stream has already: nothing sent (a PATCH would only move its
   // updated_at), said, and the stream printed as read. A secret is never known to be the same.
   // (An --add-event-type / --remove-event-type that changed nothing reached here with the list as it is.)
-  const same = before && !authorization ? unchangedBy(body, before, changesList ? ['event types'] : []) : undefined;
+  const same = before && !authorization ? unchangedBy(body, before, changesList ? ['those event types'] : []) : undefined;
   if (same) {
-    output.note(`Stream ${streamId} has that ${same} already: nothing to change, nothing sent.`);
+    output.note(`Stream ${streamId} has ${same} already: nothing to change, nothing sent.`);
     if (output.json) return output.printJson(before);
     output.printFields(streamFields(before!));
     return;
@@ -191,7 +191,7 @@ export async function updateRun(options: UpdateOptions, deps: Deps): Promise<voi
 
 /**
  * When `body` would leave `stream` as it is (each field it sets has that value already; event types
- * as a set, in any order): the words for what it sets, after `alsoAsItIs` (`event types and name`). Undefined when it
+ * as a set, in any order): the words for what it sets, after `alsoAsItIs` (`those event types and that name`). Undefined when it
  * changes something, or sets a field compared here never (a webhook, a field idm does not know).
  */
 function unchangedBy(body: Record<string, unknown>, stream: ApiRecord, alsoAsItIs: string[]): string | undefined {
@@ -199,20 +199,20 @@ function unchangedBy(body: Record<string, unknown>, stream: ApiRecord, alsoAsItI
   for (const [key, value] of Object.entries(body)) {
     if (key === 'name' || key === 'status') {
       if (typeof value !== 'string' || stream[key] !== value) return undefined;
-      words.push(key);
+      words.push(`that ${key}`);
     } else if (key === 'subscriptions') {
       if (!Array.isArray(value) || !value.every((entry) => isPlainObject(entry) && Object.keys(entry).length === 1 && typeof entry.event_type === 'string')) return undefined;
       const types = new Set(value.map((entry) => (entry as { event_type: string }).event_type));
       const had = eventTypesOf(stream);
       if (!Array.isArray(stream.subscriptions) || had.length !== types.size || !had.every((type) => types.has(type))) return undefined;
-      words.push('event types');
+      words.push('those event types');
     } else if (key === 'destination') {
       // An action's id alone, sent as the stream has it (a body with more is sent).
       const now = isPlainObject(stream.destination) ? stream.destination : {};
       const only = (record: unknown, keys: string[]) => isPlainObject(record) && Object.keys(record).every((key) => keys.includes(key));
       const wanted = only(value, ['type', 'configuration']) && (value as ApiRecord).type === 'action' && only((value as ApiRecord).configuration, ['action_id']) ? ((value as ApiRecord).configuration as ApiRecord).action_id : undefined;
       if (typeof wanted !== 'string' || now.type !== 'action' || !isPlainObject(now.configuration) || now.configuration.action_id !== wanted) return undefined;
-      words.push('action');
+      words.push('that action');
     } else return undefined;
   }
   if (Object.keys(body).length === 0) return undefined;

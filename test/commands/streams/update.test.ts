@@ -114,17 +114,17 @@ describe('idm streams update: the PATCH sent', () => {
   // A PATCH that changes nothing was sent (piped, and at a terminal too), moving only updated_at,
   // where --add-event-type of a type the stream has sends nothing and says so.
   it.each([
-    ['--name, the name it has', ['--name', 'same'], 'name'],
-    ['--event-type, the types it has in another order', ['--event-type', 'user.deleted,user.created'], 'event types'],
-    ['--name and --add-event-type, both as it is', ['--name', 'same', '--add-event-type', 'user.created'], 'event types and name'],
-    ['a --from-file body of its name and status', ['--from-file', '{"name":"same","status":"enabled"}'], 'name and status'],
+    ['--name, the name it has', ['--name', 'same'], 'that name'],
+    ['--event-type, the types it has in another order', ['--event-type', 'user.deleted,user.created'], 'those event types'],
+    ['--name and --add-event-type, both as it is', ['--name', 'same', '--add-event-type', 'user.created'], 'those event types and that name'],
+    ['a --from-file body of its name and status', ['--from-file', '{"name":"same","status":"enabled"}'], 'that name and that status'],
   ])('%s: read, nothing sent, said; the stream printed as read, exit 0', async (_name, flags, what) => {
     const args = flags[0] === '--from-file' ? ['--from-file', file(flags[1]!)] : flags;
     const result = await h.idm(['streams', 'update', ids.same, ...args]);
     expect(result.code, result.stderr).toBe(0);
     expect(gets()).toHaveLength(1);
     expect(patches()).toEqual([]);
-    expect(result.stderr).toBe(`Stream ${ids.same} has that ${what} already: nothing to change, nothing sent.\n`);
+    expect(result.stderr).toBe(`Stream ${ids.same} has ${what} already: nothing to change, nothing sent.\n`);
     expect(fields(result.stdout).get('Name')).toBe('same');
   });
 
