@@ -268,6 +268,28 @@ describe.skipIf(!hasTmux && !process.env.CI)('a proxy variable idm cannot use, a
     expect(screen).not.toContain('How does the client authenticate?');
     expect(screen).not.toContain('s3cret');
   });
+
+  // The check came after the Client ID was asked: a domain given (or typed) and no client id, the
+  // client id was asked for nothing.
+  it('is refused as soon as the domain is given or typed, before the client id is asked', async () => {
+    const env = { IDM_PROXY_LOOPBACK: '1', HTTP_PROXY: 'socks5://alice:s3cret@127.0.0.1:1080' };
+    const config = tempConfigDir();
+    cleanups.push(config.cleanup);
+    const given = Terminal.start(['login', '--domain', plain.url], { configDir: config.dir, env });
+    cleanups.push(() => given.close());
+    expect(await given.exitCode()).toBe(2);
+    expect(given.screen()).toContain('HTTP_PROXY names a proxy idm cannot use: socks5:// proxies are not supported');
+    expect(given.screen()).not.toContain('Client ID');
+    const typed = Terminal.start(['login'], { configDir: config.dir, env });
+    cleanups.push(() => typed.close());
+    await typed.waitFor('Tenant domain');
+    typed.type(plain.url);
+    typed.keys('Enter');
+    expect(await typed.exitCode()).toBe(2);
+    expect(typed.screen()).toContain('HTTP_PROXY names a proxy idm cannot use: socks5:// proxies are not supported');
+    expect(typed.screen()).not.toContain('Client ID');
+    for (const term of [given, typed]) expect(term.screen()).not.toContain('s3cret');
+  });
 });
 
 // curl reads ALL_PROXY when HTTPS_PROXY is unset; idm, as Go, does not: a network failure of a tenant

@@ -153,6 +153,13 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
 
   // Flags first, then the environment; at a terminal, prompts for the rest.
   let domain = opts.domain ?? envValue('IDM_DOMAIN');
+  // A proxy variable idm cannot use (socks5://, not a URL) is refused as soon as the domain is known,
+  // before a client id, method or secret is asked or read (a domain that is not one is said below).
+  const checkProxy = (value: string | undefined) => {
+    const known = value === undefined ? undefined : checkDomain(value);
+    if (known !== undefined && typeof known !== 'string') proxyFor(new URL(known.base), env);
+  };
+  checkProxy(domain);
   let clientId = opts.clientId ?? resolve.envClientId(env);
   // IDM_AUTH_METHOD and IDM_SIGNING_ALG are checked before anything is read or sent; a flag wins.
   const envMethod = opts.authMethod === undefined ? resolve.envAuthMethod(env) : undefined;
@@ -251,6 +258,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       default: existing?.domain,
       validate: (value) => (typeof checkDomain(value) === 'string' ? `The domain ${checkDomain(value) as string}.` : true),
     });
+    checkProxy(domain);
     clientId ??= await prompter.input('Client ID', {
       default: existing?.clientId,
       validate: (value) => clientIdProblem(value.trim()) ?? true,
@@ -259,7 +267,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   }
   // Named as given: a flag's value is checked as it is parsed, so a bad one here is IDM_DOMAIN's.
   const tenant = parseDomain(domain!, opts.domain === undefined && domain === envValue('IDM_DOMAIN') ? 'IDM_DOMAIN' : '--domain');
-  // A proxy variable idm cannot use (socks5://, not a URL) is refused now, before a method or secret is asked.
+  // The profile's domain, on a re-login that names none (checked above when it was given or asked).
   proxyFor(new URL(tenant.base), env);
 
   // Another tenant or client must not silently take the place of the default profile.
