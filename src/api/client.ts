@@ -87,6 +87,12 @@ export interface Operation {
    * go to its socket before this answer's parse holds the thread.
    */
   onText?: (text: string) => boolean;
+  /**
+   * A read whose 403 the caller takes as an answer (streams.getIfReadable): that 403 does not drop
+   * the cached token (tokens.scopeRefused), which for a client that lacks the scope by design would
+   * cost a new token for the request that follows, in every run.
+   */
+  forbiddenIsAnswer?: boolean;
 }
 
 export interface ApiResponse {
@@ -257,6 +263,7 @@ export function createApiClient(settings: ApiSettings): ApiClient {
     const result = await exchange({
       tokens,
       readBack: operation.readBack,
+      ...(operation.forbiddenIsAnswer ? { forbiddenIsAnswer: true } : {}),
       attempt: (token) => {
         // A token from the disk cache was never in a token answer of this run: masked from its first use.
         redactor.add(token);

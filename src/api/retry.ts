@@ -184,6 +184,8 @@ export interface ExchangeOptions {
   attempt(token: string): Promise<HttpResponse>;
   /** Non-idempotent requests that can be read back: what exists now, when it equals what was sent. */
   readBack?: () => Promise<unknown | undefined>;
+  /** A 403 the caller takes as an answer: not a sign that the cached token predates a grant. */
+  forbiddenIsAnswer?: boolean;
 }
 
 export type ExchangeResult = { response: HttpResponse } | { readBack: unknown };
@@ -201,7 +203,7 @@ export async function exchange(options: ExchangeOptions): Promise<ExchangeResult
     if (response.status === 401) await tokens.invalidate(token);
   }
   // A token minted before the client got a new scope lacks it until it expires: see scopeRefused.
-  if (response.status === 403 && /insufficient_scope/.test(response.text)) await tokens.scopeRefused(token);
+  if (response.status === 403 && !options.forbiddenIsAnswer && /insufficient_scope/.test(response.text)) await tokens.scopeRefused(token);
   if (response.status === 409 && (response.attempts ?? 1) > 1 && options.readBack) {
     const existing = await options.readBack();
     if (existing !== undefined) return { readBack: existing };

@@ -105,8 +105,8 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     return readPage(client, operation, status, body, 'deliveries', { bareArray: true, maxItems: query.take ?? LIMITS.takeMax });
   };
 
-  const get = (id: string): Promise<ApiRecord> =>
-    requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPE.read, success: 200, hints: streamNotFound }, 'a stream');
+  const get = (id: string, forbiddenIsAnswer?: boolean): Promise<ApiRecord> =>
+    requestRecord(client, { method: 'GET', path: streamPath(id), action: `read stream ${id}`, scope: SCOPE.read, success: 200, hints: streamNotFound, ...(forbiddenIsAnswer ? { forbiddenIsAnswer } : {}) }, 'a stream');
 
   const delivery = (id: string, eventId: string): Promise<ApiRecord> =>
     requestRecord(
@@ -155,13 +155,13 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     /** Every page from `query.from` on. */
     pages: (query: PageQuery) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every event stream'),
 
-    get,
+    get: (id: string): Promise<ApiRecord> => get(id),
     /** The stream, or undefined when the service says there is none (404). */
     find: (id: string): Promise<ApiRecord | undefined> => unlessAbsent(get(id)),
     /** The stream, or undefined when the client may not read it (403): for a read that only adds to what a command says. */
     getIfReadable: async (id: string): Promise<ApiRecord | undefined> => {
       try {
-        return await get(id);
+        return await get(id, true);
       } catch (error) {
         if (isForbidden(error)) return undefined;
         throw error;

@@ -2,7 +2,7 @@
 // added or removed, webhook rotation, action), the current stream read only when needed, what changed
 // at a terminal, --json as received, and the refusals: contradictory flags, nothing to change, no
 // event types left, an event-bus destination (the service does not let it change).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -160,6 +160,33 @@ describe('idm streams update: the PATCH sent', () => {
     expect(unread.code, unread.stderr).toBe(0);
     expect(gets().map((call) => call.status)).toEqual([403]);
     expect(patches().map((call) => call.json)).toEqual([{ name: 'same' }]);
+  });
+
+  // That read's 403 dropped a cached token older than 5 minutes, as a 403 to a read the command needs
+  // does (to pick up a scope granted since), and the PATCH then fetched a new one: a token in every
+  // run for a client that may not read streams, which the token cache exists to avoid.
+  it('a 403 to that read keeps the cached token: the PATCH is sent with it, no new token', async () => {
+    expect((await h.idm(['streams', 'show', ids.noRead])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${ids.noRead}`,
+      method: 'GET',
+      kind: 'status',
+      status: 403,
+      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const issued = h.sandbox.tokensIssued();
+    const result = await h.idm(['streams', 'update', ids.noRead, '--name', 'no-read-token-kept']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(gets().map((call) => call.status)).toEqual([403]);
+    expect(patches().map((call) => call.json)).toEqual([{ name: 'no-read-token-kept' }]);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
   });
 
   it('--event-type replaces the list', async () => {
