@@ -1,6 +1,6 @@
 // idm streams update against the sandbox: the PATCH body for each change (name, event types replaced,
-// added or removed, webhook rotation, action), the current stream read only when needed, what changed
-// at a terminal, --json as received, and the refusals: contradictory flags, nothing to change, no
+// added or removed, webhook rotation, action), the current stream read first (nothing sent when nothing
+// would change; a 403 to that read sends the change unchecked), what changed at a terminal, --json as received, and the refusals: contradictory flags, nothing to change, no
 // event types left, an event-bus destination (the service does not let it change).
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
