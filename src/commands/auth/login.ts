@@ -223,7 +223,16 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     if (!clientId) missing.push(['--client-id', 'IDM_CLIENT_ID']);
     if (!proven()) {
       if (needsKey) missing.push(['--private-key-file', 'IDM_PRIVATE_KEY']);
-      else if (method === 'tls_client_auth') missing.push(['--client-cert and --client-key', 'IDM_CLIENT_CERT and IDM_CLIENT_KEY']);
+      // The one of the pair that was not given (--client-cert alone is no certificate login), or both.
+      else if (method === 'tls_client_auth') {
+        missing.push(
+          clientCert === undefined && clientKey === undefined
+            ? ['--client-cert and --client-key', 'IDM_CLIENT_CERT and IDM_CLIENT_KEY']
+            : clientCert === undefined
+              ? ['--client-cert', 'IDM_CLIENT_CERT']
+              : ['--client-key', 'IDM_CLIENT_KEY'],
+        );
+      }
       // A profile's own secret method (post, basic): its new secret, nothing else, is what is missing.
       else if (method !== undefined) missing.push(['--client-secret-file', 'IDM_CLIENT_SECRET']);
       else missing.push(['--client-secret-file (or --private-key-file)', 'IDM_CLIENT_SECRET (or IDM_PRIVATE_KEY)']);

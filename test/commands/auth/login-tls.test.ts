@@ -244,6 +244,23 @@ describe('tls_client_auth against the sandbox (--https --mtls)', () => {
     expect(bare.stderr).toContain('Missing --client-cert and --client-key to log in again to profile "default" (client ');
   });
 
+  it('logging in again with the certificate and not its key (or the key alone) names the one missing, not both (built binary)', async () => {
+    // Reviewed defect: --client-cert given, --client-key forgotten, was 'Missing --client-cert and
+    // --client-key', the flag given named as missing.
+    expect((await login()).code).toBe(0);
+    const bin = (args: string[], env: Record<string, string> = {}) => runIdm(args, { configDir: dir, env });
+    const from = sandbox.requests.length;
+    const noKey = await bin(['login', '--profile', 'default', '--client-cert', files.cert]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain(`Error: Missing --client-key to log in again to profile "default" (client ${sandbox.clients.mtls!.clientId} at ${new URL(sandbox.url).host}, tls_client_auth).\n`);
+    expect(noKey.stderr).toContain('or set IDM_CLIENT_KEY.\n');
+    const noCert = await bin(['login', '--profile', 'default'], { IDM_CLIENT_KEY: files.key });
+    expect(noCert.code).toBe(2);
+    expect(noCert.stderr).toContain('Error: Missing --client-cert to log in again to profile "default" (client ');
+    expect(noCert.stderr).toContain('or set IDM_CLIENT_CERT.\n');
+    expect(tokenForms(sandbox, from)).toHaveLength(0);
+  });
+
   it('the hint of a missing certificate speaks of the certificate and its key, not of a secret', async () => {
     const result = await idm(['login', '--domain', sandbox.url, '--auth-method', 'tls_client_auth', '--client-id', sandbox.clients.mtls!.clientId, '--ca-file', files.ca]);
     expect(result.code).toBe(2);
