@@ -51,18 +51,19 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   }
   // IDM_DOMAIN and IDM_CLIENT_ID naming another tenant or client take the place of the default's
   // field by field (as login warns for the profile it stores): commands would not reach its tenant.
-  // IDM_ACCESS_TOKEN is sent in place of any profile's credentials (never shown).
+  // IDM_CLIENT_SECRET, IDM_PRIVATE_KEY and IDM_ACCESS_TOKEN are sent in place of the default's stored
+  // credentials (README: environment > profile; never shown).
   const tenant = checkDomain(chosen.domain);
   if (typeof tenant === 'string') return; // a damaged profile: commands say so when they use it
   const overriding: Array<[variable: string, value: string | undefined, what: string]> = [
     ...otherEnvTenantOrClient(io.env, tenant.base, chosen.clientId).map(([variable, value]): [string, string | undefined, string] => [variable, value, variable === 'IDM_DOMAIN' ? `domain (${tenant.base})` : `client (${chosen.clientId})`]),
-    ...(envValue(io.env, 'IDM_ACCESS_TOKEN') ? [['IDM_ACCESS_TOKEN', undefined, 'credentials'] as [string, undefined, string]] : []),
+    ...['IDM_CLIENT_SECRET', 'IDM_PRIVATE_KEY', 'IDM_ACCESS_TOKEN'].filter((variable) => envValue(io.env, variable)).map((variable): [string, undefined, string] => [variable, undefined, 'credentials']),
   ];
   if (overriding.length > 0) {
     const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
     const and = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
     output.warn({
-      message: `${and(overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`))}: commands use ${one}, not the ${and(overriding.map(([, , what]) => what))} of the default "${name}", while ${them}.`,
+      message: `${and(overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`))}: commands use ${one}, not the ${and([...new Set(overriding.map(([, , what]) => what))])} of the default "${name}", while ${them}.`,
       hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the default.`,
     });
   }

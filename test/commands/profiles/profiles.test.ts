@@ -197,6 +197,27 @@ describe('idm profiles use', () => {
     expect(both.stderr).not.toContain(token);
   });
 
+  it('IDM_CLIENT_SECRET or IDM_PRIVATE_KEY set: a warning says commands send it, not the new default\'s stored credentials, never showing it (built binary)', async () => {
+    // Reviewed defect: IDM_ACCESS_TOKEN was warned of (849b4fb), but a client secret or key left in
+    // the environment, which every command sends for the default's client in place of its stored
+    // one (refused as invalid_client, or another client's secret sent), was not: 'now the default' alone.
+    await threeProfiles();
+    const secret = 'a-secret-left-in-the-environment-0123456789';
+    const result = await runIdm(['profiles', 'use', 'ro'], { configDir: dir, env: { IDM_CLIENT_SECRET: secret } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(config().defaultProfile).toBe('ro');
+    expect(result.stderr).toBe(
+      'Profile "ro" is now the default (was "default").\n' +
+        'Warning: IDM_CLIENT_SECRET is set: commands use it, not the credentials of the default "ro", while it is.\n' +
+        'Unset it (unset IDM_CLIENT_SECRET) to use the default.\n',
+    );
+    expect(result.stderr).not.toContain(secret);
+    // A key and a token: the credentials named once.
+    const both = await runIdm(['profiles', 'use', 'prod'], { configDir: dir, env: { IDM_PRIVATE_KEY: '/nonexistent/key.pem', IDM_ACCESS_TOKEN: 'eyJhbGciOiJub25lIn0.e30.sig' } });
+    expect(both.stderr).toContain('Warning: IDM_PRIVATE_KEY is set and IDM_ACCESS_TOKEN is set: commands use them, not the credentials of the default "prod", while they are.\n');
+    expect(both.stderr).toContain('Unset them (unset IDM_PRIVATE_KEY IDM_ACCESS_TOKEN) to use the default.\n');
+  });
+
   it('an unknown profile: exit 4 with the known ones, nothing written', async () => {
     await threeProfiles();
     const before = readFileSync(join(dir, 'config.json'), 'utf8');
