@@ -197,7 +197,7 @@ function createTenantServer(
   )));
 }
 
-/** Node's bare answers (400 malformed, 431 headers too large, 417 unknown Expect, CONNECT closed) in the management error shape. */
+/** Node's bare answers (400 malformed, 431 headers too large, 417 unknown Expect, CONNECT closed unanswered) with a body: the management error shape, the token endpoint's for a 417 there. */
 function answerBadRequests<S extends HttpServer | HttpsServer>(server: S): S {
   server.on('clientError', answerClientError);
   server.on('checkExpectation', answerExpectation);
