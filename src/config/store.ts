@@ -4,7 +4,7 @@
 // Every write happens while holding config.json.lock, after re-reading the file inside the lock,
 // so that parallel logins lose no profile. When the lock cannot be had in time the command fails
 // naming the holder, and nothing is written: never a write without the lock.
-import { existsSync, readdirSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { removeMade, temporaryFileTarget } from '../core/dirs.js';
 import { ConfigError } from '../core/errors.js';
@@ -45,6 +45,21 @@ export function checkSettingsWritable(dir: string): void {
   if (existsSync(credentialsDir(dir))) checkCanWrite(credentialsDir(dir));
   const file = configFile(dir);
   if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
+}
+
+/**
+ * Refuses (exit 2, with the fix) to save profile `name` when a directory is in the place of its
+ * credentials file (a careless mkdir -p, a restore): the secret could not replace it. Login checks it
+ * before anything is asked or sent, as the save would fail after the token was had.
+ */
+export function checkProfileWritable(dir: string, name: string): void {
+  const file = credentialsFile(dir, name);
+  try {
+    if (!lstatSync(file).isDirectory()) return;
+  } catch {
+    return; // none yet (or not to be seen from here: the save says why)
+  }
+  throw writeFailure(file, Object.assign(new Error(`EISDIR: illegal operation on a directory, ${file}`), { code: 'EISDIR' }));
 }
 
 export interface Settings {

@@ -11,7 +11,7 @@ import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from '..
 import { configDir } from '../../config/paths.js';
 import * as profiles from '../../config/profiles.js';
 import * as resolve from '../../config/resolve.js';
-import { openSettings } from '../../config/store.js';
+import { checkProfileWritable, openSettings } from '../../config/store.js';
 import { resolve as resolvePath } from 'node:path';
 import { proxyFor } from '../../api/proxy.js';
 import { readCertificates, readClientCertificate } from '../../api/tls.js';
@@ -150,6 +150,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       `Pass --profile ${twin} to replace "${twin}", or choose a name of its own.`,
     );
   }
+  checkProfileWritable(dir, name);
 
   // Flags first, then the environment; at a terminal, prompts for the rest.
   let domain = opts.domain ?? envValue('IDM_DOMAIN');

@@ -761,6 +761,20 @@ describe('idm logout and idm auth status', () => {
     expect(again.code, again.stderr).toBe(0);
   });
 
+  it('a directory in place of the credentials file: login refuses before it sends the secret, with the same fix (built binary)', async () => {
+    // Reviewed defect: login sent the secret, had a token, and only then failed to save it ('a
+    // directory is in the way; nothing was changed'): at a terminal, after the secret was typed.
+    const { clientId, clientSecret } = sandbox().clients.reader;
+    const file = join(dir, 'credentials', 'default.json');
+    mkdirSync(join(file, 'restored'), { recursive: true });
+    const before = sandbox().requests.length;
+    const result = await runIdm(['login', '--domain', sandbox().url, '--client-id', clientId, '--client-secret-file', secretFile(clientSecret)], { configDir: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`Error: Could not write ${file}: a directory is in the way; nothing was changed.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`);
+    expect(sandbox().requests.length).toBe(before);
+    expect(existsSync(join(dir, 'config.json'))).toBe(false);
+  });
+
   it('warns when the secret file or the directory is open to other users', async () => {
     const { clientId, clientSecret } = sandbox().clients.reader;
     await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) });
