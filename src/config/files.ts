@@ -77,6 +77,11 @@ export function checkCanWrite(dir: string): void {
   }
 }
 
+/** The fix for a directory where idm keeps a settings file (EISDIR), read or written: the command that moves it away. */
+export function directoryInTheWayHint(path: string): string {
+  return `Move it away (idm keeps a file there): ${shellCommand(['mv', '--', path, `${path}.bak`])}`;
+}
+
 /** A settings write that the file system refused, as a clear error naming the file (exit 2). */
 export function writeFailure(path: string, error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException).code;
@@ -91,7 +96,7 @@ export function writeFailure(path: string, error: unknown): unknown {
         : code === 'EIO'
           ? 'The device failed to write: check the disk, or set IDM_CONFIG_DIR to a directory elsewhere.'
           : code === 'EISDIR'
-            ? `Move it away (idm keeps a file there): ${shellCommand(['mv', '--', path, `${path}.bak`])}`
+            ? directoryInTheWayHint(path)
             : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`;
   return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, hint, { cause: error });
 }

@@ -6,7 +6,7 @@ import { ConfigError, IdmError, UsageError } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { shellCommand } from '../core/text.js';
 import { checkDomain } from './domain.js';
-import { fileInTheWay, readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
+import { directoryInTheWayHint, fileInTheWay, readTextIfExists, TOO_LARGE, tooLargeWhy } from './files.js';
 import { AUTH_METHODS, SIGNING_ALGS, type AuthMethod, type SigningAlg } from './methods.js';
 import { configFile, credentialsFile, PROFILE_NAME } from './paths.js';
 
@@ -80,7 +80,7 @@ export function unreadable(file: string, error: unknown, exitCode: typeof ExitCo
             : (code ?? 'it cannot be read');
   const hint =
     code === 'EISDIR'
-      ? 'Move it away: idm keeps a file there.'
+      ? directoryInTheWayHint(file)
       : blocker !== undefined
         ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', blocker, `${blocker}.bak`])}`
         : code === TOO_LARGE

@@ -182,6 +182,20 @@ describe('file-system errors name the file', () => {
     }
   });
 
+  it("config.json a directory, in a directory whose name needs quoting: the read gives the write's fix, the shell-quoted mv", async () => {
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, "it's mine");
+      mkdirSync(join(dir, 'config.json'), { recursive: true });
+      const result = await idm(['profiles', 'list'], { env: { IDM_CONFIG_DIR: dir } });
+      expect(result.code).toBe(2);
+      const file = join(dir, 'config.json');
+      expect(result.stderr).toBe(`Error: Cannot read ${file}: it is a directory.\nMove it away (idm keeps a file there): mv -- '${file.replace("'", "'\\''")}' '${file.replace("'", "'\\''")}.bak'\n`);
+    } finally {
+      home.cleanup();
+    }
+  });
+
   it('a credentials file that is a directory: exit 4 naming it', async () => {
     const home = tempDir();
     try {

@@ -55,7 +55,7 @@ describe('idm profiles list', () => {
     const file = join(dir, 'credentials', 'prod.json');
     rmSync(file);
     mkdirSync(file); // EISDIR, as a file of another owner gives EACCES
-    const warning = `Warning: Cannot read ${file}: it is a directory.\nMove it away: idm keeps a file there.\n`;
+    const warning = `Warning: Cannot read ${file}: it is a directory.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`;
     const listed = await idm(['profiles', 'list']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stderr).toBe(warning);
@@ -81,7 +81,7 @@ describe('idm profiles list', () => {
     const file = join(dir, 'credentials', 'default.json');
     rmSync(file);
     mkdirSync(file);
-    const error = `Error: Cannot read ${file}: it is a directory.\nMove it away: idm keeps a file there.\n`;
+    const error = `Error: Cannot read ${file}: it is a directory.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`;
     const every = await idm(['auth', 'status']);
     expect(every.code).toBe(4);
     expect(every.stderr).toBe(error);
