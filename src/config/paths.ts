@@ -5,14 +5,25 @@
 //   tokens/<hash>.lock   held by the one process that is fetching that token
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { expandHome } from '../core/text.js';
+import { ConfigError } from '../core/errors.js';
+import { expandHome, preview, shellQuote } from '../core/text.js';
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   const own = env.IDM_CONFIG_DIR;
   // Set where no shell expands `~` (a Dockerfile's ENV, a systemd unit, a CI file's env:, a .env
   // file): `~/x` is the home directory's, as a shell would have made it, never a directory named `~`
   // in the current one (the secrets written into a checkout, and another settings directory in each).
-  if (own) return expandHome(own, homedir());
+  if (own) {
+    // `~alice/x`: another user's home, which only the passwd database knows (and NSS may ask a
+    // network service for it): refused, never a directory named `~alice` made in the current one.
+    if (own.startsWith('~') && own !== '~' && !own.startsWith('~/')) {
+      throw new ConfigError(
+        `IDM_CONFIG_DIR (${preview(own)}) starts with ~NAME, which idm does not expand (only ~ and ~/, your home directory).`,
+        `Set it to the path written out (/home/NAME/...), or to ${shellQuote(`./${own}`)} for a directory of that name here.`,
+      );
+    }
+    return expandHome(own, homedir());
+  }
   if (process.platform === 'win32' && env.APPDATA) return join(env.APPDATA, 'idm');
   const xdg = env.XDG_CONFIG_HOME;
   return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.config'), 'idm');

@@ -203,6 +203,26 @@ describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a syste
     expect(list.stdout).toContain(clients.admin.clientId);
     expect(readdirSync(elsewhere)).toEqual([]);
   });
+
+  it('~NAME/… (another home, which idm does not expand): refused before anything is asked or sent (exit 2), naming the fix; no directory named ~NAME is made', async () => {
+    // It made ./~root/idm in the current directory and wrote the secret there, each directory its own settings.
+    const base = configDir();
+    const work = join(base, 'work');
+    mkdirSync(work);
+    const { url, clients } = sandbox();
+    const env = { IDM_CONFIG_DIR: '~root/idm' };
+    const result = await runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: base, env, cwd: work, input: `${clients.admin.clientSecret}\n` });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toBe(
+      "Error: IDM_CONFIG_DIR (~root/idm) starts with ~NAME, which idm does not expand (only ~ and ~/, your home directory).\nSet it to the path written out (/home/NAME/...), or to './~root/idm' for a directory of that name here.\n",
+    );
+    expect(readdirSync(work)).toEqual([]);
+    for (const args of [['profiles', 'list'], ['streams', 'list']]) {
+      const other = await runIdm(args, { configDir: base, env, cwd: work });
+      expect([args, other.code, other.stderr]).toEqual([args, 2, result.stderr]);
+    }
+  });
 });
 
 /** strace can trace here (installed, and ptrace allowed). */
