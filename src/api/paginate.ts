@@ -3,7 +3,7 @@
 // forever: a cursor seen before (A, B, A, ...), a page that brings nothing but another cursor, or
 // more than MAX_PAGES pages. It holds one short cursor per page, never the items.
 import { ApiError } from '../core/errors.js';
-import { hasUnsafeCharacters, isPlainObject, jsonKind } from '../core/text.js';
+import { andList, hasUnsafeCharacters, isPlainObject, jsonKind } from '../core/text.js';
 import { LIMITS } from '../schemas/constants.js';
 import type { ApiClient, Operation } from './client.js';
 
@@ -33,7 +33,7 @@ export function pageRequestHint(query: { from?: string; take?: number }, sent: R
   if (query.from) return 'Check --from: it takes the `next` value of a previous page, as printed.';
   const flags = [...sent, query.take !== undefined && `--take (${LIMITS.takeMin}-${LIMITS.takeMax}: ${query.take} was sent)`].filter((flag): flag is string => Boolean(flag));
   if (flags.length === 0) return undefined;
-  return `Check ${flags.length === 1 ? flags[0] : `${flags.slice(0, -1).join(', ')} and ${flags.at(-1)}`}.`;
+  return `Check ${andList(flags)}.`;
 }
 
 /** What a page fetcher puts in its operation (api/client.ts Operation): the signal, and onText. */

@@ -9,6 +9,11 @@ export function plural(count: number, noun: string, nouns = `${noun}s`): string 
   return `${count} ${count === 1 ? noun : nouns}`;
 }
 
+/** Words in a sentence: `a`, `a and b`, `a, b and c` ('' for none). */
+export function andList(words: ReadonlyArray<string | number>): string {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
 /** A message or hint that quotes a huge pasted value is cut, not echoed whole. */
 export function clip(text: string, max = 1000): string {
   if (text.length <= max) return text;

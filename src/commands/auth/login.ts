@@ -16,7 +16,7 @@ import { resolve as resolvePath } from 'node:path';
 import { proxyFor } from '../../api/proxy.js';
 import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
-import { hasUnsafeCharacters, shellCommand, shellQuote } from '../../core/text.js';
+import { andList, hasUnsafeCharacters, shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
 import type { Prompter } from '../../io/prompter.js';
 import { displayWidth } from '../../output/width.js';
@@ -498,7 +498,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
   else if (overrides.length > 1) {
     const set = overrides.flatMap((override) => override.set);
     output.warn({
-      message: `${set.slice(0, -1).join(', ')} and ${set.at(-1)} are set: commands use them, not what profile "${name}" stores, while they are.`,
+      message: `${andList(set)} are set: commands use them, not what profile "${name}" stores, while they are.`,
       hint: `Unset them (unset ${overrides.flatMap((override) => override.variables).join(' ')}) to use the profile.`,
     });
   }

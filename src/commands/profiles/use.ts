@@ -8,6 +8,7 @@ import { checkDomain } from '../../config/domain.js';
 import { missingProfileName, readProfiles, unknownProfile, type Profile } from '../../config/profiles.js';
 import { envValue, otherEnvProfile, otherEnvTenantOrClient } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
+import { andList } from '../../core/text.js';
 
 export function profilesUseCommand(deps: Deps, run = profilesUseRun): Command {
   return new Command('use')
@@ -61,9 +62,8 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   ];
   if (overriding.length > 0) {
     const [one, them] = overriding.length === 1 ? ['it', 'it is'] : ['them', 'they are'];
-    const and = (words: string[]) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`);
     output.warn({
-      message: `${and(overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`))}: commands use ${one}, not the ${and([...new Set(overriding.map(([, , what]) => what))])} of the default "${name}", while ${them}.`,
+      message: `${andList(overriding.map(([variable, value]) => `${variable} is set${value === undefined ? '' : ` (${value})`}`))}: commands use ${one}, not the ${andList([...new Set(overriding.map(([, , what]) => what))])} of the default "${name}", while ${them}.`,
       hint: `Unset ${one} (unset ${overriding.map(([variable]) => variable).join(' ')}) to use the default.`,
     });
   }

@@ -6,7 +6,7 @@
 import type { Deps } from '../../cli/factory.js';
 import { didYouMean } from '../../cli/suggest.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, jsonKind, preview } from '../../core/text.js';
+import { andList, isPlainObject, jsonKind, preview } from '../../core/text.js';
 import { parseJson, readFileOrStdin } from '../../io/input.js';
 import { unsafeTextProblem } from '../../io/safe.js';
 import { EVENT_TYPES, isEventType } from '../../schemas/constants.js';
@@ -131,7 +131,7 @@ function idmProblems(body: Body): Problem[] {
   for (const [type, indexes] of listedAt) {
     if (indexes.length < 2) continue;
     const times = indexes.length === 2 ? 'twice' : `${indexes.length} times`;
-    const at = `${indexes.slice(0, -1).join(', ')} and ${indexes.at(-1)}`;
+    const at = andList(indexes);
     problems.push({ path: ['subscriptions', indexes[1]!, 'event_type'], message: `"${type}" is listed ${times} (at ${at})`, hint: 'List each event type once: a stream receives the events of each type it lists.' });
   }
   const destination = isPlainObject(body.destination) ? body.destination : {};

@@ -7,7 +7,7 @@ import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { checkEventType, checkText, collectList, notAnEventType, once } from '../../cli/parse.js';
 import { UsageError } from '../../core/errors.js';
-import { isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
+import { andList, isPlainObject, shellCommand, type CommandLine } from '../../core/text.js';
 import type { ApiRecord } from '../../api/management/index.js';
 import { isEventType } from '../../schemas/constants.js';
 import { ID_SHAPES } from '../../schemas/ids.js';
@@ -216,7 +216,7 @@ function unchangedBy(body: Record<string, unknown>, stream: ApiRecord, alsoAsItI
     } else return undefined;
   }
   if (Object.keys(body).length === 0) return undefined;
-  return words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+  return andList(words);
 }
 
 /**
