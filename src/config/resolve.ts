@@ -4,7 +4,7 @@
 import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
 import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
-import { hasUnsafeCharacters, plural, shellCommand } from '../core/text.js';
+import { andList, hasUnsafeCharacters, plural, shellCommand } from '../core/text.js';
 import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
@@ -128,25 +128,60 @@ export function otherEnvProfile(env: NodeJS.ProcessEnv, name: string): { profile
 
 /**
  * IDM_DOMAIN and IDM_CLIENT_ID when set to another tenant or client than `base` and `clientId` (a
- * profile's): every command takes the variable first. With the base URL or client id they name
- * (none when the variable cannot be read: commands will say why).
+ * profile's): every command takes the variable first. With the base URL or client id they name. One
+ * that cannot be read is not here: commands stop with its error instead (unusableEnv).
  */
-export function otherEnvTenantOrClient(env: NodeJS.ProcessEnv, base: string, clientId: string): Array<[variable: 'IDM_DOMAIN' | 'IDM_CLIENT_ID', value: string | undefined]> {
-  const found: Array<['IDM_DOMAIN' | 'IDM_CLIENT_ID', string | undefined]> = [];
+export function otherEnvTenantOrClient(env: NodeJS.ProcessEnv, base: string, clientId: string): Array<[variable: 'IDM_DOMAIN' | 'IDM_CLIENT_ID', value: string]> {
+  const found: Array<['IDM_DOMAIN' | 'IDM_CLIENT_ID', string]> = [];
   const domain = envValue(env, 'IDM_DOMAIN');
-  if (domain !== undefined) {
-    const checked = checkDomain(domain);
-    if (typeof checked === 'string') found.push(['IDM_DOMAIN', undefined]);
-    else if (checked.base !== base) found.push(['IDM_DOMAIN', checked.base]);
-  }
+  const checked = domain === undefined ? undefined : checkDomain(domain);
+  if (typeof checked === 'object' && checked.base !== base) found.push(['IDM_DOMAIN', checked.base]);
   let envClient: string | undefined;
   try {
     envClient = envClientId(env);
   } catch {
-    found.push(['IDM_CLIENT_ID', undefined]);
+    // unusableEnv
   }
   if (envClient !== undefined && envClient !== clientId) found.push(['IDM_CLIENT_ID', envClient]);
   return found;
+}
+
+/**
+ * The variables set to a value that every command using a profile refuses (resolveCredentials reads
+ * them before the profile's fields): with the error each gives, without its final period. A warning
+ * after `profiles use` or `login` says that commands stop there, not that they use the variable.
+ */
+export function unusableEnv(env: NodeJS.ProcessEnv): Array<{ variable: string; problem: string }> {
+  const found: Array<{ variable: string; problem: string }> = [];
+  const domain = envValue(env, 'IDM_DOMAIN');
+  const checked = domain === undefined ? undefined : checkDomain(domain);
+  if (typeof checked === 'string') found.push({ variable: 'IDM_DOMAIN', problem: `IDM_DOMAIN ${checked}` });
+  const reads: Array<[string, (env: NodeJS.ProcessEnv) => unknown]> = [
+    ['IDM_CLIENT_ID', envClientId],
+    ['IDM_AUTH_METHOD', envAuthMethod],
+    ['IDM_SIGNING_ALG', envSigningAlg],
+  ];
+  for (const [variable, read] of reads) {
+    try {
+      read(env);
+    } catch (error) {
+      found.push({ variable, problem: (error as Error).message.replace(/\.$/, '') });
+    }
+  }
+  return found;
+}
+
+/**
+ * The warning for `unusable` (unusableEnv), after a command that made `profile` (`the default "x"`,
+ * `profile "x"`) the one to use: commands stop with the errors said, not use it. `use`: the fix's goal.
+ */
+export function unusableWarning(unusable: ReadonlyArray<{ variable: string; problem: string }>, profile: string, use: string): Warning {
+  const variables = unusable.map(({ variable }) => variable);
+  const [one, is] = variables.length === 1 ? ['it', 'is'] : ['them', 'are'];
+  return {
+    message: `Commands stop with an error, not use ${profile}, while ${andList(variables)} ${is} set so: ${unusable.map(({ problem }) => problem).join('; ')}.`,
+    hint: `Correct ${one}, or unset ${one} (unset ${variables.join(' ')}), to use ${use}.`,
+  };
 }
 
 /**

@@ -494,7 +494,10 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
       hint: `Unset it (unset ${variable}) to use the profile.`,
     });
   }
-  if (overrides.length === 1) output.warn({ message: overrides[0]!.message, hint: overrides[0]!.hint });
+  // Set to a value every command refuses: they stop with its error, whatever else is set.
+  const unusable = resolve.unusableEnv(env);
+  if (unusable.length > 0) output.warn(resolve.unusableWarning(unusable, `profile "${name}"`, 'the profile'));
+  else if (overrides.length === 1) output.warn({ message: overrides[0]!.message, hint: overrides[0]!.hint });
   else if (overrides.length > 1) {
     const set = overrides.flatMap((override) => override.set);
     output.warn({
@@ -527,8 +530,8 @@ function sameSecret(read: () => string | undefined, secret: string): boolean {
 }
 
 /**
- * IDM_AUTH_METHOD when set to another method than the one stored (its value when it is one of the
- * methods; a value no command accepts is not shown), and IDM_SIGNING_ALG when set to another
+ * IDM_AUTH_METHOD when set to another method than the one stored (a value no command accepts is
+ * resolve.unusableEnv's), and IDM_SIGNING_ALG when set to another
  * algorithm than the one a private_key_jwt profile stores (other methods do not sign).
  */
 function otherMethodOrAlg(env: NodeJS.ProcessEnv, method: AuthMethod, signingAlg: SigningAlg | undefined): Array<[variable: string, value: string | undefined]> {
@@ -537,7 +540,7 @@ function otherMethodOrAlg(env: NodeJS.ProcessEnv, method: AuthMethod, signingAlg
   try {
     envMethod = resolve.envAuthMethod(env);
   } catch {
-    found.push(['IDM_AUTH_METHOD', undefined]);
+    // resolve.unusableEnv: commands stop with its error
   }
   if (envMethod !== undefined && envMethod !== method) found.push(['IDM_AUTH_METHOD', envMethod]);
   const envAlg = resolve.envSigningAlg(env); // checked by login already

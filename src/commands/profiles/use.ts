@@ -6,7 +6,7 @@ import { profileNameParser } from '../../cli/parse.js';
 import { configDir } from '../../config/paths.js';
 import { checkDomain } from '../../config/domain.js';
 import { missingProfileName, readProfiles, unknownProfile, type Profile } from '../../config/profiles.js';
-import { envValue, otherEnvProfile, otherEnvTenantOrClient } from '../../config/resolve.js';
+import { envValue, otherEnvProfile, otherEnvTenantOrClient, unusableEnv, unusableWarning } from '../../config/resolve.js';
 import { updateSettings } from '../../config/store.js';
 import { andList } from '../../core/text.js';
 
@@ -39,6 +39,13 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   );
   if (output.json) output.printJson({ default: name, previous: previous ?? null });
   else output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
+  // A variable every command reads before the profile, set to a value it refuses: commands stop with
+  // that error, whichever profile they would use.
+  const unusable = unusableEnv(io.env);
+  if (unusable.length > 0) {
+    output.warn(unusableWarning(unusable, `the default "${name}"`, 'the default'));
+    return;
+  }
   // IDM_PROFILE naming another profile picks it for every command without --profile: the new default
   // is not used while it is set (as login warns for the profile it stores).
   const envProfile = otherEnvProfile(io.env, name);

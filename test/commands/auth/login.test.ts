@@ -355,6 +355,19 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     for (const text of [result.stderr, one.stderr]) expect(text).not.toContain(clientSecret);
   });
 
+  it('IDM_DOMAIN or IDM_CLIENT_ID set to a value commands refuse (--domain / --client-id gave the login\'s): the warning says the next commands stop with that error', async () => {
+    const { clientId, clientSecret } = sandbox().clients.admin;
+    const env = { IDM_DOMAIN: 'not a domain', IDM_CLIENT_ID: 'a b' };
+    const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env });
+    expect(result.error).toBeUndefined();
+    expect(result.stderr.match(/Warning: /g)).toHaveLength(1);
+    expect(result.stderr).toContain(
+      'Warning: Commands stop with an error, not use profile "default", while IDM_DOMAIN and IDM_CLIENT_ID are set so: IDM_DOMAIN "not a domain" is not a host name or URL; IDM_CLIENT_ID must be printable ASCII without spaces: character 2 is a space.\nCorrect them, or unset them (unset IDM_DOMAIN IDM_CLIENT_ID), to use the profile.\n',
+    );
+    const next = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_CLIENT_ID: 'a b' } });
+    expect(next.error?.message).toBe('IDM_CLIENT_ID must be printable ASCII without spaces: character 2 is a space.');
+  });
+
   it('--client-id and IDM_CLIENT_ID refused by the prompt\'s rule, naming the character and its place (an invisible one by its code point only)', async () => {
     const sent = sandbox().requests.length;
     const cases: Array<[string[], NodeJS.ProcessEnv, string]> = [
@@ -403,11 +416,13 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(alg.error).toBeUndefined();
     expect(alg.stderr).toContain('Warning: IDM_SIGNING_ALG is set (RS256): commands use it, not profile "jwt"\'s signing algorithm (PS256), while it is.\nUnset it (unset IDM_SIGNING_ALG) to use the profile.\n');
 
-    // With others, one warning; a value no command takes is not shown.
+    // A value no command takes (never shown): commands stop with its error, whatever else is set, and only that is said.
     const both = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret), authMethod: 'post' }, { env: { IDM_AUTH_METHOD: 'bearer\u001b[31m', IDM_PROFILE: 'dev' } });
     expect(both.error).toBeUndefined();
     expect(both.stderr.match(/Warning: /g)).toHaveLength(1);
-    expect(both.stderr).toContain('Warning: IDM_PROFILE (dev) and IDM_AUTH_METHOD are set: commands use them, not what profile "default" stores, while they are.\nUnset them (unset IDM_PROFILE IDM_AUTH_METHOD) to use the profile.\n');
+    expect(both.stderr).toContain(
+      'Warning: Commands stop with an error, not use profile "default", while IDM_AUTH_METHOD is set so: IDM_AUTH_METHOD must be one of: post, basic, private_key_jwt, tls_client_auth.\nCorrect it, or unset it (unset IDM_AUTH_METHOD), to use the profile.\n',
+    );
     for (const result of [basic, alg, both]) expect(result.stderr).not.toContain(clientSecret);
 
     // Set to what login stored, or an algorithm over a secret (nothing signs): nothing to say.

@@ -180,6 +180,33 @@ describe('idm profiles use', () => {
     expect((await bin(['profiles', 'use', 'default'], { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: admin.clientId })).stderr).toBe('Profile "default" is now the default (was "prod").\n');
   });
 
+  it('IDM_DOMAIN or IDM_CLIENT_ID set to a value commands refuse: the warning says commands stop with that error, not that they use it (built binary)', async () => {
+    await threeProfiles();
+    const bin = (args: string[], env: Record<string, string>) => runIdm(args, { configDir: dir, env });
+    const env = { IDM_DOMAIN: 'not a domain' };
+    const domain = await bin(['profiles', 'use', 'ro'], env);
+    expect(domain.code, domain.stderr).toBe(0);
+    expect(config().defaultProfile).toBe('ro');
+    expect(domain.stderr).toBe(
+      'Profile "ro" is now the default (was "default").\n' +
+        'Warning: Commands stop with an error, not use the default "ro", while IDM_DOMAIN is set so: IDM_DOMAIN "not a domain" is not a host name or URL.\n' +
+        'Correct it, or unset it (unset IDM_DOMAIN), to use the default.\n',
+    );
+    // What the warning says is what happens.
+    const list = await bin(['streams', 'list'], env);
+    expect([list.code, list.stderr.split('\n')[0]]).toEqual([2, 'Error: IDM_DOMAIN "not a domain" is not a host name or URL.']);
+    // Both, one of them usable (IDM_ACCESS_TOKEN): commands stop all the same, and only that is said.
+    const both = await bin(['profiles', 'use', 'prod', '--json'], { IDM_DOMAIN: 'http:/127.0.0.1', IDM_CLIENT_ID: 'a b', IDM_ACCESS_TOKEN: 'opaque-access-token-0123456789' });
+    expect(both.code, both.stderr).toBe(0);
+    expect(JSON.parse(both.stderr)).toEqual({
+      warning: {
+        message:
+          'Commands stop with an error, not use the default "prod", while IDM_DOMAIN and IDM_CLIENT_ID are set so: IDM_DOMAIN "http:/127.0.0.1" is not a URL: http: takes two slashes (http://127.0.0.1); IDM_CLIENT_ID must be printable ASCII without spaces: character 2 is a space.',
+        hint: 'Correct them, or unset them (unset IDM_DOMAIN IDM_CLIENT_ID), to use the default.',
+      },
+    });
+  });
+
   it('IDM_ACCESS_TOKEN set: a warning says commands send it, not the new default\'s credentials, never showing it (built binary)', async () => {
     await threeProfiles();
     const token = 'eyJhbGciOiJub25lIn0.eyJzY29wZSI6InJlYWQ6ZXZlbnRfc3RyZWFtcyJ9.sig-of-a-token';
