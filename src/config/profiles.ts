@@ -145,7 +145,10 @@ export function selectedProfileName(store: ProfileStore, flag: string | undefine
  */
 export function unknownProfile(store: ProfileStore, name: string, { removing = false } = {}): IdmError {
   const known = Object.keys(store.profiles).sort();
-  const create = removing ? (known.length ? '' : 'There are no profiles yet.') : `Create it with '${shellCommand(['idm', 'login', '--profile', name])}'.`;
+  // `Prod` for `prod`: one a login would not make (caseTwin), so never advised to be created.
+  const twin = caseTwin(store, name);
+  const create =
+    twin !== undefined ? `Did you mean "${twin}"?` : removing ? (known.length ? '' : 'There are no profiles yet.') : `Create it with '${shellCommand(['idm', 'login', '--profile', name])}'.`;
   return new IdmError(`There is no profile named "${name}".`, {
     exitCode: ExitCode.Auth,
     code: 'no_credentials',

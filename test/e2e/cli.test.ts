@@ -358,6 +358,14 @@ describe('idm as a process against the sandbox', () => {
     }
   });
 
+  it('a profile name that differs from a known one only in case: "did you mean" that one, never advice to create it (login refuses such a twin)', async () => {
+    const results = await Promise.all([['profiles', 'use', 'Default'], ['streams', 'list', '--profile', 'DEFAULT'], ['logout', '--profile', 'Default'], ['profiles', 'remove', 'Default', '--yes']].map((args) => idm(args, { dir })));
+    for (const [index, result] of results.entries()) {
+      const name = index === 1 ? 'DEFAULT' : 'Default';
+      expect([result.code, result.stderr]).toEqual([4, `Error: There is no profile named "${name}".\nKnown profiles: default. Did you mean "default"?\n`]);
+    }
+  });
+
   it('removing an unknown profile (logout, profiles remove) names the known ones, with no advice to create it', async () => {
     const results = await Promise.all([['logout', '--profile', 'nope'], ['profiles', 'remove', 'nope', '--yes']].map((args) => idm(args, { dir })));
     for (const result of results) {
