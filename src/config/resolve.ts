@@ -10,7 +10,7 @@ import { checkDomain, parseDomain, type Tenant } from './domain.js';
 import { openToOthers } from './files.js';
 import { CLIENT_ID } from './methods.js';
 import { configDir, credentialsFile, PROFILE_NAME } from './paths.js';
-import { AUTH_METHODS, type AuthMethod, type Profile, readProfiles, readSecret, secretFits, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
+import { AUTH_METHODS, type AuthMethod, type Profile, type ProfileStore, readProfiles, readSecret, secretFits, SIGNING_ALGS, type SigningAlg, selectedProfileName, type StoredSecret, unknownProfile } from './profiles.js';
 
 export interface ClientCredentials {
   clientId: string;
@@ -148,11 +148,14 @@ export function otherEnvTenantOrClient(env: NodeJS.ProcessEnv, base: string, cli
 
 /**
  * The variables set to a value that every command using a profile refuses (resolveCredentials reads
- * them before the profile's fields): with the error each gives, without its final period. A warning
+ * them before the profile's fields; IDM_PROFILE naming none of `store`'s): with the error each gives, without its final period. A warning
  * after `profiles use` or `login` says that commands stop there, not that they use the variable.
  */
-export function unusableEnv(env: NodeJS.ProcessEnv): Array<{ variable: string; problem: string }> {
+export function unusableEnv(env: NodeJS.ProcessEnv, store: ProfileStore): Array<{ variable: string; problem: string }> {
   const found: Array<{ variable: string; problem: string }> = [];
+  // IDM_PROFILE naming no profile (a valid name: another is refused before any command runs).
+  const profile = envValue(env, 'IDM_PROFILE')?.trim();
+  if (profile !== undefined && PROFILE_NAME.test(profile) && !store.profiles[profile]) found.push({ variable: 'IDM_PROFILE', problem: unknownProfile(store, profile).message.replace(/\.$/, '') });
   const domain = envValue(env, 'IDM_DOMAIN');
   const checked = domain === undefined ? undefined : checkDomain(domain);
   if (typeof checked === 'string') found.push({ variable: 'IDM_DOMAIN', problem: `IDM_DOMAIN ${checked}` });

@@ -495,7 +495,7 @@ export async function loginRun(opts: LoginOptions, deps: Deps): Promise<void> {
     });
   }
   // Set to a value every command refuses: they stop with its error, whatever else is set.
-  const unusable = resolve.unusableEnv(env);
+  const unusable = resolve.unusableEnv(env, profiles.readProfiles(dir));
   if (unusable.length > 0) output.warn(resolve.unusableWarning(unusable, `profile "${name}"`, 'the profile'));
   else if (overrides.length === 1) output.warn({ message: overrides[0]!.message, hint: overrides[0]!.hint });
   else if (overrides.length > 1) {

@@ -41,7 +41,7 @@ export async function profilesUseRun(options: { name: string }, deps: Deps): Pro
   else output.say(previous === name ? `Profile "${name}" was already the default.` : `Profile "${name}" is now the default${previous ? ` (was "${previous}")` : ''}.`);
   // A variable every command reads before the profile, set to a value it refuses: commands stop with
   // that error, whichever profile they would use.
-  const unusable = unusableEnv(io.env);
+  const unusable = unusableEnv(io.env, readProfiles(configDir(io.env)));
   if (unusable.length > 0) {
     output.warn(unusableWarning(unusable, `the default "${name}"`, 'the default'));
     return;

@@ -390,6 +390,7 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     const other = sandbox().clients.reader.clientId;
     const stale = 'stale-secret-left-in-the-shell';
     const token = 'eyJhbGciOiJub25lIn0.e30.token-from-elsewhere';
+    expect((await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'dev' })).error).toBeUndefined();
     const env = { IDM_ACCESS_TOKEN: token, IDM_CLIENT_SECRET: stale, IDM_PROFILE: 'dev', IDM_DOMAIN: 'https://other.example.com', IDM_CLIENT_ID: other };
     const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env });
     expect(result.error).toBeUndefined();
@@ -421,7 +422,7 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     expect(both.error).toBeUndefined();
     expect(both.stderr.match(/Warning: /g)).toHaveLength(1);
     expect(both.stderr).toContain(
-      'Warning: Commands stop with an error, not use profile "default", while IDM_AUTH_METHOD is set so: IDM_AUTH_METHOD must be one of: post, basic, private_key_jwt, tls_client_auth.\nCorrect it, or unset it (unset IDM_AUTH_METHOD), to use the profile.\n',
+      'Warning: Commands stop with an error, not use profile "default", while IDM_PROFILE and IDM_AUTH_METHOD are set so: There is no profile named "dev"; IDM_AUTH_METHOD must be one of: post, basic, private_key_jwt, tls_client_auth.\nCorrect them, or unset them (unset IDM_PROFILE IDM_AUTH_METHOD), to use the profile.\n',
     );
     for (const result of [basic, alg, both]) expect(result.stderr).not.toContain(clientSecret);
 
@@ -433,12 +434,19 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
 
   it('IDM_PROFILE naming another profile than the one --profile stored: a warning says the next commands use that one', async () => {
     const { clientId, clientSecret } = sandbox().clients.admin;
+    const reader = sandbox().clients.reader;
+    expect((await login({ domain: sandbox().url, clientId: reader.clientId, clientSecretFile: secretFile(reader.clientSecret) }, { profile: 'dev' })).error).toBeUndefined();
     const result = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'dev' } });
     expect(result.error).toBeUndefined();
     expect(result.stderr).toContain('Warning: IDM_PROFILE is set (dev): commands use profile "dev", not profile "prod", while it is.\nUnset it (unset IDM_PROFILE), or pass --profile prod to each command.\n');
-    // Without the warning, the next command failed on it.
-    const next = await runInProcess(['streams', 'list'], { configDir: dir, env: { IDM_PROFILE: 'dev' } });
-    expect(next.stderr.split('\n')[0]).toBe('Error: There is no profile named "dev".');
+    // Naming no profile at all: commands stop with that error, which is what is said.
+    const none = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'nope' } });
+    expect(none.error).toBeUndefined();
+    expect(none.stderr).toContain(
+      'Warning: Commands stop with an error, not use profile "prod", while IDM_PROFILE is set so: There is no profile named "nope".\nCorrect it, or unset it (unset IDM_PROFILE), to use the profile.\n',
+    );
+    const next = await runInProcess(['streams', 'list'], { configDir: dir, env: { IDM_PROFILE: 'nope' } });
+    expect(next.stderr.split('\n')[0]).toBe('Error: There is no profile named "nope".');
     const same = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { profile: 'prod', env: { IDM_PROFILE: 'prod' } });
     expect(same.stderr).not.toContain('Warning');
   });

@@ -195,6 +195,16 @@ describe('idm profiles use', () => {
     // What the warning says is what happens.
     const list = await bin(['streams', 'list'], env);
     expect([list.code, list.stderr.split('\n')[0]]).toEqual([2, 'Error: IDM_DOMAIN "not a domain" is not a host name or URL.']);
+    // IDM_PROFILE naming no profile: so too (profile "prod" exists: the warning that commands use it is left for that case).
+    const profile = await bin(['profiles', 'use', 'default'], { IDM_PROFILE: 'prdo' });
+    expect(profile.code, profile.stderr).toBe(0);
+    expect(profile.stderr).toBe(
+      'Profile "default" is now the default (was "ro").\n' +
+        'Warning: Commands stop with an error, not use the default "default", while IDM_PROFILE is set so: There is no profile named "prdo".\n' +
+        'Correct it, or unset it (unset IDM_PROFILE), to use the default.\n',
+    );
+    const listed = await bin(['streams', 'list'], { IDM_PROFILE: 'prdo' });
+    expect([listed.code, listed.stderr.split('\n')[0]]).toEqual([4, 'Error: There is no profile named "prdo".']);
     // Both, one of them usable (IDM_ACCESS_TOKEN): commands stop all the same, and only that is said.
     const both = await bin(['profiles', 'use', 'prod', '--json'], { IDM_DOMAIN: 'http:/127.0.0.1', IDM_CLIENT_ID: 'a b', IDM_ACCESS_TOKEN: 'opaque-access-token-0123456789' });
     expect(both.code, both.stderr).toBe(0);
