@@ -159,8 +159,11 @@ export function unusableEnv(env: NodeJS.ProcessEnv, store: ProfileStore): Array<
   const domain = envValue(env, 'IDM_DOMAIN');
   const checked = domain === undefined ? undefined : checkDomain(domain);
   if (typeof checked === 'string') found.push({ variable: 'IDM_DOMAIN', problem: `IDM_DOMAIN ${checked}` });
+  // Their errors never quote a secret or token.
   const reads: Array<[string, (env: NodeJS.ProcessEnv) => unknown]> = [
     ['IDM_CLIENT_ID', envClientId],
+    ['IDM_CLIENT_SECRET', envClientSecret],
+    ['IDM_ACCESS_TOKEN', envAccessToken],
     ['IDM_AUTH_METHOD', envAuthMethod],
     ['IDM_SIGNING_ALG', envSigningAlg],
   ];

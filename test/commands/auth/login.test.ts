@@ -366,6 +366,12 @@ describe('idm login: secrets from stdin, and what a failure says', () => {
     );
     const next = await run((deps) => listRun({ all: false, take: 1 }, deps), { env: { IDM_CLIENT_ID: 'a b' } });
     expect(next.error?.message).toBe('IDM_CLIENT_ID must be printable ASCII without spaces: character 2 is a space.');
+    // IDM_CLIENT_SECRET too short to be one, while login took the secret from a file: not 'commands send that secret'.
+    const short = await login({ domain: sandbox().url, clientId, clientSecretFile: secretFile(clientSecret) }, { env: { IDM_CLIENT_SECRET: 'ab' } });
+    expect(short.error).toBeUndefined();
+    expect(short.stderr).toContain(
+      'Warning: Commands stop with an error, not use profile "default", while IDM_CLIENT_SECRET is set so: IDM_CLIENT_SECRET: the client secret is too short (2 characters).\nCorrect it, or unset it (unset IDM_CLIENT_SECRET), to use the profile.\n',
+    );
   });
 
   it('--client-id and IDM_CLIENT_ID refused by the prompt\'s rule, naming the character and its place (an invisible one by its code point only)', async () => {

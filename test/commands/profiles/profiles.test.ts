@@ -205,6 +205,21 @@ describe('idm profiles use', () => {
     );
     const listed = await bin(['streams', 'list'], { IDM_PROFILE: 'prdo' });
     expect([listed.code, listed.stderr.split('\n')[0]]).toEqual([4, 'Error: There is no profile named "prdo".']);
+    // IDM_CLIENT_SECRET or IDM_ACCESS_TOKEN that cannot be sent: so too, the value never shown.
+    for (const [variable, value, problem] of [
+      ['IDM_CLIENT_SECRET', 'ab', 'IDM_CLIENT_SECRET: the client secret is too short (2 characters)'],
+      ['IDM_ACCESS_TOKEN', 'Bearer opaque-token-0123456789', 'IDM_ACCESS_TOKEN cannot be sent as a bearer token: it is the token with "Bearer " before it'],
+    ] as const) {
+      const secret = await bin(['profiles', 'use', 'default'], { [variable]: value });
+      expect(secret.code, secret.stderr).toBe(0);
+      expect(secret.stderr).toBe(
+        'Profile "default" was already the default.\n' +
+          `Warning: Commands stop with an error, not use the default "default", while ${variable} is set so: ${problem}.\n` +
+          `Correct it, or unset it (unset ${variable}), to use the default.\n`,
+      );
+      const stopped = await bin(['streams', 'list'], { [variable]: value });
+      expect([stopped.code, stopped.stderr.split('\n')[0]]).toEqual([2, `Error: ${problem}.`]);
+    }
     // Both, one of them usable (IDM_ACCESS_TOKEN): commands stop all the same, and only that is said.
     const both = await bin(['profiles', 'use', 'prod', '--json'], { IDM_DOMAIN: 'http:/127.0.0.1', IDM_CLIENT_ID: 'a b', IDM_ACCESS_TOKEN: 'opaque-access-token-0123456789' });
     expect(both.code, both.stderr).toBe(0);
