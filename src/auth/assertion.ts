@@ -37,7 +37,8 @@ export function unusableKey(key: KeyObject): string | undefined {
     const curve = key.asymmetricKeyDetails?.namedCurve;
     return curve === 'prime256v1' ? undefined : `an EC key on the curve ${curve ?? '(unknown)'}, and ES256 needs P-256 (prime256v1)`;
   }
-  return `an ${type ?? 'unknown'} key, and private_key_jwt signs with an RSA key (RS256, RS384, PS256) or an EC P-256 key (ES256)`;
+  // `a dsa key`, `an ed25519 key`: the article as the type's name is read.
+  return `${type === 'dsa' ? 'a' : 'an'} ${type ?? 'unknown'} key, and private_key_jwt signs with an RSA key (RS256, RS384, PS256) or an EC P-256 key (ES256)`;
 }
 
 export const UNUSABLE_KEY_HINT = 'Give an RSA or EC P-256 private key (openssl genpkey -algorithm RSA, or openssl ecparam -name prime256v1 -genkey), and register its public key for the client.';

@@ -249,11 +249,12 @@ describe('idm as a process against the sandbox', () => {
     expect(JSON.parse(readFileSync(join(stored, 'config.json'), 'utf8')).profiles.default.authMethod).toBe('basic');
   });
 
-  it('a private key no assertion can be signed with (EC P-384, Ed25519): exit 2 naming the key, nothing sent', async () => {
+  it('a private key no assertion can be signed with (EC P-384, Ed25519, DSA): exit 2 naming the key, nothing sent', async () => {
     const dir = configDir();
     const keys = {
       p384: generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
       ed25519: generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+      dsa: generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
     };
     const before = sandbox().requests.filter((request) => request.path.startsWith('/oauth/token')).length;
     for (const [name, pem] of Object.entries(keys)) {
@@ -261,7 +262,7 @@ describe('idm as a process against the sandbox', () => {
       writeFileSync(file, pem, { mode: 0o600 });
       const login = await idm(['login', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--private-key-file', file], { dir });
       expect(login.code).toBe(2);
-      expect(login.stderr).toContain(name === 'p384' ? 'The private key is an EC key on the curve secp384r1, and ES256 needs P-256' : 'The private key is an ed25519 key');
+      expect(login.stderr).toContain(name === 'p384' ? 'The private key is an EC key on the curve secp384r1, and ES256 needs P-256' : name === 'dsa' ? 'The private key is a dsa key, and' : 'The private key is an ed25519 key');
       expect(login.stderr).not.toContain('--signing-alg:');
       const env = { IDM_DOMAIN: sandbox().url, IDM_CLIENT_ID: sandbox().clients.admin.clientId, IDM_PRIVATE_KEY: file };
       const run = await idm(['streams', 'list'], { dir: configDir(), env });
