@@ -82,8 +82,8 @@ export function directoryInTheWayHint(path: string): string {
   return `Move it away (idm keeps a file there): ${shellCommand(['mv', '--', path, `${path}.bak`])}`;
 }
 
-/** A settings write that the file system refused, as a clear error naming the file (exit 2). */
-export function writeFailure(path: string, error: unknown): unknown {
+/** A settings write (or `remove`: the removal of a secret) that the file system refused, as a clear error naming the file (exit 2). */
+export function writeFailure(path: string, error: unknown, what: 'write' | 'remove' = 'write'): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   // ENOENT from a write: a directory on the way cannot be made there (IDM_CONFIG_DIR=/proc/idm).
   const problem = code === 'ENOENT' ? 'a directory on the way cannot be made there (ENOENT)' : fsProblem(error);
@@ -98,7 +98,7 @@ export function writeFailure(path: string, error: unknown): unknown {
           : code === 'EISDIR'
             ? directoryInTheWayHint(path)
             : `Make ${dirname(path)} writable by you (idm keeps it 0700), or set IDM_CONFIG_DIR to a directory of your own.`;
-  return new ConfigError(`Could not write ${path}: ${problem}; nothing was changed.`, hint, { cause: error });
+  return new ConfigError(`Could not ${what} ${path}: ${problem}; nothing was changed.`, hint, { cause: error });
 }
 
 /**

@@ -176,6 +176,8 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
   }
   if (!isLock(lock)) throw lockTimeout('save the settings', file, lock);
   let writing = file;
+  /** `writing` is being removed (a logout, a profile removed), not written. */
+  let removing = false;
   /** The credentials files this change wrote or removed, with their text before (undefined: none; null: not readable). */
   const before = new Map<string, string | undefined | null>();
   try {
@@ -186,18 +188,20 @@ async function underLock<T>(dir: string, change: (settings: SettingsChange) => T
     const result = change({ store, setSecret: (name, secret) => secrets.set(name, secret), removeSecret: (name) => secrets.set(name, undefined) });
     for (const [name, secret] of secrets) {
       writing = credentialsFile(dir, name);
+      removing = secret === undefined;
       before.set(writing, textBefore(writing));
       if (secret === undefined) removeIfExists(writing);
       // On the disk before config.json names its profile, with the client it is for (StoredSecret.clientId).
       else writeFileAtomic(writing, `${JSON.stringify({ ...secret, ...(store.profiles[name] ? { clientId: store.profiles[name].clientId } : {}) })}\n`, 0o600, true);
     }
     writing = file;
+    removing = false;
     changed = true;
     const settings = { ...store.others, ...(store.defaultProfile === undefined ? {} : { defaultProfile: store.defaultProfile }), profiles: { ...store.profiles } };
     writeFileAtomic(file, JSON.stringify(settings, undefined, '\t'), 0o600, true);
     return result;
   } catch (error) {
-    const failure = writeFailure(writing, error);
+    const failure = writeFailure(writing, error, removing ? 'remove' : 'write');
     // A secret must not stay beside a profile it does not belong to (a new client's secret with the
     // old client id and domain, sent there): the credentials go back as they were, else away.
     const removed = putBack(before);

@@ -783,7 +783,7 @@ describe('idm logout and idm auth status', () => {
     mkdirSync(file);
     const result = await runIdm(['logout'], { configDir: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`Error: Could not write ${file}: a directory is in the way; nothing was changed.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`);
+    expect(result.stderr).toBe(`Error: Could not remove ${file}: a directory is in the way; nothing was changed.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`);
     const pasted = await runBash(result.stderr.split('\n')[1]!.replace(/^.*: (mv .*)$/, '$1'), { cwd: dir, configDir: dir });
     expect(pasted.code, pasted.stderr).toBe(0);
     const again = await runIdm(['logout'], { configDir: dir });

@@ -76,6 +76,19 @@ describe('idm profiles list', () => {
     expect((await idm(['auth', 'status', '--profile', 'prod'])).code).toBe(4);
   });
 
+  it('logout and profiles remove of a profile whose secret file is a directory: exit 2, "Could not remove" it (not write), the fix, nothing changed (built binary)', async () => {
+    await threeProfiles();
+    const file = join(dir, 'credentials', 'ro.json');
+    rmSync(file);
+    mkdirSync(file);
+    const error = `Error: Could not remove ${file}: a directory is in the way; nothing was changed.\nMove it away (idm keeps a file there): mv -- ${file} ${file}.bak\n`;
+    for (const args of [['logout', '--profile', 'ro'], ['profiles', 'remove', 'ro', '--yes']]) {
+      const result = await runIdm(args, { configDir: dir });
+      expect([args, result.code, result.stderr]).toEqual([args, 2, error]);
+    }
+    expect(Object.keys(config().profiles).sort()).toEqual(['default', 'prod', 'ro']);
+  });
+
   it("auth status when the unreadable secret is the default profile's: said once, as the error (exit 4), not also as a warning above it", async () => {
     await threeProfiles();
     const file = join(dir, 'credentials', 'default.json');
