@@ -8,6 +8,7 @@ import { parseDomain } from '../../config/domain.js';
 import { configDir, credentialsFile } from '../../config/paths.js';
 import { readProfiles, selectedProfileName, unknownProfile } from '../../config/profiles.js';
 import { updateSettings } from '../../config/store.js';
+import { andList } from '../../core/text.js';
 import { existsSync } from 'node:fs';
 
 export type LogoutOptions = Record<string, never>;
@@ -52,7 +53,7 @@ export async function logoutRun(_opts: LogoutOptions, deps: Deps): Promise<void>
   if (sharedBy.length > 0) output.note(`Kept the cached token: ${sharingWords(sharedBy)} it too.`);
 }
 
-/** `profile "a" uses` / `profiles "a", "b" use`: who shares a cached token. */
+/** `profile "a" uses` / `profiles "a", "b" and "c" use`: who shares a cached token. */
 export function sharingWords(names: readonly string[]): string {
-  return `${names.length === 1 ? 'profile' : 'profiles'} ${names.map((n) => `"${n}"`).join(', ')} ${names.length === 1 ? 'uses' : 'use'}`;
+  return `${names.length === 1 ? 'profile' : 'profiles'} ${andList(names.map((n) => `"${n}"`))} ${names.length === 1 ? 'uses' : 'use'}`;
 }

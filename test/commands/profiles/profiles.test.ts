@@ -461,6 +461,15 @@ describe('a cached token shared by two profiles (the same domain and client)', (
     expect(JSON.parse(last.stdout)).toEqual({ profile: 'default', removedSecret: true, removedToken: true });
     expect(tokenFiles()).toHaveLength(1);
   });
+
+  it('shared by several: each is named, as a sentence lists them ("default" and "stage")', async () => {
+    await threeProfiles();
+    const stage = await idm(['login', '--profile', 'stage', '--domain', sandbox().url, '--client-id', sandbox().clients.admin.clientId, '--client-secret-file', `${dir}-admin.secret`]);
+    expect(stage.code, stage.stderr).toBe(0);
+    const result = await runIdm(['logout', '--profile', 'prod'], { configDir: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('Logged out of profile "prod": removed its secret.\nKept the cached token: profiles "default" and "stage" use it too.\n');
+  });
 });
 
 describe('a profile name that cannot be one', () => {
