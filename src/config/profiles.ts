@@ -57,7 +57,12 @@ export function emptyProfiles(): Record<string, Profile> {
 }
 
 function corrupt(file: string, problem: string): ConfigError {
-  return new ConfigError(`The settings file ${file} ${problem}.`, `Fix it, or move it away and run 'idm login' again to recreate it.`);
+  return new ConfigError(`The settings file ${file} ${problem}.`, `Fix it, or move it away and log in again to recreate it: ${moveAwayAndLogIn(file)}`);
+}
+
+/** The command that moves a settings file idm cannot use out of the way and logs in again (`profile`: its secret's profile). */
+function moveAwayAndLogIn(file: string, profile?: string): string {
+  return `${shellCommand(['mv', '--', file, `${file}.bak`])} && ${shellCommand(profile === undefined ? ['idm', 'login'] : ['idm', 'login', '--profile', profile])}`;
 }
 
 /**
@@ -65,7 +70,6 @@ function corrupt(file: string, problem: string): ConfigError {
  * the fix. `profile`: the file is that profile's secret, which its own login writes anew.
  */
 export function unreadable(file: string, error: unknown, exitCode: typeof ExitCode.Usage | typeof ExitCode.Auth = ExitCode.Usage, profile?: string): ConfigError {
-  const login = shellCommand(profile === undefined ? ['idm', 'login'] : ['idm', 'login', '--profile', profile]);
   const code = (error as NodeJS.ErrnoException).code;
   const blocker = code === 'ENOTDIR' ? fileInTheWay(file) : undefined;
   const why =
@@ -84,7 +88,7 @@ export function unreadable(file: string, error: unknown, exitCode: typeof ExitCo
       : blocker !== undefined
         ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', blocker, `${blocker}.bak`])}`
         : code === TOO_LARGE
-          ? `idm never writes one that large: move it away and run '${login}' again to recreate it.`
+          ? `idm never writes one that large: move it away and log in again to recreate it: ${moveAwayAndLogIn(file, profile)}`
           : 'Check its owner and permissions (idm makes it 0600, owned by you).';
   return new ConfigError(`Cannot read ${file}: ${why}.`, hint, {
     exitCode,

@@ -334,7 +334,8 @@ describe('idm as a process against the sandbox', () => {
     writeFileSync(join(broken, 'config.json'), '{"profiles": {"default": {"domain": ');
     const result = await idm(['streams', 'list'], { dir: broken });
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`Error: The settings file ${join(broken, 'config.json')} is not valid JSON.\nFix it, or move it away and run 'idm login' again to recreate it.\n`);
+    const file = join(broken, 'config.json');
+    expect(result.stderr).toBe(`Error: The settings file ${file} is not valid JSON.\nFix it, or move it away and log in again to recreate it: mv -- ${file} ${file}.bak && idm login\n`);
   });
 
   it('a damaged token cache is discarded and rebuilt', async () => {

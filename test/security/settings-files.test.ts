@@ -236,7 +236,7 @@ describe('settings files far larger than idm writes (over 4 MB) are never read',
         const result = await idm(args, { env: { IDM_CONFIG_DIR: home.dir } });
         expect(result.code, args.join(' ')).toBe(2);
         expect(result.stderr).toContain(`Cannot read ${file}: ${TOO_LARGE}`);
-        expect(result.stderr).toContain("move it away and run 'idm login' again");
+        expect(result.stderr).toContain(`move it away and log in again to recreate it: mv -- ${file} ${file}.bak && idm login\n`);
         expect(result.stderr).not.toContain('Unexpected error');
       }
       const json = await idm(['streams', 'list', '--json'], { env: { IDM_CONFIG_DIR: home.dir } });
@@ -270,7 +270,7 @@ describe('settings files far larger than idm writes (over 4 MB) are never read',
       expect(result.code).toBe(4);
       expect(result.stderr).toContain(`Cannot read ${file}: ${TOO_LARGE}`);
       // The login that writes it anew is that profile's: pasted as it is, it must not log in the default one.
-      expect(result.stderr).toContain("move it away and run 'idm login --profile p' again to recreate it.");
+      expect(result.stderr).toContain(`move it away and log in again to recreate it: mv -- ${file} ${file}.bak && idm login --profile p\n`);
       expect(server.seen).toEqual([]);
     } finally {
       home.cleanup();
