@@ -86,14 +86,41 @@ export async function createPrompter(io: IO): Promise<Prompter> {
   // TERM=dumb: no cursor control, so no prompt that redraws itself; plain questions, a line each.
   if (io.env.TERM === 'dumb') return (await import('./plain-prompter.js')).createPlainPrompter(io, checked);
   const inquirer = await import('@inquirer/prompts');
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal } as const;
-  const theme = io.colorStderr ? {} : { theme: PLAIN_THEME };
-  const ask = async <T>(run: () => Promise<T>): Promise<T> => {
+  const palette = io.palette('stderr');
+  type Context = { input: IO['stdin']; output: IO['stderr']; signal: AbortSignal; readonly clearPromptOnDone: boolean };
+  type Theme = { prefix?: object; style: Record<string, unknown> };
+  /**
+   * Runs one prompt. Answered, it leaves its question and answer; cancelled (Ctrl-C, a signal), it
+   * erases all it drew (a list's choices and keys' help stayed under the question) and leaves one
+   * line: the question, and that it was cancelled. The prompt renders its message with the status
+   * it is in ('done' once answered), which tells the two apart when it clears its drawing.
+   */
+  const ask = async <T>(run: (context: Context, theme: { theme: Theme }) => Promise<T>): Promise<T> => {
     io.throwIfStopped();
+    let status: string | undefined;
+    let question = '';
+    const bold = io.colorStderr ? palette.bold : plain;
+    const style = {
+      ...(io.colorStderr ? {} : PLAIN_THEME.style),
+      message: (text: string, now: string) => {
+        status = now;
+        question = text;
+        return bold(text);
+      },
+    };
+    const context: Context = {
+      input: io.stdin,
+      output: io.stderr,
+      signal: io.signal,
+      get clearPromptOnDone() {
+        return status !== 'done';
+      },
+    };
     try {
-      return await run();
+      return await run(context, { theme: io.colorStderr ? { style } : { ...PLAIN_THEME, style } });
     } catch (error) {
       if (!isCancel(error)) throw error;
+      if (status !== undefined) io.err(`${palette.red('✖')} ${bold(question)} ${palette.dim('(cancelled)')}\n`);
       // Aborted by a signal: that signal's reason; Ctrl-C typed at the prompt: SIGINT, which stops
       // the run as the signal would, so that what still waits (a prompt's check reading a FIFO or a
       // terminal) ends too.
@@ -129,23 +156,25 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       // answer): one read from a file (a hand-written config.json's client id) may hold escapes that
       // drive the terminal. No value idm asks for may hold such characters, so none is offered.
       const offered = options.default === undefined || hasUnsafeCharacters(options.default) ? undefined : options.default;
-      return ask(() =>
+      return ask((context, theme) =>
         inquirer.input(
           { message: safeText(message), default: offered, prefill: options.prefill && offered !== undefined ? 'editable' : undefined, validate: checked(options.validate), ...theme },
           context,
         ),
       );
     },
-    password: (message, options = {}) => ask(() => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
+    password: (message, options = {}) => ask((context, theme) => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
-      ask(() => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize), context)),
+      ask((context, theme) => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize), context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean; answer?: (values: T[]) => string } = {}) => {
       const { answer } = options;
-      // Merged by the prompt over its own theme (and the plain one): only the answer's text changes.
-      const answered = answer && { theme: { ...theme.theme, style: { ...theme.theme?.style, renderSelectedChoices: (selected: Array<{ value: T }>) => safeText(answer(selected.map((choice) => choice.value))) } } };
-      return ask(() => inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize), context));
+      return ask((context, theme) => {
+        // Merged by the prompt over its own theme: only the answer's text changes.
+        const answered = answer && { theme: { ...theme.theme, style: { ...theme.theme.style, renderSelectedChoices: (selected: Array<{ value: T }>) => safeText(answer(selected.map((choice) => choice.value))) } } };
+        return inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize), context);
+      });
     },
-    confirm: (message, options = {}) => ask(() => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
+    confirm: (message, options = {}) => ask((context, theme) => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),
     // The cursor (or `- `), and the space before why a choice cannot be chosen.
     listMargin: (_count, disabled) => (disabled ? 3 : 2),
   };

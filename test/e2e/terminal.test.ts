@@ -223,6 +223,20 @@ describe.skipIf(!run)('prompts in a real terminal', () => {
     plain.keys('C-c');
     expect(await plain.exitCode()).toBe(130);
   });
+
+  it('Ctrl-C at a list erases its choices and keys\' help, and leaves the question, cancelled, on one line; the cursor shown', async () => {
+    h.mark();
+    const t = open(h, ['streams', 'create', '--name', 'cancelled-at-list', '--event-type', 'user.created']);
+    await t.waitFor('An event bus');
+    t.keys('Down');
+    await t.waitFor('❯ An event bus');
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    const rows = t.rows().filter((row) => row.trim() !== '');
+    expect(rows).toEqual(['✖ Where do the events go? (cancelled)', 'Error: Interrupted.']);
+    expect(t.cursorShown()).toBe(true);
+    expect(h.calls('POST')).toEqual([]);
+  });
 });
 
 describe.skipIf(!run)('progress in a real terminal', () => {

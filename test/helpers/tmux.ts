@@ -140,6 +140,11 @@ export class Terminal {
     }
   }
 
+  /** Whether the terminal shows its cursor (a prompt hides it while a list shows). */
+  cursorShown(): boolean {
+    return this.tmux('display-message', '-p', '-t', 'idm', '#{cursor_flag}').trim() === '1';
+  }
+
   /** The terminal's rows as they are: a line that wrapped is two rows here. */
   rows(): string[] {
     return this.tmux('capture-pane', '-p', '-t', 'idm', '-S', '-5000').replace(/\n+$/, '').split('\n');
