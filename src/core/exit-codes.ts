@@ -23,6 +23,6 @@ export const EXIT_CODE_TABLE: ReadonlyArray<readonly [ExitCodeValue, string]> = 
   [ExitCode.RateLimited, 'rate limited, still after retries within --max-wait'],
   [ExitCode.DeliveryUnknown, 'a test event was sent with --wait and its outcome was still unknown when the wait ended'],
   [ExitCode.Hangup, 'the terminal hung up (SIGHUP)'],
-  [ExitCode.Interrupted, 'interrupted (Ctrl-C), or cancelled by answering no at a confirmation (then nothing was sent)'],
+  [ExitCode.Interrupted, 'interrupted (Ctrl-C, or Escape at a prompt), or cancelled by answering no at a confirmation (then nothing was sent)'],
   [ExitCode.Terminated, 'terminated (SIGTERM)'],
 ];

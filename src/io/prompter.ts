@@ -107,25 +107,43 @@ export async function createPrompter(io: IO): Promise<Prompter> {
         question = text;
         return bold(text);
       },
+      // The lists' help says how to leave them, as Escape does nothing at @inquirer's prompts.
+      keysHelpTip: (keys: Array<[string, string]>) =>
+        [...keys, ['esc', 'cancel'] as [string, string]].map(([key, action]) => `${palette.bold(key)} ${palette.dim(action)}`).join(palette.dim(' • ')),
     };
+    // Escape cancels a prompt as Ctrl-C does (as at fzf, clack's prompts, a dialog's Cancel): the
+    // run stops with SIGINT's reason (exit 130). Readline tells Escape alone from the
+    // start of a key's sequence (an arrow, Alt-x) by waiting a moment for the rest.
+    const prompt = new AbortController();
+    const onStop = () => prompt.abort(io.signal.reason);
+    const onKey = (_text: unknown, key?: { name?: string }) => {
+      if (key?.name === 'escape') prompt.abort(new InterruptedError('SIGINT'));
+    };
+    io.signal.addEventListener('abort', onStop, { once: true });
     const context: Context = {
       input: io.stdin,
       output: io.stderr,
-      signal: io.signal,
+      signal: prompt.signal,
       get clearPromptOnDone() {
         return status !== 'done';
       },
     };
     try {
-      return await run(context, { theme: io.colorStderr ? { style } : { ...PLAIN_THEME, style } });
+      // Listened to once the prompt has made stdin emit keys (its readline does, as it starts).
+      const answer = run(context, { theme: io.colorStderr ? { style } : { ...PLAIN_THEME, style } });
+      io.stdin.on('keypress', onKey);
+      return await answer;
     } catch (error) {
       if (!isCancel(error)) throw error;
       if (status !== undefined) io.err(`${palette.red('✖')} ${bold(question)} ${palette.dim('(cancelled)')}\n`);
-      // Aborted by a signal: that signal's reason; Ctrl-C typed at the prompt: SIGINT, which stops
-      // the run as the signal would, so that what still waits (a prompt's check reading a FIFO or a
-      // terminal) ends too.
+      // Aborted by a signal: that signal's reason; Ctrl-C (or Escape) typed at the prompt: SIGINT,
+      // which stops the run as the signal would, so that what still waits (a prompt's check reading
+      // a FIFO or a terminal) ends too.
       if (!io.signal.aborted) io.stop(new InterruptedError('SIGINT'));
       throw io.signal.reason;
+    } finally {
+      io.signal.removeEventListener('abort', onStop);
+      io.stdin.off('keypress', onKey);
     }
   };
   // A list taller than the terminal scrolls its question away, and each redraw then leaves a copy

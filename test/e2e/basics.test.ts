@@ -22,7 +22,7 @@ describe('idm as a process', () => {
     const result = await runIdm(['--help'], { configDir: config() });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('Exit codes:');
-    expect(result.stdout).toMatch(/130\s+interrupted \(Ctrl-C\), or cancelled by answering no at a confirmation/);
+    expect(result.stdout).toMatch(/130\s+interrupted \(Ctrl-C, or Escape at a prompt\), or cancelled by answering no\s+at a confirmation/);
   });
 
   it('reports an unknown option as a usage error (exit 2) on stderr only, naming the command for help', async () => {

@@ -237,6 +237,34 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(term.screen().replace(/\n/g, '')).toContain('Deleting stream est_demoInboxBearer0000000 needs --yes when idm cannot ask (--no-input).');
   });
 
+  it('Escape at a prompt cancels as Ctrl-C does (exit 130, nothing saved); an arrow or Alt-b typed there first does not', async () => {
+    const { term, dir } = login();
+    await term.waitFor('Tenant domain');
+    term.type('tenant.example.org');
+    term.keys('M-b', 'Left'); // the sequences Escape starts: a word back, a character back
+    term.type('x');
+    await term.waitFor('tenant.examplex.org');
+    term.keys('Escape');
+    expect(await term.exitCode()).toBe(130);
+    const rows = term.rows().filter((row) => row.trim() !== '');
+    expect(rows).toEqual(['✖ Tenant domain (host or https:// URL) (cancelled)', 'Error: Interrupted.']);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
+  it('Escape at the secret prompt, part of a secret typed: exit 130, nothing sent or saved', async () => {
+    const { term, dir } = login();
+    await upToSecret(term);
+    const before = sandbox().requests.length;
+    term.type('half-a-secr');
+    await term.waitFor('*'.repeat(11));
+    term.keys('Escape');
+    expect(await term.exitCode()).toBe(130);
+    expect(term.screen()).toContain('✖ Client secret (cancelled)');
+    expect(term.screen()).not.toContain('half-a-secr');
+    expect(tokenRequests(before)).toEqual([]);
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+  });
+
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {
     const { term, dir } = login();
     await term.waitFor('Tenant domain');

@@ -237,6 +237,20 @@ describe.skipIf(!run)('prompts in a real terminal', () => {
     expect(t.cursorShown()).toBe(true);
     expect(h.calls('POST')).toEqual([]);
   });
+
+  it('Escape at a list cancels as Ctrl-C does, and the keys\' help says so', async () => {
+    h.mark();
+    const t = open(h, ['streams', 'create', '--name', 'escaped-at-list', '--event-type', 'user.created']);
+    await t.waitFor('↑↓ navigate • ⏎ select • esc cancel');
+    t.keys('Down');
+    await t.waitFor('❯ An event bus');
+    t.keys('Escape');
+    expect(await t.exitCode()).toBe(130);
+    const rows = t.rows().filter((row) => row.trim() !== '');
+    expect(rows).toEqual(['✖ Where do the events go? (cancelled)', 'Error: Interrupted.']);
+    expect(t.cursorShown()).toBe(true);
+    expect(h.calls('POST')).toEqual([]);
+  });
 });
 
 describe.skipIf(!run)('progress in a real terminal', () => {
