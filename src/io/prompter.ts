@@ -43,6 +43,10 @@ function isCancel(error: unknown): boolean {
 }
 
 const plain = (text: string) => text;
+/** The reason a prompt is ended when the process is suspended (Ctrl-Z): asked again once continued. */
+const SUSPENDED = Symbol('suspended');
+/** Where a terminal suspends a process with SIGTSTP (not Windows). */
+const SUSPENDS = process.platform !== 'win32';
 /** Every style of the prompts idm uses, without colour (@inquirer's defaults use node:util styleText). */
 const PLAIN_THEME = {
   prefix: { idle: '?', done: '✔' },
@@ -95,7 +99,7 @@ export async function createPrompter(io: IO): Promise<Prompter> {
    * line: the question, and that it was cancelled. The prompt renders its message with the status
    * it is in ('done' once answered), which tells the two apart when it clears its drawing.
    */
-  const ask = async <T>(run: (context: Context, theme: { theme: Theme }) => Promise<T>): Promise<T> => {
+  const askOnce = async <T>(run: (context: Context, theme: { theme: Theme }) => Promise<T>): Promise<{ value: T } | typeof SUSPENDED> => {
     io.throwIfStopped();
     let status: string | undefined;
     let question = '';
@@ -120,6 +124,16 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       if (key?.name === 'escape') prompt.abort(new InterruptedError('SIGINT'));
     };
     io.signal.addEventListener('abort', onStop, { once: true });
+    // Ctrl-Z (readline sends the process SIGTSTP) or a SIGTSTP from elsewhere: the prompt erases its
+    // drawing and lets go of the terminal before the process stops, and is asked again once it is
+    // continued (fg). Stopped under a prompt, readline paused stdin as it was continued: nothing
+    // then kept the process alive, and it ended as if Ctrl-C had been typed (exit 130).
+    let suspended = false;
+    const onSuspend = () => {
+      suspended = true;
+      prompt.abort(SUSPENDED);
+    };
+    if (SUSPENDS) process.on('SIGTSTP', onSuspend);
     const context: Context = {
       input: io.stdin,
       output: io.stderr,
@@ -132,9 +146,10 @@ export async function createPrompter(io: IO): Promise<Prompter> {
       // Listened to once the prompt has made stdin emit keys (its readline does, as it starts).
       const answer = run(context, { theme: io.colorStderr ? { style } : { ...PLAIN_THEME, style } });
       io.stdin.on('keypress', onKey);
-      return await answer;
+      return { value: await answer };
     } catch (error) {
       if (!isCancel(error)) throw error;
+      if (suspended && !io.signal.aborted) return SUSPENDED;
       if (status !== undefined) io.err(`${palette.red('✖')} ${bold(question)} ${palette.dim('(cancelled)')}\n`);
       // Aborted by a signal: that signal's reason; Ctrl-C (or Escape) typed at the prompt: SIGINT,
       // which stops the run as the signal would, so that what still waits (a prompt's check reading
@@ -144,6 +159,16 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     } finally {
       io.signal.removeEventListener('abort', onStop);
       io.stdin.off('keypress', onKey);
+      if (SUSPENDS) process.off('SIGTSTP', onSuspend);
+      // No longer caught: SIGTSTP stops the process, as the terminal asked (after an answer given
+      // at the same moment too).
+      if (suspended) process.kill(process.pid, 'SIGTSTP');
+    }
+  };
+  const ask = async <T>(run: (context: Context, theme: { theme: Theme }) => Promise<T>): Promise<T> => {
+    for (;;) {
+      const answer = await askOnce(run);
+      if (answer !== SUSPENDED) return answer.value;
     }
   };
   // A list taller than the terminal scrolls its question away, and each redraw then leaves a copy

@@ -8,7 +8,7 @@ import { displayWidth } from '../../src/output/width.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tokenBody } from '../helpers/hostile-server.js';
 import { credentialsEnv, runInProcess, spawnIdm } from '../helpers/cli.js';
-import { hasTmux, Terminal, WAIT_MS } from '../helpers/tmux.js';
+import { hasTmux, STOPPED, Terminal, WAIT_MS } from '../helpers/tmux.js';
 
 // CI installs tmux (.ci/run); elsewhere, without tmux these tests are skipped rather than failed.
 const run = hasTmux || Boolean(process.env.CI);
@@ -236,6 +236,32 @@ describe.skipIf(!run)('prompts in a real terminal', () => {
     expect(rows).toEqual(['✖ Where do the events go? (cancelled)', 'Error: Interrupted.']);
     expect(t.cursorShown()).toBe(true);
     expect(h.calls('POST')).toEqual([]);
+  });
+
+  it('Ctrl-Z at a list: the list is erased before idm stops, and once continued (fg) it is asked again and the run goes on (not ended as interrupted)', async () => {
+    h.mark();
+    terminal = Terminal.start(['streams', 'create', '--name', 'suspended-at-list', '--event-type', 'user.created'], {
+      configDir: h.configDir,
+      env: { ...credentialsEnv(h.sandbox), IDM_WEBHOOK_SECRET: 'suspended-token' },
+      jobControl: true,
+    });
+    const t = terminal;
+    await t.waitFor('An event bus');
+    t.keys('C-z');
+    const stopped = await t.waitFor(STOPPED);
+    expect(stopped).not.toMatch(/Where do the events go|An event bus|navigate/);
+    t.continueJob();
+    await t.waitFor('↑↓ navigate');
+    t.keys('Enter'); // a webhook
+    await t.waitFor('Webhook URL');
+    t.type('https://hooks.example.com/suspended');
+    t.keys('Enter');
+    await t.waitFor('How does the webhook authenticate deliveries?');
+    t.keys('Enter'); // bearer, its token IDM_WEBHOOK_SECRET's
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls('POST')).toHaveLength(1);
+    expect(h.calls('POST')[0]!.json).toMatchObject({ name: 'suspended-at-list', destination: { type: 'webhook' } });
+    expect(t.screen().match(/Where do the events go\?/g)).toHaveLength(1);
   });
 
   it('Escape at a list cancels as Ctrl-C does, and the keys\' help says so', async () => {

@@ -20,6 +20,12 @@ const EXITED_TITLE = 'idm-test-exited-';
 /** The tmux channel on which a recorded terminal's script waits until the recording has started. */
 const RECORDING = 'idm-recording';
 
+/** The tmux channel on which a `jobControl` terminal's shell waits to continue idm once it is stopped. */
+const CONTINUE = 'idm-continue';
+
+/** What a `jobControl` terminal's shell says once idm has stopped (Ctrl-Z), before it waits to continue it. */
+export const STOPPED = 'idm-test-stopped';
+
 export const hasTmux = spawnSync('sh', ['-c', 'command -v tmux']).status === 0;
 
 let counter = 0;
@@ -49,7 +55,13 @@ export class Terminal {
    * `term`: the TERM idm sees (tmux gives its own otherwise). `record`: every byte idm writes to the
    * terminal is kept, as written, for raw() (idm starts once the recording has).
    */
-  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; rows?: number; color?: boolean; term?: string; record?: boolean }): Terminal {
+  /**
+   * `jobControl`: idm runs as a job of a shell with job control (bash, set -m), so that Ctrl-Z stops it
+   * as at a user's shell (a job of the script's shell without it is in an orphaned process group, where
+   * a stop is discarded); once it is stopped the shell says STOPPED, and continues it as `fg` does
+   * when the test calls continueJob().
+   */
+  static start(args: readonly string[], options: { configDir: string; env: Record<string, string>; columns?: number; rows?: number; color?: boolean; term?: string; record?: boolean; jobControl?: boolean }): Terminal {
     const dir = mkdtempSync(join(tmpdir(), 'idm-tty-'));
     const terminal = new Terminal(`idm-test-${process.pid}-${++counter}`, dir);
     const env = cliEnv(options.configDir, { ...options.env, ...(options.color ? {} : { NO_COLOR: '1' }) });
@@ -74,8 +86,11 @@ export class Terminal {
         ...exports,
         ...(options.term === undefined ? [] : [`export TERM=${shellQuote(options.term)}`]),
         ...(options.record ? [`tmux -L ${shellQuote(terminal.socket)} wait-for ${RECORDING}`] : []),
+        ...(options.jobControl ? ['set -m'] : []),
         `${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')}`,
         'code=$?',
+        // Stopped (128 + SIGTSTP): said, then continued in the foreground once the test asks.
+        ...(options.jobControl ? [`while [ "$code" = 148 ]; do echo ${STOPPED}; tmux -L ${shellQuote(terminal.socket)} wait-for ${CONTINUE}; fg > /dev/null; code=$?; done`] : []),
         // The pane's title set after all that idm wrote (OSC 2, read by exited()): tmux reads the
         // terminal's output in order, so once the title shows, the screen has all of idm's output.
         `printf '\\033]2;${EXITED_TITLE}%s\\033\\\\' "$code"`,
@@ -84,13 +99,18 @@ export class Terminal {
         '',
       ].join('\n'),
     );
-    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', String(options.rows ?? 50), `sh ${shellQuote(script)}`);
+    terminal.tmux('-f', '/dev/null', 'new-session', '-d', '-s', 'idm', '-x', String(options.columns ?? 200), '-y', String(options.rows ?? 50), `${options.jobControl ? 'bash' : 'sh'} ${shellQuote(script)}`);
     terminal.tmux('set-option', '-t', 'idm', 'history-limit', '5000');
     if (options.record) {
       terminal.tmux('pipe-pane', '-o', '-t', 'idm', `cat >> ${shellQuote(terminal.rawFile)}`);
       terminal.tmux('wait-for', '-S', RECORDING); // kept by tmux until the script waits for it
     }
     return terminal;
+  }
+
+  /** A `jobControl` terminal's stopped idm continued in the foreground (its shell's fg). */
+  continueJob(): void {
+    this.tmux('wait-for', '-S', CONTINUE);
   }
 
   private tmux(...args: string[]): string {
