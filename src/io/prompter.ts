@@ -45,6 +45,10 @@ function isCancel(error: unknown): boolean {
 const plain = (text: string) => text;
 /** The reason a prompt is ended when the process is suspended (Ctrl-Z): asked again once continued. */
 const SUSPENDED = Symbol('suspended');
+/** The keys' help of @inquirer's lists (idm adds `esc cancel`), and the longest refusal they show under the list. */
+const SELECT_HELP = '↑↓ navigate • ⏎ select';
+const CHECKBOX_HELP = '↑↓ navigate • space select • a all • i invert • ⏎ submit';
+const LONGEST_ERROR = '> This option is disabled and cannot be selected.';
 /** Where a terminal suspends a process with SIGTSTP (not Windows). */
 const SUSPENDS = process.platform !== 'win32';
 /** Every style of the prompts idm uses, without colour (@inquirer's defaults use node:util styleText). */
@@ -173,14 +177,27 @@ export async function createPrompter(io: IO): Promise<Prompter> {
   };
   // A list taller than the terminal scrolls its question away, and each redraw then leaves a copy
   // behind: the page is cut to the rows left by the question, a description, an error, the keys' help.
-  const page = (pageSize = 12) => {
-    const rows = (io.stderr as { rows?: unknown }).rows;
-    return typeof rows === 'number' && rows > 0 ? Math.max(3, Math.min(pageSize, rows - 6)) : pageSize;
+  // Each of them takes as many rows as it wraps to in a narrow terminal (the checkbox's help is four
+  // rows at 20 columns): `around` is their texts, the question's line first.
+  const page = (pageSize: number, around: readonly string[]) => {
+    const { rows, columns } = io.stderr as { rows?: unknown; columns?: unknown };
+    if (typeof rows !== 'number' || rows <= 0) return pageSize;
+    const width = typeof columns === 'number' && columns > 0 ? columns : 80;
+    const taken = around.reduce((sum, text) => sum + Math.max(1, Math.ceil([...text].length / width)), 0);
+    // And the blank line above the help, and a row to spare (the prompt adds one when its line ends at the edge).
+    return Math.max(3, Math.min(pageSize, rows - taken - 2));
   };
   // Read at each redraw (the prompt reads its config then), not once: a terminal made smaller while
   // the list shows gets a page that fits from the next key on, rather than a copy left per key.
-  const paged = <C extends object>(config: C, pageSize: number | undefined): C & { pageSize: number } =>
-    Object.defineProperty(config, 'pageSize', { get: () => page(pageSize), enumerable: true }) as C & { pageSize: number };
+  // `help`: the prompt's keys' help line, as it shows it.
+  const paged = <C extends { message: string; choices: ReadonlyArray<{ description?: string } | object> }>(config: C, pageSize: number | undefined, help: string): C & { pageSize: number } => {
+    const description = config.choices.reduce((longest: string, choice) => {
+      const text = (choice as { description?: unknown }).description;
+      return typeof text === 'string' && text.length > longest.length ? text : longest;
+    }, '');
+    const around = [`? ${config.message}`, description, LONGEST_ERROR, `${help} • esc cancel`];
+    return Object.defineProperty(config, 'pageSize', { get: () => page(pageSize ?? 12, around), enumerable: true }) as C & { pageSize: number };
+  };
   const choicesOf = <T>(choices: ReadonlyArray<ChoiceOrSeparator<T>>) =>
     choices.map((choice) =>
       'separator' in choice
@@ -208,13 +225,13 @@ export async function createPrompter(io: IO): Promise<Prompter> {
     },
     password: (message, options = {}) => ask((context, theme) => inquirer.password({ message: safeText(message), mask: '*', toggleMask: false, validate: checked(options.validate), ...theme }, context)),
     select: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { default?: T; pageSize?: number } = {}) =>
-      ask((context, theme) => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize), context)),
+      ask((context, theme) => inquirer.select<T>(paged({ message: safeText(message), choices: choicesOf(choices), default: options.default, ...theme }, options.pageSize, SELECT_HELP), context)),
     checkbox: <T>(message: string, choices: ReadonlyArray<ChoiceOrSeparator<T>>, options: { pageSize?: number; required?: boolean; answer?: (values: T[]) => string } = {}) => {
       const { answer } = options;
       return ask((context, theme) => {
         // Merged by the prompt over its own theme: only the answer's text changes.
         const answered = answer && { theme: { ...theme.theme, style: { ...theme.theme.style, renderSelectedChoices: (selected: Array<{ value: T }>) => safeText(answer(selected.map((choice) => choice.value))) } } };
-        return inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize), context);
+        return inquirer.checkbox<T>(paged({ message: safeText(message), choices: choicesOf(choices), required: options.required, ...theme, ...answered }, options.pageSize, CHECKBOX_HELP), context);
       });
     },
     confirm: (message, options = {}) => ask((context, theme) => inquirer.confirm({ message: safeText(message), default: options.default ?? true, ...theme }, context)),

@@ -264,6 +264,24 @@ describe.skipIf(!run)('prompts in a real terminal', () => {
     expect(t.screen().match(/Where do the events go\?/g)).toHaveLength(1);
   });
 
+  it('at 20 columns and 12 rows a list with its refusal and its keys\' help (four rows) still fits: each key redraws it in place, no copy of its question left above', async () => {
+    h.mark();
+    terminal = Terminal.start(['streams', 'create', '--name', 'narrow-list'], { configDir: h.configDir, env: credentialsEnv(h.sandbox), columns: 20, rows: 12 });
+    const t = terminal;
+    await t.waitFor('navigate');
+    t.keys('Enter'); // nothing chosen: refused under the list
+    await t.waitFor('must be selected');
+    t.keys('Down');
+    await t.waitFor(/❯◯ group\.deleted/);
+    t.keys('Down');
+    await t.waitFor(/❯◯ group\.member\.adde/);
+    expect(t.screen().match(/\? Event types/g)).toHaveLength(1);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+    expect(t.screen()).not.toContain('group.');
+    expect(h.calls('POST')).toEqual([]);
+  });
+
   it('Escape at a list cancels as Ctrl-C does, and the keys\' help says so', async () => {
     h.mark();
     const t = open(h, ['streams', 'create', '--name', 'escaped-at-list', '--event-type', 'user.created']);
