@@ -265,6 +265,23 @@ describe.skipIf(!run)('idm login in a pseudo-terminal', () => {
     expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
   });
 
+  it('a private key pasted at the secret prompt is refused there, saying what it is, and nothing of it is sent as the secret', async () => {
+    const { term, dir } = login();
+    const { clientSecret, privateKeyPem } = sandbox().clients.admin;
+    await upToSecret(term);
+    const before = sandbox().requests.length;
+    term.type(privateKeyPem); // pasted: its lines end in line feeds, each an Enter
+    await term.waitFor('That is a PEM key or certificate, not a client secret.');
+    expect(term.screen()).not.toContain('-----BEGIN');
+    expect(tokenRequests(before)).toEqual([]);
+    term.keys('C-u');
+    term.type(clientSecret);
+    term.keys('Enter');
+    expect(await term.exitCode()).toBe(0);
+    expect(tokenRequests(before)).toHaveLength(1);
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toMatchObject({ authMethod: 'post' });
+  });
+
   it('Ctrl-C at a prompt exits 130 and saves nothing', async () => {
     const { term, dir } = login();
     await term.waitFor('Tenant domain');

@@ -16,6 +16,7 @@ import { resolve as resolvePath } from 'node:path';
 import { proxyFor } from '../../api/proxy.js';
 import { readCertificates, readClientCertificate } from '../../api/tls.js';
 import { ApiError, CancelledError, UsageError } from '../../core/errors.js';
+import { looksLikePem } from '../../core/secrets.js';
 import { andList, hasUnsafeCharacters, shellCommand, shellQuote } from '../../core/text.js';
 import * as input from '../../io/input.js';
 import type { Prompter } from '../../io/prompter.js';
@@ -551,8 +552,15 @@ function otherMethodOrAlg(env: NodeJS.ProcessEnv, method: AuthMethod, signingAlg
 /** Tries at a wrong secret typed at the prompt, as a login form gives. */
 const SECRET_TRIES = 3;
 
+/**
+ * A key or certificate pasted at the secret prompt (a client meant for private_key_jwt): its first
+ * line, sent as the secret, used a try for nothing, and the refusal did not say why.
+ */
+const PEM_AT_SECRET =
+  'That is a PEM key or certificate, not a client secret. For a key, Escape and run idm login again choosing private_key_jwt (tls_client_auth for a certificate).';
+
 function askSecret(prompter: Prompter): Promise<string> {
-  return prompter.password('Client secret', { validate: (value) => resolve.secretProblem(value.trim()) ?? true }).then((value) => value.trim());
+  return prompter.password('Client secret', { validate: (value) => (looksLikePem(value) ? PEM_AT_SECRET : (resolve.secretProblem(value.trim()) ?? true)) }).then((value) => value.trim());
 }
 
 /** A client secret from a file or piped stdin: one line. */
