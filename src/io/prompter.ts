@@ -1,6 +1,8 @@
 // The prompts idm asks, bound to the IO's stdin and stderr (stdout stays data). @inquirer/prompts is
-// loaded only when a prompt is really shown. Ctrl-C (or SIGTERM, SIGHUP) at any prompt becomes the
-// IO's stop reason (InterruptedError: 130, 143, 129); the prompt restores the terminal itself.
+// loaded only when a prompt is really shown. Ctrl-C or Escape (or SIGTERM, SIGHUP) at any prompt
+// becomes the IO's stop reason (InterruptedError: 130, 143, 129); the prompt restores the terminal
+// itself, and is erased but for its question. Ctrl-Z suspends the run, and the question is asked
+// again once it is continued.
 // Prompts follow the IO's colour decision (--no-color, NO_COLOR), and every text shown in them is
 // made safe (it may name a server's connection or attribute).
 import { InterruptedError, UsageError } from '../core/errors.js';
