@@ -167,6 +167,19 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
         throw error;
       }
     },
+    /**
+     * The stream; undefined when there is none (404); 'unreadable' when the client may not read it
+     * (403), which, as for getIfReadable, keeps the cached token: for a read that only adds to what
+     * a command asks (streams delete's question).
+     */
+    findIfReadable: async (id: string): Promise<ApiRecord | undefined | 'unreadable'> => {
+      try {
+        return await unlessAbsent(get(id, true));
+      } catch (error) {
+        if (isForbidden(error)) return 'unreadable';
+        throw error;
+      }
+    },
 
     /**
      * 201 with the stream; the write-only secret goes in and never comes back. `nameFree`: the caller

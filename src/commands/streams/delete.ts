@@ -1,8 +1,6 @@
 // idm streams delete <stream-id>: asks at a terminal (showing the stream's name and destination),
 // needs --yes without one. The service answers 204 also for a stream that is already gone.
 import { Command } from 'commander';
-import { isForbidden } from '../../api/errors.js';
-import type { ApiRecord } from '../../api/management/index.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -38,15 +36,9 @@ export async function deleteRun(options: DeleteOptions, deps: Deps): Promise<voi
   if (!options.yes) {
     // Asked with what is about to go: its name and where its events go. A client that may delete it
     // but not read it is asked without them (as provisioning delete does): the read only shows them.
-    let stream: ApiRecord | undefined;
-    let readable = true;
-    try {
-      stream = await streams.find(streamId);
-    } catch (error) {
-      if (!isForbidden(error)) throw error;
-      readable = false;
-    }
-    gone = readable && stream === undefined;
+    const found = await streams.findIfReadable(streamId);
+    const stream = found === 'unreadable' ? undefined : found;
+    gone = found === undefined;
     if (!gone) {
       const prompter = await deps.prompter();
       // The name and destination are the server's free text: a one-line question quotes at most 80
