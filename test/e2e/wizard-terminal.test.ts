@@ -1,6 +1,8 @@
 // The prompts of streams test and the provisioning wizard, driven in a real pseudo-terminal (tmux)
 // against the sandbox: what the user sees, the keys they press, the exit code, and what the sandbox
 // received (or did not).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers/harness.js';
 import { credentialsEnv } from '../helpers/cli.js';
@@ -470,6 +472,28 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
     t.keys('n', 'Enter');
     expect(await t.exitCode()).toBe(130);
     expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403']);
+  });
+
+  // That read's 403 dropped a cached token older than 5 minutes (as a 403 to a read a command needs
+  // does, to pick up a scope granted since), so the DELETE fetched a new one: a token in every run for
+  // a client that may not read provisioning. Last here: it deletes con_oneRow0000000001's configuration.
+  it('provisioning delete by a client that may not read the configuration keeps its cached token: the DELETE is sent with it, no new token', async () => {
+    expect((await h.idm(['provisioning', 'show', 'con_oneRow0000000001'])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const message = 'Insufficient scope; expected any of: read:directory_provisionings.';
+    h.sandbox.addFault({ path: '/api/v2/connections/con_oneRow0000000001/directory-provisioning', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const issued = h.sandbox.tokensIssued();
+    const t = open(h, ['provisioning', 'delete', 'con_oneRow0000000001']);
+    await t.waitFor(/\(y\/N\)|Error/);
+    t.keys('y', 'Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'DELETE 204']);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
   });
 });
 

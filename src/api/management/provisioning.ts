@@ -170,7 +170,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
   const record = (connectionId: string, operation: Operation, what: string, creating = false) => explained(connectionId, () => requestRecord(client, operation, what), undefined, creating);
 
   /** `unconfigured`: the hint of a 404 without inexistent_connection, when the operation has its own (delete's). */
-  const get = (connectionId: string, unconfigured?: string): Promise<ApiRecord> =>
+  const get = (connectionId: string, unconfigured?: string, forbiddenIsAnswer?: boolean): Promise<ApiRecord> =>
     explained(
       connectionId,
       () =>
@@ -182,6 +182,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
             action: `read the directory provisioning of connection ${connectionId}`,
             scope: SCOPE.read,
             success: 200,
+            ...(forbiddenIsAnswer ? { forbiddenIsAnswer } : {}),
           },
           'a provisioning configuration',
         ),
@@ -271,9 +272,20 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     /** The scope each operation needs. */
     scopes: SCOPE,
 
-    get,
-    /** get, before a delete: its 404 says there is nothing to delete. */
-    getToDelete: (connectionId: string) => get(connectionId, nothingToDelete),
+    get: (connectionId: string) => get(connectionId),
+    /**
+     * get, before a delete, only to show what goes: its 404 says there is nothing to delete, and a 403
+     * (a client that may delete but not read it) is undefined, keeping the cached token as
+     * streams.getIfReadable does. A tenant without the feature is thrown: the delete would meet it too.
+     */
+    getToDelete: async (connectionId: string): Promise<ApiRecord | undefined> => {
+      try {
+        return await get(connectionId, nothingToDelete, true);
+      } catch (error) {
+        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
+        throw error;
+      }
+    },
 
     /** One page of every connection's configuration. */
     list,

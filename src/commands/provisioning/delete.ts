@@ -1,8 +1,7 @@
 // idm provisioning delete <connection-id>: asks at a terminal, needs --yes without one.
 import { Command } from 'commander';
-import { isForbidden, isNotFound } from '../../api/errors.js';
-import type { ApiRecord } from '../../api/management/index.js';
-import { isFeatureDisabled, isUnknownConnection, type ProvisioningApi } from '../../api/management/provisioning.js';
+import { isNotFound } from '../../api/errors.js';
+import { isUnknownConnection, type ProvisioningApi } from '../../api/management/provisioning.js';
 import type { Deps } from '../../cli/factory.js';
 import { examples } from '../../cli/help.js';
 import { CancelledError, UsageError } from '../../core/errors.js';
@@ -48,12 +47,7 @@ async function deleteIt(options: ProvisioningDeleteOptions, provisioning: Provis
   if (!options.yes) {
     // What is about to go: the connection's name and how much it maps (a 404 is reported as is). A
     // client that may delete it but not read it is asked without them: the read only shows them.
-    let current: ApiRecord = {};
-    try {
-      current = await provisioning.getToDelete(connectionId);
-    } catch (error) {
-      if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
-    }
+    const current = (await provisioning.getToDelete(connectionId)) ?? {};
     const prompter = await deps.prompter();
     // The name is the server's free text: a one-line question quotes at most 80 columns of it, cut
     // between characters (never inside an emoji) and measured as the terminal draws them.
