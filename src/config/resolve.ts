@@ -3,7 +3,7 @@
 // IDM_PRIVATE_KEY / IDM_ACCESS_TOKEN override its fields, and with them no profile is needed at all.
 import { IdmError, UsageError, type Warning } from '../core/errors.js';
 import { ExitCode } from '../core/exit-codes.js';
-import { accessTokenProblem, MIN_SECRET_LENGTH } from '../core/secrets.js';
+import { accessTokenProblem, looksLikePem, MIN_SECRET_LENGTH } from '../core/secrets.js';
 import { andList, hasUnsafeCharacters, plural, shellCommand } from '../core/text.js';
 import { checkPem, keyFileName, readTextFile } from '../io/input.js';
 import { checkDomain, parseDomain, type Tenant } from './domain.js';
@@ -100,6 +100,16 @@ export function secretProblem(secret: string): string | undefined {
   if (secret === '') return 'Enter the client secret.';
   if (secret.length < MIN_SECRET_LENGTH) return `A client secret has at least ${MIN_SECRET_LENGTH} characters.`;
   return undefined;
+}
+
+/**
+ * A PEM key or certificate given as the client secret (meant for a client that signs with a key, or
+ * proves itself with a certificate): its first line, or the whole block with its line breaks written
+ * as \n, would go to the token endpoint as the secret. Refused before anything is sent, never quoted,
+ * with the words the login prompt uses; `instead` says where a key or certificate goes.
+ */
+export function pemAsSecret(what: string, instead: string): UsageError {
+  return new UsageError(`${what} holds a PEM key or certificate, not a client secret.`, instead);
 }
 
 /** `secret` as given, or a usage error naming where it came from (`what`). */
@@ -225,6 +235,7 @@ export function clientIdProblem(value: string): string | undefined {
 export function envClientSecret(env: NodeJS.ProcessEnv): string | undefined {
   const secret = envValue(env, 'IDM_CLIENT_SECRET')?.trim();
   if (secret === undefined) return undefined;
+  if (looksLikePem(secret)) throw pemAsSecret('IDM_CLIENT_SECRET', 'A private key goes in IDM_PRIVATE_KEY (private_key_jwt); a certificate and its key are given as files, with IDM_CLIENT_CERT and IDM_CLIENT_KEY (tls_client_auth).');
   if (/[\r\n]/.test(secret)) throw new UsageError('IDM_CLIENT_SECRET holds more than one line.', 'Put only the secret in it.');
   return checkClientSecret(secret, 'IDM_CLIENT_SECRET');
 }

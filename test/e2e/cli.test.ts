@@ -329,6 +329,34 @@ describe('idm as a process against the sandbox', () => {
     expect(sandbox().requests.length).toBe(before);
   });
 
+  // The login prompt refuses a key pasted as the secret (9af3e1b); the variable and the file did not:
+  // a key in IDM_CLIENT_SECRET with its line breaks written as \n (as IDM_PRIVATE_KEY takes it) was sent
+  // whole to the token endpoint as the secret, and one with real line breaks, or in the file, was
+  // called 'more than one line', with no word of the key.
+  it('a PEM key given as the client secret (IDM_CLIENT_SECRET, --client-secret-file) is refused as such before anything is sent, exit 2, never quoted', async () => {
+    const { admin } = sandbox().clients;
+    const pem = admin.privateKeyPem;
+    const body = pem.split('\n')[1]!;
+    const env = credentialsEnv(sandbox());
+    const dir = configDir();
+    writeFileSync(join(dir, 'key.pem'), pem);
+    const before = sandbox().requests.length;
+    const refused = await Promise.all([
+      idm(['streams', 'list'], { dir, env: { ...env, IDM_CLIENT_SECRET: pem.trim().replace(/\n/g, '\\n') } }),
+      idm(['streams', 'list'], { dir, env: { ...env, IDM_CLIENT_SECRET: pem } }),
+      idm(['login', '--domain', sandbox().url, '--client-id', admin.clientId, '--client-secret-file', join(dir, 'key.pem')], { dir, env: {} }),
+    ]);
+    expect(refused.map((result) => result.code)).toEqual([2, 2, 2]);
+    for (const result of refused.slice(0, 2)) {
+      expect(result.stderr).toContain('IDM_CLIENT_SECRET holds a PEM key or certificate, not a client secret.');
+      expect(result.stderr).toContain('A private key goes in IDM_PRIVATE_KEY');
+    }
+    expect(refused[2]!.stderr).toContain(`--client-secret-file: ${join(dir, 'key.pem')} holds a PEM key or certificate, not a client secret.`);
+    expect(refused[2]!.stderr).toContain('give --private-key-file');
+    for (const result of refused) expect(result.stderr + result.stdout).not.toContain(body);
+    expect(sandbox().requests.length).toBe(before);
+  });
+
   it('a damaged profile file: a clear error naming the file and the fix, exit 2, no stack trace', async () => {
     const broken = configDir();
     writeFileSync(join(broken, 'config.json'), '{"profiles": {"default": {"domain": ');

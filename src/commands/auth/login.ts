@@ -568,6 +568,7 @@ async function readSecret(flag: string, path: string, io: Deps['io']): Promise<s
   const source = path === '-' ? 'stdin' : path;
   const secret = (await input.readFileOrStdin(flag, path, io, 'secret')).trim();
   if (secret === '') throw new UsageError(`${flag}: ${source} is empty.`);
+  if (looksLikePem(secret)) throw resolve.pemAsSecret(`${flag}: ${source}`, 'For a private key, give --private-key-file (private_key_jwt); for a certificate, --client-cert and --client-key (tls_client_auth).');
   if (/[\r\n]/.test(secret)) throw new UsageError(`${flag}: ${source} holds more than one line.`, 'Put only the secret in it.');
   return secret;
 }
