@@ -191,7 +191,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
   // Nothing to delete is no cue to set it up (the hint of the other operations' 404).
   const nothingToDelete = `It has no directory provisioning: deleted already, or never set up ('${command(['idm', 'provisioning', 'list'])}' lists the connections that have it). In a script that may run again, --ignore-not-found takes that as done.`;
 
-  const list = async (query: { from?: string; take?: number }, ask?: PageAsk): Promise<Page> => {
+  /** `forbiddenIsAnswer`: the caller goes on without the list (see Operation). */
+  const list = async (query: { from?: string; take?: number }, ask?: PageAsk & Pick<Operation, 'forbiddenIsAnswer'>): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/connections-directory-provisionings',
@@ -241,7 +242,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     });
   };
 
-  const pages = (query: { from?: string; take?: number }) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every directory provisioning configuration');
+  const pages = (query: { from?: string; take?: number }, forbiddenIsAnswer = false) =>
+    paginate((from, ask) => list({ ...query, from }, forbiddenIsAnswer ? { ...ask, forbiddenIsAnswer } : ask), query.from, 'list every directory provisioning configuration');
 
   /**
    * The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. The service shows
@@ -289,17 +291,17 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
 
     /** One page of every connection's configuration. */
     list,
-    pages,
+    pages: (query: { from?: string; take?: number }) => pages(query),
 
     /**
      * The ids of the connections that have a configuration (every page); undefined when the token cannot
-     * read the list (403). A tenant without the feature (isFeatureDisabled) is no token's fault: that
-     * 403 is thrown, for the caller to say so.
+     * read the list (403), which keeps the cached token (as streams.getIfReadable). A tenant without the
+     * feature (isFeatureDisabled) is no token's fault: that 403 is thrown, for the caller to say so.
      */
     configuredConnections: async (): Promise<Set<string> | undefined> => {
       const ids = new Set<string>();
       try {
-        for await (const page of pages({})) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
+        for await (const page of pages({}, true)) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
       } catch (error) {
         if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
         throw error;
