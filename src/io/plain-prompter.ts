@@ -142,6 +142,10 @@ export function createPlainPrompter(io: IO, checked: <V>(validate: ((value: V) =
         const verdict = await untilStopped(answer(await read()));
         if (typeof verdict !== 'string') return verdict.value;
         io.err(`> ${verdict}\n`);
+        // What was typed ahead (the rest of a paste) was not meant as this question's answer again:
+        // the lines after a private key pasted at the secret prompt, each long enough for a secret,
+        // were each sent as one. The answer is asked for afresh.
+        state.pending = '';
       }
     } catch (error) {
       // The error is said on a line of its own, not after the question (after Ctrl-C, the IO's

@@ -65,6 +65,30 @@ describe.skipIf(!run)('prompts at TERM=dumb', () => {
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.default).toEqual({ domain: h.sandbox.url, clientId, authMethod: 'basic' });
   });
 
+  // A refused answer left the rest of a paste to answer the question again: a private key pasted at
+  // the secret prompt had its first line refused (9af3e1b), then its next line, base64 long enough for
+  // a secret, was sent to the token endpoint as the secret, and the line after it at the 'try again'.
+  it('a private key pasted at the secret prompt: refused, and none of its lines is sent as the secret; the secret typed then logs in', async () => {
+    const { t } = login();
+    const { clientId, clientSecret, privateKeyPem } = h.sandbox.clients.admin;
+    await t.waitFor('? Tenant domain (host or https:// URL)');
+    t.type(h.sandbox.url);
+    t.keys('Enter');
+    await t.waitFor('? Client ID');
+    t.type(clientId);
+    t.keys('Enter');
+    await t.waitFor('Choose 1-3 (1):');
+    t.keys('Enter');
+    await t.waitFor('? Client secret (not shown as typed)');
+    t.type(privateKeyPem); // pasted: its lines end in line feeds
+    await t.waitFor('> That is a PEM key or certificate, not a client secret.');
+    t.type(clientSecret);
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.received().filter((request) => request.path === '/oauth/token')).toHaveLength(1); // the secret's, which logged in
+    expect(t.screen()).not.toContain('try again');
+  });
+
   it('login at 80 columns: why tls_client_auth cannot be chosen fits its line beside the indent and the parentheses (it filled all 80 columns)', async () => {
     const { dir, cleanup } = tempConfigDir();
     cleanups.push(cleanup);
