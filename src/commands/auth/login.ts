@@ -557,7 +557,7 @@ const SECRET_TRIES = 3;
  * line, sent as the secret, used a try for nothing, and the refusal did not say why.
  */
 const PEM_AT_SECRET =
-  'That is a PEM key or certificate, not a client secret. For a key, Escape and run idm login again choosing private_key_jwt (tls_client_auth for a certificate).';
+  'That is a PEM key or certificate, not a client secret. For a key, press Ctrl-C and run idm login again choosing private_key_jwt (tls_client_auth for a certificate).';
 
 function askSecret(prompter: Prompter): Promise<string> {
   return prompter.password('Client secret', { validate: (value) => (looksLikePem(value) ? PEM_AT_SECRET : (resolve.secretProblem(value.trim()) ?? true)) }).then((value) => value.trim());
