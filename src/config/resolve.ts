@@ -75,15 +75,21 @@ export async function readPrivateKeyFile(path: string, what: string, signal?: Ab
  */
 export async function privateKeyFromEnvironment(value: string, signal?: AbortSignal): Promise<string> {
   if (value.includes('-----BEGIN')) return value.replace(/\\n/g, '\n');
-  // A PEM stored base64-encoded (as CI secret stores often keep keys) is neither: said as such, not
-  // as a path that cannot be read, and never quoted.
-  if (isBase64Pem(value)) {
-    throw new UsageError(
-      'IDM_PRIVATE_KEY holds a base64-encoded PEM: it must hold the PEM itself or the path of a PEM file.',
-      'Decode it where it is set: export IDM_PRIVATE_KEY="$(printf %s "$IDM_PRIVATE_KEY" | base64 -d)"',
-    );
-  }
+  checkEnvPrivateKey(value);
   return readPrivateKeyFile(value, 'IDM_PRIVATE_KEY', signal, { quotePath: false });
+}
+
+/**
+ * IDM_PRIVATE_KEY's value refused before any file is read: a PEM stored base64-encoded (as CI secret
+ * stores often keep keys) is neither the PEM nor a path: said as such, not as a path that cannot be
+ * read, and never quoted. Also for unusableEnv, which reads no file.
+ */
+function checkEnvPrivateKey(value: string): void {
+  if (value.includes('-----BEGIN') || !isBase64Pem(value)) return;
+  throw new UsageError(
+    'IDM_PRIVATE_KEY holds a base64-encoded PEM: it must hold the PEM itself or the path of a PEM file.',
+    'Decode it where it is set: export IDM_PRIVATE_KEY="$(printf %s "$IDM_PRIVATE_KEY" | base64 -d)"',
+  );
 }
 
 /** Whether `value` is base64 (line breaks allowed) of a text that holds a PEM header. */
@@ -173,6 +179,10 @@ export function unusableEnv(env: NodeJS.ProcessEnv, store: ProfileStore): Array<
   const reads: Array<[string, (env: NodeJS.ProcessEnv) => unknown]> = [
     ['IDM_CLIENT_ID', envClientId],
     ['IDM_CLIENT_SECRET', envClientSecret],
+    ['IDM_PRIVATE_KEY', (env) => {
+      const key = envValue(env, 'IDM_PRIVATE_KEY');
+      if (key !== undefined) checkEnvPrivateKey(key);
+    }],
     ['IDM_ACCESS_TOKEN', envAccessToken],
     ['IDM_AUTH_METHOD', envAuthMethod],
     ['IDM_SIGNING_ALG', envSigningAlg],

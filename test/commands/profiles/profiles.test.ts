@@ -222,6 +222,8 @@ describe('idm profiles use', () => {
     for (const [variable, value, problem] of [
       ['IDM_CLIENT_SECRET', 'ab', 'IDM_CLIENT_SECRET: the client secret is too short (2 characters)'],
       ['IDM_ACCESS_TOKEN', 'Bearer opaque-token-0123456789', 'IDM_ACCESS_TOKEN cannot be sent as a bearer token: it is the token with "Bearer " before it'],
+      // A key kept base64-encoded (as CI secret stores do): it said 'commands use it, not the credentials'.
+      ['IDM_PRIVATE_KEY', Buffer.from('-----BEGIN PRIVATE KEY-----\nMIIBVQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----\n').toString('base64'), 'IDM_PRIVATE_KEY holds a base64-encoded PEM: it must hold the PEM itself or the path of a PEM file'],
     ] as const) {
       const secret = await bin(['profiles', 'use', 'default'], { [variable]: value });
       expect(secret.code, secret.stderr).toBe(0);
