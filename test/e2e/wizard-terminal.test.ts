@@ -497,6 +497,41 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
   });
 });
 
+// The create wizard's reads of a connection before asking (its configuration, its default mapping)
+// go on without them on a 403; that 403 dropped a cached token older than 5 minutes, as a 403 to a
+// read a command needs does, so a client that may create provisioning but not read it paid a token
+// request in every run.
+describe.skipIf(!run)('provisioning create wizard: a client that may not read provisioning', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ seed: connectionsSeed(1) });
+  });
+  afterAll(() => h.close());
+
+  it('the 403s to the reads before the questions keep the cached token: no new token', async () => {
+    const id = gappsId(1);
+    expect((await h.idm(['connections', 'list'])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:directory_provisionings.', errorCode: 'insufficient_scope' });
+    const forbidden = { kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body } as const;
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', ...forbidden });
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning/default-mapping`, method: 'GET', ...forbidden });
+    const issued = h.sandbox.tokensIssued();
+    const t = open(h, ['provisioning', 'create', id]);
+    const screen = await t.waitFor(/What next\?|Error/);
+    expect(screen).toContain('Cannot read the default mapping (the token lacks read:directory_provisionings); starting from an empty one.');
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'GET 403']);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
+});
+
 describe.skipIf(!run)('streams test in a terminal', () => {
   let h: Harness;
   beforeAll(async () => {

@@ -249,7 +249,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
    * The strategy's default mapping: `{mapping: [...]}`, as received, and its rows. The service shows
    * it only once the connection has a configuration (404 before, wire-facts.md).
    */
-  const defaultMapping = async (connectionId: string): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
+  const defaultMapping = async (connectionId: string, forbiddenIsAnswer = false): Promise<{ raw: ApiRecord; rows: MappingRow[] }> => {
     const create = command(['idm', 'provisioning', 'create', connectionId]);
     const raw = await explained(
       connectionId,
@@ -262,6 +262,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
             action: `read the default mapping of connection ${connectionId}`,
             scope: SCOPE.read,
             success: 200,
+            ...(forbiddenIsAnswer ? { forbiddenIsAnswer } : {}),
           },
           'a default mapping',
         ),
@@ -315,16 +316,17 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
      * other 404, or a 403: what create needs). Then the GET of the default mapping, the starting point:
      * 400 for a strategy without directory provisioning. Its 404 without that code (the service shows the
      * default only once a configuration exists, so this is the usual answer) or 403 only means there is no default to start from.
+     * Neither 403 drops the cached token (as streams.getIfReadable): the create that follows is sent with it.
      */
     checkConnection: async (connectionId: string): Promise<ConnectionCheck> => {
       try {
-        return { kind: 'configured', existing: await get(connectionId) };
+        return { kind: 'configured', existing: await get(connectionId, undefined, true) };
       } catch (error) {
         if (isUnknownConnection(error)) return { kind: 'unknown' };
         if (isFeatureDisabled(error) || !(isNotFound(error) || isForbidden(error))) throw error;
       }
       try {
-        return { kind: 'unconfigured', defaultMapping: (await defaultMapping(connectionId)).rows };
+        return { kind: 'unconfigured', defaultMapping: (await defaultMapping(connectionId, true)).rows };
       } catch (error) {
         if (isUnknownConnection(error)) return { kind: 'unknown' };
         if (error instanceof ApiError && error.status === 400) return { kind: 'unsupported', said: error.serverMessage };
@@ -434,7 +436,7 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
         true,
       ),
 
-    defaultMapping,
+    defaultMapping: (connectionId: string) => defaultMapping(connectionId),
   };
 }
 
