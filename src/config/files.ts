@@ -38,11 +38,11 @@ export function checkWritableDir(dir: string): void {
   } catch (error) {
     const blocker = (error as NodeJS.ErrnoException).code === 'ENOTDIR' ? fileInTheWay(dir) : undefined;
     if (blocker === undefined) throw error;
-    throw refuse(`${blocker} is a file, not a directory`, `mv ${shellQuote(blocker)} ${shellQuote(`${blocker}.bak`)}, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)`);
+    throw refuse(`${blocker} is a file, not a directory`, `${shellCommand(['mv', '--', blocker, `${blocker}.bak`])}, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)`);
   }
   if (!stats) return; // idm creates it, 0700
   if (stats.isSymbolicLink()) stats = statSync(dir, { throwIfNoEntry: false }) ?? stats;
-  if (!stats.isDirectory()) throw refuse('it is not a directory', `mv ${shellQuote(dir)} ${shellQuote(`${dir}.bak`)}`);
+  if (!stats.isDirectory()) throw refuse('it is not a directory', shellCommand(['mv', '--', dir, `${dir}.bak`]));
   // The rule the sandbox's --state-dir is held to too (core/dirs.ts); the fix names the settings' way out.
   const foreign = foreignDirProblem(dir);
   if (foreign?.shared) throw new ConfigError(`idm will not write into ${dir}: ${foreign.problem}.`, SHARED_DIR_HINT);

@@ -86,7 +86,7 @@ export function unreadable(file: string, error: unknown, exitCode: typeof ExitCo
     code === 'EISDIR'
       ? directoryInTheWayHint(file)
       : blocker !== undefined
-        ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', blocker, `${blocker}.bak`])}`
+        ? `Set IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: ${shellCommand(['mv', '--', blocker, `${blocker}.bak`])}`
         : code === TOO_LARGE
           ? `idm never writes one that large: move it away and log in again to recreate it: ${moveAwayAndLogIn(file, profile)}`
           : 'Check its owner and permissions (idm makes it 0600, owned by you).';

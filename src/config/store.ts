@@ -44,7 +44,7 @@ export function checkSettingsWritable(dir: string): void {
   checkCanWrite(dir);
   if (existsSync(credentialsDir(dir))) checkCanWrite(credentialsDir(dir));
   const file = configFile(dir);
-  if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', file, `${file}.bak`])}`);
+  if (isSymlink(file)) throw new ConfigError(`idm will not write ${file}: it is a symlink.`, `Replace it with a regular file: ${shellCommand(['mv', '--', file, `${file}.bak`])}`);
 }
 
 /**

@@ -123,7 +123,7 @@ describe('the settings store', () => {
     expect(existsSync(join(spaced, 'credentials'))).toBe(false);
     expect(readFileSync(victim, 'utf8')).toBe(BEFORE);
     expect(existsSync(join(spaced, 'config.json.lock'))).toBe(false);
-    expect((error as IdmError).hint).toBe(`Replace it with a regular file: mv '${join(spaced, 'config.json')}' '${join(spaced, 'config.json.bak')}'`);
+    expect((error as IdmError).hint).toBe(`Replace it with a regular file: mv -- '${join(spaced, 'config.json')}' '${join(spaced, 'config.json.bak')}'`);
   });
 
   it('a directory others can write into is refused before its lock is touched: no wait for the live lock there, exit 2', async () => {

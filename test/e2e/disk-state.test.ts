@@ -223,6 +223,29 @@ describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a syste
       expect([args, other.code, other.stderr]).toEqual([args, 2, result.stderr]);
     }
   });
+  it('a relative IDM_CONFIG_DIR starting with a dash: the mv each settings error prints runs as printed (mv --), moving the file out of the way', async () => {
+    // A symlink for config.json, a file where the settings directory goes or above it, printed 'mv PATH PATH.bak'
+    // without '--': mv read '-cfg/config.json' as options and refused to run.
+    const base = configDir();
+    const work = join(base, 'work');
+    mkdirSync(join(work, '-cfg'), { recursive: true, mode: 0o700 });
+    chmodSync(join(work, '-cfg'), 0o700);
+    writeFileSync(join(work, 'victim.json'), '{}\n');
+    symlinkSync(join(work, 'victim.json'), join(work, '-cfg', 'config.json'));
+    writeFileSync(join(work, '-file'), 'not a directory\n');
+    writeFileSync(join(work, '-above'), 'not a directory\n');
+    const { url, clients } = sandbox();
+    const login = (dir: string) => runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: base, env: { IDM_CONFIG_DIR: dir }, cwd: work, input: `${clients.admin.clientSecret}\n` });
+    for (const [dir, moved] of [['-cfg', '-cfg/config.json'], ['-file', '-file'], ['-above/idm', '-above']] as const) {
+      const result = await login(dir);
+      expect(result.code, result.stderr).toBe(2);
+      const mv = /mv (?:-- )?\S+ \S+\.bak/.exec(result.stderr)?.[0];
+      expect(mv, result.stderr).toBe(`mv -- ${moved} ${moved}.bak`);
+      const ran = spawnSync('sh', ['-c', mv!], { cwd: work, encoding: 'utf8' });
+      expect([ran.status, ran.stderr]).toEqual([0, '']);
+      expect(existsSync(join(work, `${moved}.bak`))).toBe(true);
+    }
+  });
 });
 
 /** strace can trace here (installed, and ptrace allowed). */
@@ -400,12 +423,12 @@ describe('IDM_CONFIG_DIR naming a file (`IDM_CONFIG_DIR=$(mktemp)`, where mktemp
       const result = await runIdm(['streams', 'list', '--take', '1'], { configDir: dir, env: credentialsEnv(sandbox()) });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toBe(`Error: Cannot read ${join(dir, 'config.json')}: ${file} is a file, not a directory.\nSet IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: mv ${file} ${file}.bak\n`);
+      expect(result.stderr).toBe(`Error: Cannot read ${join(dir, 'config.json')}: ${file} is a file, not a directory.\nSet IDM_CONFIG_DIR to a directory (mktemp -d makes one), or move the file away: mv -- ${file} ${file}.bak\n`);
     }
     const { url, clients } = sandbox();
     const login = await runIdm(['login', '--domain', url, '--client-id', clients.admin.clientId, '--client-secret-file', '-'], { configDir: join(file, 'idm'), input: `${clients.admin.clientSecret}\n` });
     expect(login.code, login.stderr).toBe(2);
-    expect(login.stderr).toBe(`Error: idm will not write into ${join(file, 'idm')}: ${file} is a file, not a directory.\nRun: mv ${file} ${file}.bak, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)\n`);
+    expect(login.stderr).toBe(`Error: idm will not write into ${join(file, 'idm')}: ${file} is a file, not a directory.\nRun: mv -- ${file} ${file}.bak, or set IDM_CONFIG_DIR to a directory (mktemp -d makes one)\n`);
     expect(sandbox().requests.length).toBe(before);
   });
 });
