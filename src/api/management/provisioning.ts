@@ -213,7 +213,8 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     return readPage(client, operation, answer.status, answer.body, 'directory_provisionings', { maxItems: query.take ?? LIMITS.takeMax });
   };
 
-  const groups = async (connectionId: string, query: GroupsQuery, ask?: PageAsk): Promise<Page> => {
+  /** `forbiddenIsAnswer`: the caller goes on without the list (see Operation). */
+  const groups = async (connectionId: string, query: GroupsQuery, ask?: PageAsk & Pick<Operation, 'forbiddenIsAnswer'>): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: `${provisioningPath(connectionId)}/synchronized-groups`,
@@ -276,6 +277,15 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     scopes: SCOPE,
 
     get: (connectionId: string) => get(connectionId),
+    /** get, for a note that is left out without it: undefined on a 403, which keeps the cached token (as streams.getIfReadable). */
+    getIfReadable: async (connectionId: string): Promise<ApiRecord | undefined> => {
+      try {
+        return await get(connectionId, undefined, true);
+      } catch (error) {
+        if (isForbidden(error)) return undefined;
+        throw error;
+      }
+    },
     /**
      * get, before a delete, only to show what goes: its 404 says there is nothing to delete, and a 403
      * (a client that may delete but not read it) is undefined, keeping the cached token as
@@ -403,6 +413,22 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
     /** One page of the groups synchronized when `synchronize_groups` is `selected`. */
     groups,
     groupPages: (connectionId: string, query: GroupsQuery) => paginate((from, ask) => groups(connectionId, { ...query, from }, ask), query.from, `list every synchronized group of connection ${connectionId}`),
+    /**
+     * Every synchronized group of the connection (every page), or undefined when the token may not read
+     * them (403), for a change that goes on without them; that 403 keeps the cached token (as
+     * streams.getIfReadable). A tenant without the feature (isFeatureDisabled) is thrown.
+     */
+    groupsIfReadable: async (connectionId: string): Promise<unknown[] | undefined> => {
+      const items: unknown[] = [];
+      try {
+        const all = paginate((from, ask) => groups(connectionId, { from }, { ...ask, forbiddenIsAnswer: true }), undefined, `list every synchronized group of connection ${connectionId}`);
+        for await (const page of all) items.push(...page.items);
+      } catch (error) {
+        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
+        throw error;
+      }
+      return items;
+    },
     /** Replaces the list (PUT), adds to it (POST), removes from it (DELETE): 204 each. */
     setGroups: changeGroups('PUT', 'set'),
     addGroups: changeGroups('POST', 'add to'),

@@ -2,7 +2,7 @@
 // as received, --search as q=name:<prefix>*, paging), the bodies of POST / DELETE / PUT
 // ({groups: [{id}]}, as the interface describes them), what the list holds afterwards, local
 // validation that sends nothing, and the service's 404 and 403.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -205,6 +205,31 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe(`Sent 2 groups to add to the synchronized groups of ${id}, unread: the client may not read the list (read:directory_provisionings), so groups there already were sent too. See them: idm provisioning groups list ${id}\n`);
     expect(h.calls('POST').map((call) => call.json)).toEqual([{ groups: [{ id: ENG }, { id: SALES }] }]);
+  });
+
+  // Those reads (the list before the change, the configuration for the note after it) go on without
+  // an answer on a 403, but the 403 dropped a cached token older than 5 minutes, as a 403 to a read
+  // a command needs does: a client that may change the list but not read it paid a token per run.
+  it('add by a client that may not read: the 403s to the reads keep the cached token, no new token', async () => {
+    const id = editable();
+    expect((await h.idm(['provisioning', 'groups', 'list', LISTED])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const message = 'Insufficient scope, expected any of: read:directory_provisionings';
+    // Both GETs: the list's path starts with the configuration's.
+    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', kind: 'status', status: 403, count: 2, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    const issued = h.sandbox.tokensIssued();
+    const result = await h.idm(['provisioning', 'groups', 'add', id, SALES]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'POST 204', 'GET 403']);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
+    // and the next run, too, finds it in the cache
+    expect((await h.idm(['provisioning', 'groups', 'list', id])).code).toBe(0);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
   });
 
   it('remove: DELETE {groups: [{id}]}; the group is gone', async () => {

@@ -3,8 +3,7 @@
 // also take --groups-file: whole entries ({id, name?, email?, direct_members_count?}), as the
 // service stores and lists them, checked with the schema the sandbox checks them with.
 import { Argument, Command } from 'commander';
-import { isForbidden } from '../../../api/errors.js';
-import { isFeatureDisabled, type GroupEntry } from '../../../api/management/provisioning.js';
+import type { GroupEntry } from '../../../api/management/provisioning.js';
 import type { Deps } from '../../../cli/factory.js';
 import { examples } from '../../../cli/help.js';
 import { ApiError, UsageError } from '../../../core/errors.js';
@@ -89,7 +88,7 @@ async function modeNote(connectionId: string, deps: Deps): Promise<void> {
   const { provisioning } = await deps.api();
   let mode: unknown;
   try {
-    mode = (await provisioning.get(connectionId)).synchronize_groups;
+    mode = (await provisioning.getIfReadable(connectionId))?.synchronize_groups;
   } catch (error) {
     if (error instanceof ApiError) return;
     throw error;
@@ -124,15 +123,10 @@ function keptEntry(stored: Record<string, unknown> | undefined): GroupEntry | un
  */
 async function storedGroups(connectionId: string, deps: Deps): Promise<Map<string, Record<string, unknown>> | undefined> {
   const { provisioning } = await deps.api();
+  const groups = await provisioning.groupsIfReadable(connectionId);
+  if (groups === undefined) return undefined;
   const stored = new Map<string, Record<string, unknown>>();
-  try {
-    for await (const page of provisioning.groupPages(connectionId, {})) {
-      for (const group of page.items) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, group);
-    }
-  } catch (error) {
-    if (!isForbidden(error) || isFeatureDisabled(error)) throw error;
-    return undefined;
-  }
+  for (const group of groups) if (isPlainObject(group) && typeof group.id === 'string') stored.set(group.id, group);
   return stored;
 }
 
