@@ -530,6 +530,29 @@ describe.skipIf(!run)('provisioning create wizard: a client that may not read pr
     t.keys('C-c');
     expect(await t.exitCode()).toBe(130);
   });
+
+  it("a 403 to the list of connections (the id is asked instead) keeps the cached token too", async () => {
+    const id = gappsId(1);
+    expect((await h.idm(['connections', 'list'])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' });
+    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    const issued = h.sandbox.tokensIssued();
+    const t = open(h, ['provisioning', 'create']);
+    await t.waitFor('Connection id');
+    t.type(id);
+    t.keys('Enter');
+    await t.waitFor(/What next\?|Error/);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'GET 404', 'GET 404']);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
+    t.keys('C-c');
+    expect(await t.exitCode()).toBe(130);
+  });
 });
 
 describe.skipIf(!run)('streams test in a terminal', () => {

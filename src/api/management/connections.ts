@@ -12,7 +12,8 @@ export interface ConnectionsQuery {
 }
 
 export function connectionsApi(client: ApiClient) {
-  const list = async (query: ConnectionsQuery, ask?: PageAsk): Promise<Page> => {
+  /** `forbiddenIsAnswer`: the caller goes on without the list (see Operation). */
+  const list = async (query: ConnectionsQuery, ask?: PageAsk & Pick<Operation, 'forbiddenIsAnswer'>): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/connections',
@@ -32,6 +33,9 @@ export function connectionsApi(client: ApiClient) {
     list,
     /** Every page; `take` is sent, so that the service pages (without it, it answers everything at once). */
     pages: (query: ConnectionsQuery) => paginate((from, ask) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }, ask), query.from, 'list every connection'),
+    /** pages, for a caller that goes on without them on a 403 (the wizard asks for the id): that 403 keeps the cached token. */
+    pagesUnlessForbidden: (query: ConnectionsQuery) =>
+      paginate((from, ask) => list({ ...query, take: query.take ?? LIMITS.takeMax, from }, { ...ask, forbiddenIsAnswer: true }), query.from, 'list every connection'),
   };
 }
 

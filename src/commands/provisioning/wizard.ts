@@ -89,7 +89,7 @@ async function pickConnection(prompter: Prompter, deps: Deps): Promise<{ connect
   // The list offers at most 1,000: the pages after those are not asked for, and the others are typed.
   let more = false;
   try {
-    for await (const page of api.connections.pages({ strategy: [...PROVISIONING_STRATEGIES] })) {
+    for await (const page of api.connections.pagesUnlessForbidden({ strategy: [...PROVISIONING_STRATEGIES] })) {
       const room = 1000 - connections.length;
       connections.push(...(page.items as ApiRecord[]).slice(0, room));
       if (page.items.length > room || (connections.length >= 1000 && page.next !== undefined)) {
