@@ -596,6 +596,28 @@ describe.skipIf(!run)('streams test in a terminal', () => {
     expect(h.calls('POST')[0]!.json).toEqual({ event_type: 'organization.group.role.deleted' });
   });
 
+  // That read goes on without the stream on a 403 (every type, unsorted), but its 403 dropped a cached
+  // token older than 5 minutes, and the test event's POST fetched a new one: a token per run.
+  it('a client that may not read the stream: every type offered, and the 403 keeps the cached token (no new token for the POST)', async () => {
+    expect((await h.idm(['streams', 'show', STREAM])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' });
+    h.sandbox.addFault({ path: `/api/v2/event-streams/${STREAM}`, method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    const issued = h.sandbox.tokensIssued();
+    const t = open(h, ['streams', 'test', STREAM]);
+    const screen = await t.waitFor('Event type to send');
+    expect(screen).toContain("Cannot read the stream's subscriptions (read:event_streams missing); showing every event type.");
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls('POST')).toHaveLength(1);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
+  });
+
   it('a disabled stream is refused before the event-type question (exit 1, nothing sent), naming the command that enables it', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'disabled-no-question', '--event-type', 'user.created', '--action', 'a-1', '--disabled', '--json']);
     const id = JSON.parse(created.stdout).id as string;

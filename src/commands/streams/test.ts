@@ -5,7 +5,6 @@ import { Argument, Command, Option } from 'commander';
 import type { Deps } from '../../cli/factory.js';
 import { examples, paragraph } from '../../cli/help.js';
 import { notAnEventType, once, parseId } from '../../cli/parse.js';
-import { isForbidden } from '../../api/errors.js';
 import { IdmError, InterruptedError, RateLimitError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../../core/exit-codes.js';
 import { isPlainObject, jsonKind, plural } from '../../core/text.js';
@@ -213,18 +212,18 @@ async function readData(options: StreamsTestOptions, deps: Deps): Promise<Record
 async function pickEventType(streamId: string, deps: Deps): Promise<EventType> {
   const { streams } = await deps.api();
   let subscribed: EventType[] = [];
-  try {
-    const stream = await streams.get(streamId);
+  // Without read:event_streams the list is still useful, just not sorted by subscription (that 403
+  // keeps the cached token: getIfReadable).
+  const stream = await streams.getIfReadable(streamId);
+  if (stream === undefined) {
+    deps.output.note(`Cannot read the stream's subscriptions (${streams.scopes.read} missing); showing every event type.`);
+  } else {
     // A disabled stream takes no test event (the service answers 400): said before the question, not after it.
     if (stream.status === 'disabled') {
       throw new IdmError(`Stream ${streamId} is disabled, and a disabled stream takes no test events: nothing was sent.`, { code: 'stream_disabled', hint: `Enable it first with '${deps.command(['idm', 'streams', 'enable', streamId])}'.` });
     }
     const types = (Array.isArray(stream.subscriptions) ? stream.subscriptions : []).map((s) => String((s as { event_type?: unknown })?.event_type));
     subscribed = EVENT_TYPES.filter((type) => types.includes(type));
-  } catch (error) {
-    // Without read:event_streams the list is still useful, just not sorted by subscription.
-    if (!isForbidden(error)) throw error;
-    deps.output.note(`Cannot read the stream's subscriptions (${streams.scopes.read} missing); showing every event type.`);
   }
   const rest = EVENT_TYPES.filter((type) => !subscribed.includes(type));
   const prompter = await deps.prompter();
