@@ -580,6 +580,28 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     expect(h.sandbox.tokensIssued()).toBe(issued);
   });
 
+  // The names are read to refuse one in use where it is typed, and a 403 to them is gone on without;
+  // but that 403 dropped a cached token older than 5 minutes, and the POST fetched a new one.
+  it('create by a client that may not list streams: the name is asked all the same, and the 403 keeps the cached token', async () => {
+    expect((await h.idm(['streams', 'list', '--take', '1'])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.mark();
+    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' });
+    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    const issued = h.sandbox.tokensIssued();
+    const t = open(['streams', 'create', '--event-type', 'user.created', '--action', 'a-1']);
+    await t.waitFor('Stream name');
+    t.type('unlisted-token-kept');
+    t.keys('Enter');
+    expect(await t.exitCode()).toBe(0);
+    expect(h.calls().map((call) => `${call.method} ${call.status}`)).toEqual(['GET 403', 'POST 201']);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
+  });
+
   it('redeliver with no event id and no filter asks first (every failed delivery, days old too); no sends nothing (exit 130), yes sends one POST', async () => {
     const stream = 'est_demoClosedPort00000000';
     const question = `Deliver every failed delivery of stream ${stream} again (--event-type, --since or --until would narrow it)?`;

@@ -74,7 +74,8 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
   const deliveryNotFound = (id: string) => ({
     404: `The service keeps failed deliveries only: one delivered since (a redelivery that succeeded) is no longer there. Otherwise check both ids ('${command(['idm', 'streams', 'deliveries', 'list', id])}' lists the failed ones).`,
   });
-  const list = async (query: PageQuery, ask?: PageAsk): Promise<Page> => {
+  /** `forbiddenIsAnswer`: the caller goes on without the list (see Operation). */
+  const list = async (query: PageQuery, ask?: PageAsk & Pick<Operation, 'forbiddenIsAnswer'>): Promise<Page> => {
     const operation: Operation = {
       method: 'GET',
       path: '/event-streams',
@@ -154,6 +155,8 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     list,
     /** Every page from `query.from` on. */
     pages: (query: PageQuery) => paginate((from, ask) => list({ ...query, from }, ask), query.from, 'list every event stream'),
+    /** pages, for a caller that goes on without them on a 403 (the names a prompt checks): that 403 keeps the cached token. */
+    pagesUnlessForbidden: (query: PageQuery) => paginate((from, ask) => list({ ...query, from }, { ...ask, forbiddenIsAnswer: true }), query.from, 'list every event stream'),
 
     get: (id: string): Promise<ApiRecord> => get(id),
     /** The stream, or undefined when the service says there is none (404). */

@@ -160,7 +160,7 @@ export async function streamNames(deps: Deps): Promise<Map<string, string> | und
   const status = deps.io.liveStderr ? statusLine(deps.io) : undefined;
   let read = 0;
   try {
-    for await (const page of streams.pages({ take: LIMITS.takeMax })) {
+    for await (const page of streams.pagesUnlessForbidden({ take: LIMITS.takeMax })) {
       for (const stream of page.items) if (isPlainObject(stream) && typeof stream.name === 'string') names.set(stream.name, typeof stream.id === 'string' ? stream.id : '(no id)');
       read += page.items.length;
       if (page.next !== undefined) status?.set(`Reading the names of the tenant's streams, to refuse one in use (${plural(read, 'stream')} so far)…`);
