@@ -116,7 +116,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       'a delivery',
     );
 
-  const stats = (id: string, window: StatsWindow): Promise<ApiRecord> =>
+  const stats = (id: string, window: StatsWindow, forbiddenIsAnswer?: boolean): Promise<ApiRecord> =>
     requestRecord(
       client,
       {
@@ -127,6 +127,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
         scope: SCOPE.stats,
         success: 200,
         hints: { ...streamNotFound, 400: 'Check --since and --until (RFC 3339 times or 30m, 6h, 7d).' },
+        ...(forbiddenIsAnswer ? { forbiddenIsAnswer } : {}),
       },
       'statistics',
     );
@@ -293,15 +294,16 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
       ).body as ApiRecord | undefined,
 
     /** Delivery counts of the stream over a window (`{window, buckets, metrics}`). */
-    stats,
+    stats: (id: string, window: StatsWindow): Promise<ApiRecord> => stats(id, window),
 
     /**
      * The statistics, or the error that kept them from being read: a 400 (the window), 403 (the
      * scope) or 404 (the stream), which a caller can say and go on without. Other failures are thrown.
+     * The 403 keeps the cached token (as getIfReadable).
      */
     statsIfReadable: async (id: string, window: StatsWindow): Promise<{ stats: ApiRecord } | { unreadable: ApiError }> => {
       try {
-        return { stats: await stats(id, window) };
+        return { stats: await stats(id, window, true) };
       } catch (error) {
         if (isForbidden(error) || isNotFound(error) || (error instanceof ApiError && error.status === 400)) return { unreadable: error };
         throw error;

@@ -3,6 +3,8 @@
 // outcome at once: exit 3 after its 4 attempts (a 4xx: after 1), exit 0 when the statistics count
 // one more success. With the default delays (1, 2, 4 s) and --wait-timeout 1 the outcome cannot be
 // known in time: exit 6. No assertion depends on how fast the machine is.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SEED } from '../../../src/sandbox/seed.js';
 import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
@@ -280,6 +282,30 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
     expect(result.code).toBe(6);
     expect(result.stderr).toContain("(The stream's statistics could not be read, so a success could not be seen.)");
     expect(tests()).toHaveLength(1);
+  });
+
+  // The wait goes on without them, but their first 403 dropped a cached token older than 5 minutes,
+  // and the test event's POST fetched a new one: a token in every run for a client without that scope.
+  it('statistics that cannot be read (403): the cached token is kept, no new token for the test event', async () => {
+    expect((await h.idm(['streams', 'show', INBOX])).code).toBe(0); // a token in the cache
+    const tokens = join(h.configDir, 'tokens');
+    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+      const path = join(tokens, name);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
+    }
+    h.sandbox.addFault({
+      path: `/api/v2/event-streams/${INBOX}/stats`,
+      kind: 'status',
+      status: 403,
+      count: Infinity,
+      body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' }),
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    });
+    const issued = h.sandbox.tokensIssued();
+    const result = await h.idm(['streams', 'test', INBOX, '--event-type', 'user.created', '--wait', '--wait-timeout', '1']);
+    expect(result.code, result.stderr).toBe(6);
+    expect(tests()).toHaveLength(1);
+    expect(h.sandbox.tokensIssued()).toBe(issued);
   });
 });
 
