@@ -1,10 +1,10 @@
 // The prompts of streams create and delete, and profiles remove, in a real pseudo-terminal (tmux):
 // what is asked, the keys pressed, and what the sandbox (or the settings) received.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsEnv } from '../helpers/cli.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { ageCachedTokens, missingScope, startHarness, type Harness } from '../helpers/harness.js';
 import { hostileServer, tempDir } from '../helpers/hostile-server.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
 
@@ -544,8 +544,7 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
     const created = await h.idm(['streams', 'create', '--name', 'unreadable', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;
     h.mark();
-    const message = 'Insufficient scope; expected any of: read:event_streams.';
-    h.sandbox.addFault({ path: `/api/v2/event-streams/${id}`, method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope(`/api/v2/event-streams/${id}`, 'GET', 'read:event_streams'));
     const t = open(['streams', 'delete', id]);
     const screen = await t.waitFor(/\(y\/N\)|Error/);
     expect(screen).toContain(`Delete stream ${id}? (y/N)`);
@@ -561,14 +560,9 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
   it('delete by a client that may not read the stream keeps its cached token: the DELETE is sent with it, no new token', async () => {
     const created = await h.idm(['streams', 'create', '--name', 'unreadable-token-kept', '--event-type', 'user.created', '--action', 'a-1', '--json']);
     const id = JSON.parse(created.stdout).id as string;
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const message = 'Insufficient scope; expected any of: read:event_streams.';
-    h.sandbox.addFault({ path: `/api/v2/event-streams/${id}`, method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope(`/api/v2/event-streams/${id}`, 'GET', 'read:event_streams'));
     const issued = h.sandbox.tokensIssued();
     const t = open(['streams', 'delete', id]);
     const screen = await t.waitFor(/\(y\/N\)|Error/);
@@ -584,14 +578,9 @@ describe.skipIf(!run)('streams create and delete at a terminal', () => {
   // but that 403 dropped a cached token older than 5 minutes, and the POST fetched a new one.
   it('create by a client that may not list streams: the name is asked all the same, and the 403 keeps the cached token', async () => {
     expect((await h.idm(['streams', 'list', '--take', '1'])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' });
-    h.sandbox.addFault({ path: '/api/v2/event-streams', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    h.sandbox.addFault(missingScope('/api/v2/event-streams', 'GET', 'read:event_streams'));
     const issued = h.sandbox.tokensIssued();
     const t = open(['streams', 'create', '--event-type', 'user.created', '--action', 'a-1']);
     await t.waitFor('Stream name');

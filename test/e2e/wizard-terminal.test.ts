@@ -1,10 +1,9 @@
 // The prompts of streams test and the provisioning wizard, driven in a real pseudo-terminal (tmux)
 // against the sandbox: what the user sees, the keys they press, the exit code, and what the sandbox
 // received (or did not).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectionsSeed, gappsId, startHarness, type Harness } from '../helpers/harness.js';
+import { ageCachedTokens, connectionsSeed, gappsId, missingScope, startHarness, type Harness } from '../helpers/harness.js';
 import { credentialsEnv } from '../helpers/cli.js';
 import { PROVISIONING_STRATEGIES } from '../../src/sandbox/samples.js';
 import { hasTmux, Terminal } from '../helpers/tmux.js';
@@ -156,7 +155,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
 
   it('without read:connections, asks for the id and says why; asks again after a 404 and after a configured one; checks values as typed', async () => {
     // The list of connections refused (its first request only), as for a token without read:connections.
-    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope('/api/v2/connections', 'GET', 'read:connections'));
     const id = gappsId(++next);
     showDefaultMapping(h, id);
     const t = open(h, ['provisioning', 'create']);
@@ -213,7 +212,7 @@ describe.skipIf(!run)('provisioning wizard in a terminal', () => {
   });
 
   it("a refusal quotes at most 100 characters of the service's message (one of thousands is not said whole), then asks again", async () => {
-    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope('/api/v2/connections', 'GET', 'read:connections'));
     const id = gappsId(next + 1); // fresh: nothing is created here
     const message = `The connection strategy does not support inbound directory provisioning ${'x'.repeat(3000)}`;
     h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning/default-mapping`, method: 'GET', kind: 'status', status: 400, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 400, error: 'Bad Request', message }) });
@@ -464,8 +463,7 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
 
   it('provisioning delete by a client that may delete but not read the configuration (403 on the read): asked without its name, not refused', async () => {
     h.mark();
-    const message = 'Insufficient scope; expected any of: read:directory_provisionings.';
-    h.sandbox.addFault({ path: '/api/v2/connections/con_oneRow0000000001/directory-provisioning', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope('/api/v2/connections/con_oneRow0000000001/directory-provisioning', 'GET', 'read:directory_provisionings'));
     const t = open(h, ['provisioning', 'delete', 'con_oneRow0000000001']);
     const screen = await t.waitFor(/\(y\/N\)|Error/);
     expect(screen).toContain('Delete the directory provisioning of con_oneRow0000000001? Users and groups stop synchronizing. (y/N)');
@@ -479,14 +477,9 @@ describe.skipIf(!run)('provisioning wizard: connection names from the server', (
   // a client that may not read provisioning. Last here: it deletes con_oneRow0000000001's configuration.
   it('provisioning delete by a client that may not read the configuration keeps its cached token: the DELETE is sent with it, no new token', async () => {
     expect((await h.idm(['provisioning', 'show', 'con_oneRow0000000001'])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const message = 'Insufficient scope; expected any of: read:directory_provisionings.';
-    h.sandbox.addFault({ path: '/api/v2/connections/con_oneRow0000000001/directory-provisioning', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify({ statusCode: 403, error: 'Forbidden', message, errorCode: 'insufficient_scope' }) });
+    h.sandbox.addFault(missingScope('/api/v2/connections/con_oneRow0000000001/directory-provisioning', 'GET', 'read:directory_provisionings'));
     const issued = h.sandbox.tokensIssued();
     const t = open(h, ['provisioning', 'delete', 'con_oneRow0000000001']);
     await t.waitFor(/\(y\/N\)|Error/);
@@ -511,16 +504,10 @@ describe.skipIf(!run)('provisioning create wizard: a client that may not read pr
   it('the 403s to the reads before the questions keep the cached token: no new token', async () => {
     const id = gappsId(1);
     expect((await h.idm(['connections', 'list'])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:directory_provisionings.', errorCode: 'insufficient_scope' });
-    const forbidden = { kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body } as const;
-    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning`, method: 'GET', ...forbidden });
-    h.sandbox.addFault({ path: `/api/v2/connections/${id}/directory-provisioning/default-mapping`, method: 'GET', ...forbidden });
+    h.sandbox.addFault(missingScope(`/api/v2/connections/${id}/directory-provisioning`, 'GET', 'read:directory_provisionings'));
+    h.sandbox.addFault(missingScope(`/api/v2/connections/${id}/directory-provisioning/default-mapping`, 'GET', 'read:directory_provisionings'));
     const issued = h.sandbox.tokensIssued();
     const t = open(h, ['provisioning', 'create', id]);
     const screen = await t.waitFor(/What next\?|Error/);
@@ -534,14 +521,9 @@ describe.skipIf(!run)('provisioning create wizard: a client that may not read pr
   it("a 403 to the list of connections (the id is asked instead) keeps the cached token too", async () => {
     const id = gappsId(1);
     expect((await h.idm(['connections', 'list'])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:connections.', errorCode: 'insufficient_scope' });
-    h.sandbox.addFault({ path: '/api/v2/connections', method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    h.sandbox.addFault(missingScope('/api/v2/connections', 'GET', 'read:connections'));
     const issued = h.sandbox.tokensIssued();
     const t = open(h, ['provisioning', 'create']);
     await t.waitFor('Connection id');
@@ -600,14 +582,9 @@ describe.skipIf(!run)('streams test in a terminal', () => {
   // token older than 5 minutes, and the test event's POST fetched a new one: a token per run.
   it('a client that may not read the stream: every type offered, and the 403 keeps the cached token (no new token for the POST)', async () => {
     expect((await h.idm(['streams', 'show', STREAM])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
-    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:event_streams.', errorCode: 'insufficient_scope' });
-    h.sandbox.addFault({ path: `/api/v2/event-streams/${STREAM}`, method: 'GET', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    h.sandbox.addFault(missingScope(`/api/v2/event-streams/${STREAM}`, 'GET', 'read:event_streams'));
     const issued = h.sandbox.tokensIssued();
     const t = open(h, ['streams', 'test', STREAM]);
     const screen = await t.waitFor('Event type to send');

@@ -1,6 +1,8 @@
 // Shared by the command tests: one sandbox per file, idm run in process with credentials in the
 // environment (no profile needed), and the requests the sandbox received.
-import type { RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FaultSpec, RecordedRequest, Sandbox, SandboxOptions } from '../../src/sandbox/types.js';
 import { credentialsEnv, runInProcess, tempConfigDir, type InProcessOptions, type RunResult } from './cli.js';
 import { recordSandboxSecrets } from './sandbox.js';
 import { TEST_DELIVERY_TIMEOUT_MS } from './timeouts.js';
@@ -65,4 +67,23 @@ export function connectionsSeed(count: number) {
 
 export function gappsId(n: number): string {
   return `con_gapps${String(n).padStart(11, '0')}`;
+}
+
+/**
+ * Every token cached in `configDir` made `ms` older (6 minutes by default): past the 5 minutes after
+ * which a 403 for a missing scope drops it (a token minted before a new grant), for the tests that
+ * check which 403s keep it.
+ */
+export function ageCachedTokens(configDir: string, ms = 6 * 60_000): void {
+  const tokens = join(configDir, 'tokens');
+  for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
+    const path = join(tokens, name);
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - ms }));
+  }
+}
+
+/** A sandbox fault: the service's 403 to a token without `scope`, once, in its words (wire-facts). */
+export function missingScope(path: string, method: string | undefined, scope: string): FaultSpec {
+  const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: `Insufficient scope; expected any of: ${scope}.`, errorCode: 'insufficient_scope' });
+  return { path, ...(method ? { method } : {}), kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
 }

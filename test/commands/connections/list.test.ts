@@ -2,10 +2,9 @@
 // from the provisioning list (TSV piped, a table at a terminal), --json exactly as the service
 // answered (a bare array without paging, {connections, next} with it), --strategy, paging, the column
 // as '?' when the provisioning list is refused, local validation, and a 403 on the connections.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { ageCachedTokens, missingScope, startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 import { direct } from '../../helpers/sandbox.js';
 
 const G1 = 'con_connGoogle000001';
@@ -192,13 +191,8 @@ describe('idm connections list: the provisioning list refused', () => {
   // for a client that may list connections but not provisioning, which the token cache exists to avoid.
   it('a 403 insufficient_scope on the provisioning list keeps the cached token: the connections are read with it, no new token', async () => {
     expect((await h.idm(['connections', 'list', '--json'])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
-    const body = JSON.stringify({ statusCode: 403, error: 'Forbidden', message: 'Insufficient scope; expected any of: read:directory_provisionings.', errorCode: 'insufficient_scope' });
-    h.sandbox.addFault({ path: '/api/v2/connections-directory-provisionings', kind: 'status', status: 403, count: 1, headers: { 'content-type': 'application/json; charset=utf-8' }, body });
+    ageCachedTokens(h.configDir);
+    h.sandbox.addFault(missingScope('/api/v2/connections-directory-provisionings', undefined, 'read:directory_provisionings'));
     try {
       const issued = h.sandbox.tokensIssued();
       const result = await h.idm(['connections', 'list']);

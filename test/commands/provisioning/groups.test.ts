@@ -2,12 +2,12 @@
 // as received, --search as q=name:<prefix>*, paging), the bodies of POST / DELETE / PUT
 // ({groups: [{id}]}, as the interface describes them), what the list holds afterwards, local
 // validation that sends nothing, and the service's 404 and 403.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { credentialsEnv, runIdm } from '../../helpers/cli.js';
-import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { ageCachedTokens, startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
 const GROUPS = [
   { id: '03ep43zb1xk6ay0', name: 'Engineering', email: 'engineering@example.com', direct_members_count: 12 },
@@ -213,11 +213,7 @@ describe('idm provisioning groups add | remove | set: the bodies', () => {
   it('add by a client that may not read: the 403s to the reads keep the cached token, no new token', async () => {
     const id = editable();
     expect((await h.idm(['provisioning', 'groups', 'list', LISTED])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
     const message = 'Insufficient scope, expected any of: read:directory_provisionings';
     // Both GETs: the list's path starts with the configuration's.

@@ -2,11 +2,11 @@
 // added or removed, webhook rotation, action), the current stream read first (nothing sent when nothing
 // would change; a 403 to that read sends the change unchecked), what changed at a terminal, --json as received, and the refusals: contradictory flags, nothing to change, no
 // event types left, an event-bus destination (the service does not let it change).
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { ageCachedTokens, startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
 const webhook = (id: string, name: string, types: string[]) => ({
   id,
@@ -167,11 +167,7 @@ describe('idm streams update: the PATCH sent', () => {
   // run for a client that may not read streams, which the token cache exists to avoid.
   it('a 403 to that read keeps the cached token: the PATCH is sent with it, no new token', async () => {
     expect((await h.idm(['streams', 'show', ids.noRead])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.mark();
     h.sandbox.addFault({
       path: `/api/v2/event-streams/${ids.noRead}`,

@@ -3,11 +3,9 @@
 // outcome at once: exit 3 after its 4 attempts (a 4xx: after 1), exit 0 when the statistics count
 // one more success. With the default delays (1, 2, 4 s) and --wait-timeout 1 the outcome cannot be
 // known in time: exit 6. No assertion depends on how fast the machine is.
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_SEED } from '../../../src/sandbox/seed.js';
-import { startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
+import { ageCachedTokens, startHarness, TTY_OUT, type Harness } from '../../helpers/harness.js';
 
 const INBOX = 'est_demoInboxBearer0000000';
 const CLOSED = 'est_demoClosedPort00000000';
@@ -288,11 +286,7 @@ describe('idm streams test --wait: the outcome is not known in time (exit 6)', (
   // and the test event's POST fetched a new one: a token in every run for a client without that scope.
   it('statistics that cannot be read (403): the cached token is kept, no new token for the test event', async () => {
     expect((await h.idm(['streams', 'show', INBOX])).code).toBe(0); // a token in the cache
-    const tokens = join(h.configDir, 'tokens');
-    for (const name of readdirSync(tokens).filter((file) => file.endsWith('.json'))) {
-      const path = join(tokens, name);
-      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, 'utf8')), obtainedAt: Date.now() - 6 * 60_000 }));
-    }
+    ageCachedTokens(h.configDir);
     h.sandbox.addFault({
       path: `/api/v2/event-streams/${INBOX}/stats`,
       kind: 'status',
