@@ -573,7 +573,9 @@ function proxyFailure(error: unknown, context: FailureContext, proxy: ProxyNamed
     const transient = status >= 500 || status === 408 || status === 429;
     const retryAfter = transient && err.proxyRetryAfter !== undefined ? err.proxyRetryAfter.trim().slice(0, 64) : undefined;
     return new NetworkError(`Could not ${context.action}: ${message}`, {
-      exitCode: ExitCode.Failure,
+      // Still limited after the retries: exit 5, as for the service's own 429, so that a script that
+      // backs off on a rate limit backs off here too.
+      exitCode: status === 429 ? ExitCode.RateLimited : ExitCode.Failure,
       code: transient ? 'network' : 'proxy',
       hint,
       requestSent: false,

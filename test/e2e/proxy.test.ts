@@ -415,7 +415,7 @@ describe('a proxy that refuses, or cannot be reached', () => {
 
   // A proxy's 429 was reported at once as a refusal ('Check HTTPS_PROXY (is it the proxy for this
   // network?)'), and its 503's Retry-After was not read: asked again within a second, twice.
-  it('429 on the CONNECT with Retry-After: waited out and asked again, for a POST too (the tenant never saw it); then exit 1 saying the proxy limits requests', async () => {
+  it('429 on the CONNECT with Retry-After: waited out and asked again, for a POST too (the tenant never saw it); then exit 5 (rate limited, as the service\'s own 429) saying the proxy limits requests', async () => {
     const through = await proxy({ refuse: 429, retryAfter: '1' });
     const config = tempConfigDir();
     cleanups.push(config.cleanup);
@@ -424,7 +424,7 @@ describe('a proxy that refuses, or cannot be reached', () => {
       configDir: config.dir,
       env: { IDM_DOMAIN: secure.url, IDM_ACCESS_TOKEN: 'a-token-never-sent', IDM_WEBHOOK_SECRET: 'a-webhook-secret', IDM_CA_FILE: ca.caFile, IDM_PROXY_LOOPBACK: '1', HTTPS_PROXY: through.url },
     });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(5);
     expect(through.seen).toHaveLength(3);
     expect(result.stderr).toContain(`The proxy 127.0.0.1:${through.port} answered 429 at ${authority(secure)} (create an event stream): trying again in`);
     expect(result.stderr).toContain(
