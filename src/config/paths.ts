@@ -19,7 +19,7 @@ export function configDir(env: NodeJS.ProcessEnv): string {
     if (own.startsWith('~') && own !== '~' && !own.startsWith('~/')) {
       throw new ConfigError(
         `IDM_CONFIG_DIR (${preview(own)}) starts with ~NAME, which idm does not expand (only ~ and ~/, your home directory).`,
-        `Set it to the path written out (/home/NAME/…), or to ${shellQuote(`./${own}`)} for a directory of that name here.`,
+        `Set it to the path written out (/home/NAME/… on Linux, /Users/NAME/… on macOS), or to ${shellQuote(`./${own}`)} for a directory of that name here.`,
       );
     }
     return expandHome(own, homedir());

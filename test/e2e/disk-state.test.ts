@@ -215,7 +215,7 @@ describe('IDM_CONFIG_DIR set where no shell expands ~ (a Dockerfile ENV, a syste
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
-      "Error: IDM_CONFIG_DIR (~root/idm) starts with ~NAME, which idm does not expand (only ~ and ~/, your home directory).\nSet it to the path written out (/home/NAME/…), or to './~root/idm' for a directory of that name here.\n",
+      "Error: IDM_CONFIG_DIR (~root/idm) starts with ~NAME, which idm does not expand (only ~ and ~/, your home directory).\nSet it to the path written out (/home/NAME/… on Linux, /Users/NAME/… on macOS), or to './~root/idm' for a directory of that name here.\n",
     );
     expect(readdirSync(work)).toEqual([]);
     for (const args of [['profiles', 'list'], ['streams', 'list']]) {
