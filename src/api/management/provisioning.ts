@@ -8,7 +8,7 @@ import type { ApiClient, Operation } from '../client.js';
 import { isForbidden, isNotFound } from '../errors.js';
 import { pageRequestHint, paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
-import { requestRecord, type ApiRecord } from './records.js';
+import { requestRecord, unlessForbidden, type ApiRecord } from './records.js';
 
 export interface MappingRow {
   platform: string;
@@ -278,27 +278,13 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
 
     get: (connectionId: string) => get(connectionId),
     /** get, for a note that is left out without it: undefined on a 403, which keeps the cached token (as streams.getIfReadable). */
-    getIfReadable: async (connectionId: string): Promise<ApiRecord | undefined> => {
-      try {
-        return await get(connectionId, undefined, true);
-      } catch (error) {
-        if (isForbidden(error)) return undefined;
-        throw error;
-      }
-    },
+    getIfReadable: (connectionId: string): Promise<ApiRecord | undefined> => unlessForbidden(get(connectionId, undefined, true)),
     /**
      * get, before a delete, only to show what goes: its 404 says there is nothing to delete, and a 403
      * (a client that may delete but not read it) is undefined, keeping the cached token as
      * streams.getIfReadable does. A tenant without the feature is thrown: the delete would meet it too.
      */
-    getToDelete: async (connectionId: string): Promise<ApiRecord | undefined> => {
-      try {
-        return await get(connectionId, nothingToDelete, true);
-      } catch (error) {
-        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
-        throw error;
-      }
-    },
+    getToDelete: (connectionId: string): Promise<ApiRecord | undefined> => unlessForbidden(get(connectionId, nothingToDelete, true), isFeatureDisabled),
 
     /** One page of every connection's configuration. */
     list,
@@ -309,16 +295,15 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
      * read the list (403), which keeps the cached token (as streams.getIfReadable). A tenant without the
      * feature (isFeatureDisabled) is no token's fault: that 403 is thrown, for the caller to say so.
      */
-    configuredConnections: async (): Promise<Set<string> | undefined> => {
-      const ids = new Set<string>();
-      try {
-        for await (const page of pages({}, true)) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
-      } catch (error) {
-        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
-        throw error;
-      }
-      return ids;
-    },
+    configuredConnections: (): Promise<Set<string> | undefined> =>
+      unlessForbidden(
+        (async () => {
+          const ids = new Set<string>();
+          for await (const page of pages({}, true)) for (const item of page.items as ApiRecord[]) ids.add(asText(item?.connection_id));
+          return ids;
+        })(),
+        isFeatureDisabled,
+      ),
 
     /**
      * A connection checked before setting it up, by one GET of its configuration: there is one already
@@ -418,17 +403,16 @@ export function provisioningApi(client: ApiClient, command: CommandLine = shellC
      * them (403), for a change that goes on without them; that 403 keeps the cached token (as
      * streams.getIfReadable). A tenant without the feature (isFeatureDisabled) is thrown.
      */
-    groupsIfReadable: async (connectionId: string): Promise<unknown[] | undefined> => {
-      const items: unknown[] = [];
-      try {
-        const all = paginate((from, ask) => groups(connectionId, { from }, { ...ask, forbiddenIsAnswer: true }), undefined, `list every synchronized group of connection ${connectionId}`);
-        for await (const page of all) items.push(...page.items);
-      } catch (error) {
-        if (isForbidden(error) && !isFeatureDisabled(error)) return undefined;
-        throw error;
-      }
-      return items;
-    },
+    groupsIfReadable: (connectionId: string): Promise<unknown[] | undefined> =>
+      unlessForbidden(
+        (async () => {
+          const items: unknown[] = [];
+          const all = paginate((from, ask) => groups(connectionId, { from }, { ...ask, forbiddenIsAnswer: true }), undefined, `list every synchronized group of connection ${connectionId}`);
+          for await (const page of all) items.push(...page.items);
+          return items;
+        })(),
+        isFeatureDisabled,
+      ),
     /** Replaces the list (PUT), adds to it (POST), removes from it (DELETE): 204 each. */
     setGroups: changeGroups('PUT', 'set'),
     addGroups: changeGroups('POST', 'add to'),

@@ -7,7 +7,7 @@ import type { ApiClient, Operation } from '../client.js';
 import { ApiError, isForbidden, isNotFound } from '../errors.js';
 import { pageRequestHint, paginate, readPage, type Page, type PageAsk } from '../paginate.js';
 import { apiPath, param } from '../path.js';
-import { requestRecord, unlessAbsent, type ApiRecord } from './records.js';
+import { requestRecord, unlessAbsent, unlessForbidden, type ApiRecord } from './records.js';
 
 export interface PageQuery {
   from?: string;
@@ -163,14 +163,7 @@ export function streamsApi(client: ApiClient, command: CommandLine = shellComman
     /** The stream, or undefined when the service says there is none (404). */
     find: (id: string): Promise<ApiRecord | undefined> => unlessAbsent(get(id)),
     /** The stream, or undefined when the client may not read it (403): for a read that only adds to what a command says. */
-    getIfReadable: async (id: string): Promise<ApiRecord | undefined> => {
-      try {
-        return await get(id, true);
-      } catch (error) {
-        if (isForbidden(error)) return undefined;
-        throw error;
-      }
-    },
+    getIfReadable: (id: string): Promise<ApiRecord | undefined> => unlessForbidden(get(id, true)),
     /**
      * The stream; undefined when there is none (404); 'unreadable' when the client may not read it
      * (403), which, as for getIfReadable, keeps the cached token: for a read that only adds to what
